@@ -1,0 +1,105 @@
+// Package osmroad reads OpenStreetMap data (PBF, OSM XML, OSM XML .bz2) and
+// turns the car-usable roads into a compressed, node-based road network:
+// intersections as vertices, degree-2 chains folded into edges that keep
+// their full geometry, names and road categories, plus the via-node turn
+// restrictions and traffic signals that the edge-based graph builder in
+// package routing needs.
+package osmroad
+
+import (
+	"time"
+
+	"github.com/geosvc/geosvc/routing/profile"
+)
+
+// Point is a WGS84 coordinate.
+type Point struct {
+	Lon, Lat float64
+}
+
+// Network is the car road network of one OSM extract, node-based and
+// compressed. Vertex ids index Vertices and Signal; edge ids index Edges.
+type Network struct {
+	// Vertices are the graph vertices: way ends, nodes shared by two or more
+	// car ways, via nodes of restrictions and traffic-signal nodes.
+	Vertices []Point
+	// Signal[v] is true when vertex v carries highway=traffic_signals.
+	Signal []bool
+	// Edges are the compressed road edges. An edge is stored once, in the
+	// direction of its shape; Forward and Backward say which ways a car may
+	// drive it.
+	Edges []Edge
+	// Shape holds every edge's geometry back to back: edge e's polyline is
+	// Shape[e.ShapeStart:e.ShapeEnd], from Vertices[e.From] to Vertices[e.To]
+	// inclusive (so at least two points).
+	Shape []Point
+	// Names is the street-name table; index 0 is the empty name.
+	Names []string
+	// Restrictions are the via-node turn restrictions that could be mapped
+	// onto edges.
+	Restrictions []Restriction
+	// DrivingSide is "right" or "left", from the profile.
+	DrivingSide string
+	// Timestamp is the data date of the extract (PBF header replication
+	// timestamp, or the newest element timestamp seen), zero if unknown.
+	Timestamp time.Time
+	// Source is the file name the network was read from.
+	Source string
+	// Report describes the import.
+	Report Report
+}
+
+// Edge is one compressed road edge between two vertices.
+type Edge struct {
+	From, To uint32
+	// Forward: a car may drive From->To. Backward: To->From.
+	Forward, Backward bool
+	// LengthM is the geodesic (haversine) length of the shape in metres.
+	LengthM float64
+	// SpeedFwdKmh and SpeedBwdKmh are the travel speeds per direction after
+	// the profile's maxspeed handling; unused for a direction not allowed.
+	SpeedFwdKmh, SpeedBwdKmh float64
+	// DurationS, when > 0, is a fixed traversal time in seconds (ferries
+	// with a duration tag); it then overrides the speeds.
+	DurationS float64
+	// Name indexes Network.Names.
+	Name uint32
+	// Class is the OSM highway value (or "ferry").
+	Class string
+	// RoadType is the SOAP RoadType category.
+	RoadType profile.RoadType
+	// Roundabout is true on junction=roundabout/circular.
+	Roundabout bool
+	// ShapeStart and ShapeEnd delimit the geometry in Network.Shape.
+	ShapeStart, ShapeEnd uint32
+	// WayID is the OSM way the edge came from.
+	WayID int64
+}
+
+// Restriction is a turn restriction mapped onto edges: coming from edge
+// FromEdge into vertex Via, the turn onto ToEdge is forbidden (Only=false),
+// or is the only turn allowed (Only=true).
+type Restriction struct {
+	FromEdge, ToEdge uint32
+	Via              uint32
+	Only             bool
+	// Kind is the OSM restriction value, e.g. "no_left_turn".
+	Kind string
+}
+
+// Report counts what the import read, kept and skipped.
+type Report struct {
+	NodesRead, WaysRead, RelationsRead int
+	CarWays                            int
+	Vertices, Edges                    int
+	ShapePoints                        int
+	RestrictionsRead                   int
+	RestrictionsApplied                int
+	RestrictionsSkippedViaWay          int
+	RestrictionsSkippedOther           int
+	TrafficSignals                     int
+	Ferries                            int
+	Duration                           time.Duration
+	PeakRSSBytes                       uint64
+	Warnings                           []string
+}
