@@ -9,20 +9,17 @@ package osmroad
 import (
 	"time"
 
+	"github.com/paulmach/orb"
+
 	"github.com/geosvc/geosvc/routing/profile"
 )
-
-// Point is a WGS84 coordinate.
-type Point struct {
-	Lon, Lat float64
-}
 
 // Network is the car road network of one OSM extract, node-based and
 // compressed. Vertex ids index Vertices and Signal; edge ids index Edges.
 type Network struct {
-	// Vertices are the graph vertices: way ends, nodes shared by two or more
+	// Vertices are the graph vertices (orb.Point{lon, lat}): way ends, nodes shared by two or more
 	// car ways, via nodes of restrictions and traffic-signal nodes.
-	Vertices []Point
+	Vertices []orb.Point
 	// Signal[v] is true when vertex v carries highway=traffic_signals.
 	Signal []bool
 	// Edges are the compressed road edges. An edge is stored once, in the
@@ -32,7 +29,7 @@ type Network struct {
 	// Shape holds every edge's geometry back to back: edge e's polyline is
 	// Shape[e.ShapeStart:e.ShapeEnd], from Vertices[e.From] to Vertices[e.To]
 	// inclusive (so at least two points).
-	Shape []Point
+	Shape []orb.Point
 	// Names is the street-name table; index 0 is the empty name.
 	Names []string
 	// Restrictions are the via-node turn restrictions that could be mapped

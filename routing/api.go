@@ -1,0 +1,123 @@
+// Package routing is the road-routing engine: an edge-based car graph built
+// from an osmroad.Network (turn restrictions and turn costs included), two
+// contraction hierarchies over it (Fastest and Shortest), a snapping index,
+// and the queries the rest of geosvc calls: point-to-point routes with their
+// full path, one-to-many and many-to-many tables, and a plain Dijkstra that
+// tests use as the oracle. All results are integer seconds and integer
+// metres. A Graph is read-only once built or loaded and safe for concurrent
+// use.
+package routing
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing/profile"
+)
+
+// Metric selects what a query minimises.
+type Metric uint8
+
+const (
+	// Fastest minimises travel time; ties are broken by distance.
+	Fastest Metric = iota
+	// Shortest minimises distance; ties are broken by travel time.
+	Shortest
+)
+
+// String returns "fastest" or "shortest".
+func (m Metric) String() string {
+	if m == Shortest {
+		return "shortest"
+	}
+	return "fastest"
+}
+
+// ParseMetric accepts "fastest" and "shortest" (any case); "" is Fastest.
+func ParseMetric(s string) (Metric, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "fastest":
+		return Fastest, nil
+	case "shortest":
+		return Shortest, nil
+	}
+	return Fastest, fmt.Errorf("unknown routing metric %q (want fastest or shortest)", s)
+}
+
+// NoRoute is the table cell value for "no route exists" (including a
+// coordinate that could not be snapped).
+const NoRoute int32 = -1
+
+// DefaultSnapRadiusM is the default snapping radius in metres.
+const DefaultSnapRadiusM = 1000
+
+// ErrNoRoute is returned by Route when the destination cannot be reached.
+var ErrNoRoute = errors.New("routing: no route")
+
+// ErrNotSnapped is returned when a coordinate has no road within the radius.
+var ErrNotSnapped = errors.New("routing: no road within the snapping radius")
+
+// Snap is a coordinate placed on the nearest road segment, OSRM's phantom
+// node. A zero Snap (OK false) stands for an input that could not be
+// snapped; queries treat it as unreachable.
+type Snap struct {
+	// Input is the coordinate as given.
+	Input orb.Point
+	// Point is the nearest point on the road.
+	Point orb.Point
+	// DistanceM is the distance from Input to Point in metres.
+	DistanceM float64
+	// Edge is the osmroad edge id the point lies on.
+	Edge uint32
+	// Fraction is the position along the edge's shape, 0 at From, 1 at To,
+	// by length.
+	Fraction float64
+	// OK is false when nothing was within the radius.
+	OK bool
+}
+
+// Table is a duration and distance matrix, row-major: cell (i, j) is at
+// i*Cols+j. Durations are seconds, distances metres, NoRoute where there
+// is none.
+type Table struct {
+	Rows, Cols int
+	Durations  []int32
+	Distances  []int32
+}
+
+// At returns the duration and distance of cell (i, j).
+func (t Table) At(i, j int) (durationS, distanceM int32) {
+	k := i*t.Cols + j
+	return t.Durations[k], t.Distances[k]
+}
+
+// Route is a point-to-point result with its full path.
+type Route struct {
+	DurationS int
+	DistanceM int
+	// Geometry is the path from the snapped start to the snapped end.
+	Geometry orb.LineString
+	// Segments are the stretches of road travelled, in order; consecutive
+	// pieces of one compressed edge are one segment.
+	Segments []Segment
+}
+
+// Segment is one stretch of a route on one compressed road edge.
+type Segment struct {
+	Edge     uint32
+	Name     string
+	Class    string
+	RoadType profile.RoadType
+	// DurationS and DistanceM are this segment's share (including the turn
+	// cost paid to enter it), in seconds and metres, unrounded.
+	DurationS float64
+	DistanceM float64
+	// TurnCostS is the turn and signal penalty paid entering the segment.
+	TurnCostS float64
+	// Geometry is the part of the edge's shape travelled, in the direction
+	// of travel.
+	Geometry orb.LineString
+}
