@@ -22,6 +22,10 @@ type Network struct {
 	Vertices []orb.Point
 	// Signal[v] is true when vertex v carries highway=traffic_signals.
 	Signal []bool
+	// Barrier[v] is true when vertex v is a node a car cannot pass (for
+	// example barrier=bollard without permissive access): no turn may go
+	// through it, and routes may only start or end on either side.
+	Barrier []bool
 	// Edges are the compressed road edges. An edge is stored once, in the
 	// direction of its shape; Forward and Backward say which ways a car may
 	// drive it.
@@ -75,7 +79,9 @@ type Edge struct {
 
 // Restriction is a turn restriction mapped onto edges: coming from edge
 // FromEdge into vertex Via, the turn onto ToEdge is forbidden (Only=false),
-// or is the only turn allowed (Only=true).
+// or is the only turn allowed (Only=true). When the via node lies inside the
+// from or to way, every edge of that way incident to Via gets a record; the
+// Only records sharing (FromEdge, Via) together list the allowed turns.
 type Restriction struct {
 	FromEdge, ToEdge uint32
 	Via              uint32
