@@ -1,0 +1,267 @@
+package binfmt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"unsafe"
+)
+
+// File is an opened, verified container. Its getters return slices that
+// alias the file's buffer; they stay valid as long as they are referenced
+// and must not be modified. A File is safe for concurrent use.
+type File struct {
+	data     []byte
+	version  uint32
+	sections map[string]Section
+	order    []string
+}
+
+// Section describes one section of a File.
+type Section struct {
+	Name string
+	Kind Kind
+	// Offset and Length are the payload's byte offset in the file and its
+	// length in bytes.
+	Offset, Length uint64
+}
+
+// Open reads the file at path in one read and verifies its magic, version,
+// size, checksum and section table.
+func Open(path string, magic [8]byte, version uint32) (*File, error) {
+	if !littleEndian {
+		return nil, ErrBigEndian
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("binfmt: %w", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("binfmt: %w", err)
+	}
+	size := st.Size()
+	if size < 0 || uint64(size) > uint64(^uint(0)>>1) {
+		return nil, fmt.Errorf("binfmt: %s: file too large", path)
+	}
+	buf := alignedBuffer(int(size))
+	if _, err := io.ReadFull(fh, buf); err != nil {
+		return nil, fmt.Errorf("binfmt: read %s: %w", path, err)
+	}
+	f, err := parse(buf, magic, version)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Parse verifies data as a container, like Open. When data is 8-byte
+// aligned the File aliases it (do not modify it afterwards); otherwise it
+// is copied once into an aligned buffer.
+func Parse(data []byte, magic [8]byte, version uint32) (*File, error) {
+	if !littleEndian {
+		return nil, ErrBigEndian
+	}
+	if len(data) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(data)))%align != 0 {
+		buf := alignedBuffer(len(data))
+		copy(buf, data)
+		data = buf
+	}
+	return parse(data, magic, version)
+}
+
+// alignedBuffer returns an 8-byte aligned byte slice of length n.
+func alignedBuffer(n int) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	words := make([]uint64, (n+align-1)/align)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), n)
+}
+
+func magicString(m []byte) string {
+	return string(bytes.TrimRight(m, "\x00"))
+}
+
+func parse(data []byte, magic [8]byte, version uint32) (*File, error) {
+	n := uint64(len(data))
+	if n < 8 {
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, n, headerSize)
+	}
+	if !bytes.Equal(data[:8], magic[:]) {
+		return nil, fmt.Errorf("%w: not a geosvc %s file (magic %q)", ErrBadMagic, magicString(magic[:]), data[:8])
+	}
+	if n < headerSize {
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, n, headerSize)
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(data[8:]); v != version {
+		return nil, fmt.Errorf("%w: bundle format version %d, this build reads %d: rebuild with `geosvc build`", ErrVersion, v, version)
+	}
+	count := uint64(le.Uint32(data[12:]))
+	fileSize := le.Uint64(data[16:])
+	tableSize := uint64(le.Uint32(data[24:]))
+	if fileSize < n {
+		return nil, fmt.Errorf("%w: %d bytes of trailing data after the %d-byte file", ErrCorrupt, n-fileSize, fileSize)
+	}
+	if fileSize > n {
+		return nil, fmt.Errorf("%w: file has %d bytes, header says %d", ErrTruncated, n, fileSize)
+	}
+	if n < headerSize+checksumSize {
+		return nil, fmt.Errorf("%w: %d bytes, no room for the checksum", ErrTruncated, n)
+	}
+	body := data[:n-checksumSize]
+	if got, want := crc32.Checksum(body, castagnoli), le.Uint32(data[n-checksumSize:]); got != want {
+		return nil, fmt.Errorf("%w (crc32c %08x, stored %08x)", ErrChecksum, got, want)
+	}
+	if count > maxSections || headerSize+tableSize > uint64(len(body)) {
+		return nil, fmt.Errorf("%w: section table of %d entries, %d bytes does not fit", ErrCorrupt, count, tableSize)
+	}
+	f := &File{data: data, version: version, sections: make(map[string]Section, count), order: make([]string, 0, count)}
+	table := data[headerSize : headerSize+tableSize]
+	dataStart := headerSize + tableSize
+	var pos uint64
+	for i := uint64(0); i < count; i++ {
+		if pos+entryFixed > uint64(len(table)) {
+			return nil, fmt.Errorf("%w: section table entry %d out of bounds", ErrCorrupt, i)
+		}
+		e := table[pos:]
+		kind := Kind(e[0])
+		nameLen := uint64(le.Uint16(e[2:]))
+		off := le.Uint64(e[8:])
+		length := le.Uint64(e[16:])
+		if pos+entryFixed+nameLen > uint64(len(table)) {
+			return nil, fmt.Errorf("%w: section table entry %d name out of bounds", ErrCorrupt, i)
+		}
+		name := string(e[entryFixed : entryFixed+nameLen])
+		pos = pad8(pos + entryFixed + nameLen)
+		sz := kind.size()
+		switch {
+		case sz == 0:
+			return nil, fmt.Errorf("%w: section %q has unknown kind %d", ErrCorrupt, name, uint8(kind))
+		case off%align != 0 || off < dataStart || off > uint64(len(body)) || length > uint64(len(body))-off:
+			return nil, fmt.Errorf("%w: section %q (offset %d, %d bytes) outside the file's %d payload bytes", ErrCorrupt, name, off, length, len(body))
+		case length%uint64(sz) != 0:
+			return nil, fmt.Errorf("%w: section %q length %d is not a multiple of %d", ErrCorrupt, name, length, sz)
+		}
+		if _, dup := f.sections[name]; dup {
+			return nil, fmt.Errorf("%w: duplicate section %q", ErrCorrupt, name)
+		}
+		f.sections[name] = Section{Name: name, Kind: kind, Offset: off, Length: length}
+		f.order = append(f.order, name)
+	}
+	return f, nil
+}
+
+// Version returns the format version the file was written with.
+func (f *File) Version() uint32 { return f.version }
+
+// Size returns the file size in bytes.
+func (f *File) Size() int { return len(f.data) }
+
+// Sections lists the sections in file order.
+func (f *File) Sections() []Section {
+	out := make([]Section, len(f.order))
+	for i, name := range f.order {
+		out[i] = f.sections[name]
+	}
+	return out
+}
+
+// Has reports whether the file has a section called name.
+func (f *File) Has(name string) bool {
+	_, ok := f.sections[name]
+	return ok
+}
+
+func (f *File) payload(name string, kind Kind) ([]byte, error) {
+	s, ok := f.sections[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrNoSection, name)
+	}
+	if s.Kind != kind {
+		return nil, fmt.Errorf("%w: section %q holds %s, not %s", ErrKind, name, s.Kind, kind)
+	}
+	return f.data[s.Offset : s.Offset+s.Length : s.Offset+s.Length], nil
+}
+
+func get[T any](f *File, name string, kind Kind) ([]T, error) {
+	b, err := f.payload(name, kind)
+	if err != nil {
+		return nil, err
+	}
+	return sliceOf[T](b), nil
+}
+
+// Uint8s returns the byte section name, aliasing the file buffer.
+func (f *File) Uint8s(name string) ([]uint8, error) {
+	return f.payload(name, KindUint8)
+}
+
+// Uint32s returns the uint32 section name, aliasing the file buffer.
+func (f *File) Uint32s(name string) ([]uint32, error) { return get[uint32](f, name, KindUint32) }
+
+// Int32s returns the int32 section name, aliasing the file buffer.
+func (f *File) Int32s(name string) ([]int32, error) { return get[int32](f, name, KindInt32) }
+
+// Uint64s returns the uint64 section name, aliasing the file buffer.
+func (f *File) Uint64s(name string) ([]uint64, error) { return get[uint64](f, name, KindUint64) }
+
+// Int64s returns the int64 section name, aliasing the file buffer.
+func (f *File) Int64s(name string) ([]int64, error) { return get[int64](f, name, KindInt64) }
+
+// Float32s returns the float32 section name, aliasing the file buffer.
+func (f *File) Float32s(name string) ([]float32, error) { return get[float32](f, name, KindFloat32) }
+
+// Float64s returns the float64 section name, aliasing the file buffer.
+func (f *File) Float64s(name string) ([]float64, error) { return get[float64](f, name, KindFloat64) }
+
+// Strings returns the string table name. The strings alias the file
+// buffer; only the []string itself is allocated.
+func (f *File) Strings(name string) ([]string, error) {
+	b, err := f.payload(name, KindStrings)
+	if err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	if len(b) < 8 {
+		return nil, fmt.Errorf("%w: string table %q has no count", ErrCorrupt, name)
+	}
+	count := le.Uint64(b)
+	if count > uint64(len(b))/8 || 8+(count+1)*8 > uint64(len(b)) {
+		return nil, fmt.Errorf("%w: string table %q: %d strings do not fit in %d bytes", ErrCorrupt, name, count, len(b))
+	}
+	offs := sliceOf[uint64](b[8 : 8+(count+1)*8])
+	blob := b[8+(count+1)*8:]
+	if offs[0] != 0 || offs[count] != uint64(len(blob)) {
+		return nil, fmt.Errorf("%w: string table %q: offsets do not span the blob", ErrCorrupt, name)
+	}
+	out := make([]string, count)
+	for i := range out {
+		lo, hi := offs[i], offs[i+1]
+		if lo > hi || hi > uint64(len(blob)) {
+			return nil, fmt.Errorf("%w: string table %q: bad offset at %d", ErrCorrupt, name, i)
+		}
+		if hi > lo {
+			out[i] = unsafe.String(&blob[lo], hi-lo)
+		}
+	}
+	return out, nil
+}
+
+// JSON decodes the JSON section name into v.
+func (f *File) JSON(name string, v any) error {
+	b, err := f.payload(name, KindJSON)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("binfmt: section %q: %w", name, err)
+	}
+	return nil
+}
