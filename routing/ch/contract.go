@@ -1,0 +1,408 @@
+// Package ch builds and queries contraction hierarchies over a directed
+// graph with int64 arc weights. It knows nothing about roads: package
+// routing maps its edge-based road graph onto it and encodes travel time
+// and distance into one lexicographic weight, so that every shortcut
+// carries both.
+//
+// Queries take endpoints with initial labels (OSRM's phantom-node offsets),
+// which may be negative on the target side. A node's self-cycles through
+// lower-ranked nodes are kept as loop weights, so that a query whose source
+// and target sit on the same node, target behind source, still finds the
+// way round the block.
+package ch
+
+import (
+	"math"
+	"runtime"
+)
+
+// Inf is the weight of "no path".
+const Inf int64 = math.MaxInt64
+
+// Arc is an input arc of the graph to contract. Weights must be >= 0.
+type Arc struct {
+	From, To uint32
+	Weight   int64
+}
+
+// Options tune the contraction.
+type Options struct {
+	// WitnessSettleLimit bounds each witness search by settled nodes
+	// (default 400). Lower is faster to build and adds more shortcuts.
+	WitnessSettleLimit int
+}
+
+// Hierarchy is a contracted graph: for each node its upward arcs (to
+// higher-ranked heads) and its downward arcs (from higher-ranked tails),
+// in CSR form, plus loop weights. A Hierarchy is read-only and safe for
+// concurrent queries, each with its own Query.
+type Hierarchy struct {
+	// N is the number of nodes.
+	N int
+	// Rank is each node's position in the contraction order.
+	Rank []uint32
+	// UpFirst[v]..UpFirst[v+1] index the arcs v->UpHead[i] of weight
+	// UpWeight[i]; UpMid[i] is the contracted middle node of a shortcut,
+	// or -1 for an original arc.
+	UpFirst  []uint32
+	UpHead   []uint32
+	UpWeight []int64
+	UpMid    []int32
+	// DownFirst[v]..DownFirst[v+1] index the arcs DownTail[i]->v.
+	DownFirst  []uint32
+	DownTail   []uint32
+	DownWeight []int64
+	DownMid    []int32
+	// Loop[v] is the weight of the cheapest cycle v->...->v whose other
+	// nodes are all ranked below v, Inf if none; LoopMid[v] is its middle.
+	Loop    []int64
+	LoopMid []int32
+}
+
+type dynArc struct {
+	node uint32
+	mid  int32
+	hops uint32
+	w    int64
+}
+
+type contractor struct {
+	n          int
+	out, in    [][]dynArc
+	contracted []bool
+	level      []int32
+	loop       []int64
+	loopMid    []int32
+	limit      int
+
+	// witness search state
+	wDist  []int64
+	wStamp []uint32
+	wEpoch uint32
+	wHeap  *minHeap
+
+	shortcuts []pendingShortcut
+	loops     []pendingShortcut
+}
+
+type pendingShortcut struct {
+	from, to uint32
+	w        int64
+	hops     uint32
+}
+
+// Contract builds the hierarchy of a graph with n nodes.
+func Contract(n int, arcs []Arc, opt Options) *Hierarchy {
+	if opt.WitnessSettleLimit <= 0 {
+		opt.WitnessSettleLimit = 400
+	}
+	c := &contractor{
+		n:          n,
+		out:        make([][]dynArc, n),
+		in:         make([][]dynArc, n),
+		contracted: make([]bool, n),
+		level:      make([]int32, n),
+		loop:       make([]int64, n),
+		loopMid:    make([]int32, n),
+		limit:      opt.WitnessSettleLimit,
+		wDist:      make([]int64, n),
+		wStamp:     make([]uint32, n),
+		wHeap:      newMinHeap(n),
+	}
+	for i := range c.loop {
+		c.loop[i] = Inf
+		c.loopMid[i] = -1
+	}
+	outDeg := make([]int32, n)
+	inDeg := make([]int32, n)
+	for _, a := range arcs {
+		if a.From != a.To {
+			outDeg[a.From]++
+			inDeg[a.To]++
+		}
+	}
+	for v := 0; v < n; v++ {
+		c.out[v] = make([]dynArc, 0, outDeg[v])
+		c.in[v] = make([]dynArc, 0, inDeg[v])
+	}
+	for _, a := range arcs {
+		if a.From == a.To {
+			if a.Weight < c.loop[a.From] {
+				c.loop[a.From] = a.Weight
+				c.loopMid[a.From] = -1
+			}
+			continue
+		}
+		c.addArc(a.From, a.To, a.Weight, -1, 1)
+	}
+	return c.run()
+}
+
+// addArc inserts u->v or lowers the weight of an existing one.
+func (c *contractor) addArc(u, v uint32, w int64, mid int32, hops uint32) {
+	outs := c.out[u]
+	for i := range outs {
+		if outs[i].node == v {
+			if w < outs[i].w {
+				outs[i].w, outs[i].mid, outs[i].hops = w, mid, hops
+				ins := c.in[v]
+				for j := range ins {
+					if ins[j].node == u {
+						ins[j].w, ins[j].mid, ins[j].hops = w, mid, hops
+						break
+					}
+				}
+			}
+			return
+		}
+	}
+	c.out[u] = append(outs, dynArc{node: v, w: w, mid: mid, hops: hops})
+	c.in[v] = append(c.in[v], dynArc{node: u, w: w, mid: mid, hops: hops})
+}
+
+func removeArc(list []dynArc, node uint32) []dynArc {
+	for i := range list {
+		if list[i].node == node {
+			last := len(list) - 1
+			list[i] = list[last]
+			return list[:last]
+		}
+	}
+	return list
+}
+
+// witness runs a Dijkstra from s over uncontracted nodes, skipping skip,
+// until maxW is exceeded or the settle limit is reached. Distances are
+// read with wd.
+func (c *contractor) witness(s, skip uint32, maxW int64, targets int) {
+	c.wEpoch++
+	if c.wEpoch == 0 {
+		for i := range c.wStamp {
+			c.wStamp[i] = 0
+		}
+		c.wEpoch = 1
+	}
+	h := c.wHeap
+	h.clear()
+	c.wStamp[s] = c.wEpoch
+	c.wDist[s] = 0
+	h.push(s, 0)
+	settled := 0
+	for h.len() > 0 {
+		u, d := h.pop()
+		if d > maxW {
+			break
+		}
+		settled++
+		if settled > c.limit {
+			break
+		}
+		for _, a := range c.out[u] {
+			if a.node == skip {
+				continue
+			}
+			nd := d + a.w
+			if c.wStamp[a.node] != c.wEpoch {
+				c.wStamp[a.node] = c.wEpoch
+				c.wDist[a.node] = nd
+				h.push(a.node, nd)
+			} else if nd < c.wDist[a.node] {
+				c.wDist[a.node] = nd
+				h.push(a.node, nd)
+			}
+		}
+	}
+}
+
+func (c *contractor) wd(v uint32) int64 {
+	if c.wStamp[v] != c.wEpoch {
+		return Inf
+	}
+	return c.wDist[v]
+}
+
+// shortcutsFor computes the shortcuts contracting v needs into c.shortcuts,
+// and the cycles u->v->u it closes into c.loops.
+func (c *contractor) shortcutsFor(v uint32) {
+	c.shortcuts = c.shortcuts[:0]
+	c.loops = c.loops[:0]
+	ins, outs := c.in[v], c.out[v]
+	if len(ins) == 0 || len(outs) == 0 {
+		return
+	}
+	var maxOut int64
+	for _, o := range outs {
+		if o.w > maxOut {
+			maxOut = o.w
+		}
+	}
+	for _, i := range ins {
+		u := i.node
+		needSearch := false
+		for _, o := range outs {
+			if o.node != u {
+				needSearch = true
+				break
+			}
+		}
+		if needSearch {
+			c.witness(u, v, i.w+maxOut, len(outs))
+		}
+		for _, o := range outs {
+			w := i.w + o.w
+			if o.node == u {
+				c.loops = append(c.loops, pendingShortcut{from: u, to: u, w: w})
+				continue
+			}
+			if c.wd(o.node) <= w {
+				continue
+			}
+			c.shortcuts = append(c.shortcuts, pendingShortcut{from: u, to: o.node, w: w, hops: i.hops + o.hops})
+		}
+	}
+}
+
+// priority returns the contraction priority of v (lower contracts
+// earlier): its level plus the arc and hop quotients of simulating it.
+func (c *contractor) priority(v uint32) int64 {
+	c.shortcutsFor(v)
+	removed := len(c.in[v]) + len(c.out[v])
+	var removedHops uint32
+	for _, a := range c.in[v] {
+		removedHops += a.hops
+	}
+	for _, a := range c.out[v] {
+		removedHops += a.hops
+	}
+	var addedHops uint32
+	for _, s := range c.shortcuts {
+		addedHops += s.hops
+	}
+	p := float64(c.level[v])
+	if removed > 0 {
+		p += 2 * float64(len(c.shortcuts)) / float64(removed)
+	}
+	if removedHops > 0 {
+		p += float64(addedHops) / float64(removedHops)
+	}
+	return int64(p * 1024)
+}
+
+type frozenArc struct {
+	other uint32
+	mid   int32
+	w     int64
+}
+
+func (c *contractor) run() *Hierarchy {
+	n := c.n
+	pq := newMinHeap(n)
+	for v := 0; v < n; v++ {
+		pq.push(uint32(v), c.priority(uint32(v)))
+	}
+	rank := make([]uint32, n)
+	up := make([][]frozenArc, n)
+	down := make([][]frozenArc, n)
+	var next uint32
+	neighbours := make([]uint32, 0, 64)
+	mark := make([]bool, n)
+	for pq.len() > 0 {
+		v, _ := pq.pop()
+		// Lazy update: the simulation also leaves the shortcuts to add.
+		if p := c.priority(v); pq.len() > 0 && p > pq.minKey() {
+			pq.push(v, p)
+			continue
+		}
+		for _, l := range c.loops {
+			if l.w < c.loop[l.from] {
+				c.loop[l.from] = l.w
+				c.loopMid[l.from] = int32(v)
+			}
+		}
+		rank[v] = next
+		next++
+		c.contracted[v] = true
+		// Freeze v's arcs: every remaining neighbour ranks above v.
+		for _, a := range c.out[v] {
+			up[v] = append(up[v], frozenArc{other: a.node, mid: a.mid, w: a.w})
+		}
+		for _, a := range c.in[v] {
+			down[v] = append(down[v], frozenArc{other: a.node, mid: a.mid, w: a.w})
+		}
+		neighbours = neighbours[:0]
+		for _, a := range c.out[v] {
+			c.in[a.node] = removeArc(c.in[a.node], v)
+			if !mark[a.node] {
+				mark[a.node] = true
+				neighbours = append(neighbours, a.node)
+			}
+		}
+		for _, a := range c.in[v] {
+			c.out[a.node] = removeArc(c.out[a.node], v)
+			if !mark[a.node] {
+				mark[a.node] = true
+				neighbours = append(neighbours, a.node)
+			}
+		}
+		pend := append([]pendingShortcut(nil), c.shortcuts...)
+		for _, s := range pend {
+			c.addArc(s.from, s.to, s.w, int32(v), s.hops)
+		}
+		c.out[v], c.in[v] = nil, nil
+		for _, u := range neighbours {
+			mark[u] = false
+			if c.level[u] < c.level[v]+1 {
+				c.level[u] = c.level[v] + 1
+			}
+			pq.set(u, c.priority(u))
+		}
+		if next%65536 == 0 {
+			runtime.Gosched()
+		}
+	}
+	return freeze(n, rank, up, down, c.loop, c.loopMid)
+}
+
+func freeze(n int, rank []uint32, up, down [][]frozenArc, loop []int64, loopMid []int32) *Hierarchy {
+	h := &Hierarchy{N: n, Rank: rank, Loop: loop, LoopMid: loopMid}
+	h.UpFirst, h.UpHead, h.UpWeight, h.UpMid = toCSR(n, up)
+	h.DownFirst, h.DownTail, h.DownWeight, h.DownMid = toCSR(n, down)
+	return h
+}
+
+func toCSR(n int, lists [][]frozenArc) (first, other []uint32, w []int64, mid []int32) {
+	first = make([]uint32, n+1)
+	total := 0
+	for v, l := range lists {
+		first[v] = uint32(total)
+		total += len(l)
+	}
+	first[n] = uint32(total)
+	other = make([]uint32, 0, total)
+	w = make([]int64, 0, total)
+	mid = make([]int32, 0, total)
+	for _, l := range lists {
+		for _, a := range l {
+			other = append(other, a.other)
+			w = append(w, a.w)
+			mid = append(mid, a.mid)
+		}
+	}
+	return first, other, w, mid
+}
+
+// Shortcuts returns the number of shortcut arcs in the hierarchy.
+func (h *Hierarchy) Shortcuts() int {
+	s := 0
+	for _, m := range h.UpMid {
+		if m >= 0 {
+			s++
+		}
+	}
+	for _, m := range h.DownMid {
+		if m >= 0 {
+			s++
+		}
+	}
+	return s
+}
