@@ -1,0 +1,74 @@
+package keys
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// DemoOwner is the owner label of the demo key.
+const DemoOwner = "demo"
+
+// Demo is the outcome of EnsureDemo.
+type Demo struct {
+	// Key is the demo key's record.
+	Key Key
+	// Plain is the key's value when it is known: always when it was given
+	// (GEOSVC_DEMO_KEY) or just created; empty when an earlier start created
+	// it (only its hash is stored).
+	Plain string
+	// Created is true when this call created the key.
+	Created bool
+}
+
+// EnsureDemo makes sure a demo key exists and remembers its id.
+//
+// With fixed set (GEOSVC_DEMO_KEY), that value is the demo key: it is
+// created when absent and reused when present (a revoked one stays revoked,
+// and the returned Key says so). With fixed empty, the demo key of an
+// earlier start is reused while it is active (its value is then unknown:
+// Plain is empty); otherwise a new random key is created. Only hashes are
+// stored, so a restart against a persistent Redis can say "unchanged" but
+// cannot print the key again.
+func (s *Store) EnsureDemo(ctx context.Context, fixed string) (Demo, error) {
+	if fixed != "" {
+		if err := Validate(fixed); err != nil {
+			return Demo{}, fmt.Errorf("keys: demo key needs %d to %d printable characters: %w", MinLen, MaxLen, err)
+		}
+		k, err := s.Authenticate(ctx, fixed)
+		switch {
+		case err == nil || errors.Is(err, ErrRevoked):
+			return Demo{Key: k, Plain: fixed}, s.rdb.Set(ctx, s.demoKey(), k.ID, 0).Err()
+		case !errors.Is(err, ErrUnknown):
+			return Demo{}, err
+		}
+		return s.createDemo(ctx, fixed)
+	}
+	id, err := s.rdb.Get(ctx, s.demoKey()).Result()
+	switch {
+	case err == nil:
+		k, err := s.Get(ctx, id)
+		if err == nil && k.Active() {
+			return Demo{Key: k}, nil
+		}
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return Demo{}, err
+		}
+	case !errors.Is(err, redis.Nil):
+		return Demo{}, fmt.Errorf("keys: demo: %w", err)
+	}
+	return s.createDemo(ctx, "")
+}
+
+func (s *Store) createDemo(ctx context.Context, plain string) (Demo, error) {
+	k, plain, err := s.Create(ctx, CreateOptions{Owner: DemoOwner, Key: plain})
+	if err != nil {
+		return Demo{}, err
+	}
+	if err := s.rdb.Set(ctx, s.demoKey(), k.ID, 0).Err(); err != nil {
+		return Demo{}, fmt.Errorf("keys: demo: %w", err)
+	}
+	return Demo{Key: k, Plain: plain, Created: true}, nil
+}

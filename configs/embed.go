@@ -1,0 +1,33 @@
+// Package configs holds geosvc's default configuration files and embeds
+// them into the binary, so that a geosvc binary runs with no file beside it:
+// geosvc.yaml (the service settings, every key documented) and car.yaml
+// (the car routing profile read by routing/profile).
+package configs
+
+import "embed"
+
+// FS holds every YAML file of this folder, by base name.
+//
+//go:embed *.yaml
+var FS embed.FS
+
+// ServiceFile is the base name of the service configuration.
+const ServiceFile = "geosvc.yaml"
+
+// ProfileFile is the base name of the car routing profile.
+const ProfileFile = "car.yaml"
+
+// Service returns the embedded default service configuration (geosvc.yaml).
+func Service() []byte { return mustRead(ServiceFile) }
+
+// CarProfile returns the embedded car routing profile (car.yaml), or an
+// error when this build carries none.
+func CarProfile() ([]byte, error) { return FS.ReadFile(ProfileFile) }
+
+func mustRead(name string) []byte {
+	b, err := FS.ReadFile(name)
+	if err != nil {
+		panic("configs: embedded " + name + " missing: " + err.Error())
+	}
+	return b
+}
