@@ -1,0 +1,81 @@
+// Package queuetest gives tests a Redis to run the TDM queue on: the server
+// named by REDIS_URL when it is set, an embedded miniredis otherwise, with a
+// key prefix and an asynq queue name of their own that are cleaned up when
+// the test ends (only those keys; nothing else on a shared server is
+// touched).
+package queuetest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/geosvc/geosvc/queue"
+)
+
+// Env is a Redis for one test.
+type Env struct {
+	// Client is connected to the test's Redis.
+	Client redis.UniversalClient
+	// Mini is the embedded server, nil on a real Redis.
+	Mini *miniredis.Miniredis
+	// Config has a unique Prefix and QueueName; tests may change the rest.
+	Config queue.Config
+}
+
+// New returns a Redis for t and registers its clean-up.
+func New(t testing.TB) *Env {
+	t.Helper()
+	e := &Env{}
+	var opt *redis.Options
+	if u := os.Getenv("REDIS_URL"); u != "" {
+		o, err := redis.ParseURL(u)
+		if err != nil {
+			t.Fatalf("REDIS_URL: %v", err)
+		}
+		opt = o
+	} else {
+		e.Mini = miniredis.RunT(t)
+		opt = &redis.Options{Addr: e.Mini.Addr()}
+	}
+	e.Client = redis.NewClient(opt)
+	if err := e.Client.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("redis ping: %v", err)
+	}
+	tag := fmt.Sprintf("%x", rand.Uint64())
+	e.Config = queue.Config{
+		Prefix:    "geosvctest:" + tag,
+		QueueName: "tdmtest-" + tag,
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		iter := e.Client.Scan(ctx, 0, e.Config.Prefix+":*", 1000).Iterator()
+		for iter.Next(ctx) {
+			e.Client.Del(ctx, iter.Val())
+		}
+		ins := asynq.NewInspectorFromRedisClient(e.Client)
+		_ = ins.DeleteQueue(e.Config.QueueName, true)
+		e.Client.Close()
+	})
+	return e
+}
+
+// Expire makes every key of job id vanish as its TTL would, leaving the
+// tombstone.
+func (e *Env) Expire(t testing.TB, id string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, suffix := range []string{"job", "done", "res"} {
+		if err := e.Client.Del(ctx, e.Config.Prefix+":{"+id+"}:"+suffix).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/geosvc/geosvc/routing"
+)
+
+// Begin is called by a worker before it computes chunk i of job id. It
+// moves a Queued job to Processing and reports whether the chunk still needs
+// computing: run is false when the job is terminal (Finished, Failed,
+// Cancelled) or the chunk is already written. A job that no longer exists
+// is ErrExpired.
+func (q *Queue) Begin(ctx context.Context, id string, i int) (run bool, st Status, err error) {
+	r, err := beginScript.Run(ctx, q.rdb, []string{q.keys.job(id), q.keys.done(id)},
+		i, q.now().UnixMilli()).Text()
+	switch {
+	case err != nil:
+		return false, "", fmt.Errorf("queue: begin chunk: %w", err)
+	case r == "gone":
+		return false, "", ErrExpired
+	case r == "done":
+		return false, StatusProcessing, nil
+	}
+	st = Status(r)
+	return st == StatusProcessing, st, nil
+}
+
+// Spec reads what a worker needs to compute the job's chunks.
+func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
+	v, err := q.rdb.HMGet(ctx, q.keys.job(id),
+		"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d").Result()
+	if err != nil {
+		return nil, fmt.Errorf("queue: read job spec: %w", err)
+	}
+	s := make([]string, len(v))
+	for i, x := range v {
+		if x == nil {
+			return nil, ErrExpired
+		}
+		s[i], _ = x.(string)
+	}
+	metric, err := routing.ParseMetric(s[0])
+	if err != nil {
+		return nil, err
+	}
+	outputs, _ := strconv.Atoi(s[1])
+	chunks, _ := strconv.Atoi(s[2])
+	chunkRows, _ := strconv.Atoi(s[3])
+	spec := &Spec{
+		ID: id, Metric: metric, Outputs: Outputs(outputs), Chunks: chunks, ChunkRows: chunkRows,
+		Origins: decodePoints([]byte(s[4])), Destinations: decodePoints([]byte(s[5])),
+	}
+	if chunkRows < 1 || chunks != ChunkCount(len(spec.Origins), chunkRows) || len(spec.Destinations) == 0 {
+		return nil, fmt.Errorf("queue: job %s: inconsistent record", id)
+	}
+	return spec, nil
+}
+
+// ChunkResult is one computed chunk: rows of the chunk times all
+// destinations, row-major.
+type ChunkResult struct {
+	// Durations in seconds and Distances in metres, routing.NoRoute where
+	// there is none; nil for a matrix the job did not ask for.
+	Durations, Distances []int32
+	// OriginSnaps is, per origin row of the chunk, how far the origin was
+	// moved to the road in metres, NotSnapped if it could not be snapped.
+	OriginSnaps []float32
+	// DestinationSnaps is the same for every destination of the job.
+	DestinationSnaps []float32
+}
+
+// PutChunk stores chunk i of job id unless it is already stored, and
+// finishes the job when it was the last distinct chunk. written tells
+// whether this call stored it; st is the job's status afterwards. Nothing
+// is written for a job that is Failed, Cancelled or Finished, and a job that
+// no longer exists is ErrExpired.
+func (q *Queue) PutChunk(ctx context.Context, id string, i int, r ChunkResult) (st Status, written bool, err error) {
+	args := []any{i, q.now().UnixMilli(), EncodeFloat32s(r.DestinationSnaps),
+		chunkField(KindOriginSnap, i), EncodeFloat32s(r.OriginSnaps)}
+	if r.Durations != nil {
+		args = append(args, chunkField(KindDuration, i), EncodeInt32s(r.Durations))
+	}
+	if r.Distances != nil {
+		args = append(args, chunkField(KindDistance, i), EncodeInt32s(r.Distances))
+	}
+	v, err := putScript.Run(ctx, q.rdb,
+		[]string{q.keys.job(id), q.keys.done(id), q.keys.results(id)}, args...).Slice()
+	if err != nil {
+		return "", false, fmt.Errorf("queue: put chunk: %w", err)
+	}
+	if len(v) != 2 {
+		return "", false, errors.New("queue: put chunk: unexpected reply")
+	}
+	s, _ := v[0].(string)
+	w, _ := v[1].(int64)
+	if s == "gone" {
+		return "", false, ErrExpired
+	}
+	return Status(s), w == 1, nil
+}
