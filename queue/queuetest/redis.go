@@ -57,12 +57,15 @@ func New(t testing.TB) *Env {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		iter := e.Client.Scan(ctx, 0, e.Config.Prefix+":*", 1000).Iterator()
-		for iter.Next(ctx) {
-			e.Client.Del(ctx, iter.Val())
-		}
 		ins := asynq.NewInspectorFromRedisClient(e.Client)
 		_ = ins.DeleteQueue(e.Config.QueueName, true)
+		// The job keys, and asynq's statistics of the test's queue.
+		for _, pattern := range []string{e.Config.Prefix + ":*", "asynq:{" + e.Config.QueueName + "}:*"} {
+			iter := e.Client.Scan(ctx, 0, pattern, 1000).Iterator()
+			for iter.Next(ctx) {
+				e.Client.Del(ctx, iter.Val())
+			}
+		}
 		e.Client.Close()
 	})
 	return e

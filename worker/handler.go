@@ -1,0 +1,101 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/geosvc/geosvc/queue"
+	"github.com/geosvc/geosvc/routing"
+)
+
+// ProcessTask runs one chunk task: it skips chunks of jobs that are gone,
+// terminal or already written, computes the chunk's rows against every
+// destination and stores them once. Worker is an asynq.Handler through it.
+func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	ct, err := queue.ParseChunkTask(t)
+	if err != nil {
+		return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
+	}
+	run, st, err := w.q.Begin(ctx, ct.Job, ct.Chunk)
+	switch {
+	case errors.Is(err, queue.ErrExpired):
+		w.jobs.drop(ct.Job)
+		return nil
+	case err != nil:
+		return err
+	case !run:
+		if st.Terminal() {
+			w.jobs.drop(ct.Job)
+		}
+		return nil
+	}
+	e, err := w.jobs.get(ctx, ct.Job)
+	if errors.Is(err, queue.ErrExpired) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if ct.Chunk >= e.spec.Chunks {
+		return fmt.Errorf("worker: chunk %d of job %s with %d chunks: %w", ct.Chunk, ct.Job, e.spec.Chunks, asynq.SkipRetry)
+	}
+	lo, hi := e.spec.ChunkRange(ct.Chunk)
+	tab := w.engine.Table(e.origins[lo:hi], e.targets)
+	if tab.Rows != hi-lo || tab.Cols != len(e.spec.Destinations) {
+		return fmt.Errorf("worker: table of %d x %d for chunk of %d x %d", tab.Rows, tab.Cols, hi-lo, len(e.spec.Destinations))
+	}
+	res := queue.ChunkResult{OriginSnaps: e.originMoved[lo:hi], DestinationSnaps: e.destMoved}
+	if e.spec.Outputs.Has(queue.OutDuration) {
+		res.Durations = tab.Durations
+	}
+	if e.spec.Outputs.Has(queue.OutDistance) {
+		res.Distances = tab.Distances
+	}
+	st, _, err = w.q.PutChunk(ctx, ct.Job, ct.Chunk, res)
+	if errors.Is(err, queue.ErrExpired) {
+		w.jobs.drop(ct.Job)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.Terminal() {
+		w.jobs.drop(ct.Job)
+	}
+	return nil
+}
+
+// loadJob reads a job's spec, snaps its points and builds its destination
+// side.
+func (w *Worker) loadJob(ctx context.Context, id string) (*jobEntry, error) {
+	spec, err := w.q.Spec(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	e := &jobEntry{spec: spec}
+	e.origins = w.engine.SnapAll(spec.Origins, w.opts.SnapRadiusM)
+	dst := w.engine.SnapAll(spec.Destinations, w.opts.SnapRadiusM)
+	e.originMoved = moved(e.origins)
+	e.destMoved = moved(dst)
+	e.targets, e.bytes = w.engine.Targets(spec.Metric, dst)
+	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved))
+	return e, nil
+}
+
+// moved returns how far each snap moved its input, rounded to centimetres,
+// queue.NotSnapped where it failed.
+func moved(snaps []routing.Snap) []float32 {
+	out := make([]float32, len(snaps))
+	for i, s := range snaps {
+		if !s.OK {
+			out[i] = queue.NotSnapped
+			continue
+		}
+		out[i] = float32(math.Round(s.DistanceM*100) / 100)
+	}
+	return out
+}
