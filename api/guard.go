@@ -1,0 +1,153 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/api/keys"
+)
+
+// HeaderAPIKey carries the API key (SPEC.md, Authentication).
+const HeaderAPIKey = "x-api-key"
+
+const ctxKey = "geosvc.key"
+
+// guard runs for every routed request. Public routes and CORS preflights
+// pass with only the body limit; everything else, unknown paths included,
+// must first show an active key allowed to use the interface, then passes
+// the rate limit, the body limit and the content-type check, and is
+// counted in the key's usage when it succeeds.
+func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if s.public[c.Path()] && req.URL.Path == c.Path() {
+			s.limitBody(c)
+			return next(c)
+		}
+		if req.Method == http.MethodOptions && req.Header.Get(echo.HeaderAccessControlRequestMethod) != "" {
+			return next(c)
+		}
+		k, err := s.authenticate(c)
+		if err != nil {
+			return err
+		}
+		c.Set(ctxKey, k)
+		if s.limiter != nil {
+			d, err := s.limiter.allow(req.Context(), k.ID)
+			if err != nil {
+				s.log.Warn("rate limiter unavailable, request let through", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+			} else if d.retryAfter > 0 {
+				c.Response().Header().Set("Retry-After", d.retryAfterHeader())
+				return Error(http.StatusTooManyRequests, "rate limit exceeded: retry later")
+			}
+		}
+		s.limitBody(c)
+		if err := checkContentType(req); err != nil {
+			return err
+		}
+		if err := next(c); err != nil {
+			return err
+		}
+		if st := c.Response().Status; st >= 200 && st < 300 && s.opts.Keys != nil {
+			if err := s.opts.Keys.AddUsage(req.Context(), k.ID, Interface(c), 1); err != nil {
+				s.log.Warn("usage not counted", slog.String("request_id", RequestID(c)), slog.String("key_id", k.ID), slog.Any("error", err))
+			}
+		}
+		return nil
+	}
+}
+
+// authenticate returns the request's key, or the error to answer: 403
+// {"message":"Forbidden"} for a missing, malformed, unknown or revoked key
+// and for a key not allowed to use the interface; 503 when the key store
+// cannot be reached.
+func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
+	forbidden := echo.NewHTTPError(http.StatusForbidden, Forbidden.Message)
+	if s.opts.Keys == nil {
+		return keys.Key{}, forbidden
+	}
+	k, err := s.opts.Keys.Authenticate(c.Request().Context(), c.Request().Header.Get(HeaderAPIKey))
+	switch {
+	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):
+		return keys.Key{}, forbidden
+	case err != nil:
+		s.log.Error("key store unavailable", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+		return keys.Key{}, Error(http.StatusServiceUnavailable, "key store unavailable, retry later")
+	}
+	if !k.Allows(Interface(c)) {
+		return keys.Key{}, forbidden
+	}
+	return k, nil
+}
+
+// limitBody refuses a declared Content-Length over the limit at once (the
+// error surfaces when the handler reads) and caps the bytes a handler can
+// read; reading past the cap yields an *http.MaxBytesError, which the error
+// handler answers with 413.
+func (s *Server) limitBody(c echo.Context) {
+	req := c.Request()
+	if req.Body == nil || req.Body == http.NoBody {
+		return
+	}
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, s.opts.BodyLimit)
+	if req.ContentLength > s.opts.BodyLimit {
+		// Make the first read fail without consuming the body.
+		req.Body = errReader{&http.MaxBytesError{Limit: s.opts.BodyLimit}}
+	}
+}
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+func (r errReader) Close() error             { return nil }
+
+// checkContentType answers 415 for a request with a body (POST, PUT, PATCH)
+// whose Content-Type is not application/json. Other methods may send any
+// content type: clients send it on GETs too.
+func checkContentType(req *http.Request) error {
+	switch req.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+	default:
+		return nil
+	}
+	ct := req.Header.Get(echo.HeaderContentType)
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != echo.MIMEApplicationJSON {
+		if ct == "" {
+			ct = "none"
+		}
+		return Errorf(http.StatusUnsupportedMediaType, "content type %s is not supported: send application/json", ct)
+	}
+	return nil
+}
+
+// Interface returns the interface a request addresses: the first segment of
+// its route ("tdmv1" for /tdmv1/order), or of its path for unknown routes.
+func Interface(c echo.Context) string {
+	p := c.Path()
+	if p == "" || p == "/*" {
+		p = c.Request().URL.Path
+	}
+	p = strings.TrimPrefix(p, "/")
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+// Key returns the authenticated key of the request, false on public routes.
+func Key(c echo.Context) (keys.Key, bool) {
+	k, ok := c.Get(ctxKey).(keys.Key)
+	return k, ok
+}
+
+// KeyID returns the id of the request's authenticated key, "" if none.
+func KeyID(c echo.Context) string {
+	k, _ := Key(c)
+	return k.ID
+}

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// RateLimit is a per-key token bucket: Rate tokens are added per second up
+// to Burst; a request takes one token, and a request finding no token is
+// answered 429 with Retry-After.
+type RateLimit struct {
+	// Rate is the refill rate, in requests per second; 0 disables.
+	Rate float64
+	// Burst is the bucket size; below 1 it is taken as max(1, Rate).
+	Burst int
+}
+
+// tokenBucket refills and takes from one bucket atomically. The bucket is
+// a hash {tokens, ts}; ARGV: rate per ms, burst, now in ms, cost. It
+// returns {allowed (0/1), wait in ms until the cost is available}.
+var tokenBucket = redis.NewScript(`
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(b[1])
+local ts = tonumber(b[2])
+if tokens == nil or ts == nil then
+  tokens = burst
+  ts = now
+end
+if now > ts then
+  tokens = math.min(burst, tokens + (now - ts) * rate)
+  ts = now
+end
+local allowed = 0
+local wait = 0
+if tokens >= cost then
+  tokens = tokens - cost
+  allowed = 1
+else
+  wait = math.ceil((cost - tokens) / rate)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(ts))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate) + 1000)
+return {allowed, wait}
+`)
+
+type limiter struct {
+	rdb    redis.UniversalClient
+	prefix string
+	perMs  string
+	burst  string
+	now    func() time.Time
+}
+
+func newLimiter(rdb redis.UniversalClient, prefix string, rl RateLimit, now func() time.Time) *limiter {
+	burst := rl.Burst
+	if burst < 1 {
+		burst = max(1, int(rl.Rate))
+	}
+	return &limiter{
+		rdb:    rdb,
+		prefix: prefix,
+		perMs:  strconv.FormatFloat(rl.Rate/1000, 'g', -1, 64),
+		burst:  strconv.Itoa(burst),
+		now:    now,
+	}
+}
+
+// decision is the outcome of one take.
+type decision struct {
+	// retryAfter is zero when the request may go on.
+	retryAfter time.Duration
+}
+
+// retryAfterHeader is retryAfter in whole seconds, rounded up, at least 1.
+func (d decision) retryAfterHeader() string {
+	secs := int64((d.retryAfter + time.Second - 1) / time.Second)
+	return strconv.FormatInt(max(1, secs), 10)
+}
+
+// allow takes one token from the bucket of key id.
+func (l *limiter) allow(ctx context.Context, id string) (decision, error) {
+	now := strconv.FormatInt(l.now().UnixMilli(), 10)
+	res, err := tokenBucket.Run(ctx, l.rdb, []string{l.prefix + id}, l.perMs, l.burst, now, "1").Int64Slice()
+	if err != nil {
+		return decision{}, fmt.Errorf("rate limit: %w", err)
+	}
+	if len(res) != 2 {
+		return decision{}, fmt.Errorf("rate limit: unexpected reply %v", res)
+	}
+	if res[0] == 1 {
+		return decision{}, nil
+	}
+	return decision{retryAfter: time.Duration(max(1, res[1])) * time.Millisecond}, nil
+}

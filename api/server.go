@@ -1,0 +1,165 @@
+// Package api is geosvc's REST front: an Echo server with the middleware
+// every interface shares (request ids, access log, panic recovery, CORS,
+// JSON errors, API-key authentication, a per-key rate limit, body size and
+// content-type checks, usage counting) and the key-less service endpoints
+// /healthz, /readyz and /v1/info. Interfaces (tdmv1, and the lookups that
+// follow) register their routes on Protected().
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/geosvc/geosvc/api/keys"
+)
+
+// Defaults for Options.
+const (
+	// DefaultBodyLimit is the largest request body accepted, in bytes.
+	DefaultBodyLimit = 1 << 20
+	// DefaultReadTimeout bounds reading one request.
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultWriteTimeout bounds writing one response.
+	DefaultWriteTimeout = 120 * time.Second
+)
+
+// Attribution is the data licence notice /v1/info returns.
+const Attribution = "(c) OpenStreetMap contributors, ODbL"
+
+// Options configures a Server.
+type Options struct {
+	// Logger receives the access log and errors; default slog.Default().
+	Logger *slog.Logger
+	// Redis is the server /readyz pings and the rate limiter uses.
+	Redis redis.UniversalClient
+	// Keys authenticates requests and counts usage.
+	Keys *keys.Store
+	// BodyLimit is the largest request body in bytes; 0 means
+	// DefaultBodyLimit.
+	BodyLimit int64
+	// CORSOrigins are the origins browsers may call from ("*" for any);
+	// empty disables CORS.
+	CORSOrigins []string
+	// RateLimit is the per-key token bucket; a zero Rate disables it.
+	RateLimit RateLimit
+	// ReadTimeout and WriteTimeout bound one request; 0 means the defaults.
+	ReadTimeout, WriteTimeout time.Duration
+	// Version is the program version /v1/info reports.
+	Version string
+	// Now returns the current time (tests set it); default time.Now.
+	Now func() time.Time
+}
+
+// Server is the REST API server.
+type Server struct {
+	opts    Options
+	log     *slog.Logger
+	e       *echo.Echo
+	hs      *http.Server
+	group   *echo.Group
+	public  map[string]bool
+	limiter *limiter
+	bundle  atomic.Pointer[Bundle]
+}
+
+// New returns a Server with its middleware and service endpoints in place.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.BodyLimit <= 0 {
+		opts.BodyLimit = DefaultBodyLimit
+	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = DefaultReadTimeout
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Server{opts: opts, log: opts.Logger, public: map[string]bool{}}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.handleError
+	s.e = e
+	if opts.RateLimit.Rate > 0 && opts.Redis != nil {
+		prefix := keys.DefaultPrefix
+		if opts.Keys != nil {
+			prefix = opts.Keys.Prefix()
+		}
+		s.limiter = newLimiter(opts.Redis, prefix+"ratelimit:", opts.RateLimit, opts.Now)
+	}
+
+	e.Pre(requestID, s.accessLog, s.recoverPanic)
+	if len(opts.CORSOrigins) > 0 {
+		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{
+			AllowOrigins:  opts.CORSOrigins,
+			AllowHeaders:  []string{HeaderAPIKey, echo.HeaderContentType, echo.HeaderAccept, "Cache-Control", HeaderRequestID},
+			ExposeHeaders: []string{HeaderRequestID, "Retry-After"},
+			MaxAge:        86400,
+		}))
+	}
+	e.Use(s.guard)
+	s.group = e.Group("")
+
+	s.Public(http.MethodGet, "/healthz", s.healthz)
+	s.Public(http.MethodGet, "/readyz", s.readyz)
+	s.Public(http.MethodGet, "/v1/info", s.info)
+	return s
+}
+
+// Protected returns the route group behind authentication, rate limit,
+// body limit, content-type check and usage counting. Interfaces register
+// their routes here, under their version marker ("/tdmv1/order").
+func (s *Server) Protected() *echo.Group { return s.group }
+
+// Public registers a route that needs no API key (health checks, and
+// endpoints that carry their key in the body, like SOAP). Its path must be
+// static (no parameters).
+func (s *Server) Public(method, path string, h echo.HandlerFunc) *echo.Route {
+	s.public[path] = true
+	return s.e.Add(method, path, h)
+}
+
+// IsPublic reports whether the route path was registered with Public.
+func (s *Server) IsPublic(path string) bool { return s.public[path] }
+
+// Echo returns the underlying Echo instance (for route listings in tests).
+func (s *Server) Echo() *echo.Echo { return s.e }
+
+// ServeHTTP serves one request; a Server is an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+
+// Serve answers requests on ln until Shutdown; it returns
+// http.ErrServerClosed after a Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	s.hs = &http.Server{
+		Handler:           s.e,
+		ReadTimeout:       s.opts.ReadTimeout,
+		ReadHeaderTimeout: 10 * time.Second,
+		WriteTimeout:      s.opts.WriteTimeout,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	return s.hs.Serve(ln)
+}
+
+// Shutdown stops accepting connections and waits, until ctx ends, for the
+// requests in flight to finish.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.hs == nil {
+		return nil
+	}
+	return s.hs.Shutdown(ctx)
+}
