@@ -1,0 +1,238 @@
+package profile
+
+import (
+	"math"
+	"strings"
+)
+
+// Way is what the profile makes of one OSM way that a car may use.
+type Way struct {
+	// Class is the highway value, or the route value ("ferry") of a route.
+	Class string
+	// Route is true for ferries and shuttle trains (route=*).
+	Route bool
+	// Forward and Backward say whether a car may drive the way in and
+	// against the order of its nodes.
+	Forward, Backward bool
+	// SpeedFwdKmh and SpeedBwdKmh are the travel speeds per direction (set
+	// for both directions even when one is closed).
+	SpeedFwdKmh, SpeedBwdKmh float64
+	// DurationS, when > 0, is the time to travel the whole way (a ferry
+	// with a duration tag); it overrides the speeds.
+	DurationS float64
+	// RoadType is the SOAP road type.
+	RoadType RoadType
+	// Roundabout is true on junction=roundabout/circular (the profile's
+	// implied_junctions).
+	Roundabout bool
+	// MaxspeedFwd and MaxspeedBwd are the parsed limits per direction.
+	MaxspeedFwd, MaxspeedBwd Maxspeed
+}
+
+// Way evaluates a way's tags. ok is false when a car may not use the way at
+// all: not a listed highway class or route, closed by access tags, an area,
+// under construction, proposed, impassable, a forbidden service road, or a
+// reversible one-way.
+func (p *Profile) Way(t Tags) (w Way, ok bool) {
+	highway := t.Find("highway")
+	route := t.Find("route")
+	rr, isRoute := p.Routes[route]
+	hwSpeed, isRoad := p.HighwaySpeedsKmh[highway]
+	if !isRoute && !isRoad {
+		return Way{}, false
+	}
+	if p.excluded(t) || p.WayAccess(t) == AccessDenied {
+		return Way{}, false
+	}
+	junction := t.Find("junction")
+	w.Roundabout = p.impliedJct[junction]
+	implied := w.Roundabout || (!isRoute && p.impliedHwy[highway])
+	ov := firstPresent(t, p.Oneway.Keys)
+	dir := ParseOneway(ov, implied)
+	if dir == OnewayClosed || p.closedOneway[strings.ToLower(strings.TrimSpace(ov))] {
+		return Way{}, false
+	}
+	w.Forward, w.Backward = dir.Forward(), dir.Backward()
+
+	if isRoute {
+		w.Class, w.Route = route, true
+		w.SpeedFwdKmh, w.SpeedBwdKmh = rr.SpeedKmh, rr.SpeedKmh
+		w.RoadType = p.routeTypes[route]
+		if d, ok := ParseDuration(t.Find("duration")); ok {
+			w.DurationS = math.Max(d, p.MinRouteDurationS)
+		}
+		return w, true
+	}
+
+	w.Class = highway
+	fwd, bwd := p.maxspeeds(t)
+	w.MaxspeedFwd, w.MaxspeedBwd = fwd, bwd
+	w.SpeedFwdKmh = p.roadSpeed(hwSpeed, fwd, t)
+	w.SpeedBwdKmh = p.roadSpeed(hwSpeed, bwd, t)
+	w.RoadType = p.RoadTypeFor(highway, p.IsCity(highway, fwd, bwd))
+	return w, true
+}
+
+// excluded applies the exclude rules.
+func (p *Profile) excluded(t Tags) bool {
+	if p.area[t.Find("area")] {
+		return true
+	}
+	if c := t.Find("construction"); c != "" && !p.construction[c] {
+		return true
+	}
+	if p.Exclude.Proposed && t.Find("proposed") != "" {
+		return true
+	}
+	if p.Exclude.Impassable && (t.Find("impassable") == "yes" || t.Find("status") == "impassable") {
+		return true
+	}
+	return p.service[t.Find("service")]
+}
+
+// maxspeeds reads the limits per direction: for each maxspeed key in order,
+// key:forward / key:backward, else key itself, until both are known.
+func (p *Profile) maxspeeds(t Tags) (fwd, bwd Maxspeed) {
+	var fv, bv string
+	for _, k := range p.Maxspeed.Keys {
+		if fv == "" {
+			fv = t.Find(k + ":forward")
+		}
+		if bv == "" {
+			bv = t.Find(k + ":backward")
+		}
+		if fv == "" || bv == "" {
+			common := t.Find(k)
+			if fv == "" {
+				fv = common
+			}
+			if bv == "" {
+				bv = common
+			}
+		}
+		if fv != "" && bv != "" {
+			break
+		}
+	}
+	return ParseMaxspeed(fv, p.zones), ParseMaxspeed(bv, p.zones)
+}
+
+// roadSpeed turns a class speed and a parsed limit into a travel speed:
+// limit * factor when a limit is known (else the class speed), capped by
+// the surface and by max_kmh.
+func (p *Profile) roadSpeed(classKmh float64, m Maxspeed, t Tags) float64 {
+	s := classKmh
+	if m.Known() {
+		s = m.Kmh * p.Maxspeed.Factor
+	}
+	if cap, ok := p.SurfaceSpeedsKmh[t.Find("surface")]; ok && cap < s {
+		s = cap
+	}
+	return math.Min(s, p.Maxspeed.MaxKmh)
+}
+
+// IsCity decides whether a road is a City road type (see road_types in
+// configs/car.yaml): its class is a city class, either direction's limit is
+// an urban zone, or a tagged limit is at most city_max_kmh.
+func (p *Profile) IsCity(class string, fwd, bwd Maxspeed) bool {
+	if p.cityClasses[class] || fwd.Urban || bwd.Urban {
+		return true
+	}
+	lim := p.RoadTypes.CityMaxKmh
+	return fwd.Known() && !fwd.None && fwd.Kmh <= lim || bwd.Known() && !bwd.None && bwd.Kmh <= lim
+}
+
+// RoadTypeFor returns the SOAP road type of a highway class or route value,
+// rural or city; Defaultspeed for an unknown class.
+func (p *Profile) RoadTypeFor(class string, city bool) RoadType {
+	if rt, ok := p.routeTypes[class]; ok {
+		return rt
+	}
+	pair, ok := p.classTypes[class]
+	if !ok {
+		return Defaultspeed
+	}
+	if city {
+		return pair[1]
+	}
+	return pair[0]
+}
+
+// Node evaluates the tags of a node on a car way: signal is true for
+// highway=traffic_signals; barrier is true when the node stops a car. A
+// node whose access tags (the way hierarchy) are set is a barrier exactly
+// when the value is in barriers.denied_access, whatever its barrier tag;
+// otherwise any barrier=* value not in barriers.passable blocks, unless a
+// barriers.passable_if tag matches (bollard=rising, kerb=lowered).
+func (p *Profile) Node(t Tags) (signal, barrier bool) {
+	signal = t.Find("highway") == "traffic_signals"
+	if v := AccessValue(t, p.Access.Hierarchy); v != "" {
+		return signal, p.barrierDenied[v]
+	}
+	b := t.Find("barrier")
+	if b == "" || p.passable[b] {
+		return signal, false
+	}
+	for k, vs := range p.passableIf {
+		if vs[t.Find(k)] {
+			return signal, false
+		}
+	}
+	return signal, true
+}
+
+// RestrictionStatus says whether a restriction relation applies to cars.
+type RestrictionStatus int8
+
+// RestrictionStatus values.
+const (
+	// RestrictionCar: a no_* or only_* restriction that applies to cars.
+	RestrictionCar RestrictionStatus = iota
+	// RestrictionNotCar: no restriction value that applies to cars (a
+	// restriction:hgv only, say), or except=* exempts cars.
+	RestrictionNotCar
+	// RestrictionInvalid: no restriction value, or one that is neither
+	// no_* nor only_*.
+	RestrictionInvalid
+)
+
+// Restriction reads the tags of a type=restriction relation: kind is the
+// restriction value that applies to cars (restriction:motorcar before
+// restriction:motor_vehicle before restriction:vehicle before restriction),
+// only is true for only_* kinds.
+func (p *Profile) Restriction(t Tags) (kind string, only bool, status RestrictionStatus) {
+	for _, e := range strings.Split(t.Find("except"), ";") {
+		if p.vehicleTypes[strings.TrimSpace(e)] {
+			return "", false, RestrictionNotCar
+		}
+	}
+	for _, vt := range p.Restrictions.VehicleTypes {
+		if kind = t.Find("restriction:" + vt); kind != "" {
+			break
+		}
+	}
+	if kind == "" {
+		kind = t.Find("restriction")
+	}
+	kind = strings.TrimSpace(kind)
+	if kind == "" {
+		return "", false, RestrictionNotCar
+	}
+	switch {
+	case strings.HasPrefix(kind, "no_"):
+		return kind, false, RestrictionCar
+	case strings.HasPrefix(kind, "only_"):
+		return kind, true, RestrictionCar
+	}
+	return kind, false, RestrictionInvalid
+}
+
+// firstPresent returns the value of the first key present.
+func firstPresent(t Tags, keys []string) string {
+	for _, k := range keys {
+		if v := t.Find(k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
