@@ -2,7 +2,7 @@ package profile
 
 import "math"
 
-// Turn describes a turn for TurnCostS beyond its angle.
+// Turn describes a turn for TurnCost beyond its angle.
 type Turn struct {
 	// Roads is the number of roads meeting at the turn's vertex, the
 	// incoming one included (OSRM's number_of_roads). The angle penalty
@@ -18,7 +18,14 @@ type Turn struct {
 	ModeChange bool
 }
 
-// TurnCostS returns the cost in seconds of a turn, as OSRM's car.lua
+// TurnCostS returns the cost in seconds of a turn at a vertex where roads
+// road edges meet; see TurnCost. Its signature fits routing.TurnCostFunc,
+// so prof.TurnCostS can be passed as a function value.
+func (p *Profile) TurnCostS(angleDeg float64, uTurn, signal bool, roads int) float64 {
+	return p.TurnCost(angleDeg, Turn{Roads: roads, UTurn: uTurn, Signal: signal})
+}
+
+// TurnCost returns the cost in seconds of a turn, as OSRM's car.lua
 // process_turn computes it.
 //
 // angleDeg is the change of heading from the incoming to the outgoing road
@@ -37,7 +44,7 @@ type Turn struct {
 // when t.Roads > 2, t.UTurn or t.ModeChange. A U-turn adds
 // u_turn_penalty_s on top, and a traffic signal at the vertex adds
 // traffic_signal_penalty_s to any turn (straight on included).
-func (p *Profile) TurnCostS(angleDeg float64, t Turn) float64 {
+func (p *Profile) TurnCost(angleDeg float64, t Turn) float64 {
 	var cost float64
 	if t.Signal {
 		cost += p.Turns.TrafficSignalPenaltyS

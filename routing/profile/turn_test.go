@@ -39,15 +39,22 @@ func TestTurnCostS(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.p.TurnCostS(tc.angle, tc.turn); math.Abs(got-tc.want) > 1e-6 {
-				t.Errorf("TurnCostS(%v, %+v) = %.6f, want %.6f", tc.angle, tc.turn, got, tc.want)
+			if got := tc.p.TurnCost(tc.angle, tc.turn); math.Abs(got-tc.want) > 1e-6 {
+				t.Errorf("TurnCost(%v, %+v) = %.6f, want %.6f", tc.angle, tc.turn, got, tc.want)
 			}
 		})
+	}
+	// TurnCostS is TurnCost with positional arguments.
+	if got, want := p.TurnCostS(-90, false, true, 4), 2+5.394744; math.Abs(got-want) > 1e-6 {
+		t.Errorf("TurnCostS(-90, signal, 4 roads) = %v, want %v", got, want)
+	}
+	if got, want := p.TurnCostS(180, true, false, 1), 27.454800; math.Abs(got-want) > 1e-6 {
+		t.Errorf("TurnCostS(u-turn) = %v, want %v", got, want)
 	}
 	// The cost grows with the angle on both sides.
 	prevR, prevL := -1.0, -1.0
 	for a := 0.0; a < 180; a += 5 {
-		r, l := p.TurnCostS(a, cross), p.TurnCostS(-a, cross)
+		r, l := p.TurnCost(a, cross), p.TurnCost(-a, cross)
 		if r < prevR || l < prevL || (a > 0 && l <= r) {
 			t.Fatalf("angle %v: right %v left %v", a, r, l)
 		}
