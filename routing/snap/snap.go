@@ -305,30 +305,54 @@ func (q *query) ringBound2(r int) float64 {
 	return d * d
 }
 
-// ring calls fn for every segment in the cells of ring r (cells at
-// Chebyshev distance r from p's cell) that lie in the grid.
-func (q *query) ring(r int, fn func(i uint32)) {
+// ring calls fn with the segments of every cell of ring r (cells at
+// Chebyshev distance r from p's cell) that lies in the grid and may hold
+// a point within sqrt(*lim2) metres of p; *lim2 may shrink while fn runs.
+func (q *query) ring(r int, lim2 *float64, fn func(segs []uint32)) {
 	if r == 0 {
-		q.row(q.cy, q.cx, q.cx, fn)
+		q.row(q.cy, q.cx, q.cx, lim2, fn)
 		return
 	}
 	x0, x1 := q.cx-r, q.cx+r
-	q.row(q.cy-r, x0, x1, fn)
-	q.row(q.cy+r, x0, x1, fn)
-	for y := max(q.cy-r+1, 0); y <= min(q.cy+r-1, q.ix.g.NY-1); y++ {
-		q.row(y, x0, x0, fn)
-		q.row(y, x1, x1, fn)
+	// Nearer rows first: the side cells from p's row outward, then the
+	// top and bottom rows.
+	for d := 0; d < r; d++ {
+		for _, y := range [2]int{q.cy - d, q.cy + d} {
+			q.row(y, x0, x0, lim2, fn)
+			q.row(y, x1, x1, lim2, fn)
+			if d == 0 {
+				break
+			}
+		}
 	}
+	q.row(q.cy-r, x0, x1, lim2, fn)
+	q.row(q.cy+r, x0, x1, lim2, fn)
 }
 
-// row calls fn for every segment in cells x0..x1 of row y.
-func (q *query) row(y, x0, x1 int, fn func(i uint32)) {
+// row calls fn with the segments of each non-empty cell x0..x1 of row y
+// that may hold a point within sqrt(*lim2) metres of p.
+func (q *query) row(y, x0, x1 int, lim2 *float64, fn func(segs []uint32)) {
 	ix := q.ix
-	if y < 0 || y >= ix.g.NY || x1 < 0 || x0 >= ix.g.NX {
+	g := &ix.g
+	if y < 0 || y >= g.NY {
+		return
+	}
+	// Clip the columns to those within the limit of p.
+	bottom := g.MinLat + float64(y)*g.CellLat
+	dy := max(0, bottom-q.p[1], q.p[1]-(bottom+g.CellLat)) * q.ky
+	rem := *lim2 - dy*dy
+	if rem < 0 {
+		return
+	}
+	w := math.Sqrt(rem) / q.kx
+	x0 = max(x0, 0, clampInt((q.p[0]-w-g.MinLon)/g.CellLon))
+	x1 = min(x1, g.NX-1, clampInt((q.p[0]+w-g.MinLon)/g.CellLon))
+	if x0 > x1 {
 		return
 	}
 	lo, hi := int(ix.rowStart[y]), int(ix.rowStart[y+1])
-	want := uint32(max(x0, 0))
+	end := hi
+	want := uint32(x0)
 	// Binary search for the first cell with column >= x0.
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -338,11 +362,8 @@ func (q *query) row(y, x0, x1 int, fn func(i uint32)) {
 			hi = m
 		}
 	}
-	end := int(ix.rowStart[y+1])
 	for c := lo; c < end && int(ix.cellX[c]) <= x1; c++ {
-		for _, i := range ix.segs[ix.cellStart[c]:ix.cellStart[c+1]] {
-			fn(i)
-		}
+		fn(ix.segs[ix.cellStart[c]:ix.cellStart[c+1]])
 	}
 }
 
@@ -406,25 +427,27 @@ func (ix *Index) Nearest(p orb.Point, radiusM float64, accept func(edge uint32) 
 		bestI  uint32
 		bestT  float64
 	)
-	visit := func(i uint32) {
-		d2, t := q.segDist2(i)
-		if d2 > bestD2 {
-			return
+	visit := func(segs []uint32) {
+		for _, i := range segs {
+			d2, t := q.segDist2(i)
+			if d2 > bestD2 {
+				continue
+			}
+			e := ix.segEdg[i]
+			if found && !better(d2, e, i, bestD2, bestE, bestI) {
+				continue
+			}
+			if accept != nil && !accept(e) {
+				continue
+			}
+			found, bestD2, bestE, bestI, bestT = true, d2, e, i, t
 		}
-		e := ix.segEdg[i]
-		if found && !better(d2, e, i, bestD2, bestE, bestI) {
-			return
-		}
-		if accept != nil && !accept(e) {
-			return
-		}
-		found, bestD2, bestE, bestI, bestT = true, d2, e, i, t
 	}
 	for r := 0; r <= q.maxRings; r++ {
 		if q.ringBound2(r) > bestD2 {
 			break
 		}
-		q.ring(r, visit)
+		q.ring(r, &bestD2, visit)
 	}
 	if !found {
 		return Hit{}, false
@@ -457,31 +480,33 @@ func (ix *Index) Within(p orb.Point, radiusM float64, accept func(edge uint32) b
 		return 1
 	}
 	limit2 := q.radius2
-	visit := func(i uint32) {
-		d2, t := q.segDist2(i)
-		if d2 > limit2 {
-			return
-		}
-		e := ix.segEdg[i]
-		k, ok := seen[e]
-		if !ok {
-			if accept != nil && !accept(e) {
-				seen[e] = -1
-				return
+	visit := func(segs []uint32) {
+		for _, i := range segs {
+			d2, t := q.segDist2(i)
+			if d2 > limit2 {
+				continue
 			}
-			seen[e] = len(cands)
-			cands = append(cands, cand{d2, t, e, i})
-			return
-		}
-		if k >= 0 && better(d2, e, i, cands[k].d2, e, cands[k].i) {
-			cands[k] = cand{d2, t, e, i}
+			e := ix.segEdg[i]
+			k, ok := seen[e]
+			if !ok {
+				if accept != nil && !accept(e) {
+					seen[e] = -1
+					continue
+				}
+				seen[e] = len(cands)
+				cands = append(cands, cand{d2, t, e, i})
+				continue
+			}
+			if k >= 0 && better(d2, e, i, cands[k].d2, e, cands[k].i) {
+				cands[k] = cand{d2, t, e, i}
+			}
 		}
 	}
 	for r := 0; r <= q.maxRings; r++ {
 		if q.ringBound2(r) > limit2 {
 			break
 		}
-		q.ring(r, visit)
+		q.ring(r, &limit2, visit)
 		if maxHits > 0 && len(cands) >= maxHits {
 			// Anything in later rings must beat the max-th best so far.
 			sorted := slices.Clone(cands)
