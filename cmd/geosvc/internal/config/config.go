@@ -1,0 +1,145 @@
+// Package config is geosvc's configuration: the settings of every
+// subcommand, their defaults, and their loading with the precedence
+// defaults < YAML file < environment variables < command-line flags.
+package config
+
+import (
+	"time"
+)
+
+// Config is the whole service configuration. Its yaml tags are the keys of
+// configs/geosvc.yaml, which documents each of them.
+type Config struct {
+	// Addr is the HTTP listen address.
+	Addr string `yaml:"addr"`
+	// DataDir is the data bundle directory.
+	DataDir string `yaml:"data_dir"`
+	// RedisURL is the Redis server; empty lets `serve` embed one.
+	RedisURL string `yaml:"redis_url"`
+	// KeyPrefix starts every Redis key geosvc writes.
+	KeyPrefix string `yaml:"key_prefix"`
+	// Log configures logging.
+	Log Log `yaml:"log"`
+	// HTTP configures the HTTP server.
+	HTTP HTTP `yaml:"http"`
+	// Auth configures API keys and rate limits.
+	Auth Auth `yaml:"auth"`
+	// Queue names the asynq queues.
+	Queue Queue `yaml:"queue"`
+	// Worker configures the chunk workers.
+	Worker Worker `yaml:"worker"`
+	// TDM configures matrix jobs.
+	TDM TDM `yaml:"tdm"`
+}
+
+// Log configures logging.
+type Log struct {
+	// Level is debug, info, warn or error.
+	Level string `yaml:"level"`
+	// Format is text or json.
+	Format string `yaml:"format"`
+}
+
+// HTTP configures the HTTP server.
+type HTTP struct {
+	// BodyLimit is the largest request body in bytes.
+	BodyLimit int64 `yaml:"body_limit"`
+	// CORSOrigins are the origins browsers may call from.
+	CORSOrigins []string `yaml:"cors_origins"`
+	// ShutdownTimeout bounds waiting for in-flight requests on shutdown.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	// ReadTimeout bounds reading a request.
+	ReadTimeout time.Duration `yaml:"read_timeout"`
+	// WriteTimeout bounds writing a response.
+	WriteTimeout time.Duration `yaml:"write_timeout"`
+}
+
+// Auth configures API keys, the rate limit and usage counters.
+type Auth struct {
+	// DemoKey is the demo key's value; empty generates one.
+	DemoKey string `yaml:"demo_key"`
+	// Demo enables the demo key at start-up.
+	Demo bool `yaml:"demo"`
+	// RateLimit is the per-key token bucket.
+	RateLimit RateLimit `yaml:"rate_limit"`
+	// UsageRetentionDays is how many days usage counters are kept.
+	UsageRetentionDays int `yaml:"usage_retention_days"`
+}
+
+// RateLimit is a per-key token bucket.
+type RateLimit struct {
+	// Rate is tokens per second; 0 disables the limit.
+	Rate float64 `yaml:"rate"`
+	// Burst is the bucket size.
+	Burst int `yaml:"burst"`
+}
+
+// Queue names the asynq queues.
+type Queue struct {
+	// Queues maps queue names to priority weights.
+	Queues map[string]int `yaml:"queues"`
+	// TDMQueue is the queue of tdmv1 chunk tasks.
+	TDMQueue string `yaml:"tdm_queue"`
+}
+
+// Worker configures the chunk workers.
+type Worker struct {
+	// Concurrency is the number of chunks run at once; 0 = CPUs.
+	Concurrency int `yaml:"concurrency"`
+	// TaskCheckInterval is the idle polling interval.
+	TaskCheckInterval time.Duration `yaml:"task_check_interval"`
+	// ShutdownTimeout bounds waiting for running chunks on shutdown.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	// BucketCacheBytes bounds the per-job bucket cache.
+	BucketCacheBytes int64 `yaml:"bucket_cache_bytes"`
+}
+
+// TDM configures matrix jobs.
+type TDM struct {
+	// ChunkRows is the number of origin rows per chunk task.
+	ChunkRows int `yaml:"chunk_rows"`
+	// Retention is how long a job and its result are kept.
+	Retention time.Duration `yaml:"retention"`
+	// TombstoneRetention is how long after expiry fetch answers 410.
+	TombstoneRetention time.Duration `yaml:"tombstone_retention"`
+	// MaxRetry is the number of retries of a failing chunk.
+	MaxRetry int `yaml:"max_retry"`
+	// SnapRadiusM is the snapping radius in metres.
+	SnapRadiusM float64 `yaml:"snap_radius_m"`
+}
+
+// Defaults returns the built-in configuration; configs/geosvc.yaml holds
+// the same values (a test keeps them equal).
+func Defaults() Config {
+	return Config{
+		Addr:      ":8080",
+		DataDir:   "./data",
+		KeyPrefix: "geosvc:",
+		Log:       Log{Level: "info", Format: "text"},
+		HTTP: HTTP{
+			BodyLimit:       1 << 20,
+			CORSOrigins:     []string{"*"},
+			ShutdownTimeout: 30 * time.Second,
+			ReadTimeout:     30 * time.Second,
+			WriteTimeout:    120 * time.Second,
+		},
+		Auth: Auth{
+			Demo:               true,
+			RateLimit:          RateLimit{Rate: 1000, Burst: 2000},
+			UsageRetentionDays: 400,
+		},
+		Queue: Queue{Queues: map[string]int{"tdm": 6, "default": 1}, TDMQueue: "tdm"},
+		Worker: Worker{
+			TaskCheckInterval: 10 * time.Millisecond,
+			ShutdownTimeout:   25 * time.Second,
+			BucketCacheBytes:  512 << 20,
+		},
+		TDM: TDM{
+			ChunkRows:          50,
+			Retention:          24 * time.Hour,
+			TombstoneRetention: 7 * 24 * time.Hour,
+			MaxRetry:           5,
+			SnapRadiusM:        1000,
+		},
+	}
+}

@@ -1,0 +1,62 @@
+package config
+
+// Setting is one configuration key with its environment variable and flag.
+type Setting struct {
+	// Key is the dotted YAML path ("http.body_limit").
+	Key string
+	// Env is the environment variable that overrides it.
+	Env string
+	// Flag is the command-line flag (without dashes) that overrides it.
+	Flag string
+	// Help is the flag's usage text.
+	Help string
+	// Group is the set of subcommands the flag is offered on.
+	Group Group
+}
+
+// Group selects which subcommands offer a setting's flag.
+type Group uint8
+
+// Groups of settings.
+const (
+	// Common settings: every subcommand that talks to Redis.
+	Common Group = 1 << iota
+	// HTTPGroup settings: serve and api.
+	HTTPGroup
+	// WorkerGroup settings: serve and worker.
+	WorkerGroup
+)
+
+// Server is every group: what `geosvc serve` offers.
+const Server = Common | HTTPGroup | WorkerGroup
+
+// Settings lists every setting, in the order of configs/geosvc.yaml.
+var Settings = []Setting{
+	{"addr", "GEOSVC_ADDR", "addr", "HTTP listen address", HTTPGroup},
+	{"data_dir", "GEOSVC_DATA", "data", "data bundle directory", HTTPGroup | WorkerGroup},
+	{"redis_url", "REDIS_URL", "redis-url", "Redis URL (redis://host:port/db); empty: embedded Redis (serve only)", Common},
+	{"key_prefix", "GEOSVC_KEY_PREFIX", "key-prefix", "prefix of every Redis key geosvc writes", Common},
+	{"log.level", "GEOSVC_LOG_LEVEL", "log-level", "log level: debug, info, warn, error", Common},
+	{"log.format", "GEOSVC_LOG_FORMAT", "log-format", "log format: text or json", Common},
+	{"http.body_limit", "GEOSVC_BODY_LIMIT", "body-limit", "largest request body in bytes", HTTPGroup},
+	{"http.cors_origins", "GEOSVC_CORS_ORIGINS", "cors-origins", "comma-separated CORS origins (* for any, empty: no CORS)", HTTPGroup},
+	{"http.shutdown_timeout", "GEOSVC_SHUTDOWN_TIMEOUT", "shutdown-timeout", "graceful shutdown wait for in-flight requests", HTTPGroup},
+	{"http.read_timeout", "GEOSVC_READ_TIMEOUT", "read-timeout", "time to read one request", HTTPGroup},
+	{"http.write_timeout", "GEOSVC_WRITE_TIMEOUT", "write-timeout", "time to write one response", HTTPGroup},
+	{"auth.demo_key", "GEOSVC_DEMO_KEY", "demo-key", "demo API key (30..128 chars); empty: generated on first start", HTTPGroup},
+	{"auth.demo", "GEOSVC_DEMO", "demo", "create or reuse a demo key at start-up", HTTPGroup},
+	{"auth.rate_limit.rate", "GEOSVC_RATE_LIMIT", "rate-limit", "per-key requests per second (0: no limit)", HTTPGroup},
+	{"auth.rate_limit.burst", "GEOSVC_RATE_BURST", "rate-burst", "per-key burst size", HTTPGroup},
+	{"auth.usage_retention_days", "GEOSVC_USAGE_DAYS", "usage-days", "days of usage counters kept", Common},
+	{"queue.queues", "GEOSVC_QUEUES", "queues", "asynq queues and priorities, e.g. tdm=6,default=1", HTTPGroup | WorkerGroup},
+	{"queue.tdm_queue", "GEOSVC_TDM_QUEUE", "tdm-queue", "queue of tdmv1 chunk tasks", HTTPGroup | WorkerGroup},
+	{"worker.concurrency", "GEOSVC_CONCURRENCY", "concurrency", "chunks run at once per worker process (0: CPUs)", WorkerGroup},
+	{"worker.task_check_interval", "GEOSVC_TASK_CHECK_INTERVAL", "task-check-interval", "idle worker polling interval", WorkerGroup},
+	{"worker.shutdown_timeout", "GEOSVC_WORKER_SHUTDOWN_TIMEOUT", "worker-shutdown-timeout", "wait for running chunks on shutdown", WorkerGroup},
+	{"worker.bucket_cache_bytes", "GEOSVC_BUCKET_CACHE", "bucket-cache", "bytes of per-job bucket cache per worker", WorkerGroup},
+	{"tdm.chunk_rows", "GEOSVC_CHUNK_ROWS", "chunk-rows", "origin rows per chunk task", HTTPGroup | WorkerGroup},
+	{"tdm.retention", "GEOSVC_TDM_RETENTION", "tdm-retention", "how long jobs and results are kept", HTTPGroup | WorkerGroup},
+	{"tdm.tombstone_retention", "GEOSVC_TDM_TOMBSTONE", "tdm-tombstone", "how long after expiry fetch answers 410", HTTPGroup | WorkerGroup},
+	{"tdm.max_retry", "GEOSVC_TDM_MAX_RETRY", "tdm-max-retry", "retries of a failing chunk", HTTPGroup | WorkerGroup},
+	{"tdm.snap_radius_m", "GEOSVC_SNAP_RADIUS", "snap-radius", "snapping radius in metres", HTTPGroup | WorkerGroup},
+}

@@ -1,0 +1,79 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if c.Addr == "" {
+		bad("addr: empty")
+	}
+	if c.DataDir == "" {
+		bad("data_dir: empty")
+	}
+	if c.KeyPrefix == "" {
+		bad("key_prefix: empty")
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(c.Log.Level)) {
+		bad("log.level: %q is not debug, info, warn or error", c.Log.Level)
+	}
+	if !slices.Contains([]string{"text", "json"}, strings.ToLower(c.Log.Format)) {
+		bad("log.format: %q is not text or json", c.Log.Format)
+	}
+	if c.HTTP.BodyLimit < 1024 {
+		bad("http.body_limit: %d is below 1024 bytes", c.HTTP.BodyLimit)
+	}
+	if c.HTTP.ShutdownTimeout <= 0 || c.HTTP.ReadTimeout <= 0 || c.HTTP.WriteTimeout <= 0 {
+		bad("http timeouts must be positive")
+	}
+	if k := c.Auth.DemoKey; k != "" && (len(k) < 30 || len(k) > 128) {
+		bad("auth.demo_key: %d characters, want 30 to 128", len(k))
+	}
+	if c.Auth.RateLimit.Rate < 0 || c.Auth.RateLimit.Burst < 0 {
+		bad("auth.rate_limit: negative rate or burst")
+	}
+	if c.Auth.UsageRetentionDays < 1 {
+		bad("auth.usage_retention_days: %d, want at least 1", c.Auth.UsageRetentionDays)
+	}
+	if len(c.Queue.Queues) == 0 {
+		bad("queue.queues: empty")
+	}
+	for name, p := range c.Queue.Queues {
+		if p < 1 {
+			bad("queue.queues: priority of %q is %d, want at least 1", name, p)
+		}
+	}
+	if _, ok := c.Queue.Queues[c.Queue.TDMQueue]; !ok {
+		bad("queue.tdm_queue: %q is not in queue.queues", c.Queue.TDMQueue)
+	}
+	if c.Worker.Concurrency < 0 {
+		bad("worker.concurrency: %d, want 0 (CPUs) or more", c.Worker.Concurrency)
+	}
+	if c.Worker.TaskCheckInterval <= 0 || c.Worker.ShutdownTimeout <= 0 {
+		bad("worker intervals must be positive")
+	}
+	if c.Worker.BucketCacheBytes < 1<<20 {
+		bad("worker.bucket_cache_bytes: %d, want at least 1 MiB", c.Worker.BucketCacheBytes)
+	}
+	if c.TDM.ChunkRows < 1 || c.TDM.ChunkRows > 1000 {
+		bad("tdm.chunk_rows: %d, want 1 to 1000", c.TDM.ChunkRows)
+	}
+	if c.TDM.Retention <= 0 || c.TDM.TombstoneRetention < 0 {
+		bad("tdm retention must be positive")
+	}
+	if c.TDM.MaxRetry < 0 {
+		bad("tdm.max_retry: negative")
+	}
+	if c.TDM.SnapRadiusM <= 0 {
+		bad("tdm.snap_radius_m: %v, want more than 0", c.TDM.SnapRadiusM)
+	}
+	return errors.Join(errs...)
+}
+
+func sortStrings(s []string) { slices.Sort(s) }
