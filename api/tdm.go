@@ -1,0 +1,262 @@
+package api
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/queue"
+)
+
+// TDMInterface is the interface name of the matrix endpoints, as keys and
+// usage counters know it.
+const TDMInterface = "tdmv1"
+
+// CellCounter counts matrix cells in a key's usage; *keys.Store is one.
+type CellCounter interface {
+	AddCells(ctx context.Context, id, iface string, n int64) error
+}
+
+// TDMOptions configures the tdmv1 endpoints.
+type TDMOptions struct {
+	// Queue stores jobs and enqueues their chunks (required).
+	Queue *queue.Queue
+	// Usage counts the cells of every accepted order under the ordering
+	// key; nil counts nothing.
+	Usage CellCounter
+	// Logger receives errors; default slog.Default().
+	Logger *slog.Logger
+	// GzipLevel compresses finished results for clients that accept gzip;
+	// 0 means gzip.BestSpeed, -1 (gzip.DefaultCompression) and 1..9 as in
+	// compress/gzip.
+	GzipLevel int
+}
+
+// RegisterTDM adds POST /tdmv1/order, /tdmv1/fetch and /tdmv1/cancel to g,
+// which must authenticate requests (Server.Protected): jobs belong to the
+// key that ordered them.
+//
+// order answers 200 {"uuid": ...}, not 202: the specification's example
+// answer is a plain JSON {uuid}, and clients written against it check for
+// 200. The job runs asynchronously all the same; fetch reads it.
+func RegisterTDM(g *echo.Group, opts TDMOptions) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.GzipLevel == 0 {
+		opts.GzipLevel = gzip.BestSpeed
+	}
+	h := &tdmHandler{opts: opts, q: opts.Queue, log: opts.Logger}
+	g.POST("/"+TDMInterface+"/order", h.order)
+	g.POST("/"+TDMInterface+"/fetch", h.fetch)
+	g.POST("/"+TDMInterface+"/cancel", h.cancel)
+}
+
+// tdmHandler serves the tdmv1 endpoints.
+type tdmHandler struct {
+	opts TDMOptions
+	q    *queue.Queue
+	log  *slog.Logger
+}
+
+// orderAnswer is the body of an accepted order.
+type orderAnswer struct {
+	UUID string `json:"uuid"`
+}
+
+// progress is how far a running job is.
+type progress struct {
+	RowsDone  int `json:"rows_done"`
+	RowsTotal int `json:"rows_total"`
+}
+
+// statusAnswer is the body of fetch and cancel for a job that is not
+// Finished.
+type statusAnswer struct {
+	UUID     string       `json:"uuid"`
+	Status   queue.Status `json:"status"`
+	Message  string       `json:"message,omitempty"`
+	Progress progress     `json:"progress"`
+}
+
+// order validates a matrix order, stores it and enqueues its chunks.
+func (h *tdmHandler) order(c echo.Context) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return err // a body over the limit becomes 413
+	}
+	o, errs := parseOrder(body)
+	if len(errs) > 0 {
+		return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", errs))
+	}
+	o.Owner = KeyID(c)
+	ctx := c.Request().Context()
+	j, err := h.q.Submit(ctx, o)
+	if err != nil {
+		h.log.Error("tdm order not stored", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+		return Error(http.StatusServiceUnavailable, "the job queue is unavailable, retry later")
+	}
+	if h.opts.Usage != nil {
+		if err := h.opts.Usage.AddCells(ctx, o.Owner, TDMInterface, int64(j.Rows)*int64(j.Cols)); err != nil {
+			h.log.Warn("matrix cells not counted", slog.String("request_id", RequestID(c)),
+				slog.String("key_id", o.Owner), slog.Any("error", err))
+		}
+	}
+	return c.JSON(http.StatusOK, orderAnswer{UUID: j.ID})
+}
+
+// fetch answers a job's status and progress, or its result when Finished.
+func (h *tdmHandler) fetch(c echo.Context) error {
+	j, err := h.lookup(c)
+	if err != nil {
+		return err
+	}
+	if j.Status != queue.StatusFinished {
+		return c.JSON(http.StatusOK, newStatusAnswer(j))
+	}
+	ctx := c.Request().Context()
+	res, err := h.q.Result(ctx, j)
+	if err != nil {
+		return h.storeError(c, j.ID, err)
+	}
+	rs, err := newResultStream(ctx, res, res)
+	if err != nil {
+		return h.storeError(c, j.ID, err)
+	}
+	resp := c.Response()
+	resp.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	resp.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	var w io.Writer = resp
+	var gz *gzip.Writer
+	if acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+		resp.Header().Set(echo.HeaderContentEncoding, "gzip")
+		gz, _ = gzip.NewWriterLevel(resp, h.opts.GzipLevel)
+		w = gz
+	}
+	resp.WriteHeader(http.StatusOK)
+	err = rs.WriteTo(ctx, w)
+	if err == nil && gz != nil {
+		err = gz.Close()
+	}
+	if err != nil {
+		// The status line is out: cut the connection so that the client
+		// sees a broken response rather than truncated JSON.
+		h.log.Warn("tdm result stream broken", slog.String("request_id", RequestID(c)),
+			slog.String("uuid", j.ID), slog.Any("error", err))
+		panic(http.ErrAbortHandler)
+	}
+	return nil
+}
+
+// cancel stops a Queued or Processing job.
+func (h *tdmHandler) cancel(c echo.Context) error {
+	j, err := h.lookup(c)
+	if err != nil {
+		return err
+	}
+	if !j.Status.Terminal() {
+		cj, err := h.q.Cancel(c.Request().Context(), j.ID, KeyID(c))
+		if err != nil {
+			return h.storeError(c, j.ID, err)
+		}
+		j = cj
+	}
+	if j.Status != queue.StatusCancelled {
+		return echo.NewHTTPError(http.StatusConflict, statusAnswer{
+			UUID: j.ID, Status: j.Status, Progress: progress{j.RowsDone, j.Rows},
+			Message: fmt.Sprintf("job %s is already %s; only Queued and Processing jobs can be cancelled", j.ID, j.Status),
+		})
+	}
+	return c.JSON(http.StatusOK, newStatusAnswer(j))
+}
+
+// newStatusAnswer describes a job that is not Finished.
+func newStatusAnswer(j *queue.Job) statusAnswer {
+	return statusAnswer{UUID: j.ID, Status: j.Status, Message: j.Message, Progress: progress{j.RowsDone, j.Rows}}
+}
+
+// uuidBody is the body of fetch and cancel.
+type uuidBody struct {
+	UUID json.RawMessage `json:"uuid"`
+}
+
+// lookup reads the {uuid} body and returns the caller's job: 400 for a
+// malformed body or uuid, 404 for an unknown job or one of another key,
+// 410 for an expired one.
+func (h *tdmHandler) lookup(c echo.Context) (*queue.Job, error) {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return nil, err
+	}
+	var b uuidBody
+	if err := json.Unmarshal(body, &b); err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request", []FieldError{{"body", bodyReason(err)}}))
+	}
+	var s string
+	if isNull(b.UUID) {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",
+			[]FieldError{{"uuid", "is required: the uuid that order returned"}}))
+	}
+	if err := json.Unmarshal(b.UUID, &s); err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",
+			[]FieldError{{"uuid", "must be a string: the uuid that order returned"}}))
+	}
+	id, err := uuid.Parse(strings.TrimSpace(s))
+	if err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",
+			[]FieldError{{"uuid", fmt.Sprintf("%q is not a uuid", s)}}))
+	}
+	j, err := h.q.Get(c.Request().Context(), id.String(), KeyID(c))
+	if err != nil {
+		return nil, h.storeError(c, id.String(), err)
+	}
+	return j, nil
+}
+
+// storeError turns a queue error into the answer: 404, 410 or 503.
+func (h *tdmHandler) storeError(c echo.Context, id string, err error) error {
+	switch {
+	case errors.Is(err, queue.ErrNotFound):
+		return Errorf(http.StatusNotFound, "no job %s for this key", id)
+	case errors.Is(err, queue.ErrExpired):
+		return Errorf(http.StatusGone, "job %s has expired: results are kept for %s after the order",
+			id, shortDuration(h.q.Config().Retention))
+	}
+	h.log.Error("tdm job store", slog.String("request_id", RequestID(c)), slog.String("uuid", id), slog.Any("error", err))
+	return Error(http.StatusServiceUnavailable, "the job store is unavailable, retry later")
+}
+
+// acceptsGzip reports whether an Accept-Encoding header admits gzip.
+func acceptsGzip(header string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.TrimSpace(name) != "*" {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
+}
+
+// shortDuration formats d without trailing zero units: "24h", "1h30m".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

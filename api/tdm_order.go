@@ -1,0 +1,250 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/queue"
+	"github.com/geosvc/geosvc/routing"
+)
+
+// MaxTDMAddresses is the most origins, and the most destinations, one
+// matrix order may hold (SPEC.md, Limits).
+const MaxTDMAddresses = 1000
+
+// maxListedErrors caps the field errors one 400 answer lists.
+const maxListedErrors = 50
+
+// FieldError names one invalid input and says what is wrong with it.
+type FieldError struct {
+	// Field is the JSON path of the input, e.g. "origin_addresses[17]".
+	Field string `json:"field"`
+	// Reason says what is wrong and what is expected.
+	Reason string `json:"reason"`
+}
+
+// ValidationError is the body of a 400 answer to an invalid request:
+// {"message": ..., "errors": [{"field": ..., "reason": ...}]}.
+type ValidationError struct {
+	Message string       `json:"message"`
+	Errors  []FieldError `json:"errors"`
+}
+
+// newValidationError summarises errs (at least one) in a message and lists
+// the first maxListedErrors of them.
+func newValidationError(what string, errs []FieldError) *ValidationError {
+	msg := fmt.Sprintf("invalid %s: %s: %s", what, errs[0].Field, errs[0].Reason)
+	if n := len(errs) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more problem%s", n, plural(n))
+		if len(errs) > maxListedErrors {
+			msg += fmt.Sprintf("; the first %d are listed", maxListedErrors)
+			errs = errs[:maxListedErrors]
+		}
+		msg += ")"
+	}
+	return &ValidationError{Message: msg, Errors: errs}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// orderBody is the JSON of POST /tdmv1/order, every field kept raw so that
+// each problem can be named precisely.
+type orderBody struct {
+	Result       json.RawMessage `json:"result"`
+	Origins      json.RawMessage `json:"origin_addresses"`
+	Destinations json.RawMessage `json:"destination_addresses"`
+	Routing      json.RawMessage `json:"routing"`
+}
+
+// parseOrder validates an order body. It returns the order (without owner)
+// or the problems found; a body that is not a JSON object is a single
+// problem of the field "body".
+func parseOrder(body []byte) (queue.Order, []FieldError) {
+	var o queue.Order
+	var b orderBody
+	if err := json.Unmarshal(body, &b); err != nil {
+		return o, []FieldError{{Field: "body", Reason: bodyReason(err)}}
+	}
+	var errs []FieldError
+	o.Outputs, errs = parseOutputs(b.Result, errs)
+	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, errs)
+	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, errs)
+	o.Metric, errs = parseRouting(b.Routing, errs)
+	return o, errs
+}
+
+// bodyReason explains why a body is not the JSON object expected.
+func bodyReason(err error) string {
+	if _, ok := err.(*json.UnmarshalTypeError); ok {
+		return "the body must be a JSON object"
+	}
+	return "malformed JSON: " + err.Error()
+}
+
+// isNull reports whether a raw field is absent or null.
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+// parseOutputs reads "result": absent or null is both matrices; "cost" is
+// an alias of "duration".
+func parseOutputs(raw json.RawMessage, errs []FieldError) (queue.Outputs, []FieldError) {
+	const want = `"duration", "distance" or "cost" (an alias of duration)`
+	if isNull(raw) {
+		return queue.OutBoth, errs
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return 0, append(errs, FieldError{"result", "must be an array of strings, each " + want})
+	}
+	if len(items) == 0 {
+		return 0, append(errs, FieldError{"result", "is empty: name at least one of " + want + ", or leave result out for both matrices"})
+	}
+	var out queue.Outputs
+	for i, item := range items {
+		field := fmt.Sprintf("result[%d]", i)
+		var s string
+		if err := json.Unmarshal(item, &s); err != nil {
+			errs = append(errs, FieldError{field, "must be a string, one of " + want})
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "duration", "cost":
+			out |= queue.OutDuration
+		case "distance":
+			out |= queue.OutDistance
+		default:
+			errs = append(errs, FieldError{field, fmt.Sprintf("unknown output %q: want %s", s, want)})
+		}
+	}
+	return out, errs
+}
+
+// parseAddresses reads a list of 1..MaxTDMAddresses "lon,lat" strings.
+func parseAddresses(field, what string, raw json.RawMessage, errs []FieldError) ([]string, []orb.Point, []FieldError) {
+	if isNull(raw) {
+		return nil, nil, append(errs, FieldError{field, fmt.Sprintf(`is required: an array of 1 to %d %s, each "lon,lat"`, MaxTDMAddresses, what)})
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, nil, append(errs, FieldError{field, fmt.Sprintf(`must be an array of 1 to %d strings, each "lon,lat"`, MaxTDMAddresses)})
+	}
+	switch {
+	case len(items) == 0:
+		return nil, nil, append(errs, FieldError{field, fmt.Sprintf("is empty: an order needs 1 to %d %s", MaxTDMAddresses, what)})
+	case len(items) > MaxTDMAddresses:
+		return nil, nil, append(errs, FieldError{field, fmt.Sprintf("holds %d %s: the limit is %d", len(items), what, MaxTDMAddresses)})
+	}
+	addrs := make([]string, len(items))
+	pts := make([]orb.Point, len(items))
+	for i, item := range items {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		if err := json.Unmarshal(item, &addrs[i]); err != nil {
+			errs = append(errs, FieldError{f, `must be a string "lon,lat"`})
+			continue
+		}
+		p, reason := parseLonLat(addrs[i])
+		if reason != "" {
+			errs = append(errs, FieldError{f, reason})
+			continue
+		}
+		pts[i] = p
+	}
+	return addrs, pts, errs
+}
+
+// parseLonLat reads "lon,lat" in decimal degrees, spaces around either
+// number tolerated. It returns the point or the reason it is invalid.
+func parseLonLat(s string) (orb.Point, string) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return orb.Point{}, fmt.Sprintf(`%q is not "lon,lat": want two decimal numbers separated by a comma, longitude first`, s)
+	}
+	var p orb.Point
+	for k, name := range []string{"longitude", "latitude"} {
+		t := strings.TrimSpace(parts[k])
+		if !isDecimal(t) {
+			return p, fmt.Sprintf("%s %q is not a decimal number", name, t)
+		}
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return p, fmt.Sprintf("%s %q is not a finite number", name, t)
+		}
+		p[k] = v
+	}
+	switch {
+	case p[0] < -180 || p[0] > 180:
+		return p, fmt.Sprintf("longitude %s is out of range [-180, 180]", strings.TrimSpace(parts[0]))
+	case p[1] < -90 || p[1] > 90:
+		reason := fmt.Sprintf("latitude %s is out of range [-90, 90]", strings.TrimSpace(parts[1]))
+		if p[0] >= -90 && p[0] <= 90 {
+			reason += ` (the order is "lon,lat", longitude first)`
+		}
+		return p, reason
+	}
+	return p, ""
+}
+
+// isDecimal reports whether s is a plain decimal number: an optional sign,
+// digits with at most one decimal point, and an optional exponent. It
+// refuses what strconv.ParseFloat would also take: NaN, Inf, hexadecimal
+// and underscores.
+func isDecimal(s string) bool {
+	i, n := 0, len(s)
+	if i < n && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < n && s[i] == '.' {
+		for i++; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < n && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < n && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < n && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == n
+}
+
+// parseRouting reads the optional "routing": "fastest" (default) or
+// "shortest".
+func parseRouting(raw json.RawMessage, errs []FieldError) (routing.Metric, []FieldError) {
+	if isNull(raw) {
+		return routing.Fastest, errs
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return routing.Fastest, append(errs, FieldError{"routing", `must be a string: "fastest" (default) or "shortest"`})
+	}
+	m, err := routing.ParseMetric(s)
+	if err != nil {
+		return routing.Fastest, append(errs, FieldError{"routing", fmt.Sprintf(`unknown routing %q: want "fastest" (default) or "shortest"`, s)})
+	}
+	return m, errs
+}

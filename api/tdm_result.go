@@ -1,0 +1,237 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/geosvc/geosvc/queue"
+)
+
+// resultWindowBytes is about how much of a matrix one Redis read fetches
+// while the previous window is being encoded (a variable for tests).
+var resultWindowBytes = 1 << 20
+
+// chunkSource reads the stored blobs of a finished job; *queue.Result is
+// one.
+type chunkSource interface {
+	Chunks(ctx context.Context, kind queue.Kind, from, n int) ([][]byte, error)
+}
+
+// resultStream writes a finished job as JSON straight from its binary
+// chunks, one window of chunks in memory at a time (plus the one being
+// read ahead), never the whole matrix or the whole body.
+type resultStream struct {
+	res    *queue.Result
+	src    chunkSource
+	window int // chunks per read
+	first  *batch
+}
+
+// batch is one read of chunk blobs, or the error that ended the reads.
+type batch struct {
+	blobs [][]byte
+	err   error
+}
+
+// newResultStream prepares the stream of r and reads its first window, so
+// that an expired or unreadable result is known before anything is
+// written.
+func newResultStream(ctx context.Context, r *queue.Result, src chunkSource) (*resultStream, error) {
+	j := r.Job
+	chunkBytes := max(1, 4*j.ChunkRows*j.Cols)
+	s := &resultStream{res: r, src: src, window: max(1, resultWindowBytes/chunkBytes)}
+	blobs, err := src.Chunks(ctx, s.kinds()[0], 0, min(s.window, j.Chunks))
+	if err != nil {
+		return nil, err
+	}
+	s.first = &batch{blobs: blobs}
+	return s, nil
+}
+
+// kinds lists the matrices to write, in the order of the body; a job has
+// at least one.
+func (s *resultStream) kinds() []queue.Kind {
+	var k []queue.Kind
+	if s.res.Job.Outputs.Has(queue.OutDistance) {
+		k = append(k, queue.KindDistance)
+	}
+	if s.res.Job.Outputs.Has(queue.OutDuration) {
+		k = append(k, queue.KindDuration)
+	}
+	if len(k) == 0 {
+		k = append(k, queue.KindDistance, queue.KindDuration)
+	}
+	return k
+}
+
+// read streams the blobs of kind, chunk by chunk, reading one window ahead.
+// The channel closes after the last chunk or after an error batch.
+func (s *resultStream) read(ctx context.Context, kind queue.Kind, first *batch) <-chan batch {
+	out := make(chan batch, 1)
+	go func() {
+		defer close(out)
+		from := 0
+		for from < s.res.Job.Chunks {
+			b := first
+			first = nil
+			n := min(s.window, s.res.Job.Chunks-from)
+			if b == nil {
+				blobs, err := s.src.Chunks(ctx, kind, from, n)
+				b = &batch{blobs: blobs, err: err}
+			}
+			select {
+			case out <- *b:
+			case <-ctx.Done():
+				return
+			}
+			if b.err != nil {
+				return
+			}
+			from += n
+		}
+	}()
+	return out
+}
+
+// WriteTo writes the body to w: uuid, status, routing, the addresses as
+// sent, the wanted matrices (null where there is no route) and the
+// snapping report.
+func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	j := s.res.Job
+	bw := bufio.NewWriterSize(w, 64<<10)
+	buf := make([]byte, 0, 16<<10)
+	buf = append(buf, `{"uuid":"`...)
+	buf = append(buf, j.ID...)
+	buf = append(buf, `","status":"`...)
+	buf = append(buf, j.Status...)
+	buf = append(buf, `","routing":"`...)
+	buf = append(buf, j.Metric.String()...)
+	buf = append(buf, `","origin_addresses":`...)
+	bw.Write(buf)
+	if err := writeJSON(bw, s.res.Origins); err != nil {
+		return err
+	}
+	bw.WriteString(`,"destination_addresses":`)
+	if err := writeJSON(bw, s.res.Destinations); err != nil {
+		return err
+	}
+	first := s.first
+	for _, kind := range s.kinds() {
+		name := "distance"
+		if kind == queue.KindDuration {
+			name = "duration"
+		}
+		bw.WriteString(`,"` + name + `":[`)
+		row := 0
+		for b := range s.read(ctx, kind, first) {
+			if b.err != nil {
+				return b.err
+			}
+			for _, blob := range b.blobs {
+				for off := 0; off+4*j.Cols <= len(blob); off += 4 * j.Cols {
+					buf = appendRow(buf[:0], row > 0, blob[off:off+4*j.Cols])
+					if _, err := bw.Write(buf); err != nil {
+						return err
+					}
+					row++
+				}
+			}
+		}
+		bw.WriteByte(']')
+		first = nil
+	}
+	if err := s.writeSnapping(ctx, bw); err != nil {
+		return err
+	}
+	bw.WriteByte('}')
+	return bw.Flush()
+}
+
+// appendRow appends one matrix row as a JSON array, NoRoute as null.
+func appendRow(buf []byte, comma bool, cells []byte) []byte {
+	if comma {
+		buf = append(buf, ',')
+	}
+	buf = append(buf, '[')
+	for k := 0; k < len(cells); k += 4 {
+		if k > 0 {
+			buf = append(buf, ',')
+		}
+		v := int32(binary.LittleEndian.Uint32(cells[k:]))
+		if v < 0 {
+			buf = append(buf, "null"...)
+		} else {
+			buf = strconv.AppendInt(buf, int64(v), 10)
+		}
+	}
+	return append(buf, ']')
+}
+
+// writeSnapping writes the "snapping" member: per origin and destination,
+// whether it was snapped to a road and how many metres it moved.
+func (s *resultStream) writeSnapping(ctx context.Context, bw *bufio.Writer) error {
+	blobs, err := s.src.Chunks(ctx, queue.KindOriginSnap, 0, s.res.Job.Chunks)
+	if err != nil {
+		return err
+	}
+	var origins []float32
+	for _, b := range blobs {
+		origins = append(origins, queue.DecodeFloat32s(b)...)
+	}
+	bw.WriteString(`,"snapping":{"origins":`)
+	bw.Write(appendSnaps(nil, origins))
+	bw.WriteString(`,"destinations":`)
+	bw.Write(appendSnaps(nil, s.res.DestinationSnaps))
+	return bw.WriteByte('}')
+}
+
+// snapReport is one entry of the snapping report.
+type snapReport struct {
+	Snapped bool     `json:"snapped"`
+	MovedM  *float64 `json:"moved_m,omitempty"`
+}
+
+// newSnapReport turns a stored snapping distance into its report entry.
+func newSnapReport(m float32) snapReport {
+	if m < 0 {
+		return snapReport{}
+	}
+	v := math.Round(float64(m)*100) / 100
+	return snapReport{Snapped: true, MovedM: &v}
+}
+
+// appendSnaps appends the snapping entries of moved as a JSON array.
+func appendSnaps(buf []byte, moved []float32) []byte {
+	buf = append(buf, '[')
+	for i, m := range moved {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		r := newSnapReport(m)
+		if !r.Snapped {
+			buf = append(buf, `{"snapped":false}`...)
+			continue
+		}
+		buf = append(buf, `{"snapped":true,"moved_m":`...)
+		buf = strconv.AppendFloat(buf, *r.MovedM, 'f', -1, 64)
+		buf = append(buf, '}')
+	}
+	return append(buf, ']')
+}
+
+// writeJSON writes v as compact JSON.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
