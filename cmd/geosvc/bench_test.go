@@ -1,0 +1,105 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing"
+)
+
+func TestParseVmHWM(t *testing.T) {
+	status := "Name:\tgeosvc\nVmPeak:\t 2000000 kB\nVmHWM:\t  812345 kB\nVmRSS:\t  700000 kB\n"
+	got, err := parseVmHWM(strings.NewReader(status))
+	if err != nil || got != 812345<<10 {
+		t.Errorf("parseVmHWM = %d, %v; want %d", got, err, 812345<<10)
+	}
+	if _, err := parseVmHWM(strings.NewReader("Name:\tx\n")); err == nil {
+		t.Error("parseVmHWM without a VmHWM line succeeded")
+	}
+}
+
+func TestParseBound(t *testing.T) {
+	tests := []struct {
+		in   string
+		want orb.Bound
+		ok   bool
+	}{
+		{"1.4,42.4,1.8,42.7", orb.Bound{Min: orb.Point{1.4, 42.4}, Max: orb.Point{1.8, 42.7}}, true},
+		{" -75.8 , 38.4 , -75 , 39.9 ", orb.Bound{Min: orb.Point{-75.8, 38.4}, Max: orb.Point{-75, 39.9}}, true},
+		{"1,2,3", orb.Bound{}, false},
+		{"1,2,0,3", orb.Bound{}, false},
+		{"a,2,3,4", orb.Bound{}, false},
+	}
+	for _, tt := range tests {
+		got, err := parseBound(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("parseBound(%q) = %v, %v; want %v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+// halfRoads snaps points west of lon 0.5 onto the line lat = 0.
+type halfRoads struct{}
+
+func (halfRoads) SnapAll(pts []orb.Point, _ float64) []routing.Snap {
+	out := make([]routing.Snap, len(pts))
+	for i, p := range pts {
+		if p[0] < 0.5 {
+			out[i] = routing.Snap{Input: p, Point: orb.Point{p[0], 0}, OK: true}
+		}
+	}
+	return out
+}
+
+func TestRoadPoints(t *testing.T) {
+	b := orb.Bound{Min: orb.Point{0, 0}, Max: orb.Point{1, 1}}
+	a, err := roadPoints(halfRoads{}, b, 50, 7)
+	if err != nil || len(a) != 50 {
+		t.Fatalf("roadPoints = %d points, %v", len(a), err)
+	}
+	for _, p := range a {
+		if p[0] >= 0.5 || p[1] != 0 {
+			t.Fatalf("point %v is not on a road", p)
+		}
+	}
+	again, _ := roadPoints(halfRoads{}, b, 50, 7)
+	other, _ := roadPoints(halfRoads{}, b, 50, 8)
+	if !slices.Equal(a, again) || slices.Equal(a, other) {
+		t.Error("roadPoints is not a function of its seed")
+	}
+	if _, err := roadPoints(halfRoads{}, orb.Bound{Min: orb.Point{2, 2}, Max: orb.Point{3, 3}}, 5, 1); err == nil {
+		t.Error("roadPoints outside the roads succeeded")
+	}
+	if got := lonLat(orb.Point{-75.1234567, 39.5}); got != "-75.123457,39.500000" {
+		t.Errorf("lonLat = %q", got)
+	}
+}
+
+func TestAnswerStatus(t *testing.T) {
+	long := `{"uuid":"x","status":"Finished","routing":"fastest","distance":[` + strings.Repeat("[1,2,3],", 20000) + `[1]]}`
+	tests := map[string]string{
+		`{"uuid":"x","status":"Processing","progress":{"rows_done":50,"rows_total":1000}}`: "Processing",
+		`{"uuid":"x","status":"Failed","message":"boom"}`:                                  "Failed",
+		long:           "Finished",
+		`not json`:     "",
+		`{"uuid":"x"}`: "",
+	}
+	for body, want := range tests {
+		if got := answerStatus([]byte(body)).Status; got != want {
+			t.Errorf("answerStatus(%.40q) = %q, want %q", body, got, want)
+		}
+	}
+}
+
+func TestFormats(t *testing.T) {
+	if got := ms(12345 * time.Microsecond); got != "12.3 ms" {
+		t.Errorf("ms = %q", got)
+	}
+	if got := mib(3 << 19); got != "1.5 MiB" {
+		t.Errorf("mib = %q", got)
+	}
+}
