@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/configs"
+	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/routing/osmroad"
+	"github.com/geosvc/geosvc/routing/profile"
+)
+
+func runBuild(args []string) error {
+	fs := newFlagSet("build", "build --osm FILE --out DIR [--profile car.yaml] [--if-stale]",
+		"Build a data bundle from an OpenStreetMap extract (.osm.pbf, .osm or .osm.bz2):\n"+
+			"the routing graph with both contraction hierarchies, and manifest.json.\n"+
+			"Servers load the bundle read-only; they never parse OSM.")
+	osmPath := fs.String("osm", "", "OSM extract to read (required)")
+	out := fs.String("out", "./data", "bundle directory to write")
+	profPath := fs.String("profile", "", "car routing profile YAML (default: the embedded configs/car.yaml)")
+	ifStale := fs.Bool("if-stale", false, "do nothing when DIR already holds a bundle of this version built from the same file")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *osmPath == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	src, err := bundle.HashFile(*osmPath)
+	if err != nil {
+		return err
+	}
+	if *ifStale {
+		if m, err := bundle.Read(*out); err == nil {
+			stale, why := bundle.Stale(*out, m, bundleVersion(), src)
+			if !stale {
+				fmt.Printf("bundle %s is up to date (version %s, %s)\n", *out, m.BundleVersion, src.File)
+				return nil
+			}
+			fmt.Printf("bundle %s is stale: %s; rebuilding\n", *out, why)
+		}
+	}
+	prof, err := loadProfile(*profPath)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	net, err := osmroad.Read(*osmPath, prof)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", *osmPath, err)
+	}
+	fmt.Printf("read %s: %d vertices, %d edges (%v)\n", src.File, len(net.Vertices), len(net.Edges), time.Since(start).Round(time.Millisecond))
+	g, rep, err := routing.Build(net, prof)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if rep != nil {
+		fmt.Println(rep.String())
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	graphPath := filepath.Join(*out, routing.FileName)
+	if err := g.Save(graphPath); err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	fi, err := os.Stat(graphPath)
+	if err != nil {
+		return err
+	}
+	m := bundle.Manifest{
+		BundleVersion: bundleVersion(),
+		Source:        src,
+		OSMTimestamp:  net.Timestamp.UTC(),
+		BuiltAt:       time.Now().UTC().Truncate(time.Second),
+		Layers:        []bundle.Layer{{Name: "routing", File: routing.FileName, Size: fi.Size()}},
+	}
+	if err := bundle.Write(*out, m); err != nil {
+		return err
+	}
+	fmt.Printf("wrote bundle %s (version %s, %d MB) in %v\n", *out, m.BundleVersion, fi.Size()>>20, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// loadProfile reads the profile at path, or the embedded car profile.
+func loadProfile(path string) (*profile.Profile, error) {
+	if path != "" {
+		return profile.Load(path)
+	}
+	b, err := configs.CarProfile()
+	if err != nil {
+		return nil, fmt.Errorf("no embedded car profile: %w", err)
+	}
+	return profile.Parse(b)
+}

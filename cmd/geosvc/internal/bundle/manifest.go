@@ -1,0 +1,145 @@
+// Package bundle describes a data bundle directory written by `geosvc
+// build`: its manifest.json (bundle version, source file and checksum, OSM
+// date, build time, layers) and the staleness rule `make run` relies on.
+package bundle
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ManifestFile is the manifest's file name inside a bundle directory.
+const ManifestFile = "manifest.json"
+
+// Manifest describes a built bundle.
+type Manifest struct {
+	// BundleVersion is the bundle format the binary wrote.
+	BundleVersion string `json:"bundle_version"`
+	// Source is the OSM file the bundle was built from.
+	Source Source `json:"source"`
+	// OSMTimestamp is the data date of the OSM extract, zero if unknown.
+	OSMTimestamp time.Time `json:"osm_timestamp"`
+	// BuiltAt is when the bundle was written.
+	BuiltAt time.Time `json:"built_at"`
+	// Layers lists the files of the bundle.
+	Layers []Layer `json:"layers"`
+}
+
+// Source identifies an input file by name, size and SHA-256.
+type Source struct {
+	// File is the base name of the file.
+	File string `json:"file"`
+	// SHA256 is the hex SHA-256 of its contents.
+	SHA256 string `json:"sha256"`
+	// Size is its size in bytes.
+	Size int64 `json:"size"`
+}
+
+// Layer is one file of the bundle.
+type Layer struct {
+	// Name is the layer's name ("routing").
+	Name string `json:"name"`
+	// File is the file name inside the bundle directory.
+	File string `json:"file"`
+	// Size is its size in bytes.
+	Size int64 `json:"size"`
+}
+
+// Name returns the data set's name: the source file name without its
+// extensions ("delaware-latest" for delaware-latest.osm.pbf).
+func (m Manifest) Name() string {
+	name := m.Source.File
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	return name
+}
+
+// LayerNames returns the names of the layers.
+func (m Manifest) LayerNames() []string {
+	out := make([]string, len(m.Layers))
+	for i, l := range m.Layers {
+		out[i] = l.Name
+	}
+	return out
+}
+
+// HashFile returns the Source describing the file at path.
+func HashFile(path string) (Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Source{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return Source{}, fmt.Errorf("hash %s: %w", path, err)
+	}
+	return Source{File: filepath.Base(path), SHA256: hex.EncodeToString(h.Sum(nil)), Size: n}, nil
+}
+
+// Read reads dir/manifest.json.
+func Read(dir string) (Manifest, error) {
+	var m Manifest
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	return m, nil
+}
+
+// Write writes m to dir/manifest.json atomically (temporary file, rename).
+func Write(dir string, m Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ManifestFile+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, ManifestFile))
+}
+
+// Stale reports whether a bundle with manifest m must be rebuilt for a
+// binary writing version from the source src, and why: the bundle version
+// differs, the source file's name, size or checksum changed, or a layer
+// file is missing or has another size.
+func Stale(dir string, m Manifest, version string, src Source) (bool, string) {
+	switch {
+	case m.BundleVersion != version:
+		return true, fmt.Sprintf("bundle version %q, this binary writes %q", m.BundleVersion, version)
+	case m.Source.File != src.File:
+		return true, fmt.Sprintf("built from %s, not %s", m.Source.File, src.File)
+	case m.Source.Size != src.Size || m.Source.SHA256 != src.SHA256:
+		return true, fmt.Sprintf("source %s changed", src.File)
+	case len(m.Layers) == 0:
+		return true, "no layers"
+	}
+	for _, l := range m.Layers {
+		fi, err := os.Stat(filepath.Join(dir, l.File))
+		if err != nil || fi.Size() != l.Size {
+			return true, fmt.Sprintf("layer %s missing or changed", l.File)
+		}
+	}
+	return false, "up to date"
+}

@@ -1,0 +1,75 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestHashFileAndName(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "delaware-latest.osm.pbf")
+	if err := os.WriteFile(p, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := HashFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Source{File: "delaware-latest.osm.pbf", Size: 3, SHA256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}
+	if src != want {
+		t.Errorf("HashFile = %+v, want %+v", src, want)
+	}
+	if got := (Manifest{Source: src}).Name(); got != "delaware-latest" {
+		t.Errorf("Name = %q", got)
+	}
+}
+
+func TestWriteReadStale(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "routing.graph"), []byte("graph"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := Source{File: "a.osm.pbf", SHA256: "00", Size: 10}
+	m := Manifest{
+		BundleVersion: "1.1", Source: src,
+		OSMTimestamp: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), BuiltAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		Layers: []Layer{{Name: "routing", File: "routing.graph", Size: 5}},
+	}
+	if err := Write(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.BundleVersion != "1.1" || got.Source != src || !got.OSMTimestamp.Equal(m.OSMTimestamp) || len(got.Layers) != 1 || got.LayerNames()[0] != "routing" {
+		t.Errorf("Read = %+v", got)
+	}
+	tests := []struct {
+		name    string
+		version string
+		src     Source
+		mutate  func()
+		stale   bool
+	}{
+		{"same", "1.1", src, nil, false},
+		{"new bundle version", "1.2", src, nil, true},
+		{"source changed", "1.1", Source{File: "a.osm.pbf", SHA256: "01", Size: 10}, nil, true},
+		{"source size changed", "1.1", Source{File: "a.osm.pbf", SHA256: "00", Size: 11}, nil, true},
+		{"other source", "1.1", Source{File: "b.osm.pbf", SHA256: "00", Size: 10}, nil, true},
+		{"layer gone", "1.1", src, func() { os.Remove(filepath.Join(dir, "routing.graph")) }, true},
+	}
+	for _, tt := range tests {
+		if tt.mutate != nil {
+			tt.mutate()
+		}
+		if stale, why := Stale(dir, got, tt.version, tt.src); stale != tt.stale {
+			t.Errorf("%s: Stale = %v (%s), want %v", tt.name, stale, why, tt.stale)
+		}
+	}
+	if _, err := Read(t.TempDir()); !os.IsNotExist(err) {
+		t.Errorf("Read(empty dir) = %v, want not-exist", err)
+	}
+}

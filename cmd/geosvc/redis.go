@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// errNoRedis is returned by commands that need a real Redis.
+var errNoRedis = errors.New("REDIS_URL is not set: this command needs a shared Redis (only `geosvc serve` can embed one)")
+
+// openRedis connects to url, or with url empty and embed set starts an
+// in-process miniredis on a loopback port. The returned func closes both.
+func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*redis.Client, func(), error) {
+	var opt *redis.Options
+	var mini *miniredis.Miniredis
+	switch {
+	case url != "":
+		var err error
+		if opt, err = redis.ParseURL(url); err != nil {
+			return nil, nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
+	case embed:
+		mini = miniredis.NewMiniRedis()
+		if err := mini.StartAddr("127.0.0.1:0"); err != nil {
+			return nil, nil, fmt.Errorf("embedded Redis: %w", err)
+		}
+		opt = &redis.Options{Addr: mini.Addr()}
+		log.Info("no REDIS_URL: started an embedded Redis (miniredis); keys, usage and jobs live in this process and are lost when it stops",
+			"addr", mini.Addr())
+	default:
+		return nil, nil, errNoRedis
+	}
+	opt.PoolSize = max(opt.PoolSize, 32)
+	rdb := redis.NewClient(opt)
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := rdb.Ping(pctx).Err(); err != nil {
+		rdb.Close()
+		if mini != nil {
+			mini.Close()
+		}
+		return nil, nil, fmt.Errorf("redis %s: %w", opt.Addr, err)
+	}
+	closeAll := func() {
+		rdb.Close()
+		if mini != nil {
+			mini.Close()
+		}
+	}
+	return rdb, closeAll, nil
+}

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/geosvc/geosvc/api"
+	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
+	"github.com/geosvc/geosvc/queue"
+	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/worker"
+)
+
+// role says which parts a server process runs.
+type role struct {
+	name     string
+	http     bool
+	workers  bool
+	embed    bool // may start an embedded Redis
+	groups   config.Group
+	synopsis string
+	about    string
+}
+
+var (
+	serveRole = role{"serve", true, true, true, config.Server, "serve [flags]",
+		"Run the REST API and the matrix workers in one process. Without REDIS_URL an\n" +
+			"embedded Redis is started (nothing survives a restart). Prints the URL and the\n" +
+			"demo API key. Stops gracefully on SIGINT/SIGTERM."}
+	apiRole = role{"api", true, false, false, config.Common | config.HTTPGroup, "api [flags]",
+		"Run the REST API only, against the Redis named by REDIS_URL; matrix jobs are\n" +
+			"computed by `geosvc worker` processes on the same Redis and data bundle."}
+	workerRole = role{"worker", false, true, false, config.Common | config.WorkerGroup, "worker [flags]",
+		"Run matrix chunk workers only, against the Redis named by REDIS_URL. Start as\n" +
+			"many as you like, on any machine with the same data bundle. On SIGINT/SIGTERM\n" +
+			"a worker stops taking chunks; a chunk it cannot finish is retried elsewhere."}
+)
+
+func runServe(args []string) error  { return runServer(serveRole, args) }
+func runAPI(args []string) error    { return runServer(apiRole, args) }
+func runWorker(args []string) error { return runServer(workerRole, args) }
+
+// runServer loads the configuration, connects to Redis, serves HTTP at once
+// (/healthz up, /readyz 503 until the bundle is loaded), loads the bundle,
+// starts the workers, and on a signal shuts down: HTTP first (in-flight
+// requests finish), then the workers.
+func runServer(r role, args []string) error {
+	fs := newFlagSet(r.name, r.synopsis, r.about)
+	loader := config.NewLoader(fs, r.groups)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, source, err := loader.Load(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg.Log, os.Stderr)
+	slog.SetDefault(log)
+	log.Info("geosvc starting", "command", r.name, "version", version, "config", source, "data", cfg.DataDir)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	rdb, closeRedis, err := openRedis(ctx, cfg.RedisURL, r.embed, log)
+	if err != nil {
+		return err
+	}
+	defer closeRedis()
+
+	q, err := queue.New(rdb, queue.Config{
+		Prefix:       cfg.KeyPrefix + "tdm",
+		QueueName:    cfg.Queue.TDMQueue,
+		ChunkRows:    cfg.TDM.ChunkRows,
+		Retention:    cfg.TDM.Retention,
+		TombstoneTTL: cfg.TDM.TombstoneRetention,
+		MaxRetry:     cfg.TDM.MaxRetry,
+	})
+	if err != nil {
+		return err
+	}
+
+	var srv *api.Server
+	httpErr := make(chan error, 1)
+	if r.http {
+		store := keys.NewStore(rdb, keys.Options{
+			Prefix:         cfg.KeyPrefix,
+			UsageRetention: time.Duration(cfg.Auth.UsageRetentionDays) * 24 * time.Hour,
+		})
+		srv = api.New(api.Options{
+			Logger:       log,
+			Redis:        rdb,
+			Keys:         store,
+			BodyLimit:    cfg.HTTP.BodyLimit,
+			CORSOrigins:  cfg.HTTP.CORSOrigins,
+			RateLimit:    api.RateLimit{Rate: cfg.Auth.RateLimit.Rate, Burst: cfg.Auth.RateLimit.Burst},
+			ReadTimeout:  cfg.HTTP.ReadTimeout,
+			WriteTimeout: cfg.HTTP.WriteTimeout,
+			Version:      version,
+		})
+		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
+		ln, err := net.Listen("tcp", cfg.Addr)
+		if err != nil {
+			return err
+		}
+		go func() { httpErr <- srv.Serve(ln) }()
+		url := baseURL(ln.Addr())
+		log.Info("HTTP listening", "url", url)
+		fmt.Fprintf(os.Stdout, "geosvc %s listening on %s\n", r.name, url)
+		if cfg.Auth.Demo {
+			if err := announceDemo(ctx, store, cfg.Auth.DemoKey, url, log); err != nil {
+				return err
+			}
+		}
+	}
+
+	// Load the bundle in the background: /healthz answers meanwhile and
+	// /readyz says why it is not ready yet.
+	type loaded struct {
+		g   *routing.Graph
+		b   *api.Bundle
+		err error
+	}
+	bundleCh := make(chan loaded, 1)
+	go func() {
+		start := time.Now()
+		g, b, err := loadBundle(cfg.DataDir)
+		if err == nil {
+			log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name, "bundle_version", b.Version,
+				"nodes", b.Nodes, "edges", b.Edges, "took", time.Since(start).Round(time.Millisecond))
+		}
+		bundleCh <- loaded{g, b, err}
+	}()
+
+	var w *worker.Worker
+	var runErr error
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			log.Info("signal received, shutting down")
+			break wait
+		case err := <-httpErr:
+			if !errors.Is(err, http.ErrServerClosed) {
+				runErr = fmt.Errorf("http: %w", err)
+			}
+			break wait
+		case l := <-bundleCh:
+			bundleCh = nil
+			if l.err != nil {
+				runErr = l.err
+				break wait
+			}
+			if srv != nil {
+				srv.SetBundle(l.b)
+			}
+			if r.workers {
+				w, err = worker.New(worker.Options{
+					Redis:             rdb,
+					Queue:             q,
+					Graph:             l.g,
+					Concurrency:       cfg.Worker.Concurrency,
+					Queues:            cfg.Queue.Queues,
+					TaskCheckInterval: cfg.Worker.TaskCheckInterval,
+					ShutdownTimeout:   cfg.Worker.ShutdownTimeout,
+					CacheBytes:        cfg.Worker.BucketCacheBytes,
+					SnapRadiusM:       cfg.TDM.SnapRadiusM,
+					Logger:            log,
+				})
+				if err == nil {
+					err = w.Start()
+				}
+				if err != nil {
+					runErr = err
+					w = nil
+					break wait
+				}
+			}
+		}
+	}
+	stop()
+
+	if srv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
+		if err := srv.Shutdown(sctx); err != nil {
+			log.Warn("HTTP shutdown incomplete", "err", err)
+		}
+		cancel()
+		log.Info("HTTP stopped")
+	}
+	if w != nil {
+		w.Shutdown()
+	}
+	return runErr
+}
+
+// baseURL is the URL a local client reaches addr at.
+func baseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// announceDemo ensures the demo key and prints it (or, when an earlier
+// start created it and only its hash is stored, its id).
+func announceDemo(ctx context.Context, store *keys.Store, fixed, url string, log *slog.Logger) error {
+	d, err := store.EnsureDemo(ctx, fixed)
+	if err != nil {
+		return fmt.Errorf("demo key: %w", err)
+	}
+	switch {
+	case !d.Key.Active():
+		log.Warn("the demo key set by GEOSVC_DEMO_KEY is revoked", "key_id", d.Key.ID)
+		fmt.Fprintf(os.Stdout, "demo key (id %s) is revoked: create one with `geosvc keys create`\n", d.Key.ID)
+	case d.Plain != "":
+		log.Info("demo key ready", "key_id", d.Key.ID, "created", d.Created)
+		fmt.Fprintf(os.Stdout, "demo API key: %s\ntry: curl -H 'x-api-key: %s' %s/v1/info\n", d.Plain, d.Plain, url)
+	default:
+		log.Info("demo key unchanged", "key_id", d.Key.ID)
+		fmt.Fprintf(os.Stdout, "demo key unchanged (id %s); it was printed when first created.\n"+
+			"Set GEOSVC_DEMO_KEY to choose one, or run `geosvc keys create`.\n", d.Key.ID)
+	}
+	return nil
+}
+
+// loadBundle reads the bundle in dir: its manifest, checked against this
+// binary's bundle version, and its routing graph.
+func loadBundle(dir string) (*routing.Graph, *api.Bundle, error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.BundleVersion != bundleVersion() {
+		return nil, nil, fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it (make data, or geosvc build)",
+			dir, m.BundleVersion, bundleVersion())
+	}
+	g, err := routing.Load(dir + string(os.PathSeparator) + routing.FileName)
+	if err != nil {
+		return nil, nil, fmt.Errorf("data bundle %s: %w", dir, err)
+	}
+	meta := g.Meta()
+	b := &api.Bundle{
+		Name:         m.Name(),
+		Version:      m.BundleVersion,
+		OSMTimestamp: m.OSMTimestamp,
+		BuiltAt:      m.BuiltAt,
+		Nodes:        meta.Nodes,
+		Edges:        meta.Edges,
+		Layers:       m.LayerNames(),
+	}
+	if b.OSMTimestamp.IsZero() {
+		b.OSMTimestamp = meta.Timestamp
+	}
+	if strings.TrimSpace(b.Name) == "" {
+		b.Name = meta.Source
+	}
+	return g, b, nil
+}
