@@ -96,13 +96,24 @@ func newFlagSet(name, synopsis, description string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args into fs, mapping bad arguments to errUsage.
+// parse parses args into fs, mapping bad arguments to errUsage. Flags may
+// follow positional arguments ("keys usage ID --days 3"); the positional
+// arguments are left in fs.Args().
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return errUsage
 		}
-		return errUsage
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	return nil
+	// Leave the positional arguments where fs.Args sees them.
+	return fs.Parse(append([]string{"--"}, positional...))
 }
