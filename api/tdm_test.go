@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -32,7 +33,7 @@ type tdmFixture struct {
 	keyID      string
 }
 
-func newTDMFixture(t *testing.T, chunkRows int) *tdmFixture {
+func newTDMFixture(t testing.TB, chunkRows int) *tdmFixture {
 	t.Helper()
 	env := queuetest.New(t)
 	cfg := env.Config
@@ -565,5 +566,41 @@ func TestIsDecimal(t *testing.T) {
 		if isDecimal(s) {
 			t.Errorf("isDecimal(%q) = true", s)
 		}
+	}
+}
+
+// failingWriter fails every write after the first n bytes.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.n -= len(p); w.n < 0 {
+		return 0, io.ErrClosedPipe
+	}
+	return len(p), nil
+}
+
+func TestWriteGzip(t *testing.T) {
+	payload := bytes.Repeat([]byte("[1,22,333,null],"), 50000)
+	produce := func(w io.Writer) error {
+		for i := 0; i < len(payload); i += 1000 {
+			w.Write(payload[i:min(len(payload), i+1000)])
+		}
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := writeGzip(&buf, gzip.HuffmanOnly, produce); err != nil {
+		t.Fatal(err)
+	}
+	zr, _ := gzip.NewReader(&buf)
+	got, err := io.ReadAll(zr)
+	if err != nil || !bytes.Equal(got, payload) {
+		t.Errorf("round trip: %d bytes, %v; want %d bytes", len(got), err, len(payload))
+	}
+	if err := writeGzip(&failingWriter{n: 100}, gzip.HuffmanOnly, produce); err == nil {
+		t.Error("writeGzip to a failing writer reported no error")
+	}
+	boom := errors.New("boom")
+	if err := writeGzip(io.Discard, gzip.HuffmanOnly, func(io.Writer) error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("producer error: %v", err)
 	}
 }
