@@ -18,7 +18,11 @@ import (
 // compressed. Vertex ids index Vertices and Signal; edge ids index Edges.
 type Network struct {
 	// Vertices are the graph vertices (orb.Point{lon, lat}): way ends, nodes shared by two or more
-	// car ways, via nodes of restrictions and traffic-signal nodes.
+	// car ways (or used twice by one), via nodes of restrictions, traffic-signal nodes and
+	// barrier nodes; also the middle node of a closed way that would
+	// otherwise be an edge from a vertex to itself (no edge has From == To),
+	// and the last node before a node missing from the extract. Vertex ids
+	// follow OSM node ids in increasing order.
 	Vertices []orb.Point
 	// Signal[v] is true when vertex v carries highway=traffic_signals.
 	Signal []bool
@@ -71,6 +75,9 @@ type Edge struct {
 	RoadType profile.RoadType
 	// Roundabout is true on junction=roundabout/circular.
 	Roundabout bool
+	// Ferry is true on a car ferry or shuttle train (route=ferry,
+	// route=shuttle_train): a change of mode for turn costs.
+	Ferry bool
 	// ShapeStart and ShapeEnd delimit the geometry in Network.Shape.
 	ShapeStart, ShapeEnd uint32
 	// WayID is the OSM way the edge came from.
@@ -90,7 +97,18 @@ type Restriction struct {
 	Kind string
 }
 
-// Report counts what the import read, kept and skipped.
+// Report counts what the import read, kept and skipped. NodesRead,
+// WaysRead and RelationsRead count every element of the file; CarWays the
+// ways the profile accepted (Ferries of them are ferries or shuttle
+// trains); Vertices, Edges and ShapePoints the network's sizes;
+// TrafficSignals the signal vertices. Every type=restriction relation read
+// (RestrictionsRead) is applied, skipped for a via way, not for cars, or
+// skipped for another reason (missing members, a from/to way that is not
+// a car way, a via node not on both ways, an unknown kind):
+// RestrictionsRead = RestrictionsApplied + RestrictionsSkippedViaWay +
+// RestrictionsNotCar + RestrictionsSkippedOther. Duration is the wall time
+// of the import, PeakRSSBytes the process's peak resident memory (VmHWM,
+// 0 where unknown), Warnings what a user should know about the data.
 type Report struct {
 	NodesRead, WaysRead, RelationsRead int
 	CarWays                            int
@@ -105,4 +123,15 @@ type Report struct {
 	Duration                           time.Duration
 	PeakRSSBytes                       uint64
 	Warnings                           []string
+
+	// RestrictionsNotCar counts restrictions that do not apply to cars
+	// (restriction:hgv only, except=motorcar, ...); they are not an error.
+	RestrictionsNotCar int
+	// Barriers counts vertices a car cannot pass.
+	Barriers int
+	// MissingNodeRefs counts node references of car ways without
+	// coordinates in the file; the ways are cut there.
+	MissingNodeRefs int
+	// WaysTooShort counts car ways with fewer than two distinct nodes.
+	WaysTooShort int
 }

@@ -1,0 +1,592 @@
+package osmroad
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/osm"
+
+	"github.com/geosvc/geosvc/geo"
+	"github.com/geosvc/geosvc/routing/profile"
+)
+
+// Node flags kept per needed node.
+const (
+	nodePresent uint8 = 1 << iota // coordinates read
+	nodeSignal                    // highway=traffic_signals
+	nodeBarrier                   // stops a car
+)
+
+const noVertex = ^uint32(0)
+
+// builder collects what the OSM passes deliver and builds the Network.
+type builder struct {
+	prof  *profile.Profile
+	start time.Time
+
+	// Counters written from the PBF decoder goroutines.
+	nodesRead, waysRead, relsRead atomic.Int64
+	newest                        newestTime
+	timestamp                     time.Time
+
+	// Pass 1: car ways and restriction relations, in file order.
+	ways     []wayRec
+	refs     []int64 // node ids of the car ways, back to back
+	names    map[string]uint32
+	nameList []string
+	rels     []relRec
+	unmapped int            // rels that could not be mapped onto edges
+	skipped  map[string]int // RestrictionsSkippedOther by reason
+	rep      Report
+
+	// After pass 1: the needed nodes, sorted by id.
+	ids    []int64
+	refIdx []uint32 // refs as indexes into ids
+	coords []orb.Point
+	flags  []uint8
+}
+
+// wayRec is one car way: its node refs refs[refStart:refEnd] and what the
+// profile made of it.
+type wayRec struct {
+	id               int64
+	refStart, refEnd uint32
+	name             uint32
+	w                profile.Way
+}
+
+// relRec is a via-node restriction whose members looked usable in pass 1.
+type relRec struct {
+	from, to, via int64
+	kind          string
+	only          bool
+}
+
+func newBuilder(prof *profile.Profile) *builder {
+	return &builder{
+		prof:     prof,
+		start:    time.Now(),
+		names:    map[string]uint32{"": 0},
+		nameList: []string{""},
+	}
+}
+
+func (b *builder) seen(ts time.Time) { b.newest.see(ts) }
+
+// filterWay counts a way and reports whether it may be a car way; it runs
+// in the decoder goroutines.
+func (b *builder) filterWay(w *osm.Way) bool {
+	b.waysRead.Add(1)
+	b.seen(w.Timestamp)
+	return b.prof.IsCarCandidate(w.Tags.Find("highway"), w.Tags.Find("route"))
+}
+
+// filterRelation counts a relation and keeps restrictions; it runs in the
+// decoder goroutines.
+func (b *builder) filterRelation(r *osm.Relation) bool {
+	b.relsRead.Add(1)
+	b.seen(r.Timestamp)
+	return r.Tags.Find("type") == "restriction"
+}
+
+// object handles a way or relation that passed the filters.
+func (b *builder) object(o osm.Object) {
+	switch o := o.(type) {
+	case *osm.Way:
+		b.way(o)
+	case *osm.Relation:
+		b.relation(o)
+	}
+}
+
+// way records a car way.
+func (b *builder) way(w *osm.Way) {
+	attrs, ok := b.prof.Way(w.Tags)
+	if !ok {
+		return
+	}
+	start := len(b.refs)
+	for _, n := range w.Nodes {
+		id := int64(n.ID)
+		if len(b.refs) > start && b.refs[len(b.refs)-1] == id {
+			continue // a repeated node adds no segment
+		}
+		b.refs = append(b.refs, id)
+	}
+	if len(b.refs)-start < 2 {
+		b.refs = b.refs[:start]
+		b.rep.WaysTooShort++
+		return
+	}
+	b.rep.CarWays++
+	if attrs.Route {
+		b.rep.Ferries++
+	}
+	b.ways = append(b.ways, wayRec{
+		id:       int64(w.ID),
+		refStart: uint32(start),
+		refEnd:   uint32(len(b.refs)),
+		name:     b.intern(wayName(w.Tags)),
+		w:        attrs,
+	})
+}
+
+// wayName is the street name shown for a way: name, else ref, else "".
+func wayName(t osm.Tags) string {
+	if n := t.Find("name"); n != "" {
+		return n
+	}
+	return t.Find("ref")
+}
+
+func (b *builder) intern(s string) uint32 {
+	if i, ok := b.names[s]; ok {
+		return i
+	}
+	i := uint32(len(b.nameList))
+	b.names[s] = i
+	b.nameList = append(b.nameList, s)
+	return i
+}
+
+// relation records a restriction relation, or counts why it is skipped.
+func (b *builder) relation(r *osm.Relation) {
+	b.rep.RestrictionsRead++
+	kind, only, status := b.prof.Restriction(r.Tags)
+	switch status {
+	case profile.RestrictionNotCar:
+		b.rep.RestrictionsNotCar++
+		return
+	case profile.RestrictionInvalid:
+		b.skipOther("unknown restriction kind")
+		return
+	}
+	var from, to, via []int64
+	viaWay := false
+	for _, m := range r.Members {
+		switch {
+		case m.Role == "from" && m.Type == osm.TypeWay:
+			from = append(from, m.Ref)
+		case m.Role == "to" && m.Type == osm.TypeWay:
+			to = append(to, m.Ref)
+		case m.Role == "via" && m.Type == osm.TypeNode:
+			via = append(via, m.Ref)
+		case m.Role == "via" && m.Type == osm.TypeWay:
+			viaWay = true
+		}
+	}
+	switch {
+	case viaWay:
+		b.rep.RestrictionsSkippedViaWay++
+	case len(from) != 1 || len(to) != 1 || len(via) != 1:
+		b.skipOther("not one from way, one via node and one to way")
+	default:
+		b.rels = append(b.rels, relRec{from: from[0], to: to[0], via: via[0], kind: kind, only: only})
+	}
+}
+
+// skipOther counts a restriction skipped for reason.
+func (b *builder) skipOther(reason string) {
+	if b.skipped == nil {
+		b.skipped = map[string]int{}
+	}
+	b.skipped[reason]++
+	b.rep.RestrictionsSkippedOther++
+}
+
+// endWaysPass indexes the nodes the car ways need.
+func (b *builder) endWaysPass() {
+	ids := slices.Clone(b.refs)
+	slices.Sort(ids)
+	b.ids = slices.Compact(ids)
+	b.refIdx = make([]uint32, len(b.refs))
+	for i, id := range b.refs {
+		j, _ := slices.BinarySearch(b.ids, id)
+		b.refIdx[i] = uint32(j)
+	}
+	b.refs = nil
+	b.coords = make([]orb.Point, len(b.ids))
+	b.flags = make([]uint8, len(b.ids))
+}
+
+// node handles a node of the PBF node pass; it runs in the decoder
+// goroutines, writing only the slots of its own node.
+func (b *builder) node(n *osm.Node) {
+	b.nodesRead.Add(1)
+	b.seen(n.Timestamp)
+	b.placeNode(n)
+}
+
+// placeNode stores the coordinates and flags of a needed node.
+func (b *builder) placeNode(n *osm.Node) {
+	i, ok := slices.BinarySearch(b.ids, int64(n.ID))
+	if !ok {
+		return
+	}
+	f := nodePresent
+	if len(n.Tags) > 0 {
+		signal, barrier := b.prof.Node(n.Tags)
+		if signal {
+			f |= nodeSignal
+		}
+		if barrier {
+			f |= nodeBarrier
+		}
+	}
+	b.coords[i] = orb.Point{n.Lon, n.Lat}
+	b.flags[i] = f
+}
+
+// part is a run of consecutive nodes of a way that all have coordinates:
+// refIdx[start:end].
+type part struct {
+	way        int32
+	start, end uint32
+}
+
+// build turns the collected ways and nodes into the Network.
+func (b *builder) build() *Network {
+	b.mergeCoincident()
+	parts := b.splitParts()
+	isV := b.markVertices(parts)
+	vid, vertices := b.numberVertices(isV)
+	net := &Network{
+		Vertices:    vertices,
+		Signal:      make([]bool, len(vertices)),
+		Barrier:     make([]bool, len(vertices)),
+		Names:       b.nameList,
+		DrivingSide: b.prof.DrivingSide,
+	}
+	for i, v := range vid {
+		if v == noVertex {
+			continue
+		}
+		net.Signal[v] = b.flags[i]&nodeSignal != 0
+		net.Barrier[v] = b.flags[i]&nodeBarrier != 0
+	}
+	wayEdges := b.emitEdges(net, parts, isV, vid)
+	b.mapRestrictions(net, wayEdges, vid)
+
+	r := &b.rep
+	r.NodesRead = int(b.nodesRead.Load())
+	r.WaysRead = int(b.waysRead.Load())
+	r.RelationsRead = int(b.relsRead.Load())
+	r.Vertices = len(net.Vertices)
+	r.Edges = len(net.Edges)
+	r.ShapePoints = len(net.Shape)
+	r.RestrictionsApplied = len(b.rels) - b.unmapped
+	for v := range net.Vertices {
+		if net.Signal[v] {
+			r.TrafficSignals++
+		}
+		if net.Barrier[v] {
+			r.Barriers++
+		}
+	}
+	if r.MissingNodeRefs > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%d node references of car ways have no coordinates in the file (extract boundary?): the ways were cut there", r.MissingNodeRefs))
+	}
+	if r.WaysTooShort > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%d car ways have fewer than two distinct nodes and were dropped", r.WaysTooShort))
+	}
+	net.Timestamp = b.timestamp
+	if net.Timestamp.IsZero() {
+		net.Timestamp = b.newest.time()
+	}
+	r.Duration = time.Since(b.start)
+	r.PeakRSSBytes = peakRSS()
+	net.Report = *r
+	return net
+}
+
+// mergeCoincident folds nodes that follow each other in a car way at the
+// very same position into one (the first by id), so that no edge has
+// length 0. Their flags are combined, and ways that shrink below two
+// distinct nodes are dropped.
+func (b *builder) mergeCoincident() {
+	var parent map[uint32]uint32
+	find := func(i uint32) uint32 {
+		for {
+			p, ok := parent[i]
+			if !ok {
+				return i
+			}
+			i = p
+		}
+	}
+	for _, w := range b.ways {
+		for k := w.refStart + 1; k < w.refEnd; k++ {
+			i, j := b.refIdx[k-1], b.refIdx[k]
+			if b.flags[i]&b.flags[j]&nodePresent == 0 || b.coords[i] != b.coords[j] {
+				continue
+			}
+			if parent == nil {
+				parent = map[uint32]uint32{}
+			}
+			ri, rj := find(i), find(j)
+			if ri == rj {
+				continue
+			}
+			if rj < ri {
+				ri, rj = rj, ri
+			}
+			parent[rj] = ri
+			b.flags[ri] |= b.flags[rj]
+		}
+	}
+	if parent == nil {
+		return
+	}
+	b.rep.Warnings = append(b.rep.Warnings, fmt.Sprintf("%d nodes lie at the very position of the node before them in a car way: merged into it", len(parent)))
+	for k := range b.refIdx {
+		b.refIdx[k] = find(b.refIdx[k])
+	}
+	for r := range b.rels {
+		if i, ok := slices.BinarySearch(b.ids, b.rels[r].via); ok {
+			b.rels[r].via = b.ids[find(uint32(i))]
+		}
+	}
+	// Drop the repeats merging made, way by way, in place.
+	ways := b.ways[:0]
+	out := uint32(0)
+	for _, w := range b.ways {
+		start := out
+		for k := w.refStart; k < w.refEnd; k++ {
+			if out > start && b.refIdx[out-1] == b.refIdx[k] {
+				continue
+			}
+			b.refIdx[out] = b.refIdx[k]
+			out++
+		}
+		if out-start < 2 {
+			out = start
+			b.rep.WaysTooShort++
+			b.rep.CarWays--
+			if w.w.Route {
+				b.rep.Ferries--
+			}
+			continue
+		}
+		w.refStart, w.refEnd = start, out
+		ways = append(ways, w)
+	}
+	b.ways = ways
+	b.refIdx = b.refIdx[:out]
+}
+
+// splitParts cuts every car way into runs of nodes with coordinates.
+func (b *builder) splitParts() []part {
+	parts := make([]part, 0, len(b.ways))
+	for wi, w := range b.ways {
+		s := w.refStart
+		for i := w.refStart; i <= w.refEnd; i++ {
+			if i < w.refEnd && b.flags[b.refIdx[i]]&nodePresent != 0 {
+				continue
+			}
+			if i < w.refEnd {
+				b.rep.MissingNodeRefs++
+			}
+			if i-s >= 2 {
+				parts = append(parts, part{way: int32(wi), start: s, end: i})
+			}
+			s = i + 1
+		}
+	}
+	return parts
+}
+
+// markVertices returns which needed nodes are graph vertices: part ends,
+// nodes used twice or more, signals, barriers and restriction via nodes;
+// plus the middle node of any closed loop that would otherwise be an edge
+// from a vertex to itself.
+func (b *builder) markVertices(parts []part) []bool {
+	uses := make([]uint8, len(b.ids))
+	isV := make([]bool, len(b.ids))
+	for _, p := range parts {
+		for _, n := range b.refIdx[p.start:p.end] {
+			if uses[n] < 2 {
+				uses[n]++
+			}
+		}
+		isV[b.refIdx[p.start]] = true
+		isV[b.refIdx[p.end-1]] = true
+	}
+	for i, u := range uses {
+		if u >= 2 || u > 0 && b.flags[i]&(nodeSignal|nodeBarrier) != 0 {
+			isV[i] = true
+		}
+	}
+	for _, r := range b.rels {
+		if i, ok := slices.BinarySearch(b.ids, r.via); ok && uses[i] > 0 {
+			isV[i] = true
+		}
+	}
+	for _, p := range parts {
+		nodes := b.refIdx[p.start:p.end]
+		s := 0
+		for j := 1; j < len(nodes); j++ {
+			if !isV[nodes[j]] {
+				continue
+			}
+			if nodes[j] == nodes[s] {
+				isV[nodes[s+(j-s)/2]] = true
+			}
+			s = j
+		}
+	}
+	return isV
+}
+
+// numberVertices gives the vertices ids in node-id order.
+func (b *builder) numberVertices(isV []bool) (vid []uint32, vertices []orb.Point) {
+	vid = make([]uint32, len(isV))
+	for i, v := range isV {
+		if !v {
+			vid[i] = noVertex
+			continue
+		}
+		vid[i] = uint32(len(vertices))
+		vertices = append(vertices, b.coords[i])
+	}
+	return vid, vertices
+}
+
+// emitEdges cuts the parts at vertices into edges, in way order, and
+// returns for each way the range of its edges.
+func (b *builder) emitEdges(net *Network, parts []part, isV []bool, vid []uint32) [][2]uint32 {
+	wayEdges := make([][2]uint32, len(b.ways))
+	for pi := 0; pi < len(parts); {
+		wi := parts[pi].way
+		w := &b.ways[wi]
+		first := uint32(len(net.Edges))
+		wayLen := 0.0
+		for ; pi < len(parts) && parts[pi].way == wi; pi++ {
+			nodes := b.refIdx[parts[pi].start:parts[pi].end]
+			s := 0
+			for j := 1; j < len(nodes); j++ {
+				if !isV[nodes[j]] {
+					continue
+				}
+				e := b.edge(net, w, nodes[s:j+1], vid)
+				wayLen += e.LengthM
+				net.Edges = append(net.Edges, e)
+				s = j
+			}
+		}
+		last := uint32(len(net.Edges))
+		wayEdges[wi] = [2]uint32{first, last}
+		if d := w.w.DurationS; d > 0 {
+			for e := first; e < last; e++ {
+				share := 1 / float64(last-first)
+				if wayLen > 0 {
+					share = net.Edges[e].LengthM / wayLen
+				}
+				net.Edges[e].DurationS = d * share
+			}
+		}
+	}
+	return wayEdges
+}
+
+// edge builds one edge over nodes (vertex to vertex) of way w and appends
+// its shape.
+func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Edge {
+	start := uint32(len(net.Shape))
+	length := 0.0
+	for k, n := range nodes {
+		p := b.coords[n]
+		if k > 0 {
+			length += geo.HaversineM(net.Shape[len(net.Shape)-1], p)
+		}
+		net.Shape = append(net.Shape, p)
+	}
+	a := &w.w
+	return Edge{
+		From:        vid[nodes[0]],
+		To:          vid[nodes[len(nodes)-1]],
+		Forward:     a.Forward,
+		Backward:    a.Backward,
+		LengthM:     length,
+		SpeedFwdKmh: a.SpeedFwdKmh,
+		SpeedBwdKmh: a.SpeedBwdKmh,
+		Name:        w.name,
+		Class:       a.Class,
+		RoadType:    a.RoadType,
+		Roundabout:  a.Roundabout,
+		Ferry:       a.Route,
+		ShapeStart:  start,
+		ShapeEnd:    uint32(len(net.Shape)),
+		WayID:       w.id,
+	}
+}
+
+// mapRestrictions turns the restriction records into edge restrictions.
+func (b *builder) mapRestrictions(net *Network, wayEdges [][2]uint32, vid []uint32) {
+	wayIndex := make(map[int64]int, len(b.ways))
+	for i, w := range b.ways {
+		wayIndex[w.id] = i
+	}
+	incident := func(wayID int64, node int, v uint32) (es []uint32, endOfWay bool) {
+		wi, ok := wayIndex[wayID]
+		if !ok {
+			return nil, false
+		}
+		r := wayEdges[wi]
+		for e := r[0]; e < r[1]; e++ {
+			if net.Edges[e].From == v || net.Edges[e].To == v {
+				es = append(es, e)
+			}
+		}
+		w := b.ways[wi]
+		end := b.refIdx[w.refStart] == uint32(node) || b.refIdx[w.refEnd-1] == uint32(node)
+		return es, end
+	}
+	interior := 0
+	for _, r := range b.rels {
+		_, fromCar := wayIndex[r.from]
+		_, toCar := wayIndex[r.to]
+		i, ok := slices.BinarySearch(b.ids, r.via)
+		var from, to []uint32
+		var fromEnd, toEnd bool
+		if ok && vid[i] != noVertex {
+			from, fromEnd = incident(r.from, i, vid[i])
+			to, toEnd = incident(r.to, i, vid[i])
+		}
+		if len(from) == 0 || len(to) == 0 {
+			b.unmapped++
+			switch {
+			case !fromCar || !toCar:
+				b.skipOther("from or to way is not a car way")
+			case !ok || vid[i] == noVertex:
+				b.skipOther("via node is not on a car way")
+			default:
+				b.skipOther("via node is not on both the from and the to way")
+			}
+			continue
+		}
+		v := vid[i]
+		if !fromEnd || !toEnd {
+			interior++
+		}
+		for _, f := range from {
+			for _, t := range to {
+				net.Restrictions = append(net.Restrictions, Restriction{FromEdge: f, ToEdge: t, Via: v, Only: r.only, Kind: r.kind})
+			}
+		}
+	}
+	if len(b.skipped) > 0 {
+		var parts []string
+		for _, reason := range slices.Sorted(maps.Keys(b.skipped)) {
+			parts = append(parts, fmt.Sprintf("%d %s", b.skipped[reason], reason))
+		}
+		b.rep.Warnings = append(b.rep.Warnings, "turn restrictions skipped (other): "+strings.Join(parts, "; "))
+	}
+	if interior > 0 {
+		b.rep.Warnings = append(b.rep.Warnings, fmt.Sprintf("%d restrictions have their via node inside the from or to way (not at its end): every edge of that way at the via node got the restriction", interior))
+	}
+}

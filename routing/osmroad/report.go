@@ -1,0 +1,53 @@
+package osmroad
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// String returns the report as readable lines.
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "read      %d nodes, %d ways, %d relations\n", r.NodesRead, r.WaysRead, r.RelationsRead)
+	fmt.Fprintf(&b, "car ways  %d (%d ferries)\n", r.CarWays, r.Ferries)
+	fmt.Fprintf(&b, "network   %d vertices, %d edges, %d shape points\n", r.Vertices, r.Edges, r.ShapePoints)
+	fmt.Fprintf(&b, "nodes     %d traffic signals, %d barriers\n", r.TrafficSignals, r.Barriers)
+	fmt.Fprintf(&b, "turn restrictions  %d read: %d applied, %d skipped (via way), %d not for cars, %d skipped (other)\n",
+		r.RestrictionsRead, r.RestrictionsApplied, r.RestrictionsSkippedViaWay, r.RestrictionsNotCar, r.RestrictionsSkippedOther)
+	fmt.Fprintf(&b, "time      %v, peak RSS %s", r.Duration.Round(1e6), mib(r.PeakRSSBytes))
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\nwarning   %s", w)
+	}
+	return b.String()
+}
+
+func mib(n uint64) string {
+	if n == 0 {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+}
+
+// peakRSS returns the process's peak resident set size (VmHWM in
+// /proc/self/status) in bytes, 0 where unavailable.
+func peakRSS() uint64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
