@@ -1,0 +1,63 @@
+# geosvc: the two commands a user needs are `make run` and `make test`.
+
+GO           ?= go
+BIN          ?= bin/geosvc
+DATA         ?= data
+# The default data set: the Delaware extract shipped in the testdata of the
+# github.com/paulmach/osm module. Any .osm.pbf works: make run OSM=path.
+OSM_MODULE   := github.com/paulmach/osm
+OSM          ?=
+VERSION      ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS      := -X main.version=$(VERSION)
+TEST_TIMEOUT ?= 20m
+FUZZTIME     ?= 10s
+BENCH_ARGS   ?=
+
+.PHONY: all build data run test vet bench fuzz clean
+
+all: build
+
+## build: compile bin/geosvc
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/geosvc
+
+## data: build the data bundle in ./data unless it is up to date (same
+## bundle version as bin/geosvc, same source file size and sha256)
+data: build
+	@osm="$(OSM)"; \
+	if [ -z "$$osm" ]; then \
+		$(GO) mod download $(OSM_MODULE) && \
+		osm="$$($(GO) list -m -f '{{.Dir}}' $(OSM_MODULE))/testdata/delaware-latest.osm.pbf"; \
+	fi; \
+	$(BIN) build --osm "$$osm" --out $(DATA) --if-stale
+
+## run: build what is missing or stale, then serve on :8080 (prints the URL
+## and the demo API key; Ctrl-C stops it gracefully)
+run: data
+	$(BIN) serve --data $(DATA)
+
+## vet: go vet
+vet:
+	$(GO) vet ./...
+
+## test: go vet and every test (REDIS_URL selects a real Redis; without it
+## the tests use an embedded one)
+test: vet
+	$(GO) test -timeout $(TEST_TIMEOUT) ./...
+
+## bench: Go benchmarks, then the end-to-end `geosvc bench`
+bench: data
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
+	$(BIN) bench --data $(DATA) $(BENCH_ARGS)
+
+## fuzz: run every Fuzz target for FUZZTIME each
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$f"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+clean:
+	rm -rf bin
