@@ -12,6 +12,7 @@
 package ch
 
 import (
+	"errors"
 	"math"
 	"runtime"
 )
@@ -27,9 +28,13 @@ type Arc struct {
 
 // Options tune the contraction.
 type Options struct {
-	// WitnessSettleLimit bounds each witness search by settled nodes
-	// (default 400). Lower is faster to build and adds more shortcuts.
+	// WitnessSettleLimit bounds each witness search of a contraction by
+	// settled nodes (default 400). Lower is faster to build and adds more
+	// shortcuts.
 	WitnessSettleLimit int
+	// SimulationSettleLimit bounds the witness searches that estimate a
+	// node's priority (default 40).
+	SimulationSettleLimit int
 }
 
 // Hierarchy is a contracted graph: for each node its upward arcs (to
@@ -74,6 +79,8 @@ type contractor struct {
 	loop       []int64
 	loopMid    []int32
 	limit      int
+	simLimit   int
+	tStamp     []uint32 // witness targets of the current search
 
 	// witness search state
 	wDist  []int64
@@ -96,6 +103,9 @@ func Contract(n int, arcs []Arc, opt Options) *Hierarchy {
 	if opt.WitnessSettleLimit <= 0 {
 		opt.WitnessSettleLimit = 400
 	}
+	if opt.SimulationSettleLimit <= 0 {
+		opt.SimulationSettleLimit = 40
+	}
 	c := &contractor{
 		n:          n,
 		out:        make([][]dynArc, n),
@@ -105,8 +115,10 @@ func Contract(n int, arcs []Arc, opt Options) *Hierarchy {
 		loop:       make([]int64, n),
 		loopMid:    make([]int32, n),
 		limit:      opt.WitnessSettleLimit,
+		simLimit:   opt.SimulationSettleLimit,
 		wDist:      make([]int64, n),
 		wStamp:     make([]uint32, n),
+		tStamp:     make([]uint32, n),
 		wHeap:      newMinHeap(n),
 	}
 	for i := range c.loop {
@@ -172,16 +184,9 @@ func removeArc(list []dynArc, node uint32) []dynArc {
 }
 
 // witness runs a Dijkstra from s over uncontracted nodes, skipping skip,
-// until maxW is exceeded or the settle limit is reached. Distances are
-// read with wd.
-func (c *contractor) witness(s, skip uint32, maxW int64, targets int) {
-	c.wEpoch++
-	if c.wEpoch == 0 {
-		for i := range c.wStamp {
-			c.wStamp[i] = 0
-		}
-		c.wEpoch = 1
-	}
+// until maxW is exceeded, every target (nodes whose tStamp is the current
+// epoch) is settled, or limit nodes are. Distances are read with wd.
+func (c *contractor) witness(s, skip uint32, maxW int64, targets, limit int) {
 	h := c.wHeap
 	h.clear()
 	c.wStamp[s] = c.wEpoch
@@ -194,7 +199,12 @@ func (c *contractor) witness(s, skip uint32, maxW int64, targets int) {
 			break
 		}
 		settled++
-		if settled > c.limit {
+		if c.tStamp[u] == c.wEpoch {
+			if targets--; targets == 0 {
+				break
+			}
+		}
+		if settled > limit {
 			break
 		}
 		for _, a := range c.out[u] {
@@ -214,6 +224,16 @@ func (c *contractor) witness(s, skip uint32, maxW int64, targets int) {
 	}
 }
 
+// nextEpoch starts a new witness search generation.
+func (c *contractor) nextEpoch() {
+	c.wEpoch++
+	if c.wEpoch == 0 {
+		clear(c.wStamp)
+		clear(c.tStamp)
+		c.wEpoch = 1
+	}
+}
+
 func (c *contractor) wd(v uint32) int64 {
 	if c.wStamp[v] != c.wEpoch {
 		return Inf
@@ -223,7 +243,7 @@ func (c *contractor) wd(v uint32) int64 {
 
 // shortcutsFor computes the shortcuts contracting v needs into c.shortcuts,
 // and the cycles u->v->u it closes into c.loops.
-func (c *contractor) shortcutsFor(v uint32) {
+func (c *contractor) shortcutsFor(v uint32, limit int) {
 	c.shortcuts = c.shortcuts[:0]
 	c.loops = c.loops[:0]
 	ins, outs := c.in[v], c.out[v]
@@ -246,7 +266,15 @@ func (c *contractor) shortcutsFor(v uint32) {
 			}
 		}
 		if needSearch {
-			c.witness(u, v, i.w+maxOut, len(outs))
+			c.nextEpoch()
+			targets := 0
+			for _, o := range outs {
+				if o.node != u && c.tStamp[o.node] != c.wEpoch {
+					c.tStamp[o.node] = c.wEpoch
+					targets++
+				}
+			}
+			c.witness(u, v, i.w+maxOut, targets, limit)
 		}
 		for _, o := range outs {
 			w := i.w + o.w
@@ -265,7 +293,7 @@ func (c *contractor) shortcutsFor(v uint32) {
 // priority returns the contraction priority of v (lower contracts
 // earlier): its level plus the arc and hop quotients of simulating it.
 func (c *contractor) priority(v uint32) int64 {
-	c.shortcutsFor(v)
+	c.shortcutsFor(v, c.simLimit)
 	removed := len(c.in[v]) + len(c.out[v])
 	var removedHops uint32
 	for _, a := range c.in[v] {
@@ -308,11 +336,12 @@ func (c *contractor) run() *Hierarchy {
 	mark := make([]bool, n)
 	for pq.len() > 0 {
 		v, _ := pq.pop()
-		// Lazy update: the simulation also leaves the shortcuts to add.
+		// Lazy update.
 		if p := c.priority(v); pq.len() > 0 && p > pq.minKey() {
 			pq.push(v, p)
 			continue
 		}
+		c.shortcutsFor(v, c.limit)
 		for _, l := range c.loops {
 			if l.w < c.loop[l.from] {
 				c.loop[l.from] = l.w
@@ -405,4 +434,42 @@ func (h *Hierarchy) Shortcuts() int {
 		}
 	}
 	return s
+}
+
+// Validate checks that the hierarchy's arrays are consistent, so that a
+// hierarchy read from a file cannot make a query index out of range.
+func (h *Hierarchy) Validate() error {
+	n := h.N
+	if len(h.Rank) != n || len(h.Loop) != n || len(h.LoopMid) != n ||
+		len(h.UpFirst) != n+1 || len(h.DownFirst) != n+1 {
+		return errors.New("ch: node arrays disagree in length")
+	}
+	check := func(first, other []uint32, w []int64, mid []int32) error {
+		if len(other) != len(w) || len(other) != len(mid) || int(first[n]) != len(other) {
+			return errors.New("ch: arc arrays disagree in length")
+		}
+		for v := 0; v < n; v++ {
+			if first[v] > first[v+1] {
+				return errors.New("ch: arc offsets not ascending")
+			}
+		}
+		for i, o := range other {
+			if int(o) >= n || int(mid[i]) >= n {
+				return errors.New("ch: arc node out of range")
+			}
+		}
+		return nil
+	}
+	if err := check(h.UpFirst, h.UpHead, h.UpWeight, h.UpMid); err != nil {
+		return err
+	}
+	if err := check(h.DownFirst, h.DownTail, h.DownWeight, h.DownMid); err != nil {
+		return err
+	}
+	for _, m := range h.LoopMid {
+		if int(m) >= n {
+			return errors.New("ch: loop middle out of range")
+		}
+	}
+	return nil
 }

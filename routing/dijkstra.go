@@ -1,0 +1,136 @@
+package routing
+
+import (
+	"container/heap"
+
+	"github.com/geosvc/geosvc/routing/ch"
+)
+
+// DijkstraTable answers a table with a plain Dijkstra per source on the
+// uncontracted edge-based graph. It is the oracle tests compare the
+// hierarchies against: slow, simple, and independent of ch.
+func (g *Graph) DijkstraTable(m Metric, src, dst []Snap) Table {
+	tab := newTable(len(src), len(dst))
+	dist := make([]int64, len(g.base.nodeEdge))
+	for i, s := range src {
+		row := g.dijkstraRow(m, s, dst, dist)
+		for j, w := range row {
+			k := i*len(dst) + j
+			if w == ch.Inf {
+				tab.Durations[k], tab.Distances[k] = NoRoute, NoRoute
+				continue
+			}
+			tab.Durations[k], tab.Distances[k] = toUnits(m, w)
+		}
+	}
+	return tab
+}
+
+type oracleItem struct {
+	node uint32
+	d    int64
+}
+
+type oracleHeap []oracleItem
+
+func (h oracleHeap) Len() int            { return len(h) }
+func (h oracleHeap) Less(i, j int) bool  { return h[i].d < h[j].d }
+func (h oracleHeap) Swap(i, j int)       { h[i], h[j] = h[j], h[i] }
+func (h *oracleHeap) Push(x interface{}) { *h = append(*h, x.(oracleItem)) }
+func (h *oracleHeap) Pop() interface{} {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}
+
+// dijkstraRow returns the least weight from s to every destination. A
+// label is the cost of reaching the end of a node; a destination on node b
+// at fraction f is reached from a predecessor y of b at d(y) + turn + the
+// first fraction f of b, or directly when the source lies before it on b.
+func (g *Graph) dijkstraRow(m Metric, s Snap, dst []Snap, dist []int64) []int64 {
+	b := &g.base
+	for i := range dist {
+		dist[i] = ch.Inf
+	}
+	h := &oracleHeap{}
+	var ph [2]phantom
+	srcPh := append([]phantom(nil), g.phantoms(m, s, ph[:0])...)
+	for _, p := range srcPh {
+		d := g.nodeWeight(m, p.node) - p.partial
+		if d < dist[p.node] {
+			dist[p.node] = d
+			heap.Push(h, oracleItem{p.node, d})
+		}
+	}
+	for h.Len() > 0 {
+		it := heap.Pop(h).(oracleItem)
+		if it.d > dist[it.node] {
+			continue
+		}
+		for i := b.turnFirst[it.node]; i < b.turnFirst[it.node+1]; i++ {
+			v := b.turnHead[i]
+			nd := it.d + weight(m, int64(b.turnMS[i])+int64(b.nodeTime[v]), int64(b.nodeDist[v]))
+			if nd < dist[v] {
+				dist[v] = nd
+				heap.Push(h, oracleItem{v, nd})
+			}
+		}
+	}
+	// Arrivals: scan the arcs into each destination node.
+	row := make([]int64, len(dst))
+	for j, t := range dst {
+		row[j] = ch.Inf
+		for _, tp := range g.phantoms(m, t, ph[:0]) {
+			for _, sp := range srcPh {
+				if sp.node == tp.node && tp.partial >= sp.partial {
+					if c := tp.partial - sp.partial; c < row[j] {
+						row[j] = c
+					}
+				}
+			}
+			g.forEachArcInto(tp.node, func(y uint32, turn uint32) {
+				if dist[y] == ch.Inf {
+					return
+				}
+				c := dist[y] + weight(m, int64(turn), 0) + tp.partial
+				if c < row[j] {
+					row[j] = c
+				}
+			})
+		}
+	}
+	return row
+}
+
+// forEachArcInto calls fn for every turn arc y->v. The reverse adjacency
+// is built on first use.
+func (g *Graph) forEachArcInto(v uint32, fn func(y uint32, turnMS uint32)) {
+	g.reverseOnce.Do(g.buildReverse)
+	for i := g.revFirst[v]; i < g.revFirst[v+1]; i++ {
+		fn(g.revTail[i], g.revMS[i])
+	}
+}
+
+func (g *Graph) buildReverse() {
+	b := &g.base
+	n := len(b.nodeEdge)
+	g.revFirst = make([]uint32, n+1)
+	for _, h := range b.turnHead {
+		g.revFirst[h+1]++
+	}
+	for i := 0; i < n; i++ {
+		g.revFirst[i+1] += g.revFirst[i]
+	}
+	g.revTail = make([]uint32, len(b.turnHead))
+	g.revMS = make([]uint32, len(b.turnHead))
+	fill := append([]uint32(nil), g.revFirst[:n]...)
+	for u := 0; u < n; u++ {
+		for i := b.turnFirst[u]; i < b.turnFirst[u+1]; i++ {
+			h := b.turnHead[i]
+			g.revTail[fill[h]] = uint32(u)
+			g.revMS[fill[h]] = b.turnMS[i]
+			fill[h]++
+		}
+	}
+}

@@ -1,0 +1,249 @@
+package routing
+
+import (
+	"math"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing/osmroad"
+)
+
+// The edge-based graph: a node per drivable direction of a network edge,
+// an arc per allowed turn. An arc a->b costs the turn at the shared vertex
+// plus traversing b entirely, so a node's label in a search is the cost of
+// reaching the END of that directed edge.
+
+// TurnCostFunc returns the time in seconds a turn costs: angleDeg is the
+// signed deviation from straight ahead (positive = right turn, in
+// (-180, 180]), uTurn marks a U-turn, signal a traffic signal at the
+// vertex, and roads the number of road edges meeting there.
+type TurnCostFunc func(angleDeg float64, uTurn, signal bool, roads int) float64
+
+// baseGraph is the uncontracted edge-based graph in CSR form.
+type baseGraph struct {
+	// nodeEdge[n] = network edge id * 2 + direction (0 From->To, 1 To->From).
+	nodeEdge []uint32
+	nodeTime []uint32 // milliseconds to traverse the node's edge
+	nodeDist []uint32 // decimetres
+	// Turn arcs of node n: turnHead[turnFirst[n]:turnFirst[n+1]], with
+	// turnMS the turn cost in milliseconds (not including the head's time).
+	turnFirst []uint32
+	turnHead  []uint32
+	turnMS    []uint32
+}
+
+func (b *baseGraph) numNodes() int { return len(b.nodeEdge) }
+
+// directedID is the id of edge e driven in direction dir before dense
+// numbering.
+func directedID(e uint32, dir uint32) uint32 { return e*2 + dir }
+
+// edgeCosts returns the integer time (ms) and distance (dm) of driving
+// edge e in direction dir.
+func edgeCosts(e *osmroad.Edge, dir uint32) (ms, dm uint32) {
+	dm = uint32(math.Round(e.LengthM * 10))
+	switch {
+	case e.DurationS > 0:
+		ms = uint32(math.Round(e.DurationS * 1000))
+	default:
+		speed := e.SpeedFwdKmh
+		if dir == 1 {
+			speed = e.SpeedBwdKmh
+		}
+		if speed <= 0 {
+			speed = 1
+		}
+		ms = uint32(math.Round(e.LengthM / (speed / 3.6) * 1000))
+	}
+	return ms, dm
+}
+
+// bearing returns the initial compass bearing from a to b in degrees.
+func bearing(a, b orb.Point) float64 {
+	lat1, lat2 := a[1]*math.Pi/180, b[1]*math.Pi/180
+	dLon := (b[0] - a[0]) * math.Pi / 180
+	y := math.Sin(dLon) * math.Cos(lat2)
+	x := math.Cos(lat1)*math.Sin(lat2) - math.Sin(lat1)*math.Cos(lat2)*math.Cos(dLon)
+	return math.Mod(math.Atan2(y, x)*180/math.Pi+360, 360)
+}
+
+// turnAngle is the signed deviation from straight ahead going from bearing
+// in to bearing out: positive right, in (-180, 180].
+func turnAngle(in, out float64) float64 {
+	a := math.Mod(out-in+360, 360)
+	if a > 180 {
+		a -= 360
+	}
+	return a
+}
+
+// shapeOf returns the shape of edge e.
+func shapeOf(net *osmroad.Network, e *osmroad.Edge) []orb.Point {
+	return net.Shape[e.ShapeStart:e.ShapeEnd]
+}
+
+// arrivalBearing is the bearing of the last shape segment of e travelled
+// in direction dir.
+func arrivalBearing(net *osmroad.Network, e *osmroad.Edge, dir uint32) float64 {
+	s := shapeOf(net, e)
+	n := len(s)
+	if dir == 0 {
+		return bearing(s[n-2], s[n-1])
+	}
+	return bearing(s[1], s[0])
+}
+
+// departureBearing is the bearing of the first shape segment of e
+// travelled in direction dir.
+func departureBearing(net *osmroad.Network, e *osmroad.Edge, dir uint32) float64 {
+	s := shapeOf(net, e)
+	n := len(s)
+	if dir == 0 {
+		return bearing(s[0], s[1])
+	}
+	return bearing(s[n-1], s[n-2])
+}
+
+type turnKey struct{ from, to uint32 }
+
+// restrictionIndex answers whether a turn from edge to edge at a vertex is
+// allowed.
+type restrictionIndex struct {
+	forbidden map[uint32]map[turnKey]bool    // via -> (from, to)
+	only      map[uint32]map[uint32][]uint32 // via -> from -> allowed tos
+}
+
+func newRestrictionIndex(rs []osmroad.Restriction) *restrictionIndex {
+	ri := &restrictionIndex{
+		forbidden: map[uint32]map[turnKey]bool{},
+		only:      map[uint32]map[uint32][]uint32{},
+	}
+	for _, r := range rs {
+		if r.Only {
+			m := ri.only[r.Via]
+			if m == nil {
+				m = map[uint32][]uint32{}
+				ri.only[r.Via] = m
+			}
+			m[r.FromEdge] = append(m[r.FromEdge], r.ToEdge)
+		} else {
+			m := ri.forbidden[r.Via]
+			if m == nil {
+				m = map[turnKey]bool{}
+				ri.forbidden[r.Via] = m
+			}
+			m[turnKey{r.FromEdge, r.ToEdge}] = true
+		}
+	}
+	return ri
+}
+
+func (ri *restrictionIndex) allowed(via, from, to uint32) bool {
+	if ri.forbidden[via][turnKey{from, to}] {
+		return false
+	}
+	if m := ri.only[via]; m != nil {
+		if tos, ok := m[from]; ok {
+			for _, t := range tos {
+				if t == to {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return true
+}
+
+type incidence struct {
+	edge uint32
+	dir  uint32 // direction of travel that ARRIVES at the vertex (for in) or LEAVES it (for out)
+}
+
+// buildBaseGraph builds the full edge-based graph (before component
+// filtering) over directed ids 2e+dir; nodes of directions a car may not
+// drive have no arcs and are flagged in usable.
+func buildBaseGraph(net *osmroad.Network, turnCost TurnCostFunc) (arcs [][]turnArc, usable []bool, stats buildStats) {
+	nE := len(net.Edges)
+	nV := len(net.Vertices)
+	usable = make([]bool, 2*nE)
+	ins := make([][]incidence, nV)
+	outs := make([][]incidence, nV)
+	roads := make([]int, nV)
+	for i := range net.Edges {
+		e := &net.Edges[i]
+		id := uint32(i)
+		roads[e.From]++
+		roads[e.To]++
+		if e.Forward {
+			usable[directedID(id, 0)] = true
+			outs[e.From] = append(outs[e.From], incidence{id, 0})
+			ins[e.To] = append(ins[e.To], incidence{id, 0})
+		}
+		if e.Backward {
+			usable[directedID(id, 1)] = true
+			outs[e.To] = append(outs[e.To], incidence{id, 1})
+			ins[e.From] = append(ins[e.From], incidence{id, 1})
+		}
+	}
+	ri := newRestrictionIndex(net.Restrictions)
+	arcs = make([][]turnArc, 2*nE)
+	for v := 0; v < nV; v++ {
+		signal := v < len(net.Signal) && net.Signal[v]
+		barrier := v < len(net.Barrier) && net.Barrier[v]
+		for _, in := range ins[v] {
+			from := directedID(in.edge, in.dir)
+			inB := arrivalBearing(net, &net.Edges[in.edge], in.dir)
+			// A U-turn is allowed only where nothing else is: dead ends,
+			// barriers, and vertices every other way out of is forbidden.
+			var others int
+			for _, out := range outs[v] {
+				if out.edge == in.edge && out.dir != in.dir {
+					continue
+				}
+				if barrier || !ri.allowed(uint32(v), in.edge, out.edge) {
+					continue
+				}
+				others++
+			}
+			for _, out := range outs[v] {
+				uTurn := out.edge == in.edge && out.dir != in.dir
+				if uTurn {
+					if others > 0 {
+						continue
+					}
+				} else if barrier || !ri.allowed(uint32(v), in.edge, out.edge) {
+					stats.turnsRestricted++
+					continue
+				}
+				if uTurn && !ri.allowed(uint32(v), in.edge, out.edge) && !barrier {
+					stats.turnsRestricted++
+					continue
+				}
+				angle := 180.0
+				if !uTurn {
+					angle = turnAngle(inB, departureBearing(net, &net.Edges[out.edge], out.dir))
+				}
+				cost := turnCost(angle, uTurn, signal, roads[v])
+				arcs[from] = append(arcs[from], turnArc{
+					head: directedID(out.edge, out.dir),
+					ms:   uint32(math.Round(cost * 1000)),
+				})
+				stats.turns++
+				if uTurn {
+					stats.uTurns++
+				}
+			}
+		}
+	}
+	return arcs, usable, stats
+}
+
+type turnArc struct {
+	head uint32
+	ms   uint32
+}
+
+type buildStats struct {
+	turns, uTurns, turnsRestricted int
+}

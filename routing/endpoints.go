@@ -1,0 +1,127 @@
+package routing
+
+import (
+	"math"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing/ch"
+	"github.com/geosvc/geosvc/routing/snap"
+)
+
+// Snap places p on the nearest road within radiusM metres (the default
+// radius when radiusM <= 0). The result's OK is false when there is none.
+func (g *Graph) Snap(p orb.Point, radiusM float64) Snap {
+	if radiusM <= 0 {
+		radiusM = DefaultSnapRadiusM
+	}
+	s := Snap{Input: p}
+	if !validPoint(p) {
+		return s
+	}
+	hit, ok := g.snap.Nearest(p, radiusM, nil)
+	if !ok {
+		return s
+	}
+	s.Point, s.DistanceM, s.Edge, s.Fraction, s.OK = hit.Point, hit.DistanceM, hit.Edge, hit.Fraction, true
+	return s
+}
+
+// SnapAll snaps every point; see Snap.
+func (g *Graph) SnapAll(pts []orb.Point, radiusM float64) []Snap {
+	out := make([]Snap, len(pts))
+	for i, p := range pts {
+		out[i] = g.Snap(p, radiusM)
+	}
+	return out
+}
+
+func validPoint(p orb.Point) bool {
+	return !math.IsNaN(p[0]) && !math.IsNaN(p[1]) && p[0] >= -180 && p[0] <= 180 && p[1] >= -90 && p[1] <= 90
+}
+
+// phantom is one drivable direction of the snapped edge: its node, and the
+// cost from the node's start to the snapped point.
+type phantom struct {
+	node    uint32
+	frac    float64 // position along the direction of travel
+	partial int64   // weight from the start of the node to the point
+}
+
+// phantoms returns the (up to two) directions of s's edge in the graph.
+func (g *Graph) phantoms(m Metric, s Snap, buf []phantom) []phantom {
+	buf = buf[:0]
+	if !s.OK {
+		return buf
+	}
+	for dir := uint32(0); dir < 2; dir++ {
+		n := g.edgeNode[directedID(s.Edge, dir)]
+		if n < 0 {
+			continue
+		}
+		f := s.Fraction
+		if dir == 1 {
+			f = 1 - f
+		}
+		buf = append(buf, phantom{node: uint32(n), frac: f, partial: g.partialWeight(m, uint32(n), f)})
+	}
+	return buf
+}
+
+// partialWeight is the weight of the first fraction f of node n, each of
+// time and distance rounded on its own.
+func (g *Graph) partialWeight(m Metric, n uint32, f float64) int64 {
+	ms := int64(math.Round(float64(g.base.nodeTime[n]) * f))
+	dm := int64(math.Round(float64(g.base.nodeDist[n]) * f))
+	return weight(m, ms, dm)
+}
+
+// sourceEndpoints: a source's label is the cost from the point to the end
+// of its node.
+func (g *Graph) sourceEndpoints(m Metric, s Snap, buf []ch.Endpoint) []ch.Endpoint {
+	var ph [2]phantom
+	buf = buf[:0]
+	for _, p := range g.phantoms(m, s, ph[:0]) {
+		buf = append(buf, ch.Endpoint{Node: p.node, Init: g.nodeWeight(m, p.node) - p.partial})
+	}
+	return buf
+}
+
+// targetEndpoints: a target's label is minus the cost from the point to
+// the end of its node.
+func (g *Graph) targetEndpoints(m Metric, s Snap, buf []ch.Endpoint) []ch.Endpoint {
+	var ph [2]phantom
+	buf = buf[:0]
+	for _, p := range g.phantoms(m, s, ph[:0]) {
+		buf = append(buf, ch.Endpoint{Node: p.node, Init: p.partial - g.nodeWeight(m, p.node)})
+	}
+	return buf
+}
+
+// seconds and metres round a weight's parts to whole units.
+func toUnits(m Metric, w int64) (seconds, metres int32) {
+	ms, dm := unweight(m, w)
+	return int32((ms + 500) / 1000), int32((dm + 5) / 10)
+}
+
+// buildSnapIndex indexes the road edges that have a node in the graph; the
+// graph then shares the index's copy of the shapes.
+func (g *Graph) buildSnapIndex() error {
+	nE := len(g.edgeFrom)
+	starts := make([]uint32, nE)
+	ends := make([]uint32, nE)
+	for e := 0; e < nE; e++ {
+		starts[e] = g.shapeFirst[e]
+		ends[e] = g.shapeFirst[e]
+		if g.edgeNode[2*e] >= 0 || g.edgeNode[2*e+1] >= 0 {
+			ends[e] = g.shapeFirst[e+1]
+		}
+	}
+	ix, err := snap.Build(g.shape, starts, ends)
+	if err != nil {
+		return err
+	}
+	g.snap = ix
+	g.shape = ix.Shape()
+	return nil
+}

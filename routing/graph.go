@@ -1,0 +1,295 @@
+package routing
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing/ch"
+	"github.com/geosvc/geosvc/routing/osmroad"
+	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/snap"
+)
+
+// FileName is the routing graph's file name inside a data bundle directory.
+const FileName = "routing.graph"
+
+// Meta describes a built graph.
+type Meta struct {
+	// Source is the OSM file the graph was built from.
+	Source string `json:"source"`
+	// Timestamp is the OSM data date.
+	Timestamp time.Time `json:"timestamp"`
+	// FormatVersion is the graph file format version.
+	FormatVersion uint32 `json:"format_version"`
+	// Nodes is the number of edge-based nodes (drivable edge directions in
+	// the largest strongly connected component); Edges the number of
+	// compressed road edges; Turns the number of allowed turns.
+	Nodes int `json:"nodes"`
+	Edges int `json:"edges"`
+	Turns int `json:"turns"`
+	// Shortcuts per metric.
+	ShortcutsFastest  int `json:"shortcuts_fastest"`
+	ShortcutsShortest int `json:"shortcuts_shortest"`
+	// DrivingSide is "right" or "left".
+	DrivingSide string `json:"driving_side"`
+	// BuiltAt is when the graph was built.
+	BuiltAt time.Time `json:"built_at"`
+}
+
+// BuildReport describes a graph build.
+type BuildReport struct {
+	Import           osmroad.Report
+	Nodes            int
+	Turns            int
+	UTurns           int
+	TurnsRestricted  int
+	Components       int
+	NodesDropped     int
+	EdgesUnsnappable int
+	Shortcuts        [2]int
+	EdgeGraphTime    time.Duration
+	ContractTime     [2]time.Duration
+	SnapIndexTime    time.Duration
+	TotalTime        time.Duration
+}
+
+// String formats the report for people.
+func (r *BuildReport) String() string {
+	return fmt.Sprintf(
+		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
+			"components: %d; kept the largest, dropped %d nodes (%d road edges not snappable)\n"+
+			"contraction: fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
+			"snapping index: %v; total %v",
+		r.Nodes, r.Turns, r.UTurns, r.TurnsRestricted, r.EdgeGraphTime.Round(time.Millisecond),
+		r.Components, r.NodesDropped, r.EdgesUnsnappable,
+		r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
+		r.SnapIndexTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
+}
+
+// Graph is the routing engine over one data set. It is read-only and safe
+// for concurrent use.
+type Graph struct {
+	meta Meta
+
+	// Road edges (index = osmroad edge id).
+	edgeFrom, edgeTo []uint32
+	shapeFirst       []uint32 // edge e's shape is shape[shapeFirst[e]:shapeFirst[e+1]]
+	shape            []orb.Point
+	edgeLen          []float64 // metres
+	edgeName         []uint32
+	names            []string
+	edgeClass        []uint8
+	classes          []string
+	edgeRoadType     []uint8
+	edgeNode         []int32 // dense node of directed id 2e+dir, or -1
+
+	base baseCSR
+	h    [2]*ch.Hierarchy
+	snap *snap.Index
+
+	pools [2]sync.Pool // *ch.Query per metric
+
+	// Reverse turn adjacency, built on demand for the Dijkstra oracle.
+	reverseOnce    sync.Once
+	revFirst       []uint32
+	revTail, revMS []uint32
+}
+
+// baseCSR is the uncontracted edge-based graph over dense node ids.
+type baseCSR struct {
+	nodeEdge  []uint32 // directed id
+	nodeTime  []uint32 // ms
+	nodeDist  []uint32 // dm
+	turnFirst []uint32
+	turnHead  []uint32
+	turnMS    []uint32
+}
+
+// Meta returns the graph's description.
+func (g *Graph) Meta() Meta { return g.meta }
+
+// weight encodes a time (ms) and a distance (dm) as one lexicographic
+// weight for metric m: the primary quantity in the high 32 bits.
+func weight(m Metric, ms, dm int64) int64 {
+	if m == Shortest {
+		return dm<<32 + ms
+	}
+	return ms<<32 + dm
+}
+
+// unweight splits a weight into its time (ms) and distance (dm).
+func unweight(m Metric, w int64) (ms, dm int64) {
+	hi, lo := w>>32, w&0xffffffff
+	if m == Shortest {
+		return lo, hi
+	}
+	return hi, lo
+}
+
+// nodeWeight is the weight of traversing node n.
+func (g *Graph) nodeWeight(m Metric, n uint32) int64 {
+	return weight(m, int64(g.base.nodeTime[n]), int64(g.base.nodeDist[n]))
+}
+
+// Build turns a road network into a routing graph with both hierarchies.
+// The profile supplies the turn costs.
+func Build(net *osmroad.Network, prof *profile.Profile) (*Graph, *BuildReport, error) {
+	return BuildWith(net, prof.TurnCostS, net.DrivingSide)
+}
+
+// BuildWith is Build with an explicit turn-cost function.
+func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) (*Graph, *BuildReport, error) {
+	start := time.Now()
+	rep := &BuildReport{Import: net.Report}
+	if len(net.Edges) == 0 {
+		return nil, rep, fmt.Errorf("routing: the network has no drivable roads")
+	}
+	arcs, usable, stats := buildBaseGraph(net, turnCost)
+	keep, comps := largestComponent(arcs, usable)
+	rep.Components = comps
+	rep.TurnsRestricted = stats.turnsRestricted
+
+	g := &Graph{}
+	nE := len(net.Edges)
+	g.edgeNode = make([]int32, 2*nE)
+	for id := range g.edgeNode {
+		g.edgeNode[id] = -1
+		if keep[id] {
+			g.edgeNode[id] = int32(len(g.base.nodeEdge))
+			g.base.nodeEdge = append(g.base.nodeEdge, uint32(id))
+		} else if usable[id] {
+			rep.NodesDropped++
+		}
+	}
+	n := len(g.base.nodeEdge)
+	g.base.nodeTime = make([]uint32, n)
+	g.base.nodeDist = make([]uint32, n)
+	g.base.turnFirst = make([]uint32, n+1)
+	for i, id := range g.base.nodeEdge {
+		g.base.nodeTime[i], g.base.nodeDist[i] = edgeCosts(&net.Edges[id/2], id%2)
+		g.base.turnFirst[i] = uint32(len(g.base.turnHead))
+		for _, a := range arcs[id] {
+			if h := g.edgeNode[a.head]; h >= 0 {
+				g.base.turnHead = append(g.base.turnHead, uint32(h))
+				g.base.turnMS = append(g.base.turnMS, a.ms)
+				if a.head/2 == id/2 && a.head != id {
+					rep.UTurns++
+				}
+			}
+		}
+	}
+	g.base.turnFirst[n] = uint32(len(g.base.turnHead))
+	rep.Nodes, rep.Turns = n, len(g.base.turnHead)
+	g.copyNetwork(net)
+	for e := 0; e < nE; e++ {
+		if g.edgeNode[2*e] < 0 && g.edgeNode[2*e+1] < 0 {
+			rep.EdgesUnsnappable++
+		}
+	}
+	rep.EdgeGraphTime = time.Since(start)
+
+	// Both hierarchies at once: one core each.
+	var wg sync.WaitGroup
+	for m := Fastest; m <= Shortest; m++ {
+		wg.Add(1)
+		go func(m Metric) {
+			defer wg.Done()
+			t0 := time.Now()
+			g.h[m] = ch.Contract(n, g.chArcs(m), ch.Options{})
+			rep.ContractTime[m] = time.Since(t0)
+			rep.Shortcuts[m] = g.h[m].Shortcuts()
+		}(m)
+	}
+	t0 := time.Now()
+	snapErr := g.buildSnapIndex()
+	rep.SnapIndexTime = time.Since(t0)
+	wg.Wait()
+	if snapErr != nil {
+		return nil, rep, fmt.Errorf("routing: snapping index: %w", snapErr)
+	}
+
+	g.meta = Meta{
+		Source:            net.Source,
+		Timestamp:         net.Timestamp,
+		FormatVersion:     formatVersion,
+		Nodes:             n,
+		Edges:             nE,
+		Turns:             len(g.base.turnHead),
+		ShortcutsFastest:  rep.Shortcuts[Fastest],
+		ShortcutsShortest: rep.Shortcuts[Shortest],
+		DrivingSide:       drivingSide,
+		BuiltAt:           time.Now().UTC().Truncate(time.Second),
+	}
+	g.initPools()
+	rep.TotalTime = time.Since(start)
+	return g, rep, nil
+}
+
+// chArcs returns the turn arcs weighted for metric m.
+func (g *Graph) chArcs(m Metric) []ch.Arc {
+	b := &g.base
+	arcs := make([]ch.Arc, 0, len(b.turnHead))
+	for v := 0; v < len(b.nodeEdge); v++ {
+		for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
+			h := b.turnHead[i]
+			arcs = append(arcs, ch.Arc{
+				From:   uint32(v),
+				To:     h,
+				Weight: weight(m, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h])),
+			})
+		}
+	}
+	return arcs
+}
+
+// copyNetwork keeps what queries need of the road network.
+func (g *Graph) copyNetwork(net *osmroad.Network) {
+	nE := len(net.Edges)
+	g.edgeFrom = make([]uint32, nE)
+	g.edgeTo = make([]uint32, nE)
+	g.edgeLen = make([]float64, nE)
+	g.edgeName = make([]uint32, nE)
+	g.edgeClass = make([]uint8, nE)
+	g.edgeRoadType = make([]uint8, nE)
+	g.shapeFirst = make([]uint32, nE+1)
+	g.names = append([]string(nil), net.Names...)
+	if len(g.names) == 0 {
+		g.names = []string{""}
+	}
+	classIdx := map[string]uint8{}
+	for i := range net.Edges {
+		e := &net.Edges[i]
+		g.edgeFrom[i], g.edgeTo[i] = e.From, e.To
+		g.edgeLen[i] = e.LengthM
+		g.edgeName[i] = e.Name
+		g.edgeRoadType[i] = uint8(e.RoadType)
+		c, ok := classIdx[e.Class]
+		if !ok {
+			c = uint8(len(g.classes))
+			classIdx[e.Class] = c
+			g.classes = append(g.classes, e.Class)
+		}
+		g.edgeClass[i] = c
+		g.shapeFirst[i] = uint32(len(g.shape))
+		g.shape = append(g.shape, net.Shape[e.ShapeStart:e.ShapeEnd]...)
+	}
+	g.shapeFirst[nE] = uint32(len(g.shape))
+}
+
+func (g *Graph) edgeShape(e uint32) []orb.Point {
+	return g.shape[g.shapeFirst[e]:g.shapeFirst[e+1]]
+}
+
+func (g *Graph) initPools() {
+	for m := Fastest; m <= Shortest; m++ {
+		h := g.h[m]
+		g.pools[m].New = func() any { return h.NewQuery() }
+	}
+}
+
+func (g *Graph) query(m Metric) *ch.Query { return g.pools[m].Get().(*ch.Query) }
+
+func (g *Graph) release(m Metric, q *ch.Query) { g.pools[m].Put(q) }

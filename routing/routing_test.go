@@ -1,0 +1,174 @@
+package routing
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/geosvc/geosvc/routing/binfmt"
+)
+
+// TestHierarchiesMatchDijkstra checks, on real extracts and both metrics,
+// that the CH table, the CH point-to-point route and a plain Dijkstra on
+// the uncontracted edge-based graph agree exactly, in seconds and metres,
+// on 40 x 50 = 2000 random snapped pairs.
+func TestHierarchiesMatchDijkstra(t *testing.T) {
+	cases := []struct {
+		extract string
+		metric  Metric
+	}{
+		{"andorra", Fastest},
+		{"andorra", Shortest},
+		{"delaware", Fastest},
+		{"delaware", Shortest},
+	}
+	for _, tc := range cases {
+		t.Run(tc.extract+"/"+tc.metric.String(), func(t *testing.T) {
+			g := testGraph(t, tc.extract)
+			src := roadPoints(g, 40, 11, 15)
+			dst := roadPoints(g, 50, 12, 15)
+			// Some targets on the sources' own roads, behind and ahead.
+			for i := 0; i < 5; i++ {
+				s := src[i]
+				s.Fraction = s.Fraction * 0.5
+				dst[i] = s
+				s2 := src[i]
+				s2.Fraction = s2.Fraction + (1-s2.Fraction)*0.5
+				dst[5+i] = s2
+			}
+			want := g.DijkstraTable(tc.metric, src, dst)
+			got := g.Table(src, g.NewTargets(tc.metric, dst))
+			par := g.TableParallel(src, g.NewTargets(tc.metric, dst), 2)
+			routes, noRoute := 0, 0
+			for i := range src {
+				for j := range dst {
+					wd, wm := want.At(i, j)
+					if gd, gm := got.At(i, j); gd != wd || gm != wm {
+						t.Fatalf("cell %d,%d: table %ds %dm, dijkstra %ds %dm", i, j, gd, gm, wd, wm)
+					}
+					if pd, pm := par.At(i, j); pd != wd || pm != wm {
+						t.Fatalf("cell %d,%d: parallel table %ds %dm, dijkstra %ds %dm", i, j, pd, pm, wd, wm)
+					}
+					r, err := g.Route(tc.metric, src[i], dst[j])
+					if wd == NoRoute {
+						noRoute++
+						if !errors.Is(err, ErrNoRoute) {
+							t.Fatalf("cell %d,%d: dijkstra finds no route, Route says %v", i, j, err)
+						}
+						continue
+					}
+					if err != nil {
+						t.Fatalf("cell %d,%d: %v", i, j, err)
+					}
+					if r.DurationS != int(wd) || r.DistanceM != int(wm) {
+						t.Fatalf("cell %d,%d: route %ds %dm, dijkstra %ds %dm", i, j, r.DurationS, r.DistanceM, wd, wm)
+					}
+					checkRouteShape(t, r)
+					routes++
+				}
+			}
+			t.Logf("%d routes compared, %d pairs without a route", routes, noRoute)
+			if noRoute > len(src)*len(dst)/20 {
+				t.Errorf("%d of %d pairs have no route: the largest component should connect almost all road points", noRoute, len(src)*len(dst))
+			}
+		})
+	}
+}
+
+// checkRouteShape checks that a route's segments add up to its totals.
+func checkRouteShape(t *testing.T, r *Route) {
+	t.Helper()
+	var dur, dist float64
+	for _, s := range r.Segments {
+		dur += s.DurationS
+		dist += s.DistanceM
+		if len(s.Geometry) < 2 {
+			t.Fatalf("segment on edge %d has %d points", s.Edge, len(s.Geometry))
+		}
+	}
+	if d := dur - float64(r.DurationS); d > 1 || d < -1 {
+		t.Fatalf("segments sum to %.1fs, route says %ds", dur, r.DurationS)
+	}
+	if d := dist - float64(r.DistanceM); d > 1 || d < -1 {
+		t.Fatalf("segments sum to %.1fm, route says %dm", dist, r.DistanceM)
+	}
+	if len(r.Geometry) < 2 {
+		t.Fatalf("route geometry has %d points", len(r.Geometry))
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	g := testGraph(t, "andorra")
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := g.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Meta() != g.Meta() {
+		t.Fatalf("meta %+v, want %+v", h.Meta(), g.Meta())
+	}
+	src := roadPoints(g, 30, 5, 10)
+	dst := roadPoints(g, 30, 6, 10)
+	// Snapping must also survive the round trip.
+	for i := range src {
+		if s := h.Snap(src[i].Input, 0); s != src[i] {
+			t.Fatalf("snap %d after load %+v, before %+v", i, s, src[i])
+		}
+	}
+	for m := Fastest; m <= Shortest; m++ {
+		a := g.Matrix(m, src, dst)
+		b := h.Matrix(m, src, dst)
+		for k := range a.Durations {
+			if a.Durations[k] != b.Durations[k] || a.Distances[k] != b.Distances[k] {
+				t.Fatalf("%s cell %d differs after load", m, k)
+			}
+		}
+	}
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"truncated", data[:len(data)/2], binfmt.ErrTruncated},
+		{"corrupt byte", flip(data, len(data)/3), binfmt.ErrChecksum},
+		{"wrong version", withVersion(data, formatVersion+1), binfmt.ErrVersion},
+		{"not a graph", []byte("hello, this is not a geosvc routing graph file at all"), binfmt.ErrBadMagic},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), FileName)
+			if err := os.WriteFile(p, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(p)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Load = %v, want %v", err, tc.want)
+			}
+		})
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("Load of a missing file succeeded")
+	}
+}
+
+func flip(data []byte, i int) []byte {
+	d := append([]byte(nil), data...)
+	d[i] ^= 0x40
+	return d
+}
+
+// withVersion rewrites the version field of a binfmt header (bytes 8..12).
+func withVersion(data []byte, v uint32) []byte {
+	d := append([]byte(nil), data...)
+	d[8], d[9], d[10], d[11] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	return d
+}
