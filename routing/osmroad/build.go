@@ -587,6 +587,6 @@ func (b *builder) mapRestrictions(net *Network, wayEdges [][2]uint32, vid []uint
 		b.rep.Warnings = append(b.rep.Warnings, "turn restrictions skipped (other): "+strings.Join(parts, "; "))
 	}
 	if interior > 0 {
-		b.rep.Warnings = append(b.rep.Warnings, fmt.Sprintf("%d restrictions have their via node inside the from or to way (not at its end): every edge of that way at the via node got the restriction", interior))
+		b.rep.Warnings = append(b.rep.Warnings, fmt.Sprintf("turn restrictions with the via node inside the from or to way (not at its end): %d; every edge of that way at the via node got the restriction", interior))
 	}
 }

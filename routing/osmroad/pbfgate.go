@@ -183,6 +183,7 @@ type countingReader struct {
 	n int64
 }
 
+// ReadByte implements io.ByteReader.
 func (c *countingReader) ReadByte() (byte, error) {
 	b, err := c.r.ReadByte()
 	if err == nil {
@@ -191,6 +192,7 @@ func (c *countingReader) ReadByte() (byte, error) {
 	return b, err
 }
 
+// discard skips k bytes.
 func (c *countingReader) discard(k uint64) error {
 	if k > maxBlobSize {
 		return errors.New("field too long")

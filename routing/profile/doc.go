@@ -1,4 +1,8 @@
 // Package profile holds the car routing profile: the speeds, access rules,
-// turn-cost parameters and road categories read from configs/car.yaml, and
-// the parsers for the OSM tags they apply to (maxspeed, oneway, access).
+// turn-cost parameters and road categories read from configs/car.yaml
+// (modelled on OSRM's car.lua), and the pure parsers for the OSM tags they
+// apply to: ParseMaxspeed, ParseOneway, DecideAccess and ParseDuration.
+// Profile.Way, Profile.Node and Profile.Restriction turn a way's, a node's
+// and a restriction relation's tags into what the road import keeps;
+// Profile.TurnCostS is the turn cost the graph builder applies.
 package profile
