@@ -35,6 +35,12 @@ type Options struct {
 	// SimulationSettleLimit bounds the witness searches that estimate a
 	// node's priority (default 40).
 	SimulationSettleLimit int
+	// NeighbourUpdates recomputes the priorities of a contracted node's
+	// neighbours at once. Off by default: priorities are then refreshed
+	// lazily when a node reaches the top of the queue. On the Delaware
+	// edge-based graph neighbour updates cost 45 % more build time for 3 %
+	// fewer shortcuts and no faster queries.
+	NeighbourUpdates bool
 }
 
 // Hierarchy is a contracted graph: for each node its upward arcs (to
@@ -80,6 +86,7 @@ type contractor struct {
 	loopMid    []int32
 	limit      int
 	simLimit   int
+	lazyOnly   bool
 	tStamp     []uint32 // witness targets of the current search
 
 	// witness search state
@@ -116,6 +123,7 @@ func Contract(n int, arcs []Arc, opt Options) *Hierarchy {
 		loopMid:    make([]int32, n),
 		limit:      opt.WitnessSettleLimit,
 		simLimit:   opt.SimulationSettleLimit,
+		lazyOnly:   !opt.NeighbourUpdates,
 		wDist:      make([]int64, n),
 		wStamp:     make([]uint32, n),
 		tStamp:     make([]uint32, n),
@@ -383,7 +391,9 @@ func (c *contractor) run() *Hierarchy {
 			if c.level[u] < c.level[v]+1 {
 				c.level[u] = c.level[v] + 1
 			}
-			pq.set(u, c.priority(u))
+			if !c.lazyOnly {
+				pq.set(u, c.priority(u))
+			}
 		}
 		if next%65536 == 0 {
 			runtime.Gosched()

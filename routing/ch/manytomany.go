@@ -1,25 +1,20 @@
 package ch
 
-import "sort"
-
 // Buckets is the target side of a many-to-many query (Knopp et al. 2007):
 // for every node reached by a backward upward search from some target, the
 // targets and their labels there. Built once, it answers any subset of
 // source rows, from any number of goroutines.
 type Buckets struct {
-	h *Hierarchy
 	// Targets is the number of targets (table columns).
 	Targets int
-	// first[v]..first[v+1] index v's entries in target and dist; only nodes
-	// in nodes have entries, first is indexed through slot.
-	nodes  []uint32 // nodes with entries, ascending
-	first  []uint32 // len(nodes)+1
+	// Node v's entries are target[first[v]:first[v+1]] with labels in dist,
+	// by ascending target.
+	first  []uint32
 	target []uint32
 	dist   []int64
-	dense  []int32 // dense[v] = index into nodes, or -1
-	// negative[i] is true when node nodes[i] holds a negative entry (a
+	// negative has bit v set when node v holds a negative label (a
 	// target's own node), where a loop may be needed.
-	negative []bool
+	negative []uint64
 }
 
 type bucketEntry struct {
@@ -32,9 +27,14 @@ type bucketEntry struct {
 // endpoints; an empty set is an unreachable target) and collects the
 // buckets. q provides the workspace.
 func (q *Query) NewBuckets(targets [][]Endpoint) *Buckets {
+	entries := q.bucketEntries(targets, 0, nil)
+	return q.h.bucketsOf(len(targets), entries)
+}
+
+// bucketEntries appends the entries of targets[i] as target offset+i.
+func (q *Query) bucketEntries(targets [][]Endpoint, offset int, entries []bucketEntry) []bucketEntry {
 	h := q.h
 	bw := q.bw
-	var entries []bucketEntry
 	for j, eps := range targets {
 		if len(eps) == 0 {
 			continue
@@ -48,46 +48,49 @@ func (q *Query) NewBuckets(targets [][]Endpoint) *Buckets {
 			if h.stalledBackward(bw, v, d) {
 				continue
 			}
-			entries = append(entries, bucketEntry{node: v, target: uint32(j), dist: d})
+			entries = append(entries, bucketEntry{node: v, target: uint32(offset + j), dist: d})
 			for i := h.DownFirst[v]; i < h.DownFirst[v+1]; i++ {
 				bw.relax(h.DownTail[i], d+h.DownWeight[i], v, int32(i))
 			}
 		}
 	}
-	sort.Slice(entries, func(a, b int) bool {
-		if entries[a].node != entries[b].node {
-			return entries[a].node < entries[b].node
-		}
-		return entries[a].target < entries[b].target
-	})
-	b := &Buckets{h: h, Targets: len(targets)}
-	b.target = make([]uint32, len(entries))
-	b.dist = make([]int64, len(entries))
-	b.dense = make([]int32, h.N)
-	for i := range b.dense {
-		b.dense[i] = -1
+	return entries
+}
+
+// bucketsOf groups entries (in ascending target order) by node with a
+// counting sort, which keeps each node's entries in target order.
+func (h *Hierarchy) bucketsOf(targets int, entries []bucketEntry) *Buckets {
+	b := &Buckets{
+		Targets:  targets,
+		first:    make([]uint32, h.N+1),
+		target:   make([]uint32, len(entries)),
+		dist:     make([]int64, len(entries)),
+		negative: make([]uint64, (h.N+63)/64),
 	}
-	for i, e := range entries {
-		if len(b.nodes) == 0 || b.nodes[len(b.nodes)-1] != e.node {
-			b.dense[e.node] = int32(len(b.nodes))
-			b.nodes = append(b.nodes, e.node)
-			b.first = append(b.first, uint32(i))
-			b.negative = append(b.negative, false)
-		}
-		b.target[i] = e.target
-		b.dist[i] = e.dist
+	for _, e := range entries {
+		b.first[e.node+1]++
+	}
+	for v := 0; v < h.N; v++ {
+		b.first[v+1] += b.first[v]
+	}
+	for _, e := range entries {
+		k := b.first[e.node]
+		b.first[e.node]++
+		b.target[k] = e.target
+		b.dist[k] = e.dist
 		if e.dist < 0 {
-			b.negative[len(b.negative)-1] = true
+			b.negative[e.node/64] |= 1 << (e.node % 64)
 		}
 	}
-	b.first = append(b.first, uint32(len(entries)))
+	// The fill advanced every first[v] to first[v+1]: shift back.
+	copy(b.first[1:], b.first[:h.N])
+	b.first[0] = 0
 	return b
 }
 
 // Bytes returns the memory held by the buckets.
 func (b *Buckets) Bytes() int64 {
-	return int64(len(b.dense))*4 + int64(len(b.nodes))*9 + int64(len(b.first))*4 +
-		int64(len(b.target))*12
+	return int64(len(b.first))*4 + int64(len(b.target))*12 + int64(len(b.negative))*8
 }
 
 // Entries returns the number of bucket entries.
@@ -113,8 +116,7 @@ func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
 		if h.stalledForward(fw, v, d) {
 			continue
 		}
-		if s := b.dense[v]; s >= 0 {
-			lo, hi := b.first[s], b.first[s+1]
+		if lo, hi := b.first[v], b.first[v+1]; lo < hi {
 			tg := b.target[lo:hi]
 			ds := b.dist[lo:hi]
 			for k, t := range tg {
@@ -125,7 +127,7 @@ func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
 					row[t] = c
 				}
 			}
-			if b.negative[s] && h.Loop[v] != Inf {
+			if b.negative[v/64]&(1<<(v%64)) != 0 && h.Loop[v] != Inf {
 				for k, t := range tg {
 					if c := d + ds[k]; c < 0 {
 						if c += h.Loop[v]; c < row[t] {
