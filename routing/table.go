@@ -37,6 +37,35 @@ func (g *Graph) NewTargets(m Metric, dst []Snap) *Targets {
 	return &Targets{metric: m, buckets: b, n: len(dst)}
 }
 
+// NewTargetsParallel is NewTargets with the backward searches spread over
+// workers goroutines.
+func (g *Graph) NewTargetsParallel(m Metric, dst []Snap, workers int) *Targets {
+	if workers <= 1 || len(dst) < 64 {
+		return g.NewTargets(m, dst)
+	}
+	eps := make([][]ch.Endpoint, len(dst))
+	for j, s := range dst {
+		eps[j] = g.targetEndpoints(m, s, nil)
+	}
+	parts := make([][][]ch.Endpoint, workers)
+	offsets := make([]int, workers)
+	per := (len(dst) + workers - 1) / workers
+	for w := range parts {
+		lo := min(w*per, len(dst))
+		hi := min(lo+per, len(dst))
+		parts[w], offsets[w] = eps[lo:hi], lo
+	}
+	qs := make([]*ch.Query, workers)
+	for w := range qs {
+		qs[w] = g.query(m)
+	}
+	b := ch.NewBucketsParallel(qs, parts, offsets, len(dst))
+	for _, q := range qs {
+		g.release(m, q)
+	}
+	return &Targets{metric: m, buckets: b, n: len(dst)}
+}
+
 // Table computes every source row against the targets on one goroutine.
 func (g *Graph) Table(src []Snap, t *Targets) Table {
 	tab := newTable(len(src), t.n)

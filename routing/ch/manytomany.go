@@ -1,5 +1,7 @@
 package ch
 
+import "sync"
+
 // Buckets is the target side of a many-to-many query (Knopp et al. 2007):
 // for every node reached by a backward upward search from some target, the
 // targets and their labels there. Built once, it answers any subset of
@@ -29,6 +31,31 @@ type bucketEntry struct {
 func (q *Query) NewBuckets(targets [][]Endpoint) *Buckets {
 	entries := q.bucketEntries(targets, 0, nil)
 	return q.h.bucketsOf(len(targets), entries)
+}
+
+// NewBucketsParallel builds the buckets of parts[w] (targets offsets[w]
+// onwards) with query qs[w], one goroutine per part, then merges them.
+// parts must cover targets 0..total-1 in order.
+func NewBucketsParallel(qs []*Query, parts [][][]Endpoint, offsets []int, total int) *Buckets {
+	results := make([][]bucketEntry, len(parts))
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			results[w] = qs[w].bucketEntries(parts[w], offsets[w], nil)
+		}(w)
+	}
+	wg.Wait()
+	n := 0
+	for _, r := range results {
+		n += len(r)
+	}
+	all := make([]bucketEntry, 0, n)
+	for _, r := range results {
+		all = append(all, r...)
+	}
+	return qs[0].h.bucketsOf(total, all)
 }
 
 // bucketEntries appends the entries of targets[i] as target offset+i.
