@@ -11,7 +11,7 @@ import (
 
 // formatVersion is the routing graph file format version. Bump it whenever
 // the layout or the meaning of a section changes.
-const formatVersion uint32 = 1
+const formatVersion uint32 = 2
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -43,7 +43,7 @@ func (g *Graph) Save(path string) error {
 	for m := Fastest; m <= Shortest; m++ {
 		p := "ch." + m.String() + "."
 		h := g.h[m]
-		w.AddUint32s(p+"rank", h.Rank)
+		w.AddUint32s(p+"order", h.Order)
 		w.AddUint32s(p+"upfirst", h.UpFirst)
 		w.AddUint32s(p+"uphead", h.UpHead)
 		w.AddInt64s(p+"upweight", h.UpWeight)
@@ -93,7 +93,6 @@ func Load(path string) (*Graph, error) {
 	for m := Fastest; m <= Shortest; m++ {
 		p := "ch." + m.String() + "."
 		h := &ch.Hierarchy{
-			Rank:       r.u32(p + "rank"),
 			UpFirst:    r.u32(p + "upfirst"),
 			UpHead:     r.u32(p + "uphead"),
 			UpWeight:   r.i64(p + "upweight"),
@@ -105,7 +104,9 @@ func Load(path string) (*Graph, error) {
 			Loop:       r.i64(p + "loop"),
 			LoopMid:    r.i32(p + "loopmid"),
 		}
-		h.N = len(h.Rank)
+		if err := h.SetOrder(r.u32(p + "order")); err != nil && r.err == nil {
+			r.err = fmt.Errorf("%w: %s hierarchy: %v", binfmt.ErrCorrupt, m, err)
+		}
 		g.h[m] = h
 	}
 	if r.err != nil {

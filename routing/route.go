@@ -102,7 +102,12 @@ func (g *Graph) travelled(e, dir uint32, from, to float64) orb.LineString {
 	if dir == 1 {
 		from, to = 1-to, 1-from
 	}
-	line := cutLine(shape, g.edgeLen[e], from, to)
+	var line orb.LineString
+	if from <= 0 && to >= 1 {
+		line = append(orb.LineString(nil), shape...)
+	} else {
+		line = cutLine(shape, g.edgeLen[e], from, to)
+	}
 	if dir == 1 {
 		for i, j := 0, len(line)-1; i < j; i, j = i+1, j-1 {
 			line[i], line[j] = line[j], line[i]

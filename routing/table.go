@@ -2,6 +2,7 @@ package routing
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/geosvc/geosvc/routing/ch"
 )
@@ -10,10 +11,24 @@ import (
 // of every destination for one metric. Build it once per destination list;
 // it answers any subset of origin rows, from any number of goroutines.
 type Targets struct {
-	metric  Metric
-	buckets *ch.Buckets
-	n       int
+	graph  *Graph
+	metric Metric
+	eps    [][]ch.Endpoint
+	n      int
+
+	// The buckets are built on first use by a table with enough rows; a
+	// table of a few rows sweeps the whole hierarchy instead (PHAST),
+	// which costs less than building buckets for many targets.
+	once    sync.Once
+	workers int
+	buckets atomic.Pointer[ch.Buckets]
 }
+
+// phastRows is the largest table height answered by one PHAST sweep per
+// row rather than by buckets, when the buckets do not exist yet. On
+// Delaware a sweep costs about as much as 40 rows against buckets, and
+// building buckets for 1000 targets as much as 15 sweeps.
+const phastRows = 8
 
 // Metric returns the metric the targets were built for.
 func (t *Targets) Metric() Metric { return t.metric }
@@ -21,49 +36,69 @@ func (t *Targets) Metric() Metric { return t.metric }
 // Len returns the number of destinations (table columns).
 func (t *Targets) Len() int { return t.n }
 
-// Bytes returns the memory the targets hold, for cache accounting.
-func (t *Targets) Bytes() int64 { return t.buckets.Bytes() + 64 }
-
-// NewTargets builds the destination-side buckets for metric m. A
-// destination that is not OK gives NoRoute cells.
-func (g *Graph) NewTargets(m Metric, dst []Snap) *Targets {
-	eps := make([][]ch.Endpoint, len(dst))
-	for j, s := range dst {
-		eps[j] = g.targetEndpoints(m, s, nil)
-	}
-	q := g.query(m)
-	b := q.NewBuckets(eps)
-	g.release(m, q)
-	return &Targets{metric: m, buckets: b, n: len(dst)}
+// Bytes returns the memory the targets hold (their buckets once built),
+// for cache accounting.
+func (t *Targets) Bytes() int64 {
+	return int64(t.n)*48 + 64 + t.Buckets().Bytes()
 }
 
-// NewTargetsParallel is NewTargets with the backward searches spread over
-// workers goroutines.
+// Buckets returns the CH buckets of the targets, building them on first
+// call.
+func (t *Targets) Buckets() *ch.Buckets {
+	t.once.Do(func() {
+		g := t.graph
+		if t.workers > 1 && t.n >= 64 {
+			t.buckets.Store(g.parallelBuckets(t.metric, t.eps, t.workers))
+			return
+		}
+		q := g.query(t.metric)
+		t.buckets.Store(q.NewBuckets(t.eps))
+		g.release(t.metric, q)
+	})
+	return t.buckets.Load()
+}
+
+// NewTargets prepares the destination side of tables for metric m; the
+// buckets are built by the first table that needs them (see Buckets). A
+// destination that is not OK gives NoRoute cells.
+func (g *Graph) NewTargets(m Metric, dst []Snap) *Targets {
+	return g.newTargets(m, dst, 1)
+}
+
+// NewTargetsParallel is NewTargets whose buckets, when built, spread the
+// backward searches over workers goroutines.
 func (g *Graph) NewTargetsParallel(m Metric, dst []Snap, workers int) *Targets {
-	if workers <= 1 || len(dst) < 64 {
-		return g.NewTargets(m, dst)
-	}
+	return g.newTargets(m, dst, workers)
+}
+
+func (g *Graph) newTargets(m Metric, dst []Snap, workers int) *Targets {
 	eps := make([][]ch.Endpoint, len(dst))
 	for j, s := range dst {
 		eps[j] = g.targetEndpoints(m, s, nil)
 	}
+	return &Targets{graph: g, metric: m, eps: eps, n: len(dst), workers: workers}
+}
+
+// parallelBuckets builds the buckets with the backward searches spread
+// over workers goroutines.
+func (g *Graph) parallelBuckets(m Metric, eps [][]ch.Endpoint, workers int) *ch.Buckets {
 	parts := make([][][]ch.Endpoint, workers)
 	offsets := make([]int, workers)
-	per := (len(dst) + workers - 1) / workers
+	per := (len(eps) + workers - 1) / workers
 	for w := range parts {
-		lo := min(w*per, len(dst))
-		hi := min(lo+per, len(dst))
+		lo := min(w*per, len(eps))
+		hi := min(lo+per, len(eps))
 		parts[w], offsets[w] = eps[lo:hi], lo
 	}
 	qs := make([]*ch.Query, workers)
 	for w := range qs {
 		qs[w] = g.query(m)
 	}
-	b := ch.NewBucketsParallel(qs, parts, offsets, len(dst))
+	b := ch.NewBucketsParallel(qs, parts, offsets, len(eps))
 	for _, q := range qs {
 		g.release(m, q)
 	}
-	return &Targets{metric: m, buckets: b, n: len(dst)}
+	return b
 }
 
 // Table computes every source row against the targets on one goroutine.
@@ -79,6 +114,9 @@ func (g *Graph) TableParallel(src []Snap, t *Targets, workers int) Table {
 		return g.Table(src, t)
 	}
 	tab := newTable(len(src), t.n)
+	if !t.usePHAST(len(src)) {
+		t.Buckets() // once, before the workers share them
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := 0
@@ -113,15 +151,30 @@ func newTable(rows, cols int) Table {
 	return Table{Rows: rows, Cols: cols, Durations: make([]int32, rows*cols), Distances: make([]int32, rows*cols)}
 }
 
+// usePHAST reports whether a table of rows rows should sweep rather than
+// use (and build) the buckets.
+func (t *Targets) usePHAST(rows int) bool {
+	return rows <= phastRows && t.buckets.Load() == nil
+}
+
 func (g *Graph) fillRows(src []Snap, t *Targets, tab Table, lo, hi int) {
 	m := t.metric
+	sweep := t.usePHAST(len(src))
+	var b *ch.Buckets
+	if !sweep {
+		b = t.Buckets()
+	}
 	q := g.query(m)
 	defer g.release(m, q)
 	row := make([]int64, t.n)
 	var eps []ch.Endpoint
 	for i := lo; i < hi; i++ {
 		eps = g.sourceEndpoints(m, src[i], eps)
-		q.Row(eps, t.buckets, row)
+		if sweep {
+			q.RowOneToAll(eps, t.eps, row)
+		} else {
+			q.Row(eps, b, row)
+		}
 		base := i * t.n
 		for j, w := range row {
 			if w == ch.Inf {

@@ -253,3 +253,38 @@ func TestBucketsMatchPointToPoint(t *testing.T) {
 		}
 	}
 }
+
+func TestRowOneToAllMatchesDijkstra(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	g := randomGraph(rng, 25, true)
+	h := Contract(g.n, g.arcs, Options{})
+	q := h.NewQuery()
+	const m = 40
+	for i := 0; i < 30; i++ {
+		near := -1
+		if i%3 == 0 {
+			near = rng.Intn(g.n)
+		}
+		src := g.endpoints(rng, true, near)
+		dsts := make([][]Endpoint, m)
+		for j := range dsts {
+			nj := -1
+			if j == 0 {
+				nj = near
+			}
+			dsts[j] = g.endpoints(rng, false, nj)
+		}
+		dsts[3] = nil
+		row := make([]int64, m)
+		q.RowOneToAll(src, dsts, row)
+		for j := range dsts {
+			want := Inf
+			if dsts[j] != nil {
+				want = g.oracle(src, dsts[j])
+			}
+			if row[j] != want {
+				t.Fatalf("source %d target %d: phast %d, dijkstra %d", i, j, row[j], want)
+			}
+		}
+	}
+}

@@ -45,13 +45,19 @@ type Options struct {
 
 // Hierarchy is a contracted graph: for each node its upward arcs (to
 // higher-ranked heads) and its downward arcs (from higher-ranked tails),
-// in CSR form, plus loop weights. A Hierarchy is read-only and safe for
-// concurrent queries, each with its own Query.
+// in CSR form, plus loop weights. Inside, nodes are numbered by descending
+// rank (0 is the most important node); Order and Orig translate to and from
+// the caller's node ids, which every method takes and returns. A Hierarchy
+// is read-only and safe for concurrent queries, each with its own Query.
 type Hierarchy struct {
 	// N is the number of nodes.
 	N int
-	// Rank is each node's position in the contraction order.
-	Rank []uint32
+	// Order maps a caller's node id to the internal id; Orig is its
+	// inverse.
+	Order []uint32
+	Orig  []uint32
+	// The arrays below use internal ids.
+	//
 	// UpFirst[v]..UpFirst[v+1] index the arcs v->UpHead[i] of weight
 	// UpWeight[i]; UpMid[i] is the contracted middle node of a shortcut,
 	// or -1 for an original arc.
@@ -402,10 +408,43 @@ func (c *contractor) run() *Hierarchy {
 	return freeze(n, rank, up, down, c.loop, c.loopMid)
 }
 
+// freeze lays the hierarchy out for queries. Nodes are renumbered by
+// descending rank, so that the top of the hierarchy, which every search
+// visits, is packed at the start of every array, and a downward sweep in
+// rank order is a linear pass.
 func freeze(n int, rank []uint32, up, down [][]frozenArc, loop []int64, loopMid []int32) *Hierarchy {
-	h := &Hierarchy{N: n, Rank: rank, Loop: loop, LoopMid: loopMid}
-	h.UpFirst, h.UpHead, h.UpWeight, h.UpMid = toCSR(n, up)
-	h.DownFirst, h.DownTail, h.DownWeight, h.DownMid = toCSR(n, down)
+	h := &Hierarchy{N: n, Order: make([]uint32, n), Orig: make([]uint32, n)}
+	for v := 0; v < n; v++ {
+		id := uint32(n-1) - rank[v]
+		h.Order[v] = id
+		h.Orig[id] = uint32(v)
+	}
+	remap := func(lists [][]frozenArc) [][]frozenArc {
+		out := make([][]frozenArc, n)
+		for v, l := range lists {
+			m := make([]frozenArc, len(l))
+			for i, a := range l {
+				m[i] = frozenArc{other: h.Order[a.other], mid: a.mid, w: a.w}
+				if a.mid >= 0 {
+					m[i].mid = int32(h.Order[a.mid])
+				}
+			}
+			out[h.Order[v]] = m
+		}
+		return out
+	}
+	h.UpFirst, h.UpHead, h.UpWeight, h.UpMid = toCSR(n, remap(up))
+	h.DownFirst, h.DownTail, h.DownWeight, h.DownMid = toCSR(n, remap(down))
+	h.Loop = make([]int64, n)
+	h.LoopMid = make([]int32, n)
+	for v := 0; v < n; v++ {
+		id := h.Order[v]
+		h.Loop[id] = loop[v]
+		h.LoopMid[id] = loopMid[v]
+		if loopMid[v] >= 0 {
+			h.LoopMid[id] = int32(h.Order[loopMid[v]])
+		}
+	}
 	return h
 }
 
@@ -446,13 +485,35 @@ func (h *Hierarchy) Shortcuts() int {
 	return s
 }
 
+// SetOrder sets N, Order and its inverse Orig from a node order read from
+// a file, checking that it is a permutation.
+func (h *Hierarchy) SetOrder(order []uint32) error {
+	h.N = len(order)
+	h.Order = order
+	h.Orig = make([]uint32, len(order))
+	seen := make([]bool, len(order))
+	for v, id := range order {
+		if int(id) >= len(order) || seen[id] {
+			return errors.New("ch: node order is not a permutation")
+		}
+		seen[id] = true
+		h.Orig[id] = uint32(v)
+	}
+	return nil
+}
+
 // Validate checks that the hierarchy's arrays are consistent, so that a
 // hierarchy read from a file cannot make a query index out of range.
 func (h *Hierarchy) Validate() error {
 	n := h.N
-	if len(h.Rank) != n || len(h.Loop) != n || len(h.LoopMid) != n ||
+	if len(h.Order) != n || len(h.Orig) != n || len(h.Loop) != n || len(h.LoopMid) != n ||
 		len(h.UpFirst) != n+1 || len(h.DownFirst) != n+1 {
 		return errors.New("ch: node arrays disagree in length")
+	}
+	for v, id := range h.Order {
+		if int(id) >= n || h.Orig[id] != uint32(v) {
+			return errors.New("ch: node order is not a permutation")
+		}
 	}
 	check := func(first, other []uint32, w []int64, mid []int32) error {
 		if len(other) != len(w) || len(other) != len(mid) || int(first[n]) != len(other) {
@@ -463,9 +524,13 @@ func (h *Hierarchy) Validate() error {
 				return errors.New("ch: arc offsets not ascending")
 			}
 		}
-		for i, o := range other {
-			if int(o) >= n || int(mid[i]) >= n {
-				return errors.New("ch: arc node out of range")
+		for v := 0; v < n; v++ {
+			for i := first[v]; i < first[v+1]; i++ {
+				// Arcs lead to higher-ranked nodes, which have lower ids,
+				// and a middle node ranks below both ends.
+				if int(other[i]) >= v || (mid[i] >= 0 && int(mid[i]) <= v) || int(mid[i]) >= n {
+					return errors.New("ch: arc breaks the rank order")
+				}
 			}
 		}
 		return nil
@@ -476,8 +541,8 @@ func (h *Hierarchy) Validate() error {
 	if err := check(h.DownFirst, h.DownTail, h.DownWeight, h.DownMid); err != nil {
 		return err
 	}
-	for _, m := range h.LoopMid {
-		if int(m) >= n {
+	for v, m := range h.LoopMid {
+		if int(m) >= n || (m >= 0 && int(m) <= v) {
 			return errors.New("ch: loop middle out of range")
 		}
 	}

@@ -66,9 +66,10 @@ func (q *Query) bucketEntries(targets [][]Endpoint, offset int, entries []bucket
 		if len(eps) == 0 {
 			continue
 		}
-		bw.reset()
+		bw.reset(false)
 		for _, e := range eps {
-			bw.relax(e.Node, e.Init, e.Node, -1)
+			v := h.Order[e.Node]
+			bw.relax(v, e.Init, v, -1)
 		}
 		for bw.heap.len() > 0 {
 			v, d := bw.heap.pop()
@@ -134,9 +135,10 @@ func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
 	}
 	h := q.h
 	fw := q.fw
-	fw.reset()
+	fw.reset(false)
 	for _, e := range sources {
-		fw.relax(e.Node, e.Init, e.Node, -1)
+		v := h.Order[e.Node]
+		fw.relax(v, e.Init, v, -1)
 	}
 	for fw.heap.len() > 0 {
 		v, d := fw.heap.pop()

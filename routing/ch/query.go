@@ -17,59 +17,62 @@ type Endpoint struct {
 	Init int64
 }
 
+// label is a node's state in one search direction, kept in one 16-byte
+// record so that a visit touches one cache line.
+type label struct {
+	d     int64
+	stamp uint32
+	arc   int32 // arc index (Up or Down arrays) used to reach the node, -1 at a root
+}
+
 // side is one direction of a search: labels, parents and a heap.
 type side struct {
-	dist    []int64
-	stamp   []uint32
-	parent  []uint32 // predecessor node in the search tree
-	parArc  []int32  // arc index (Up or Down arrays) used to reach the node, -1 at a root
-	epoch   uint32
-	heap    *minHeap
-	settled []uint32
+	lab    []label
+	parent []uint32 // predecessor in the search tree
+	track  bool     // write parent (point-to-point queries only)
+	epoch  uint32
+	heap   *minHeap
 }
 
 func newSide(n int, withParents bool) *side {
-	s := &side{dist: make([]int64, n), stamp: make([]uint32, n), heap: newMinHeap(n)}
+	s := &side{lab: make([]label, n), heap: newMinHeap(n)}
 	if withParents {
 		s.parent = make([]uint32, n)
-		s.parArc = make([]int32, n)
 	}
 	return s
 }
 
-func (s *side) reset() {
+// reset starts a new search; track says whether to record parents.
+func (s *side) reset(track bool) {
+	s.track = track && s.parent != nil
 	s.epoch++
 	if s.epoch == 0 {
-		for i := range s.stamp {
-			s.stamp[i] = 0
+		for i := range s.lab {
+			s.lab[i].stamp = 0
 		}
 		s.epoch = 1
 	}
 	s.heap.clear()
-	s.settled = s.settled[:0]
 }
 
 func (s *side) label(v uint32) int64 {
-	if s.stamp[v] != s.epoch {
-		return Inf
+	if l := &s.lab[v]; l.stamp == s.epoch {
+		return l.d
 	}
-	return s.dist[v]
+	return Inf
 }
 
-// relax offers label d to v via arc from parent p; it reports whether the
-// label improved.
-func (s *side) relax(v uint32, d int64, p uint32, arc int32) bool {
-	if s.stamp[v] == s.epoch && s.dist[v] <= d {
-		return false
+// relax offers label d to v via arc from parent p.
+func (s *side) relax(v uint32, d int64, p uint32, arc int32) {
+	l := &s.lab[v]
+	if l.stamp == s.epoch && l.d <= d {
+		return
 	}
-	s.stamp[v] = s.epoch
-	s.dist[v] = d
-	if s.parent != nil {
+	l.stamp, l.d, l.arc = s.epoch, d, arc
+	if s.track {
 		s.parent[v] = p
-		s.parArc[v] = arc
 	}
 	s.heap.push(v, d)
-	return true
 }
 
 // Query is the per-goroutine workspace for searches on one Hierarchy. It is
@@ -77,6 +80,7 @@ func (s *side) relax(v uint32, d int64, p uint32, arc int32) bool {
 type Query struct {
 	h      *Hierarchy
 	fw, bw *side
+	all    []int64 // OneToAll labels, allocated on first use
 }
 
 // NewQuery returns a workspace for h.
@@ -88,8 +92,7 @@ func (h *Hierarchy) NewQuery() *Query {
 // path through a higher-ranked node (stall-on-demand).
 func (h *Hierarchy) stalledForward(s *side, v uint32, d int64) bool {
 	for i := h.DownFirst[v]; i < h.DownFirst[v+1]; i++ {
-		u := h.DownTail[i]
-		if s.stamp[u] == s.epoch && s.dist[u]+h.DownWeight[i] < d {
+		if l := &s.lab[h.DownTail[i]]; l.stamp == s.epoch && l.d+h.DownWeight[i] < d {
 			return true
 		}
 	}
@@ -99,15 +102,15 @@ func (h *Hierarchy) stalledForward(s *side, v uint32, d int64) bool {
 // stalledBackward is stalledForward for the backward search.
 func (h *Hierarchy) stalledBackward(s *side, v uint32, d int64) bool {
 	for i := h.UpFirst[v]; i < h.UpFirst[v+1]; i++ {
-		u := h.UpHead[i]
-		if s.stamp[u] == s.epoch && s.dist[u]+h.UpWeight[i] < d {
+		if l := &s.lab[h.UpHead[i]]; l.stamp == s.epoch && l.d+h.UpWeight[i] < d {
 			return true
 		}
 	}
 	return false
 }
 
-// Meeting describes where the two searches of a point-to-point query met.
+// Meeting describes where the two searches of a point-to-point query met
+// (internal ids).
 type Meeting struct {
 	Node    uint32
 	UseLoop bool
@@ -119,14 +122,16 @@ type Meeting struct {
 func (q *Query) ShortestPath(sources, targets []Endpoint) (int64, Meeting) {
 	h := q.h
 	fw, bw := q.fw, q.bw
-	fw.reset()
-	bw.reset()
+	fw.reset(true)
+	bw.reset(true)
 	var minTargetInit int64
 	for _, e := range sources {
-		fw.relax(e.Node, e.Init, e.Node, -1)
+		v := h.Order[e.Node]
+		fw.relax(v, e.Init, v, -1)
 	}
 	for _, e := range targets {
-		bw.relax(e.Node, e.Init, e.Node, -1)
+		v := h.Order[e.Node]
+		bw.relax(v, e.Init, v, -1)
 		if e.Init < minTargetInit {
 			minTargetInit = e.Init
 		}
@@ -190,14 +195,13 @@ func (q *Query) ShortestPath(sources, targets []Endpoint) (int64, Meeting) {
 // shortcut unpacked into original arcs.
 func (q *Query) Path(m Meeting) []uint32 {
 	h := q.h
-	// Forward half, collected backwards from the meeting node.
+	// Forward half, collected backwards from the meeting node. Internal
+	// ids until the end.
 	var upArcs []int32
-	for v := m.Node; q.fw.parArc[v] >= 0; v = q.fw.parent[v] {
-		upArcs = append(upArcs, q.fw.parArc[v])
-	}
 	v := m.Node
-	for v2 := m.Node; q.fw.parArc[v2] >= 0; v2 = q.fw.parent[v2] {
-		v = q.fw.parent[v2]
+	for q.fw.lab[v].arc >= 0 {
+		upArcs = append(upArcs, q.fw.lab[v].arc)
+		v = q.fw.parent[v]
 	}
 	path := []uint32{v}
 	for i := len(upArcs) - 1; i >= 0; i-- {
@@ -209,11 +213,14 @@ func (q *Query) Path(m Meeting) []uint32 {
 		path = h.unpackLoop(path, m.Node)
 	}
 	// Backward half: from the meeting node down to the target.
-	for q.bw.parArc[v] >= 0 {
-		a := q.bw.parArc[v]
+	for q.bw.lab[v].arc >= 0 {
+		a := q.bw.lab[v].arc
 		next := q.bw.parent[v]
 		path = h.unpack(path, v, next, h.DownMid[a])
 		v = next
+	}
+	for i, v := range path {
+		path[i] = h.Orig[v]
 	}
 	return path
 }
