@@ -186,7 +186,9 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		if len(pids) > 1 {
 			fmt.Fprintf(out, "| all | %s |\n", mib(total))
 		}
-		fmt.Fprintf(out, "\nTarget: peak RSS <= 1.5 GB with %d concurrent jobs.\n", c.concurrent)
+		if c.concurrent > 0 {
+			fmt.Fprintf(out, "\nTarget: peak RSS <= 1.5 GB with 10 concurrent 1000 x 1000 jobs.\n")
+		}
 	}
 	return nil
 }
