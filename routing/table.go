@@ -17,18 +17,25 @@ type Targets struct {
 	n      int
 
 	// The buckets are built on first use by a table with enough rows; a
-	// table of a few rows sweeps the whole hierarchy instead (PHAST),
-	// which costs less than building buckets for many targets.
+	// table of a few rows sweeps the targets' part of the hierarchy
+	// instead (RPHAST), which costs less than building buckets.
 	once    sync.Once
 	workers int
 	buckets atomic.Pointer[ch.Buckets]
+	selOnce sync.Once
+	sel     *ch.Selection
 }
 
-// phastRows is the largest table height answered by one PHAST sweep per
-// row rather than by buckets, when the buckets do not exist yet. On
-// Delaware a sweep costs about as much as 40 rows against buckets, and
-// building buckets for 1000 targets as much as 15 sweeps.
-const phastRows = 8
+// sweepRows is the largest table height answered by sweeps rather than by
+// buckets, when the buckets do not exist yet.
+const sweepRows = 8
+
+// selection returns the RPHAST selection of the targets, built on first
+// call.
+func (t *Targets) selection() *ch.Selection {
+	t.selOnce.Do(func() { t.sel = t.graph.h[t.metric].Select(t.eps) })
+	return t.sel
+}
 
 // Metric returns the metric the targets were built for.
 func (t *Targets) Metric() Metric { return t.metric }
@@ -154,14 +161,17 @@ func newTable(rows, cols int) Table {
 // usePHAST reports whether a table of rows rows should sweep rather than
 // use (and build) the buckets.
 func (t *Targets) usePHAST(rows int) bool {
-	return rows <= phastRows && t.buckets.Load() == nil
+	return rows <= sweepRows && t.buckets.Load() == nil
 }
 
 func (g *Graph) fillRows(src []Snap, t *Targets, tab Table, lo, hi int) {
 	m := t.metric
 	sweep := t.usePHAST(len(src))
 	var b *ch.Buckets
-	if !sweep {
+	var sel *ch.Selection
+	if sweep {
+		sel = t.selection()
+	} else {
 		b = t.Buckets()
 	}
 	q := g.query(m)
@@ -171,7 +181,7 @@ func (g *Graph) fillRows(src []Snap, t *Targets, tab Table, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		eps = g.sourceEndpoints(m, src[i], eps)
 		if sweep {
-			q.RowOneToAll(eps, t.eps, row)
+			q.RowSweep(eps, sel, row)
 		} else {
 			q.Row(eps, b, row)
 		}

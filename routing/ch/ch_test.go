@@ -254,7 +254,7 @@ func TestBucketsMatchPointToPoint(t *testing.T) {
 	}
 }
 
-func TestRowOneToAllMatchesDijkstra(t *testing.T) {
+func TestRowSweepMatchesDijkstra(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	g := randomGraph(rng, 25, true)
 	h := Contract(g.n, g.arcs, Options{})
@@ -276,7 +276,7 @@ func TestRowOneToAllMatchesDijkstra(t *testing.T) {
 		}
 		dsts[3] = nil
 		row := make([]int64, m)
-		q.RowOneToAll(src, dsts, row)
+		q.RowSweep(src, h.Select(dsts), row)
 		for j := range dsts {
 			want := Inf
 			if dsts[j] != nil {

@@ -80,7 +80,7 @@ func (s *side) relax(v uint32, d int64, p uint32, arc int32) {
 type Query struct {
 	h      *Hierarchy
 	fw, bw *side
-	all    []int64 // OneToAll labels, allocated on first use
+	all    []int64 // sweep labels, allocated on first use
 }
 
 // NewQuery returns a workspace for h.
