@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"runtime"
+
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/routing"
@@ -21,7 +23,8 @@ type engine interface {
 	Table(src []routing.Snap, t targets) routing.Table
 }
 
-// graphEngine is the engine of a routing graph.
+// graphEngine is the engine of a routing graph. Its destination buckets
+// are built with every CPU: the other chunks of the job wait for them.
 type graphEngine struct{ g *routing.Graph }
 
 func (e graphEngine) SnapAll(pts []orb.Point, radiusM float64) []routing.Snap {
@@ -29,8 +32,9 @@ func (e graphEngine) SnapAll(pts []orb.Point, radiusM float64) []routing.Snap {
 }
 
 func (e graphEngine) Targets(m routing.Metric, dst []routing.Snap) (targets, int64) {
-	t := e.g.NewTargets(m, dst)
-	return t, t.Bytes()
+	t := e.g.NewTargetsParallel(m, dst, runtime.GOMAXPROCS(0))
+	return t, t.Bytes() // Bytes builds the buckets, here and once
+
 }
 
 func (e graphEngine) Table(src []routing.Snap, t targets) routing.Table {
