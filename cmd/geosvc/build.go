@@ -22,6 +22,7 @@ func runBuild(args []string) error {
 	out := fs.String("out", "./data", "bundle directory to write")
 	profPath := fs.String("profile", "", "car routing profile YAML (default: the embedded configs/car.yaml)")
 	ifStale := fs.Bool("if-stale", false, "do nothing when DIR already holds a bundle of this version built from the same file")
+	addLayerFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func runBuild(args []string) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", *osmPath, err)
 	}
-	fmt.Printf("read %s: %d vertices, %d edges (%v)\n", src.File, len(net.Vertices), len(net.Edges), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("read %s (%v):\n%s\n", src.File, time.Since(start).Round(time.Millisecond), net.Report.String())
 	g, rep, err := routing.Build(net, prof)
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
@@ -71,12 +72,16 @@ func runBuild(args []string) error {
 	if err != nil {
 		return err
 	}
+	layers, err := buildLayers(&buildContext{OSMPath: *osmPath, Out: *out})
+	if err != nil {
+		return err
+	}
 	m := bundle.Manifest{
 		BundleVersion: bundleVersion(),
 		Source:        src,
 		OSMTimestamp:  net.Timestamp.UTC(),
 		BuiltAt:       time.Now().UTC().Truncate(time.Second),
-		Layers:        []bundle.Layer{{Name: "routing", File: routing.FileName, Size: fi.Size()}},
+		Layers:        append([]bundle.Layer{{Name: "routing", File: routing.FileName, Size: fi.Size()}}, layers...),
 	}
 	if err := bundle.Write(*out, m); err != nil {
 		return err

@@ -90,6 +90,7 @@ func runServer(r role, args []string) error {
 	}
 
 	var srv *api.Server
+	layers := newLoadedLayers()
 	httpErr := make(chan error, 1)
 	if r.http {
 		store := keys.NewStore(rdb, keys.Options{
@@ -108,6 +109,7 @@ func runServer(r role, args []string) error {
 			Version:      version,
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
+		registerLayers(srv.Protected(), layers)
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return err
@@ -134,6 +136,9 @@ func runServer(r role, args []string) error {
 	go func() {
 		start := time.Now()
 		g, b, err := loadBundle(cfg.DataDir)
+		if err == nil {
+			err = loadLayers(cfg.DataDir, layers)
+		}
 		if err == nil {
 			log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name, "bundle_version", b.Version,
 				"nodes", b.Nodes, "edges", b.Edges, "took", time.Since(start).Round(time.Millisecond))

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+)
+
+// A dataLayer is a part of the data bundle besides the routing graph (the
+// boundaries, time zones, ZIP+4 areas, the gazetteer, ...) and the REST
+// interface that answers from it. Each lives in a file layer_NAME.go that
+// appends itself to dataLayers in an init function, so that adding a layer
+// never touches build.go or serve.go.
+type dataLayer struct {
+	// name is the layer's name in manifest.json and in logs.
+	name string
+	// order sorts the layers for building and loading: a layer may use the
+	// layers of lower order (the boundary layer comes first).
+	order int
+	// flags registers the layer's own `geosvc build` flags, if any.
+	flags func(fs *flag.FlagSet)
+	// build writes the layer's file(s) into bc.Out and returns the file
+	// name recorded in the manifest. It may read the layers built before
+	// it from bc.Out.
+	build func(bc *buildContext) (file string, err error)
+	// load reads the layer from the bundle directory into ls, where the
+	// layers of higher order find it.
+	load func(dir string, ls *loadedLayers) error
+	// register adds the interface's routes to the protected (keyed) group
+	// at startup, before the bundle is loaded: handlers answer 503 until
+	// activate has run.
+	register func(g *echo.Group, ls *loadedLayers)
+}
+
+// dataLayers is every registered layer.
+var dataLayers []dataLayer
+
+// sortedLayers returns dataLayers by order.
+func sortedLayers() []dataLayer {
+	ls := append([]dataLayer(nil), dataLayers...)
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].order < ls[j].order })
+	return ls
+}
+
+// buildContext is what a layer's build step gets.
+type buildContext struct {
+	// OSMPath is the extract being built from.
+	OSMPath string
+	// Out is the bundle directory being written.
+	Out string
+}
+
+// loadedLayers holds the loaded layers by name (each layer's own type)
+// and is how handlers reach them once the bundle is in.
+type loadedLayers struct {
+	byName map[string]any
+	// ready is closed when every layer is loaded.
+	ready chan struct{}
+}
+
+func newLoadedLayers() *loadedLayers {
+	return &loadedLayers{byName: map[string]any{}, ready: make(chan struct{})}
+}
+
+// get returns the loaded layer of that name, nil before it is loaded.
+func (ls *loadedLayers) get(name string) any {
+	select {
+	case <-ls.ready:
+		return ls.byName[name]
+	default:
+		return nil
+	}
+}
+
+// addLayerFlags registers every layer's build flags.
+func addLayerFlags(fs *flag.FlagSet) {
+	for _, l := range sortedLayers() {
+		if l.flags != nil {
+			l.flags(fs)
+		}
+	}
+}
+
+// buildLayers builds every layer into bc.Out and returns their manifest
+// entries.
+func buildLayers(bc *buildContext) ([]bundle.Layer, error) {
+	var out []bundle.Layer
+	for _, l := range sortedLayers() {
+		if l.build == nil {
+			continue
+		}
+		start := time.Now()
+		file, err := l.build(bc)
+		if err != nil {
+			return nil, fmt.Errorf("layer %s: %w", l.name, err)
+		}
+		fi, err := os.Stat(bc.Out + string(os.PathSeparator) + file)
+		if err != nil {
+			return nil, fmt.Errorf("layer %s: %w", l.name, err)
+		}
+		fmt.Printf("layer %s: %s, %d KB, %v\n", l.name, file, fi.Size()>>10, time.Since(start).Round(time.Millisecond))
+		out = append(out, bundle.Layer{Name: l.name, File: file, Size: fi.Size()})
+	}
+	return out, nil
+}
+
+// loadLayers loads every layer from dir into ls and then marks ls ready.
+func loadLayers(dir string, ls *loadedLayers) error {
+	tmp := &loadedLayers{byName: ls.byName, ready: make(chan struct{})}
+	close(tmp.ready) // layers may read the ones loaded before them
+	for _, l := range sortedLayers() {
+		if l.load == nil {
+			continue
+		}
+		if err := l.load(dir, tmp); err != nil {
+			return fmt.Errorf("data bundle %s: layer %s: %w", dir, l.name, err)
+		}
+	}
+	close(ls.ready)
+	return nil
+}
+
+// registerLayers adds every layer's routes to the protected group.
+func registerLayers(g *echo.Group, ls *loadedLayers) {
+	for _, l := range sortedLayers() {
+		if l.register != nil {
+			l.register(g, ls)
+		}
+	}
+}
