@@ -41,6 +41,13 @@ type Options struct {
 	// edge-based graph neighbour updates cost 45 % more build time for 3 %
 	// fewer shortcuts and no faster queries.
 	NeighbourUpdates bool
+	// NeighbourWeight weighs the number of contracted neighbours in the
+	// priority. The default 0 leaves the spreading to the level term
+	// (the depth of the contracted neighbours plus one), which on the
+	// Delaware edge-based graph orders better: weights 0.5, 1 and 2 gave
+	// 13 %, 29 % and 47 % more shortcuts and 1.9x to 3.1x slower
+	// 1000 x 1000 tables.
+	NeighbourWeight float64
 }
 
 // Hierarchy is a contracted graph: for each node its upward arcs (to
@@ -84,16 +91,18 @@ type dynArc struct {
 }
 
 type contractor struct {
-	n          int
-	out, in    [][]dynArc
-	contracted []bool
-	level      []int32
-	loop       []int64
-	loopMid    []int32
-	limit      int
-	simLimit   int
-	lazyOnly   bool
-	tStamp     []uint32 // witness targets of the current search
+	n               int
+	out, in         [][]dynArc
+	contracted      []bool
+	level           []int32
+	deleted         []int32 // contracted neighbours
+	neighbourWeight float64
+	loop            []int64
+	loopMid         []int32
+	limit           int
+	simLimit        int
+	lazyOnly        bool
+	tStamp          []uint32 // witness targets of the current search
 
 	// witness search state
 	wDist  []int64
@@ -120,20 +129,22 @@ func Contract(n int, arcs []Arc, opt Options) *Hierarchy {
 		opt.SimulationSettleLimit = 40
 	}
 	c := &contractor{
-		n:          n,
-		out:        make([][]dynArc, n),
-		in:         make([][]dynArc, n),
-		contracted: make([]bool, n),
-		level:      make([]int32, n),
-		loop:       make([]int64, n),
-		loopMid:    make([]int32, n),
-		limit:      opt.WitnessSettleLimit,
-		simLimit:   opt.SimulationSettleLimit,
-		lazyOnly:   !opt.NeighbourUpdates,
-		wDist:      make([]int64, n),
-		wStamp:     make([]uint32, n),
-		tStamp:     make([]uint32, n),
-		wHeap:      newMinHeap(n),
+		n:               n,
+		out:             make([][]dynArc, n),
+		in:              make([][]dynArc, n),
+		contracted:      make([]bool, n),
+		level:           make([]int32, n),
+		deleted:         make([]int32, n),
+		neighbourWeight: opt.NeighbourWeight,
+		loop:            make([]int64, n),
+		loopMid:         make([]int32, n),
+		limit:           opt.WitnessSettleLimit,
+		simLimit:        opt.SimulationSettleLimit,
+		lazyOnly:        !opt.NeighbourUpdates,
+		wDist:           make([]int64, n),
+		wStamp:          make([]uint32, n),
+		tStamp:          make([]uint32, n),
+		wHeap:           newMinHeap(n),
 	}
 	for i := range c.loop {
 		c.loop[i] = Inf
@@ -320,7 +331,7 @@ func (c *contractor) priority(v uint32) int64 {
 	for _, s := range c.shortcuts {
 		addedHops += s.hops
 	}
-	p := float64(c.level[v])
+	p := float64(c.level[v]) + c.neighbourWeight*float64(c.deleted[v])
 	if removed > 0 {
 		p += 2 * float64(len(c.shortcuts)) / float64(removed)
 	}
@@ -397,6 +408,7 @@ func (c *contractor) run() *Hierarchy {
 			if c.level[u] < c.level[v]+1 {
 				c.level[u] = c.level[v] + 1
 			}
+			c.deleted[u]++
 			if !c.lazyOnly {
 				pq.set(u, c.priority(u))
 			}
