@@ -47,11 +47,43 @@ func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*
 		}
 		return nil, nil, fmt.Errorf("redis %s: %w", opt.Addr, err)
 	}
+	stopClock := func() {}
+	if mini != nil {
+		stopClock = runMiniClock(mini, time.Second)
+	}
 	closeAll := func() {
+		stopClock()
 		rdb.Close()
 		if mini != nil {
 			mini.Close()
 		}
 	}
 	return rdb, closeAll, nil
+}
+
+// runMiniClock makes the embedded Redis expire keys: miniredis counts TTLs
+// down only when told how much time has passed, so a ticker tells it
+// every tick. The returned func stops the ticker.
+func runMiniClock(mini *miniredis.Miniredis, every time.Duration) func() {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				mini.FastForward(now.Sub(last))
+				last = now
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+	}
 }

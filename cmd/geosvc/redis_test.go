@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// TestMiniClockExpiresKeys: with the clock running, a key with a TTL in
+// the embedded Redis goes away; miniredis alone would keep it forever.
+func TestMiniClockExpiresKeys(t *testing.T) {
+	mini := miniredis.RunT(t)
+	stop := runMiniClock(mini, 10*time.Millisecond)
+	defer stop()
+	rdb := redis.NewClient(&redis.Options{Addr: mini.Addr()})
+	defer rdb.Close()
+	ctx := context.Background()
+	if err := rdb.Set(ctx, "k", "v", 50*time.Millisecond).Err(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for rdb.Exists(ctx, "k").Val() == 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("key with a 50 ms TTL still there after 5 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
