@@ -2,17 +2,12 @@ package osmroad
 
 import (
 	"bufio"
-	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -20,69 +15,31 @@ import (
 	"github.com/paulmach/osm/osmpbf"
 	"github.com/paulmach/osm/osmxml"
 
+	"github.com/geosvc/geosvc/geo/osmfile"
 	"github.com/geosvc/geosvc/routing/profile"
 )
 
-// Format is an OSM file format.
-type Format uint8
+// Format is an OSM file format (geo/osmfile's).
+type Format = osmfile.Format
 
 // Formats Read understands.
 const (
 	// FormatUnknown is no format Read understands.
-	FormatUnknown Format = iota
+	FormatUnknown = osmfile.FormatUnknown
 	// FormatPBF is the OSM protobuf format (.osm.pbf).
-	FormatPBF
+	FormatPBF = osmfile.FormatPBF
 	// FormatXML is plain OSM XML (.osm, .xml).
-	FormatXML
+	FormatXML = osmfile.FormatXML
 	// FormatXMLBzip2 is bzip2-compressed OSM XML (.osm.bz2).
-	FormatXMLBzip2
+	FormatXMLBzip2 = osmfile.FormatXMLBzip2
 	// FormatXMLGzip is gzip-compressed OSM XML (.osm.gz).
-	FormatXMLGzip
+	FormatXMLGzip = osmfile.FormatXMLGzip
 )
-
-// String names the format.
-func (f Format) String() string {
-	switch f {
-	case FormatPBF:
-		return "pbf"
-	case FormatXML:
-		return "osm-xml"
-	case FormatXMLBzip2:
-		return "osm-xml+bzip2"
-	case FormatXMLGzip:
-		return "osm-xml+gzip"
-	}
-	return "unknown"
-}
 
 // DetectFormat tells the format of an OSM file from its first bytes (head,
 // at least 16 of them when the file has them) and, when the bytes say
-// nothing, from its name.
-func DetectFormat(name string, head []byte) Format {
-	trimmed := bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n")
-	switch {
-	case bytes.HasPrefix(head, []byte("BZh")):
-		return FormatXMLBzip2
-	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		return FormatXMLGzip
-	case bytes.HasPrefix(trimmed, []byte("<")):
-		return FormatXML
-	case len(head) >= 16 && head[0] == 0 && head[1] == 0 && bytes.Contains(head[4:], []byte("OSMHeader")):
-		return FormatPBF
-	}
-	n := strings.ToLower(name)
-	switch {
-	case strings.HasSuffix(n, ".pbf"):
-		return FormatPBF
-	case strings.HasSuffix(n, ".bz2"):
-		return FormatXMLBzip2
-	case strings.HasSuffix(n, ".gz"):
-		return FormatXMLGzip
-	case strings.HasSuffix(n, ".osm"), strings.HasSuffix(n, ".xml"):
-		return FormatXML
-	}
-	return FormatUnknown
-}
+// nothing, from its name (osmfile.DetectFormat).
+func DetectFormat(name string, head []byte) Format { return osmfile.DetectFormat(name, head) }
 
 // Read imports the car road network of the OSM file at path (.osm.pbf,
 // .osm/.xml, .osm.bz2 or .osm.gz, told apart by content, else by name)
@@ -127,7 +84,7 @@ func ReadPBF(r io.ReadSeeker, prof *profile.Profile) (net *Network, err error) {
 	}
 	// Pass 1: ways and relations. The gate checks every block before the
 	// decoder sees it, so a PBF with plain nodes is an error, not a panic.
-	hdr, err := scanPBF(&pbfGate{r: bufio.NewReaderSize(r, 1<<16)}, func(s *osmpbf.Scanner) {
+	hdr, err := scanPBF(osmfile.GatePBF(bufio.NewReaderSize(r, 1<<16)), func(s *osmpbf.Scanner) {
 		s.SkipNodes = true
 		s.FilterWay = b.filterWay
 		s.FilterRelation = b.filterRelation
@@ -163,23 +120,15 @@ func ReadPBF(r io.ReadSeeker, prof *profile.Profile) (net *Network, err error) {
 // say which ones are needed).
 func ReadXML(r io.Reader, format Format, prof *profile.Profile) (net *Network, err error) {
 	defer recoverTo(&err)
-	switch format {
-	case FormatXML:
-	case FormatXMLBzip2:
-		// Decompress on another core while the XML is parsed.
-		ar := newAsyncReader(bzip2.NewReader(bufio.NewReaderSize(r, 1<<16)))
-		defer ar.Close()
-		r = ar
-	case FormatXMLGzip:
-		gz, err := gzip.NewReader(r)
-		if err != nil {
-			return nil, fmt.Errorf("osmroad: %w", err)
-		}
-		defer gz.Close()
-		r = gz
-	default:
+	if !format.IsXML() {
 		return nil, fmt.Errorf("osmroad: ReadXML cannot read format %v", format)
 	}
+	// Compressed XML is decompressed on another core while it is parsed.
+	r, release, err := osmfile.XMLReader(r, format)
+	if err != nil {
+		return nil, fmt.Errorf("osmroad: %w", err)
+	}
+	defer release()
 	b := newBuilder(prof)
 	var nodes xmlNodes
 	s := osmxml.New(context.Background(), bufio.NewReaderSize(r, 1<<16))
@@ -224,86 +173,6 @@ func scanPBF(r io.Reader, setup func(*osmpbf.Scanner), handle func(osm.Object)) 
 	return hdr, s.Err()
 }
 
-// asyncReader reads its source ahead in a goroutine of its own, in
-// chunks, so that decompression and parsing use two cores.
-type asyncReader struct {
-	chunks chan []byte
-	free   chan []byte
-	done   chan struct{}
-	buf    []byte // the chunk being read, whole
-	cur    []byte // its unread rest
-	err    error
-	srcErr error // set by the goroutine before it closes chunks
-}
-
-const asyncChunk = 256 << 10
-
-func newAsyncReader(src io.Reader) *asyncReader {
-	a := &asyncReader{chunks: make(chan []byte, 4), free: make(chan []byte, 5), done: make(chan struct{})}
-	for range 5 {
-		a.free <- make([]byte, asyncChunk)
-	}
-	go func() {
-		defer close(a.chunks)
-		defer func() {
-			if r := recover(); r != nil {
-				a.srcErr = fmt.Errorf("decompression failed: %v", r)
-			}
-		}()
-		for {
-			var buf []byte
-			select {
-			case buf = <-a.free:
-			case <-a.done:
-				return
-			}
-			n, err := io.ReadFull(src, buf[:cap(buf)])
-			if n > 0 {
-				select {
-				case a.chunks <- buf[:n]:
-				case <-a.done:
-					return
-				}
-			}
-			if err != nil {
-				if err != io.EOF && err != io.ErrUnexpectedEOF {
-					a.srcErr = err
-				}
-				return
-			}
-		}
-	}()
-	return a
-}
-
-// Read implements io.Reader.
-func (a *asyncReader) Read(p []byte) (int, error) {
-	for len(a.cur) == 0 {
-		if a.err != nil {
-			return 0, a.err
-		}
-		if a.buf != nil {
-			a.free <- a.buf[:cap(a.buf)]
-			a.buf = nil
-		}
-		c, ok := <-a.chunks
-		if !ok {
-			a.err = a.srcErr
-			if a.err == nil {
-				a.err = io.EOF
-			}
-			return 0, a.err
-		}
-		a.buf, a.cur = c, c
-	}
-	n := copy(p, a.cur)
-	a.cur = a.cur[n:]
-	return n, nil
-}
-
-// Close stops the read-ahead goroutine.
-func (a *asyncReader) Close() { close(a.done) }
-
 // xmlNodes keeps the nodes of an XML file until the ways are known.
 type xmlNodes struct {
 	ids    []int64
@@ -337,7 +206,7 @@ func (x *xmlNodes) replay(b *builder) {
 
 // recoverTo turns a panic in the import into an error, so that a broken
 // input never crashes the process from our goroutine. (The PBF decoder's
-// own goroutines are protected by pbfGate instead.)
+// own goroutines are protected by osmfile.GatePBF instead.)
 func recoverTo(err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("osmroad: import failed: %v", r)
@@ -367,4 +236,3 @@ func (t *newestTime) time() time.Time {
 	return time.Time{}
 }
 
-var errPlainNodes = errors.New("the PBF file stores plain (non-dense) nodes, which the PBF reader does not support; convert it with `osmium cat in.osm.pbf -o out.osm.pbf`")

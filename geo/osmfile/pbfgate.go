@@ -1,4 +1,4 @@
-package osmroad
+package osmfile
 
 import (
 	"bufio"
@@ -18,12 +18,17 @@ const (
 	maxBlobSize       = 32 << 20
 )
 
+// GatePBF returns a reader that passes the PBF stream r on one file block
+// at a time and ends with ErrPlainNodes instead of a block of plain nodes.
+// Wrap every PBF stream given to osmpbf.New in it.
+func GatePBF(r io.Reader) io.Reader { return &pbfGate{r: r} }
+
 // pbfGate passes a PBF stream on one file block at a time and refuses the
 // blocks that would crash the osmpbf decoder. paulmach/osm v0.8.0 panics
 // ("nodes are not supported") on a primitive group of plain, non-dense
 // nodes, inside a decoder goroutine of its own where no recover of ours can
 // reach; so the gate looks into every OSMData block first (decompressing it
-// on the side) and, on plain nodes, returns errPlainNodes instead of the
+// on the side) and, on plain nodes, returns ErrPlainNodes instead of the
 // block: the scanner then stops with that error. Blocks it cannot parse
 // pass unchanged, for the decoder to report.
 type pbfGate struct {
@@ -80,7 +85,7 @@ func (g *pbfGate) load() error {
 		}
 		if plain {
 			g.buf = g.buf[:0]
-			return errPlainNodes
+			return ErrPlainNodes
 		}
 	}
 	return nil
