@@ -92,6 +92,9 @@ type Graph struct {
 
 	pools [2]sync.Pool // *ch.Query per metric
 
+	boundsOnce sync.Once
+	bounds     orb.Bound
+
 	// Reverse turn adjacency, built on demand for the Dijkstra oracle.
 	reverseOnce    sync.Once
 	revFirst       []uint32

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/paulmach/orb"
-
 	"github.com/geosvc/geosvc/routing/osmroad"
 	"github.com/geosvc/geosvc/routing/profile"
 )
@@ -81,25 +79,17 @@ func testGraph(t testing.TB, name string) *Graph {
 	return g
 }
 
-// roadPoints returns n seeded random points lying on (or within a few
+// roadPoints returns n seeded random points lying on (or within jitterM
 // metres of) roads of the graph, snapped.
 func roadPoints(g *Graph, n int, seed int64, jitterM float64) []Snap {
-	rng := rand.New(rand.NewSource(seed))
-	pts := make([]orb.Point, 0, n)
-	for len(pts) < n {
-		e := uint32(rng.Intn(len(g.edgeFrom)))
-		if g.edgeNode[2*e] < 0 && g.edgeNode[2*e+1] < 0 {
-			continue
-		}
-		f := rng.Float64()
-		line := cutLine(g.edgeShape(e), g.edgeLen[e], f, f)
-		p := line[0]
+	rng := rand.New(rand.NewSource(seed + 1))
+	pts := g.RandomRoadPoints(n, seed)
+	for i := range pts {
 		if jitterM > 0 {
 			// about 1e-5 degrees per metre
-			p[0] += (rng.Float64()*2 - 1) * jitterM * 1.2e-5
-			p[1] += (rng.Float64()*2 - 1) * jitterM * 0.9e-5
+			pts[i][0] += (rng.Float64()*2 - 1) * jitterM * 1.2e-5
+			pts[i][1] += (rng.Float64()*2 - 1) * jitterM * 0.9e-5
 		}
-		pts = append(pts, p)
 	}
 	return g.SnapAll(pts, 0)
 }
