@@ -19,21 +19,6 @@ import (
 // vertex, and roads the number of road edges meeting there.
 type TurnCostFunc func(angleDeg float64, uTurn, signal bool, roads int) float64
 
-// baseGraph is the uncontracted edge-based graph in CSR form.
-type baseGraph struct {
-	// nodeEdge[n] = network edge id * 2 + direction (0 From->To, 1 To->From).
-	nodeEdge []uint32
-	nodeTime []uint32 // milliseconds to traverse the node's edge
-	nodeDist []uint32 // decimetres
-	// Turn arcs of node n: turnHead[turnFirst[n]:turnFirst[n+1]], with
-	// turnMS the turn cost in milliseconds (not including the head's time).
-	turnFirst []uint32
-	turnHead  []uint32
-	turnMS    []uint32
-}
-
-func (b *baseGraph) numNodes() int { return len(b.nodeEdge) }
-
 // directedID is the id of edge e driven in direction dir before dense
 // numbering.
 func directedID(e uint32, dir uint32) uint32 { return e*2 + dir }
