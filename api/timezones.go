@@ -1,0 +1,84 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/geo/timezone"
+)
+
+// TimezonesInterface is the interface name of the time-zone endpoint, as
+// keys and usage counters know it.
+const TimezonesInterface = "timezonesv1"
+
+// HeaderIANAZone is the response header carrying the IANA name of the
+// answer's zone ("America/New_York"), which the specification's body has
+// no field for.
+const HeaderIANAZone = "X-Time-Zone"
+
+// TimezonesOptions configures the timezonesv1 endpoint.
+type TimezonesOptions struct {
+	// Index returns the loaded time-zone index, nil while the data bundle
+	// is loading (the endpoint then answers 503). Its clock is the one the
+	// answers are computed at.
+	Index func() *timezone.Index
+	// Logger receives errors; default slog.Default().
+	Logger *slog.Logger
+}
+
+// RegisterTimezones adds GET /timezonesv1/xy2tzdata to g, which must
+// authenticate requests (Server.Protected).
+//
+// Answers: 200 with the time zone response; 400 {"message"} for a missing,
+// non-numeric, non-finite or out-of-range x (longitude) or y (latitude);
+// 503 {"message":"data bundle loading"} until the layer is loaded.
+func RegisterTimezones(g *echo.Group, opts TimezonesOptions) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &tzHandler{index: opts.Index, log: opts.Logger}
+	h.enc.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
+	g.GET("/"+TimezonesInterface+"/xy2tzdata", h.xy2tzdata)
+}
+
+// tzHandler serves timezonesv1.
+type tzHandler struct {
+	index func() *timezone.Index
+	log   *slog.Logger
+	enc   tzEncoder
+}
+
+// errBundleLoading is the answer of a lookup before the bundle is loaded.
+var errBundleLoading = Error(http.StatusServiceUnavailable, "data bundle loading")
+
+// xy2tzdata answers the time-zone data of the point x (lon), y (lat).
+func (h *tzHandler) xy2tzdata(c echo.Context) error {
+	p, msg := parseTZPoint(c.QueryParams())
+	if msg != "" {
+		return Error(http.StatusBadRequest, msg)
+	}
+	ix := h.index()
+	if ix == nil {
+		return errBundleLoading
+	}
+	r, err := ix.Lookup(p)
+	if errors.Is(err, timezone.ErrNoZone) {
+		return Error(http.StatusNotFound, "no time zone at this point")
+	}
+	if err != nil {
+		h.log.Error("time zone lookup failed", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+		return err
+	}
+	bp := h.enc.bufs.Get().(*[]byte)
+	defer h.enc.bufs.Put(bp)
+	b, err := h.enc.encode((*bp)[:0], r)
+	if err != nil {
+		return err
+	}
+	*bp = b
+	c.Response().Header().Set(HeaderIANAZone, r.Zone.Name)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+}
