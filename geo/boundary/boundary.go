@@ -140,24 +140,24 @@ type Category struct {
 	// Code is the category code (920 and up; 990 and up for boundary=*
 	// values not in configs/geoboundaries.yaml, numbered in the order of
 	// their names at build time).
-	Code int `json:"code"`
+	Code int `json:"code" yaml:"code"`
 	// Name is the category's name, usually the boundary=* value.
-	Name string `json:"name"`
+	Name string `json:"name" yaml:"name"`
 	// Boundaries are the boundary=* values of the category.
-	Boundaries []string `json:"boundaries"`
+	Boundaries []string `json:"boundaries" yaml:"boundaries"`
 	// SubKey is the tag the sub-category is read from ("protect_class"),
 	// "" when the category has none.
-	SubKey string `json:"sub_key,omitempty"`
+	SubKey string `json:"sub_key,omitempty" yaml:"sub_key"`
 	// Sub are the sub-categories.
-	Sub []SubCategory `json:"sub,omitempty"`
+	Sub []SubCategory `json:"sub,omitempty" yaml:"sub"`
 }
 
 // SubCategory is a sub-category of a geo-boundary category.
 type SubCategory struct {
 	// Code is the sub-category code.
-	Code int `json:"code"`
+	Code int `json:"code" yaml:"code"`
 	// Name names it.
-	Name string `json:"name"`
+	Name string `json:"name" yaml:"name"`
 	// Values are the tag values that select it.
-	Values []string `json:"values"`
+	Values []string `json:"values" yaml:"values"`
 }

@@ -2,6 +2,8 @@ package boundary
 
 import (
 	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo/spatial"
 )
 
 // Layer is the loaded boundary layer: the areas and their spatial index.
@@ -10,12 +12,13 @@ type Layer struct {
 	areas []*Area
 	byID  map[int64]*Area
 	cats  []Category
+	ix    *spatial.Index
 }
 
 // Load reads the layer from the bundle directory dir (its FileName).
 func Load(dir string) (*Layer, error) { return load(dir) }
 
-// Areas returns every area of the layer, in id order. The slice is shared:
+// Areas returns every area of the layer by ascending id. The slice is shared:
 // do not modify it.
 func (l *Layer) Areas() []*Area { return l.areas }
 

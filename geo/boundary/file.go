@@ -1,0 +1,66 @@
+package boundary
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/geosvc/geosvc/geo/spatial"
+	"github.com/geosvc/geosvc/routing/binfmt"
+)
+
+// File format of boundaries.bin: a binfmt container with this magic and
+// version; sections "areas" (JSON: the areas in index order, without
+// geometry), "categories" (JSON), "meta" (JSON) and the spatial index under
+// "ix.".
+var fileMagic = [8]byte{'G', 'S', 'B', 'O', 'U', 'N', 'D', 0}
+
+// FileVersion is the version of the boundaries.bin format.
+const FileVersion = 1
+
+// meta is the layer's provenance.
+type meta struct {
+	Source string `json:"source"`
+	Report Report `json:"report"`
+}
+
+// write writes areas (in index order), cats and ix to dir/FileName.
+func write(dir string, areas []*Area, cats []Category, ix *spatial.Index, m meta) error {
+	w := binfmt.NewWriter()
+	w.AddJSON("areas", areas)
+	w.AddJSON("categories", cats)
+	w.AddJSON("meta", m)
+	ix.Write(w, "ix.")
+	return w.WriteFile(filepath.Join(dir, FileName), fileMagic, FileVersion)
+}
+
+func load(dir string) (*Layer, error) {
+	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
+	if err != nil {
+		return nil, fmt.Errorf("boundary: %w", err)
+	}
+	l := &Layer{byID: map[int64]*Area{}}
+	if err := f.JSON("areas", &l.areas); err != nil {
+		return nil, fmt.Errorf("boundary: %w", err)
+	}
+	if err := f.JSON("categories", &l.cats); err != nil {
+		return nil, fmt.Errorf("boundary: %w", err)
+	}
+	if l.ix, err = spatial.Read(f, "ix."); err != nil {
+		return nil, fmt.Errorf("boundary: %w", err)
+	}
+	if l.ix.Len() != len(l.areas) {
+		return nil, fmt.Errorf("boundary: %s: %d areas but %d indexed", FileName, len(l.areas), l.ix.Len())
+	}
+	l.init()
+	return l, nil
+}
+
+// init links the areas to the layer.
+func (l *Layer) init() {
+	l.byID = make(map[int64]*Area, len(l.areas))
+	for i, a := range l.areas {
+		a.index = int32(i)
+		a.layer = l
+		l.byID[a.ID] = a
+	}
+}

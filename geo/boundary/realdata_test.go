@@ -1,0 +1,218 @@
+package boundary
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/paulmach/orb"
+)
+
+// osmModuleDir is the directory of the paulmach/osm module (whose testdata
+// holds the Delaware and Andorra extracts), "" when go cannot tell.
+var osmModuleDir = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
+
+// extractPath returns the path of a named real extract, "" when absent.
+func extractPath(name string) string {
+	var p string
+	switch name {
+	case "delaware":
+		p = filepath.Join(osmModuleDir(), "testdata", "delaware-latest.osm.pbf")
+	case "andorra":
+		p = filepath.Join(osmModuleDir(), "testdata", "andorra-latest.osm.bz2")
+	default:
+		p = filepath.Join("..", "..", "..", "shared", "data", "osm", name+".osm.pbf")
+	}
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+type builtLayer struct {
+	layer  *Layer
+	report *Report
+	err    error
+}
+
+var (
+	builtMu sync.Mutex
+	built   = map[string]*builtLayer{}
+)
+
+// realLayer builds (once per test binary) and loads the layer of a real
+// extract, skipping the test when the extract is absent.
+func realLayer(t testing.TB, name string) (*Layer, *Report) {
+	t.Helper()
+	path := extractPath(name)
+	if path == "" {
+		t.Skipf("extract %s not available", name)
+	}
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	b, ok := built[name]
+	if !ok {
+		b = &builtLayer{}
+		dir, err := os.MkdirTemp("", "boundary-"+name)
+		if err == nil {
+			defer os.RemoveAll(dir)
+			b.report, err = Build(BuildOptions{OSMPath: path, Out: dir})
+			if err == nil {
+				b.layer, err = Load(dir)
+			}
+		}
+		b.err = err
+		built[name] = b
+	}
+	if b.err != nil {
+		t.Fatalf("%s: %v", name, b.err)
+	}
+	return b.layer, b.report
+}
+
+// Points checked against the OSM data of the extracts.
+var (
+	dover          = orb.Point{-75.5244, 39.1582}
+	wilmington     = orb.Point{-75.5466, 39.7459}
+	georgetownDE   = orb.Point{-75.3852, 38.6901}
+	andorraLaVella = orb.Point{1.5218, 42.5063}
+	escaldes       = orb.Point{1.5346, 42.5097}
+	atlantic       = orb.Point{-74.0, 38.0}
+)
+
+func TestKnownPoints(t *testing.T) {
+	tests := []struct {
+		extract string
+		p       orb.Point
+		admin   int
+		want    string // name, "" for none
+		wantISO string
+	}{
+		{"delaware", dover, 0, "United States of America", "USA"},
+		{"delaware", dover, 1, "Delaware", "USA"},
+		{"delaware", dover, 2, "Kent County", "USA"},
+		{"delaware", dover, 5, "Kent County", "USA"}, // falls back to the county
+		{"delaware", dover, 8, "Dover", "USA"},
+		{"delaware", wilmington, 2, "New Castle County", "USA"},
+		{"delaware", wilmington, 8, "Wilmington", "USA"},
+		{"delaware", georgetownDE, 2, "Sussex County", "USA"},
+		{"delaware", atlantic, 0, "", ""},
+		{"andorra", andorraLaVella, 0, "Andorra", "AND"},
+		{"andorra", andorraLaVella, 1, "Andorra la Vella", "AND"},
+		{"andorra", escaldes, 1, "Escaldes-Engordany", "AND"},
+	}
+	for _, tc := range tests {
+		l, _ := realLayer(t, tc.extract)
+		a, ok := l.AdminAt(tc.p, tc.admin)
+		if tc.want == "" {
+			if ok {
+				t.Errorf("%s admin%d at %v = %q, want none", tc.extract, tc.admin, tc.p, a.Name)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s admin%d at %v: none, want %q", tc.extract, tc.admin, tc.p, tc.want)
+			continue
+		}
+		if a.Name != tc.want || a.CountryISO3 != tc.wantISO {
+			t.Errorf("%s admin%d at %v = %q (%s), want %q (%s)", tc.extract, tc.admin, tc.p, a.Name, a.CountryISO3, tc.want, tc.wantISO)
+		}
+	}
+}
+
+func TestLayerSizes(t *testing.T) {
+	tests := []struct {
+		extract string
+		level   int
+		want    int
+		names   []string
+	}{
+		{"delaware", 2, 1, []string{"United States of America"}},
+		{"delaware", 4, 1, []string{"Delaware"}},
+		{"delaware", 6, 3, []string{"Kent County", "New Castle County", "Sussex County"}},
+		{"delaware", 8, 44, []string{"Dover", "Wilmington", "Newark", "Georgetown", "Lewes", "Milford", "Smyrna"}},
+		{"andorra", 2, 1, []string{"Andorra"}},
+		{"andorra", 7, 7, []string{"Andorra la Vella", "Canillo", "Encamp", "Escaldes-Engordany", "La Massana", "Ordino", "Sant Julià de Lòria"}},
+	}
+	for _, tc := range tests {
+		l, rep := realLayer(t, tc.extract)
+		names := map[string]bool{}
+		n := 0
+		for _, a := range l.Areas() {
+			if a.Kind == KindAdmin && a.AdminLevel == tc.level {
+				n++
+				names[a.Name] = true
+			}
+		}
+		if n != tc.want {
+			t.Errorf("%s: %d areas of admin_level %d, want %d\n%s", tc.extract, n, tc.level, tc.want, rep)
+		}
+		for _, name := range tc.names {
+			if !names[name] {
+				t.Errorf("%s: no admin_level %d area %q", tc.extract, tc.level, name)
+			}
+		}
+	}
+}
+
+func TestAreaFields(t *testing.T) {
+	l, rep := realLayer(t, "delaware")
+	us, ok := l.ByID(148838)
+	if !ok || !us.Clipped || us.CountryISO3 != "USA" || us.DialCode != 1 || us.Admin != 0 || us.CategoryCode != 900 {
+		t.Errorf("United States = %+v, want clipped admin0 USA dial code 1", us)
+	}
+	if len(rep.Broken) == 0 || len(rep.Clipped) != 1 {
+		t.Errorf("report: %d broken, clipped %v; want Maryland & co. broken, the US clipped", len(rep.Broken), rep.Clipped)
+	}
+	de, ok := l.ByID(162110)
+	if !ok || de.ISO3166_2 != "US-DE" || de.CategoryName != "admin1" || de.Clipped {
+		t.Errorf("Delaware = %+v", de)
+	}
+	h := l.AdminHierarchy(dover)
+	var got []string
+	for _, a := range h {
+		got = append(got, a.Name)
+	}
+	if want := "Dover|Kent County|Delaware|United States of America"; strings.Join(got, "|") != want {
+		t.Errorf("AdminHierarchy(Dover) = %v, want %s", got, want)
+	}
+	if a, ok := l.MostSpecificAdmin(dover); !ok || a.Name != "Dover" {
+		t.Errorf("MostSpecificAdmin(Dover) = %v, %v", a, ok)
+	}
+	park := orb.Point{-75.4667, 39.2500} // Bombay Hook National Wildlife Refuge
+	code := 922
+	gb := l.GeoBoundariesAt(park, &code)
+	if len(gb) != 1 || gb[0].Name != "Bombay Hook National Wildlife Refuge" || gb[0].CategoryName != "national_park" {
+		t.Errorf("GeoBoundariesAt(Bombay Hook, 922) = %v", gb)
+	}
+	if !l.HasCategory(921) || l.HasCategory(5) {
+		t.Error("HasCategory")
+	}
+	a, _ := l.ByID(1245078)
+	if p, ok := a.PolygonAt(dover); !ok || len(p) == 0 || !a.Contains(dover) {
+		t.Error("Kent County PolygonAt(Dover): none")
+	}
+}
+
+func TestEveryAreaContainsItsRepresentativePoint(t *testing.T) {
+	for _, name := range []string{"delaware", "andorra", "monaco"} {
+		l, _ := realLayer(t, name)
+		for _, a := range l.Areas() {
+			if !a.Contains(a.RepPoint) {
+				t.Errorf("%s: area %d %q does not contain its representative point %v", name, a.ID, a.Name, a.RepPoint)
+			}
+			if !a.BBox.Contains(a.RepPoint) {
+				t.Errorf("%s: area %d: bbox %v misses %v", name, a.ID, a.BBox, a.RepPoint)
+			}
+		}
+	}
+}
