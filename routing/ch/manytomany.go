@@ -66,11 +66,7 @@ func (q *Query) bucketEntries(targets [][]Endpoint, offset int, entries []bucket
 		if len(eps) == 0 {
 			continue
 		}
-		bw.reset(false)
-		for _, e := range eps {
-			v := h.Order[e.Node]
-			bw.relax(v, e.Init, v, -1)
-		}
+		bw.start(h, eps, false)
 		for bw.heap.len() > 0 {
 			v, d := bw.heap.pop()
 			if h.stalledBackward(bw, v, d) {
@@ -127,19 +123,13 @@ func (b *Buckets) Entries() int { return len(b.target) }
 // Row fills row (len b.Targets) with the least weight from the source
 // endpoints to every target, Inf where there is none.
 func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
-	for j := range row {
-		row[j] = Inf
-	}
+	clearRow(row)
 	if len(sources) == 0 {
 		return
 	}
 	h := q.h
 	fw := q.fw
-	fw.reset(false)
-	for _, e := range sources {
-		v := h.Order[e.Node]
-		fw.relax(v, e.Init, v, -1)
-	}
+	fw.start(h, sources, false)
 	for fw.heap.len() > 0 {
 		v, d := fw.heap.pop()
 		if h.stalledForward(fw, v, d) {

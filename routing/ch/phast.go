@@ -101,19 +101,13 @@ func (s *Selection) Bytes() int64 {
 // with the target behind (where a sweep cannot tell the way round) are
 // answered by ShortestPath.
 func (q *Query) RowSweep(sources []Endpoint, s *Selection, row []int64) {
-	for j := range row {
-		row[j] = Inf
-	}
+	clearRow(row)
 	if len(sources) == 0 {
 		return
 	}
 	h := q.h
 	fw := q.fw
-	fw.reset(false)
-	for _, e := range sources {
-		v := h.Order[e.Node]
-		fw.relax(v, e.Init, v, -1)
-	}
+	fw.start(h, sources, false)
 	for fw.heap.len() > 0 {
 		v, d := fw.heap.pop()
 		for i := h.UpFirst[v]; i < h.UpFirst[v+1]; i++ {

@@ -55,6 +55,22 @@ func (s *side) reset(track bool) {
 	s.heap.clear()
 }
 
+// start resets the side and seeds it with endpoints (caller's node ids).
+func (s *side) start(h *Hierarchy, eps []Endpoint, track bool) {
+	s.reset(track)
+	for _, e := range eps {
+		v := h.Order[e.Node]
+		s.relax(v, e.Init, v, -1)
+	}
+}
+
+// clearRow sets every cell of row to Inf.
+func clearRow(row []int64) {
+	for j := range row {
+		row[j] = Inf
+	}
+}
+
 func (s *side) label(v uint32) int64 {
 	if l := &s.lab[v]; l.stamp == s.epoch {
 		return l.d
@@ -122,19 +138,11 @@ type Meeting struct {
 func (q *Query) ShortestPath(sources, targets []Endpoint) (int64, Meeting) {
 	h := q.h
 	fw, bw := q.fw, q.bw
-	fw.reset(true)
-	bw.reset(true)
+	fw.start(h, sources, true)
+	bw.start(h, targets, true)
 	var minTargetInit int64
-	for _, e := range sources {
-		v := h.Order[e.Node]
-		fw.relax(v, e.Init, v, -1)
-	}
 	for _, e := range targets {
-		v := h.Order[e.Node]
-		bw.relax(v, e.Init, v, -1)
-		if e.Init < minTargetInit {
-			minTargetInit = e.Init
-		}
+		minTargetInit = min(minTargetInit, e.Init)
 	}
 	best := Inf
 	var meet Meeting
