@@ -1,0 +1,109 @@
+package zip4
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/geosvc/geosvc/routing/binfmt"
+)
+
+// FileName is the layer's file in the data bundle.
+const FileName = "zip4.bin"
+
+// File format: binfmt container with this magic and version.
+var fileMagic = [8]byte{'G', 'E', 'O', 'Z', 'I', 'P', '4', 0}
+
+// FileVersion is the version of the zip4.bin format.
+const FileVersion = 1
+
+// Sections of zip4.bin.
+const (
+	secMeta      = "meta"       // JSON Meta
+	secUID       = "uid"        // strings, per feature
+	secZip9      = "zip9"       // strings, per feature
+	secFIPS      = "fips"       // strings, per feature
+	secStreet    = "street"     // strings, per feature
+	secSide      = "side"       // strings, per feature
+	secBBox      = "bbox"       // float64 x4 per feature
+	secRep       = "rep"        // float64 x2 per feature
+	secPolyStart = "poly.start" // uint32, features+1
+	secRingStart = "ring.start" // uint32, polygons+1
+	secPtStart   = "pt.start"   // uint32, rings+1
+	secCoords    = "coords"     // float64 lon, lat pairs
+	secCellStart = "grid.start" // uint32, cells+1
+	secCellIDs   = "grid.ids"   // uint32 feature indexes
+	secByZip9    = "zip9.order" // uint32 feature indexes sorted by zip9
+)
+
+// WriteFile writes the layer to dir/FileName.
+func (l *Layer) WriteFile(dir string) error {
+	w := binfmt.NewWriter()
+	w.AddJSON(secMeta, l.meta)
+	w.AddStrings(secUID, l.uid)
+	w.AddStrings(secZip9, l.zip9)
+	w.AddStrings(secFIPS, l.fips)
+	w.AddStrings(secStreet, l.street)
+	w.AddStrings(secSide, l.side)
+	w.AddFloat64s(secBBox, l.bbox)
+	w.AddFloat64s(secRep, l.rep)
+	w.AddUint32s(secPolyStart, l.polyStart)
+	w.AddUint32s(secRingStart, l.ringStart)
+	w.AddUint32s(secPtStart, l.ptStart)
+	w.AddFloat64s(secCoords, l.coords)
+	w.AddUint32s(secCellStart, l.cellStart)
+	w.AddUint32s(secCellIDs, l.cellIDs)
+	w.AddUint32s(secByZip9, l.byZip9)
+	if err := w.WriteFile(filepath.Join(dir, FileName), fileMagic, FileVersion); err != nil {
+		return fmt.Errorf("zip4: %w", err)
+	}
+	return nil
+}
+
+// Load reads the layer from dir/FileName. The layer's arrays alias the
+// file buffer; nothing is rebuilt.
+func Load(dir string) (*Layer, error) {
+	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
+	if err != nil {
+		return nil, fmt.Errorf("zip4: %w", err)
+	}
+	l := &Layer{}
+	errs := []error{f.JSON(secMeta, &l.meta)}
+	strs := func(name string, dst *[]string) {
+		v, err := f.Strings(name)
+		*dst = v
+		errs = append(errs, err)
+	}
+	floats := func(name string, dst *[]float64) {
+		v, err := f.Float64s(name)
+		*dst = v
+		errs = append(errs, err)
+	}
+	u32s := func(name string, dst *[]uint32) {
+		v, err := f.Uint32s(name)
+		*dst = v
+		errs = append(errs, err)
+	}
+	strs(secUID, &l.uid)
+	strs(secZip9, &l.zip9)
+	strs(secFIPS, &l.fips)
+	strs(secStreet, &l.street)
+	strs(secSide, &l.side)
+	floats(secBBox, &l.bbox)
+	floats(secRep, &l.rep)
+	u32s(secPolyStart, &l.polyStart)
+	u32s(secRingStart, &l.ringStart)
+	u32s(secPtStart, &l.ptStart)
+	floats(secCoords, &l.coords)
+	u32s(secCellStart, &l.cellStart)
+	u32s(secCellIDs, &l.cellIDs)
+	u32s(secByZip9, &l.byZip9)
+	for _, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("zip4: %s: %w", FileName, err)
+		}
+	}
+	if err := l.check(); err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, FileName)
+	}
+	return l, nil
+}
