@@ -1,0 +1,235 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo/boundary"
+)
+
+// AdminInterface is the interface name of the administrative boundary
+// endpoint, as keys and usage counters know it.
+const AdminInterface = "adminv1"
+
+// AdminGeometryName is the geometry_name of adminv1 features.
+const AdminGeometryName = "geom"
+
+// AdminCRS is the CRS name of adminv1 and zip4v1 collections.
+const AdminCRS = "urn:ogc:def:crs:EPSG::4326"
+
+// BoundaryOptions configures the adminv1 and geoboundariesv1 endpoints.
+type BoundaryOptions struct {
+	// Layer returns the loaded boundary layer, nil while the data bundle
+	// is loading (the endpoints then answer 503).
+	Layer func() *boundary.Layer
+	// Now is the clock of adminv1's timeStamp; default time.Now.
+	Now func() time.Time
+}
+
+// errBoundaryLoading answers a lookup before the layer is loaded.
+var errBoundaryLoading = Error(http.StatusServiceUnavailable, "data bundle loading")
+
+// RegisterAdmin adds GET /adminv1/xy2admininfo to g, which must
+// authenticate requests (Server.Protected).
+//
+// The answer is a GeoJSON FeatureCollection with at most one feature: the
+// area of category admin<type> containing the point x (lon), y (lat), or
+// the nearest coarser one where the country has no area of that category
+// there. Its geometry is the Polygon of the area that contains the point
+// (for a MultiPolygon area, the part the point is in, holes kept);
+// properties.bbox is the bbox of the whole area [min_lon, min_lat,
+// max_lon, max_lat]; the top-level bbox is that of the returned polygon,
+// latitude first [min_lat, min_lon, max_lat, max_lon]. A point outside
+// every area answers an empty collection (counts 0, bbox null). Bad
+// input answers 400 {"message"}; 503 until the layer is loaded.
+func RegisterAdmin(g *echo.Group, opts BoundaryOptions) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	h := &adminHandler{opts: opts}
+	h.bufs.New = func() any { b := make([]byte, 0, 16<<10); return &b }
+	g.GET("/"+AdminInterface+"/xy2admininfo", h.xy2admininfo)
+}
+
+// adminHandler serves adminv1.
+type adminHandler struct {
+	opts BoundaryOptions
+	bufs sync.Pool
+	// geoms caches the JSON of each returned polygon, by adminGeomKey.
+	geoms sync.Map
+}
+
+// adminGeomKey identifies one polygon of one area of one loaded layer.
+type adminGeomKey struct {
+	layer *boundary.Layer
+	id    int64
+	poly  int
+}
+
+// adminGeom is the cached JSON geometry of a polygon and its bbox.
+type adminGeom struct {
+	json  []byte
+	bound orb.Bound
+}
+
+func (h *adminHandler) xy2admininfo(c echo.Context) error {
+	q := c.QueryParams()
+	p, msg := ParseLookupPoint(q, LookupLonX, LookupLatY)
+	if msg != "" {
+		return Error(http.StatusBadRequest, msg)
+	}
+	level, msg := ParseAdminType(q)
+	if msg != "" {
+		return Error(http.StatusBadRequest, msg)
+	}
+	l := h.opts.Layer()
+	if l == nil {
+		return errBoundaryLoading
+	}
+	bp := h.bufs.Get().(*[]byte)
+	defer h.bufs.Put(bp)
+	b := (*bp)[:0]
+	a, ok := l.AdminAt(p, level)
+	var g *adminGeom
+	if ok {
+		g = h.polygonJSON(l, a, p)
+	}
+	b = appendAdminCollection(b, a, g, h.opts.Now())
+	*bp = b
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+}
+
+// polygonJSON returns the cached geometry of a's polygon containing p.
+func (h *adminHandler) polygonJSON(l *boundary.Layer, a *boundary.Area, p orb.Point) *adminGeom {
+	poly, ok := a.PolygonAt(p)
+	k := 0
+	if ok {
+		for i, q := range a.Geometry() {
+			if len(q) > 0 && len(poly) > 0 && &q[0][0] == &poly[0][0] {
+				k = i
+				break
+			}
+		}
+	} else {
+		poly = a.Geometry()[0]
+	}
+	key := adminGeomKey{layer: l, id: a.ID, poly: k}
+	if v, ok := h.geoms.Load(key); ok {
+		return v.(*adminGeom)
+	}
+	g := &adminGeom{json: appendPolygonGeometry(nil, poly), bound: poly.Bound()}
+	h.geoms.Store(key, g)
+	return g
+}
+
+// appendAdminCollection appends the adminv1 FeatureCollection of area a
+// (nil: none) whose returned polygon is g.
+func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Time) []byte {
+	n := 0
+	if a != nil {
+		n = 1
+	}
+	b = append(b, `{"type":"FeatureCollection","features":[`...)
+	if a != nil {
+		code, _ := a.AdminCategoryCode()
+		b = append(b, `{"type":"Feature","id":null,"geometry":`...)
+		b = append(b, g.json...)
+		b = append(b, `,"geometry_name":"`+AdminGeometryName+`","properties":{"boundary_id":`...)
+		b = strconv.AppendInt(b, a.ID, 10)
+		b = append(b, `,"country_code":`...)
+		b = strconv.AppendInt(b, int64(a.DialCode), 10)
+		b = append(b, `,"country_name":`...)
+		b = lookupJSONString(b, a.CountryName)
+		b = append(b, `,"category_code":"`...)
+		b = append(b, code...)
+		b = append(b, `","category_name":`...)
+		b = lookupJSONString(b, a.CategoryName)
+		b = append(b, `,"name":`...)
+		b = lookupJSONString(b, a.Name)
+		b = append(b, `,"bbox":`...)
+		b = appendFloats(b, a.BBox.Min[0], a.BBox.Min[1], a.BBox.Max[0], a.BBox.Max[1])
+		b = append(b, `}}`...)
+	}
+	b = append(b, `],"totalFeatures":`...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, `,"numberMatched":`...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, `,"numberReturned":`...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, `,"timeStamp":"`...)
+	b = now.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
+	b = append(b, `","crs":{"type":"name","properties":{"name":"`+AdminCRS+`"}},"bbox":`...)
+	if a == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendFloats(b, g.bound.Min[1], g.bound.Min[0], g.bound.Max[1], g.bound.Max[0])
+	}
+	return append(b, '}')
+}
+
+// appendPolygonGeometry appends a GeoJSON Polygon geometry.
+func appendPolygonGeometry(b []byte, p orb.Polygon) []byte {
+	b = append(b, `{"type":"Polygon","coordinates":[`...)
+	for i, r := range p {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for j, pt := range r {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendFloats(b, pt[0], pt[1])
+		}
+		b = append(b, ']')
+	}
+	return append(b, "]}"...)
+}
+
+// appendFloats appends a JSON array of numbers.
+func appendFloats(b []byte, vs ...float64) []byte {
+	b = append(b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, v, 'f', -1, 64)
+	}
+	return append(b, ']')
+}
+
+// lookupJSONString appends s as a JSON string (control characters, quote
+// and backslash escaped; invalid UTF-8 replaced by U+FFFD).
+func lookupJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, "\\ufffd"...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}

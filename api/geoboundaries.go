@@ -1,0 +1,95 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/geo/boundary"
+)
+
+// GeoBoundariesInterface is the interface name of the geo-boundary
+// endpoint, as keys and usage counters know it.
+const GeoBoundariesInterface = "geoboundariesv1"
+
+// RegisterGeoBoundaries adds GET /geoboundariesv1/xy2bounddata to g, which
+// must authenticate requests (Server.Protected).
+//
+// The answer is {"boundaries": [...]}: the non-administrative boundaries
+// containing x (lon), y (lat), smaller first, or only those of category
+// geo_boundary when given. Bad input (including a geo_boundary that is not
+// an integer or not a category of the layer) answers 400 {"message"};
+// 503 until the layer is loaded.
+func RegisterGeoBoundaries(g *echo.Group, opts BoundaryOptions) {
+	h := &geoBoundariesHandler{opts: opts}
+	g.GET("/"+GeoBoundariesInterface+"/xy2bounddata", h.xy2bounddata)
+}
+
+// geoBoundariesHandler serves geoboundariesv1.
+type geoBoundariesHandler struct {
+	opts BoundaryOptions
+}
+
+// geoBoundary is one entry of the answer.
+type geoBoundary struct {
+	BoundaryID      int64   `json:"boundary_id"`
+	CountryCode     int     `json:"country_code"`
+	CountryName     string  `json:"country_name"`
+	CategoryCode    int     `json:"category_code"`
+	CategoryName    string  `json:"category_name"`
+	GeoBoundaryName string  `json:"geo_boundary_name,omitempty"`
+	SubCategoryCode *int    `json:"sub_category_code"`
+	SubCategoryName *string `json:"sub_category_name"`
+}
+
+// geoBoundariesAnswer is the body of xy2bounddata.
+type geoBoundariesAnswer struct {
+	Boundaries []geoBoundary `json:"boundaries"`
+}
+
+func (h *geoBoundariesHandler) xy2bounddata(c echo.Context) error {
+	q := c.QueryParams()
+	p, msg := ParseLookupPoint(q, LookupLonX, LookupLatY)
+	if msg != "" {
+		return Error(http.StatusBadRequest, msg)
+	}
+	code, hasCode, msg := ParseCategoryCode(q, "geo_boundary")
+	if msg != "" {
+		return Error(http.StatusBadRequest, msg)
+	}
+	l := h.opts.Layer()
+	if l == nil {
+		return errBoundaryLoading
+	}
+	var cat *int
+	if hasCode {
+		if !l.HasCategory(code) {
+			return Error(http.StatusBadRequest, fmt.Sprintf("geo_boundary %d is not a category: use one of %s", code, categoryList(l)))
+		}
+		cat = &code
+	}
+	ans := geoBoundariesAnswer{Boundaries: []geoBoundary{}}
+	for _, a := range l.GeoBoundariesAt(p, cat) {
+		gb := geoBoundary{BoundaryID: a.ID, CountryCode: a.DialCode, CountryName: a.CountryName,
+			CategoryCode: a.CategoryCode, CategoryName: a.CategoryName, GeoBoundaryName: a.Name}
+		if a.HasSubCategory {
+			sc, sn := a.SubCategoryCode, a.SubCategoryName
+			gb.SubCategoryCode, gb.SubCategoryName = &sc, &sn
+		}
+		ans.Boundaries = append(ans.Boundaries, gb)
+	}
+	return c.JSON(http.StatusOK, ans)
+}
+
+// categoryList renders the layer's categories for a message:
+// "920 (postal_code), 921 (protected_area), ...".
+func categoryList(l *boundary.Layer) string {
+	var parts []string
+	for _, c := range l.Categories() {
+		parts = append(parts, strconv.Itoa(c.Code)+" ("+c.Name+")")
+	}
+	return strings.Join(parts, ", ")
+}
