@@ -140,8 +140,16 @@ func (e *tzEncoder) encode(dst []byte, r timezone.Result) ([]byte, error) {
 }
 
 // appendJSONString appends s as a JSON string, escaped as encoding/json
-// does.
+// does (plain printable ASCII is copied as is, anything else goes through
+// encoding/json).
 func appendJSONString(dst []byte, s string) []byte {
-	b, _ := json.Marshal(s) // a string always encodes
-	return append(dst, b...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s) // a string always encodes
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }

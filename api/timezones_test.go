@@ -396,3 +396,12 @@ func FuzzParseTZPoint(f *testing.F) {
 		}
 	})
 }
+
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range []string{"", "Dover", "Bear, Delaware", `a "quoted" \\ name`, "<b>&", "Sant Julià de Lòria", "tab\there", "\u2028", "\xff"} {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("%q: %s, want %s", s, got[1:], want)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+-- wrk script: GET requests rotating through a file of seeded points.
+--
+--   wrk -t1 -c32 -d20s -s scripts/load/points.lua URL -- PATH POINTS KEY
+--
+-- PATH is the request path with {x} and {y} where the coordinates go
+-- ("/timezonesv1/xy2tzdata?x={x}&y={y}"), POINTS a file of "x y" lines,
+-- KEY the x-api-key. Every thread starts at another offset of the file.
+-- done() prints the latency percentiles and the count of non-2xx answers.
+
+local paths = {}
+local threads = {}
+local counter = 0
+
+function setup(thread)
+  counter = counter + 1
+  thread:set("id", counter)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  local tmpl, file, key = args[1], args[2], args[3]
+  if not (tmpl and file and key) then
+    error("usage: wrk ... -s points.lua URL -- PATH POINTS KEY")
+  end
+  for line in io.lines(file) do
+    local x, y = line:match("^(%S+)%s+(%S+)")
+    if x then
+      paths[#paths + 1] = tmpl:gsub("{x}", x):gsub("{y}", y)
+    end
+  end
+  if #paths == 0 then
+    error("no points in " .. file)
+  end
+  wrk.headers["x-api-key"] = key
+  wrk.headers["accept"] = "application/json"
+  i = ((id or 1) - 1) * 997 % #paths
+  bad = 0
+end
+
+function request()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+
+function response(status, headers, body)
+  if status < 200 or status > 299 then
+    bad = bad + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local nbad = 0
+  for _, t in ipairs(threads) do
+    nbad = nbad + (t:get("bad") or 0)
+  end
+  local secs = summary.duration / 1e6
+  io.write(string.format("requests %d in %.1fs: %.0f req/s, non-2xx %d, socket errors %d\n",
+    summary.requests, secs, summary.requests / secs, nbad,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+  io.write(string.format("latency ms: p50 %.2f, p90 %.2f, p99 %.2f, max %.2f\n",
+    latency:percentile(50) / 1e3, latency:percentile(90) / 1e3,
+    latency:percentile(99) / 1e3, latency.max / 1e3))
+end

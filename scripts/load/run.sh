@@ -1,0 +1,78 @@
+#!/bin/sh
+# Load test of a point-lookup endpoint under wrk (Debian package wrk).
+#
+#   scripts/load/run.sh [ENDPOINT]
+#
+# ENDPOINT is tz (/timezonesv1/xy2tzdata, default) or a request path with
+# {x} and {y} placeholders. It starts `bin/geosvc serve --data $DATA` on
+# $ADDR (unless URL and KEY point at a running server), waits for /readyz,
+# writes $N seeded points (fixed seed, uniform in $BBOX) and runs wrk.
+#
+# Environment: DATA (data), ADDR (127.0.0.1:18090), N (10000),
+# BBOX ("minlon minlat maxlon maxlat", default Delaware), SEED (42),
+# THREADS (1), CONNS (32), DURATION (20s), WARMUP (5s), URL, KEY.
+set -eu
+
+endpoint=${1:-tz}
+case $endpoint in
+tz) path='/timezonesv1/xy2tzdata?x={x}&y={y}' ;;
+*) path=$endpoint ;;
+esac
+
+DATA=${DATA:-data}
+ADDR=${ADDR:-127.0.0.1:18090}
+N=${N:-10000}
+BBOX=${BBOX:-"-75.79 38.45 -75.05 39.84"}
+SEED=${SEED:-42}
+THREADS=${THREADS:-1}
+CONNS=${CONNS:-32}
+DURATION=${DURATION:-20s}
+WARMUP=${WARMUP:-5s}
+here=$(dirname "$0")
+work=$(mktemp -d)
+pid=
+
+cleanup() {
+	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+if [ -z "${URL:-}" ]; then
+	# The per-key rate limit (1000/s by default) would answer most of the
+	# load with 429: the test measures the lookup, so it is off unless
+	# GEOSVC_RATE_LIMIT says otherwise.
+	GEOSVC_RATE_LIMIT=${GEOSVC_RATE_LIMIT:-0} GEOSVC_LOG_LEVEL=${GEOSVC_LOG_LEVEL:-warn} \
+		bin/geosvc serve --data "$DATA" --addr "$ADDR" >"$work/serve.log" 2>&1 &
+	pid=$!
+	URL=http://$ADDR
+	i=0
+	until curl -sf "$URL/readyz" >/dev/null 2>&1; do
+		i=$((i + 1))
+		if [ $i -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; then
+			cat "$work/serve.log" >&2
+			echo "server not ready" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+	KEY=$(sed -n 's/^demo API key: //p' "$work/serve.log")
+fi
+: "${KEY:?KEY is required with URL}"
+
+awk -v n="$N" -v seed="$SEED" -v bbox="$BBOX" 'BEGIN {
+	split(bbox, b, " "); srand(seed)
+	for (i = 0; i < n; i++) printf "%.6f %.6f\n", b[1] + rand() * (b[3] - b[1]), b[2] + rand() * (b[4] - b[2])
+}' >"$work/points.txt"
+
+first=$(head -1 "$work/points.txt")
+probe=$(echo "$path" | sed "s/{x}/${first% *}/; s/{y}/${first#* }/")
+code=$(curl -s -o "$work/probe.json" -w '%{http_code}' -H "x-api-key: $KEY" "$URL$probe")
+if [ "$code" != 200 ]; then
+	echo "probe $probe: HTTP $code: $(cat "$work/probe.json")" >&2
+	exit 1
+fi
+
+echo "wrk: $URL$path, $N points, $THREADS threads, $CONNS connections, $DURATION (after a $WARMUP warm-up)"
+wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -s "$here/points.lua" "$URL" -- "$path" "$work/points.txt" "$KEY" >/dev/null
+wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s "$here/points.lua" "$URL" -- "$path" "$work/points.txt" "$KEY"
