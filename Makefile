@@ -12,8 +12,11 @@ LDFLAGS      := -X main.version=$(VERSION)
 TEST_TIMEOUT ?= 20m
 FUZZTIME     ?= 10s
 BENCH_ARGS   ?=
+# load: which lookup `make load` drives (admin, geoboundaries, tz, or a
+# request path with {x} and {y} placeholders).
+LOAD         ?= admin
 
-.PHONY: all build data run test vet bench fuzz clean
+.PHONY: all build data run test vet bench fuzz load clean
 
 all: build
 
@@ -58,6 +61,21 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \
 	done
+
+## load: wrk load test of a point lookup against `geosvc serve` on the
+## bundle (10,000 seeded points rotated by scripts/load/points.lua);
+## LOAD=admin (default), geoboundaries, tz or a path; installs Debian's wrk
+## with apt-get when it is missing
+load: data
+	@command -v wrk >/dev/null 2>&1 || { \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update && $$sudo apt-get install -y wrk; }
+	@case "$(LOAD)" in \
+	admin) p='/adminv1/xy2admininfo?x={x}&y={y}&type=admin8' ;; \
+	geoboundaries) p='/geoboundariesv1/xy2bounddata?x={x}&y={y}' ;; \
+	*) p='$(LOAD)' ;; \
+	esac; \
+	DATA=$(DATA) sh scripts/load/run.sh "$$p"
 
 clean:
 	rm -rf bin
