@@ -8,6 +8,7 @@ package osmarea
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/paulmach/orb"
@@ -142,7 +143,7 @@ func Read(f *osmfile.File, sel Selector) (*Result, error) {
 		Node: func(n *osm.Node) bool { _, ok := need[int64(n.ID)]; return ok },
 	}, func(o osm.Object) error {
 		if n, ok := o.(*osm.Node); ok {
-			coords[int64(n.ID)] = orb.Point{n.Lon, n.Lat}
+			coords[int64(n.ID)] = orb.Point{round7(n.Lon), round7(n.Lat)}
 		}
 		return nil
 	})
@@ -201,6 +202,10 @@ func Read(f *osmfile.File, sel Selector) (*Result, error) {
 	}
 	return res, nil
 }
+
+// round7 rounds a coordinate to OSM's precision (1e-7 degrees), dropping
+// the binary noise of the PBF decoding (39.104563000000006 -> 39.104563).
+func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
 
 // isRingRole reports whether a way member of that role belongs to the
 // area's rings (not admin_centre, label, subarea, ...).
