@@ -1,0 +1,347 @@
+package api
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo/geocode"
+)
+
+// GeocoderInterface is the interface name of the geocoder endpoints.
+const GeocoderInterface = "geocoderv1"
+
+// Geocoder statuses (SPEC.md, Errors).
+const (
+	GeocodeOK             = "OK"
+	GeocodeZeroResults    = "ZERO_RESULTS"
+	GeocodeInvalidRequest = "INVALID_REQUEST"
+	GeocodeUnknownError   = "UNKNOWN_ERROR"
+)
+
+// GeocoderOptions configures the geocoderv1 endpoints.
+type GeocoderOptions struct {
+	// Index returns the loaded geocoding index, nil while the bundle is
+	// loading (the endpoints then answer 503 UNKNOWN_ERROR).
+	Index func() *geocode.Index
+	// AddressTolerance and StreetTolerance are the reverse geocoder's
+	// largest distances in metres; 0 means geocode's defaults (50, 200).
+	AddressTolerance, StreetTolerance float64
+	// Logger receives errors; default slog.Default().
+	Logger *slog.Logger
+}
+
+// RegisterGeocoder adds GET /geocoderv1/geocoder and
+// /geocoderv1/rev-geocoder to g (which authenticates requests).
+//
+// As Google's geocoder does, OK, ZERO_RESULTS and INVALID_REQUEST come
+// with HTTP 200 and the status in the body; UNKNOWN_ERROR with a 5xx
+// (503 while the data bundle loads). format=json (the default) or xml.
+func RegisterGeocoder(g *echo.Group, opts GeocoderOptions) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &geocoderHandler{opts: opts}
+	g.GET("/"+GeocoderInterface+"/geocoder", h.forward)
+	g.GET("/"+GeocoderInterface+"/rev-geocoder", h.reverse)
+}
+
+type geocoderHandler struct{ opts GeocoderOptions }
+
+// GeocodeResponse is the body of both endpoints (JSON, or XML with the
+// GeocodeResponse root element).
+type GeocodeResponse struct {
+	XMLName      xml.Name        `json:"-" xml:"GeocodeResponse"`
+	Status       string          `json:"status" xml:"status"`
+	ErrorMessage string          `json:"error_message,omitempty" xml:"error_message,omitempty"`
+	Results      []GeocodeResult `json:"results" xml:"result"`
+}
+
+// GeocodeResult is one result (Google's layout).
+type GeocodeResult struct {
+	Types             []string           `json:"types" xml:"type"`
+	FormattedAddress  string             `json:"formatted_address" xml:"formatted_address"`
+	AddressComponents []AddressComponent `json:"address_components" xml:"address_component"`
+	Geometry          GeocodeGeometry    `json:"geometry" xml:"geometry"`
+	PlaceID           string             `json:"place_id" xml:"place_id"`
+	PartialMatch      bool               `json:"partial_match,omitempty" xml:"partial_match,omitempty"`
+}
+
+// AddressComponent is one part of a result's address.
+type AddressComponent struct {
+	LongName  string   `json:"long_name" xml:"long_name"`
+	ShortName string   `json:"short_name" xml:"short_name"`
+	Types     []string `json:"types" xml:"type"`
+}
+
+// GeocodeGeometry is a result's location, its precision and viewport.
+type GeocodeGeometry struct {
+	Location     LatLng   `json:"location" xml:"location"`
+	LocationType string   `json:"location_type" xml:"location_type"`
+	Viewport     Viewport `json:"viewport" xml:"viewport"`
+}
+
+// LatLng is a point, latitude first as in Google's format.
+type LatLng struct {
+	Lat float64 `json:"lat" xml:"lat"`
+	Lng float64 `json:"lng" xml:"lng"`
+}
+
+// Viewport is a box by its south-west and north-east corners.
+type Viewport struct {
+	Southwest LatLng `json:"southwest" xml:"southwest"`
+	Northeast LatLng `json:"northeast" xml:"northeast"`
+}
+
+// NewGeocodeResponse renders candidates as a response (OK, or
+// ZERO_RESULTS when there are none).
+func NewGeocodeResponse(cs []geocode.Candidate) GeocodeResponse {
+	r := GeocodeResponse{Status: GeocodeOK, Results: make([]GeocodeResult, 0, len(cs))}
+	if len(cs) == 0 {
+		r.Status = GeocodeZeroResults
+	}
+	for _, c := range cs {
+		res := GeocodeResult{Types: c.Types, FormattedAddress: c.FormattedAddress, PlaceID: c.PlaceID,
+			PartialMatch: c.PartialMatch,
+			Geometry: GeocodeGeometry{Location: latLng(c.Location), LocationType: string(c.LocationType),
+				Viewport: Viewport{Southwest: latLng(c.Viewport.Min), Northeast: latLng(c.Viewport.Max)}}}
+		if res.Types == nil {
+			res.Types = []string{}
+		}
+		res.AddressComponents = make([]AddressComponent, len(c.Components))
+		for i, comp := range c.Components {
+			res.AddressComponents[i] = AddressComponent{comp.LongName, comp.ShortName, comp.Types}
+		}
+		r.Results = append(r.Results, res)
+	}
+	return r
+}
+
+func latLng(p orb.Point) LatLng {
+	return LatLng{Lat: round7(p[1]), Lng: round7(p[0])}
+}
+
+func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
+
+// format returns the requested format, "" when unknown.
+func geocodeFormat(q url.Values) string {
+	switch f := strings.ToLower(strings.TrimSpace(q.Get("format"))); f {
+	case "", "json":
+		return "json"
+	case "xml":
+		return "xml"
+	}
+	return ""
+}
+
+// write answers r in format (json when unknown) with HTTP code.
+func (h *geocoderHandler) write(c echo.Context, format string, code int, r GeocodeResponse) error {
+	if format == "xml" {
+		b, err := xml.Marshal(r)
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set(echo.HeaderContentType, "application/xml; charset=UTF-8")
+		c.Response().WriteHeader(code)
+		if _, err := c.Response().Write([]byte(xml.Header)); err != nil {
+			return err
+		}
+		_, err = c.Response().Write(b)
+		return err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return c.Blob(code, echo.MIMEApplicationJSONCharsetUTF8, b)
+}
+
+// fail answers a status without results.
+func (h *geocoderHandler) fail(c echo.Context, format string, code int, status, msg string) error {
+	return h.write(c, format, code, GeocodeResponse{Status: status, ErrorMessage: msg, Results: []GeocodeResult{}})
+}
+
+// index returns the loaded index, or answers 503.
+func (h *geocoderHandler) index(c echo.Context, format string) (*geocode.Index, error) {
+	var ix *geocode.Index
+	if h.opts.Index != nil {
+		ix = h.opts.Index()
+	}
+	if ix == nil {
+		c.Response().Header().Set("Retry-After", "5")
+		return nil, h.fail(c, format, http.StatusServiceUnavailable, GeocodeUnknownError, "data bundle loading")
+	}
+	return ix, nil
+}
+
+// safely runs fn, turning a panic into an error.
+func safely(fn func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("geocoder panic: %v", p)
+		}
+	}()
+	fn()
+	return nil
+}
+
+// forward answers GET /geocoderv1/geocoder?address=...
+func (h *geocoderHandler) forward(c echo.Context) error {
+	q := c.QueryParams()
+	format := geocodeFormat(q)
+	if format == "" {
+		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
+	}
+	address := strings.TrimSpace(q.Get("address"))
+	if address == "" {
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "address is required")
+	}
+	query := geocode.Query{Text: address}
+	if b := q.Get("bounds"); b != "" {
+		bound, err := parseBounds(b)
+		if err != nil {
+			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+		}
+		query.Bounds = &bound
+	}
+	if comps := q.Get("components"); comps != "" {
+		cf, err := parseComponents(comps)
+		if err != nil {
+			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+		}
+		query.Components = cf
+	}
+	ix, err := h.index(c, format)
+	if ix == nil {
+		return err
+	}
+	var cs []geocode.Candidate
+	if err := safely(func() { cs = ix.Forward(query) }); err != nil {
+		h.opts.Logger.Error("geocoder failed", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+		return h.fail(c, format, http.StatusInternalServerError, GeocodeUnknownError, "internal error, retry later")
+	}
+	return h.write(c, format, http.StatusOK, NewGeocodeResponse(cs))
+}
+
+// reverse answers GET /geocoderv1/rev-geocoder?x=lon&y=lat
+func (h *geocoderHandler) reverse(c echo.Context) error {
+	q := c.QueryParams()
+	format := geocodeFormat(q)
+	if format == "" {
+		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
+	}
+	lon, err := parseCoord(q, "x", 180)
+	if err != nil {
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+	}
+	lat, err := parseCoord(q, "y", 90)
+	if err != nil {
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+	}
+	opts := geocode.ReverseOptions{AddressTolerance: h.opts.AddressTolerance, StreetTolerance: h.opts.StreetTolerance}
+	for _, t := range splitList(q.Get("result_type")) {
+		if !geocode.ValidResultType(t) {
+			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("invalid result_type %q", t))
+		}
+		opts.ResultTypes = append(opts.ResultTypes, t)
+	}
+	for _, t := range splitList(q.Get("location_type")) {
+		if !geocode.ValidLocationType(t) {
+			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("invalid location_type %q", t))
+		}
+		opts.LocationTypes = append(opts.LocationTypes, geocode.LocationType(t))
+	}
+	ix, err := h.index(c, format)
+	if ix == nil {
+		return err
+	}
+	var cs []geocode.Candidate
+	if err := safely(func() { cs = ix.Reverse(orb.Point{lon, lat}, opts) }); err != nil {
+		h.opts.Logger.Error("reverse geocoder failed", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+		return h.fail(c, format, http.StatusInternalServerError, GeocodeUnknownError, "internal error, retry later")
+	}
+	return h.write(c, format, http.StatusOK, NewGeocodeResponse(cs))
+}
+
+// parseCoord reads a required decimal coordinate within ±limit.
+func parseCoord(q url.Values, name string, limit float64) (float64, error) {
+	s := strings.TrimSpace(q.Get(name))
+	if s == "" {
+		return 0, fmt.Errorf("%s is required", name)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s must be a decimal number", name)
+	}
+	if v < -limit || v > limit {
+		return 0, fmt.Errorf("%s must be within -%g..%g", name, limit, limit)
+	}
+	return v, nil
+}
+
+// splitList splits a Google list parameter ("a|b").
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, "|") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// parseBounds reads Google's bounds: "south,west|north,east" (latitudes
+// first).
+func parseBounds(s string) (orb.Bound, error) {
+	corners := strings.Split(s, "|")
+	if len(corners) != 2 {
+		return orb.Bound{}, fmt.Errorf("bounds must be lat,lng|lat,lng")
+	}
+	var pts [2]orb.Point
+	for i, c := range corners {
+		ll := strings.Split(c, ",")
+		if len(ll) != 2 {
+			return orb.Bound{}, fmt.Errorf("bounds must be lat,lng|lat,lng")
+		}
+		lat, err1 := strconv.ParseFloat(strings.TrimSpace(ll[0]), 64)
+		lng, err2 := strconv.ParseFloat(strings.TrimSpace(ll[1]), 64)
+		if err1 != nil || err2 != nil || math.Abs(lat) > 90 || math.Abs(lng) > 180 || math.IsNaN(lat) || math.IsNaN(lng) {
+			return orb.Bound{}, fmt.Errorf("bounds must be lat,lng|lat,lng in degrees")
+		}
+		pts[i] = orb.Point{lng, lat}
+	}
+	return pts[0].Bound().Extend(pts[1]), nil
+}
+
+// parseComponents reads Google's components filter:
+// "postal_code:19711|locality:Newark|country:US".
+func parseComponents(s string) (geocode.Components, error) {
+	var c geocode.Components
+	for _, part := range splitList(s) {
+		k, v, ok := strings.Cut(part, ":")
+		v = strings.TrimSpace(v)
+		if !ok || v == "" {
+			return c, fmt.Errorf("components must be name:value pairs separated by |")
+		}
+		switch strings.TrimSpace(k) {
+		case "postal_code":
+			c.PostalCode = v
+		case "locality":
+			c.Locality = v
+		case "country":
+			c.Country = v
+		default:
+			return c, fmt.Errorf("unknown component filter %q (postal_code, locality, country)", k)
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,183 @@
+package api
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/geo/geocode"
+)
+
+var (
+	tinyGeocodeOnce sync.Once
+	tinyGeocode     *geocode.Index
+	tinyGeocodeErr  error
+)
+
+// geocoderServer serves the geocoder endpoints on the fixture of
+// geo/geocode (no key check: the group is unauthenticated here).
+func geocoderServer(t *testing.T, loaded bool) *echo.Echo {
+	t.Helper()
+	tinyGeocodeOnce.Do(func() {
+		tinyGeocode, tinyGeocodeErr = geocode.Build(filepath.Join("..", "geo", "geocode", "testdata", "tiny.osm"), geocode.BuildOptions{})
+	})
+	if tinyGeocodeErr != nil {
+		t.Fatal(tinyGeocodeErr)
+	}
+	e := echo.New()
+	RegisterGeocoder(e.Group(""), GeocoderOptions{Index: func() *geocode.Index {
+		if !loaded {
+			return nil
+		}
+		return tinyGeocode
+	}})
+	return e
+}
+
+func getGeocoder(e *echo.Echo, path string, q url.Values) (int, string, string) {
+	req := httptest.NewRequest(http.MethodGet, path+"?"+q.Encode(), nil)
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	return rec.Code, rec.Header().Get(echo.HeaderContentType), rec.Body.String()
+}
+
+func TestGeocoderForward(t *testing.T) {
+	e := geocoderServer(t, true)
+	for _, tc := range []struct {
+		name   string
+		q      url.Values
+		code   int
+		status string
+		first  string
+	}{
+		{"address", url.Values{"address": {"10 North Main Street, Testville, DE"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"json explicit", url.Values{"address": {"testville"}, "format": {"JSON"}}, 200, GeocodeOK, "Testville, DE, USA"},
+		{"missing address", url.Values{}, 200, GeocodeInvalidRequest, ""},
+		{"blank address", url.Values{"address": {"  "}}, 200, GeocodeInvalidRequest, ""},
+		{"bad format", url.Values{"address": {"x"}, "format": {"csv"}}, 200, GeocodeInvalidRequest, ""},
+		{"no match", url.Values{"address": {"qqqq zzzz"}}, 200, GeocodeZeroResults, ""},
+		{"bad bounds", url.Values{"address": {"main"}, "bounds": {"1,2"}}, 200, GeocodeInvalidRequest, ""},
+		{"bad components", url.Values{"address": {"main"}, "components": {"planet:earth"}}, 200, GeocodeInvalidRequest, ""},
+		{"components filter", url.Values{"address": {"10 main st"}, "components": {"postal_code:19901|country:US"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"components exclude", url.Values{"address": {"10 main st"}, "components": {"country:AD"}}, 200, GeocodeZeroResults, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, ct, body := getGeocoder(e, "/geocoderv1/geocoder", tc.q)
+			if code != tc.code || !strings.HasPrefix(ct, "application/json") {
+				t.Fatalf("code %d %s, want %d json: %s", code, ct, tc.code, body)
+			}
+			var r GeocodeResponse
+			if err := json.Unmarshal([]byte(body), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != tc.status {
+				t.Fatalf("status %s, want %s: %s", r.Status, tc.status, body)
+			}
+			if r.Results == nil {
+				t.Error("results is null, want an array")
+			}
+			if tc.first != "" && (len(r.Results) == 0 || r.Results[0].FormattedAddress != tc.first) {
+				t.Errorf("first result %s, want %q", body, tc.first)
+			}
+		})
+	}
+	_, _, body := getGeocoder(e, "/geocoderv1/geocoder", url.Values{"address": {"10 N Main St, Testville"}})
+	for _, want := range []string{`"long_name":"10"`, `"types":["street_number"]`, `"short_name":"N Main St"`, `"location_type":"ROOFTOP"`,
+		`"place_id":"n10"`, `"viewport":{"southwest":`, `"location":{"lat":39.0002,"lng":-75.4998}`, `"short_name":"DE","types":["administrative_area_level_1","political"]`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %s: %s", want, body)
+		}
+	}
+}
+
+func TestGeocoderReverse(t *testing.T) {
+	e := geocoderServer(t, true)
+	for _, tc := range []struct {
+		name   string
+		q      url.Values
+		status string
+		first  string
+	}{
+		{"address", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"route only", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "result_type": {"route"}}, GeocodeOK, "N Main St, Testville, DE 19901, USA"},
+		{"rooftop", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "location_type": {"ROOFTOP|APPROXIMATE"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"far", url.Values{"x": {"-75.3"}, "y": {"39.1"}}, GeocodeZeroResults, ""},
+		{"missing y", url.Values{"x": {"-75.4998"}}, GeocodeInvalidRequest, ""},
+		{"not a number", url.Values{"x": {"abc"}, "y": {"39"}}, GeocodeInvalidRequest, ""},
+		{"out of range", url.Values{"x": {"-75"}, "y": {"91"}}, GeocodeInvalidRequest, ""},
+		{"nan", url.Values{"x": {"NaN"}, "y": {"39"}}, GeocodeInvalidRequest, ""},
+		{"bad result_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"street"}}, GeocodeInvalidRequest, ""},
+		{"bad location_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "location_type": {"rooftop"}}, GeocodeInvalidRequest, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, body := getGeocoder(e, "/geocoderv1/rev-geocoder", tc.q)
+			if code != 200 {
+				t.Fatalf("code %d: %s", code, body)
+			}
+			var r GeocodeResponse
+			if err := json.Unmarshal([]byte(body), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != tc.status {
+				t.Fatalf("status %s, want %s: %s", r.Status, tc.status, body)
+			}
+			if tc.first != "" && (len(r.Results) == 0 || r.Results[0].FormattedAddress != tc.first) {
+				t.Errorf("first result %s, want %q", body, tc.first)
+			}
+		})
+	}
+}
+
+func TestGeocoderXML(t *testing.T) {
+	e := geocoderServer(t, true)
+	for _, q := range []url.Values{
+		{"address": {"Carrer de la Unió"}, "format": {"xml"}},
+		{"address": {"<&>\"'"}, "format": {"xml"}},
+		{"x": {"-75.4998"}, "y": {"39.0002"}, "format": {"xml"}},
+	} {
+		path := "/geocoderv1/geocoder"
+		if q.Has("x") {
+			path = "/geocoderv1/rev-geocoder"
+		}
+		code, ct, body := getGeocoder(e, path, q)
+		if code != 200 || !strings.HasPrefix(ct, "application/xml") || !utf8.ValidString(body) {
+			t.Fatalf("%v: %d %s", q, code, ct)
+		}
+		if !strings.HasPrefix(body, "<?xml") || !strings.Contains(body, "<GeocodeResponse><status>") {
+			t.Errorf("not a GeocodeResponse document: %s", body)
+		}
+		var r GeocodeResponse
+		d := xml.NewDecoder(strings.NewReader(body))
+		if err := d.Decode(&r); err != nil {
+			t.Fatalf("%v: not well-formed: %v\n%s", q, err, body)
+		}
+		if r.Status == GeocodeOK && (len(r.Results) == 0 || len(r.Results[0].AddressComponents) == 0 || r.Results[0].Geometry.LocationType == "") {
+			t.Errorf("XML lost content: %s", body)
+		}
+	}
+	_, _, body := getGeocoder(e, "/geocoderv1/geocoder", url.Values{"address": {"Carrer de la Unió"}, "format": {"xml"}})
+	if !strings.Contains(body, "<long_name>Carrer de la Unió</long_name>") || !strings.Contains(body, "<type>route</type>") {
+		t.Errorf("XML mapping: %s", body)
+	}
+}
+
+func TestGeocoderLoading(t *testing.T) {
+	e := geocoderServer(t, false)
+	for _, path := range []string{"/geocoderv1/geocoder?address=main", "/geocoderv1/rev-geocoder?x=1&y=2&format=xml"} {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), GeocodeUnknownError) {
+			t.Errorf("%s: %d %s, want 503 UNKNOWN_ERROR", path, rec.Code, rec.Body.String())
+		}
+	}
+}

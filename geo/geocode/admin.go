@@ -1,0 +1,46 @@
+package geocode
+
+import (
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo/boundary"
+)
+
+// AdminArea is an administrative area that contains a point, as the
+// boundary layer knows it.
+type AdminArea struct {
+	// Name is the area's name ("New Castle County", "Delaware").
+	Name string
+	// Level is its OSM admin_level (2 country, 4 state, 6 county, 8
+	// municipality, ...).
+	Level int
+	// Code is its ISO 3166 code when it has one: "US" for a country,
+	// "US-DE" for a state; "" otherwise.
+	Code string
+}
+
+// AdminLookup returns the administrative areas containing p, in any
+// order; nil when none is known. The boundary layer provides one; Build
+// falls back to the place nodes and TIGER county tags of the extract
+// without it.
+type AdminLookup func(p orb.Point) []AdminArea
+
+// BoundaryAdmins returns the AdminLookup of a loaded boundary layer: the
+// administrative areas containing a point with their admin_level and
+// ISO codes (the country's alpha-2 code at level 2).
+func BoundaryAdmins(l *boundary.Layer) AdminLookup {
+	if l == nil {
+		return nil
+	}
+	return func(p orb.Point) []AdminArea {
+		var out []AdminArea
+		for _, a := range l.AdminHierarchy(p) {
+			code := a.ISO3166_2
+			if a.AdminLevel == 2 {
+				code = a.CountryISO2
+			}
+			out = append(out, AdminArea{Name: a.Name, Level: a.AdminLevel, Code: code})
+		}
+		return out
+	}
+}

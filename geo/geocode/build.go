@@ -1,0 +1,629 @@
+package geocode
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/osm"
+
+	"github.com/geosvc/geosvc/geo"
+)
+
+// BuildOptions configures Build.
+type BuildOptions struct {
+	// Tables normalise names; nil means DefaultTables.
+	Tables *Tables
+	// Admins gives the administrative areas around a point (the boundary
+	// layer); nil falls back to place nodes and TIGER county tags.
+	Admins AdminLookup
+}
+
+// Build reads the OSM extract at path (.osm.pbf, .osm, .osm.bz2, .osm.gz)
+// and returns its geocoding index.
+func Build(path string, opts BuildOptions) (*Index, error) {
+	t := opts.Tables
+	if t == nil {
+		var err error
+		if t, err = DefaultTables(); err != nil {
+			return nil, err
+		}
+	}
+	x, err := readOSM(path)
+	if err != nil {
+		return nil, fmt.Errorf("geocode: %w", err)
+	}
+	b := newBuilder(t, x, opts.Admins)
+	ix := b.build()
+	ix.meta.Source = filepath.Base(path)
+	ix.init()
+	return ix, nil
+}
+
+// builder turns an extract into an Index.
+type builder struct {
+	t      *Tables
+	x      *extract
+	admins AdminLookup
+	ix     *Index
+
+	strIDs  map[string]uint32
+	ctxIDs  map[placeCtx]uint32
+	areaIDs map[area]uint32
+
+	placeGrid *grid // place index -> x.places
+	segGrid   *grid // index into segs
+	segs      []roadSeg
+	country   string
+}
+
+func newBuilder(t *Tables, x *extract, admins AdminLookup) *builder {
+	b := &builder{t: t, x: x, admins: admins, ix: &Index{t: t, strs: []string{""}, parts: []uint32{0}},
+		strIDs: map[string]uint32{"": 0}, ctxIDs: map[placeCtx]uint32{}, areaIDs: map[area]uint32{},
+		placeGrid: newGrid(0.05), segGrid: newGrid(0.004)}
+	for i, p := range x.places {
+		b.placeGrid.add(p.pt, uint32(i))
+	}
+	tiger := 0
+	for i, r := range x.roads {
+		if r.county == "" && len(r.zip) == 0 {
+			continue // only TIGER tags are looked up by position
+		}
+		tiger++
+		for j := 1; j < len(r.line); j++ {
+			b.segGrid.addBound(r.line[j-1].Bound().Extend(r.line[j]), uint32(len(b.segs)))
+			b.segs = append(b.segs, roadSeg{uint32(i), uint32(j)})
+		}
+	}
+	if tiger > 0 {
+		b.country = "US"
+	}
+	return b
+}
+
+func (b *builder) str(s string) uint32 {
+	if id, ok := b.strIDs[s]; ok {
+		return id
+	}
+	id := uint32(len(b.ix.strs))
+	b.ix.strs = append(b.ix.strs, s)
+	b.strIDs[s] = id
+	return id
+}
+
+func (b *builder) area(name, short string, level int) uint32 {
+	if name == "" {
+		return noRef
+	}
+	a := area{name: b.str(name), short: b.str(short), level: uint8(level)}
+	if id, ok := b.areaIDs[a]; ok {
+		return id
+	}
+	id := uint32(len(b.ix.areas))
+	b.ix.areas = append(b.ix.areas, a)
+	b.areaIDs[a] = id
+	return id
+}
+
+func (b *builder) addFeature(f feature) uint32 {
+	b.ix.feats = append(b.ix.feats, f)
+	return uint32(len(b.ix.feats) - 1)
+}
+
+// addParts stores geometry parts and sets f's part range.
+func (b *builder) addParts(f *feature, parts ...[]orb.Point) {
+	f.part0 = uint32(len(b.ix.parts) - 1)
+	for _, p := range parts {
+		b.ix.pts = append(b.ix.pts, p...)
+		b.ix.parts = append(b.ix.parts, uint32(len(b.ix.pts)))
+	}
+	f.nparts = uint32(len(parts))
+}
+
+// placeRadius is how far a place node names the land around it, by type.
+var placeRadius = map[string]float64{
+	"city": 12000, "town": 6000, "village": 3000, "hamlet": 1500, "suburb": 1500, "neighbourhood": 700, "quarter": 1000,
+}
+
+// nearestPlace returns the place of one of types nearest p relative to its
+// radius, -1 when none is in range.
+func (b *builder) nearestPlace(p orb.Point, types ...string) int {
+	best, bestScore := -1, 1.0
+	b.placeGrid.near(p, 12000, func(id uint32) {
+		pl := &b.x.places[id]
+		r := 0.0
+		for _, t := range types {
+			if pl.typ == t {
+				r = placeRadius[t]
+			}
+		}
+		if r == 0 {
+			return
+		}
+		if s := geo.HaversineM(p, pl.pt) / r; s < bestScore {
+			best, bestScore = int(id), s
+		}
+	})
+	return best
+}
+
+// roadSeg is segment i-1..i of a road with TIGER tags.
+type roadSeg struct{ road, i uint32 }
+
+// nearestRoad returns the road with TIGER tags nearest p within radius
+// metres, -1 when none; want filters the roads.
+func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) bool) int {
+	best, bestD := -1, radius
+	b.segGrid.near(p, radius, func(id uint32) {
+		sg := b.segs[id]
+		r := &b.x.roads[sg.road]
+		if want != nil && !want(r) {
+			return
+		}
+		if d, _ := segDist(p, r.line[sg.i-1], r.line[sg.i]); d < bestD {
+			best, bestD = int(sg.road), d
+		}
+	})
+	return best
+}
+
+// context returns the context id of a feature at p with its own addr:city
+// and addr:postcode (either may be empty).
+func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
+	c := placeCtx{county: noRef, state: noRef, country: noRef}
+	var locality string
+	if b.admins != nil {
+		areas := b.admins(p)
+		cc := ""
+		for _, a := range areas {
+			if a.Level == 2 && a.Code != "" {
+				cc = strings.ToUpper(a.Code)
+			}
+		}
+		sort.Slice(areas, func(i, j int) bool { return areas[i].Level < areas[j].Level })
+		for _, a := range areas {
+			switch b.t.componentType(cc, a.Level) {
+			case "country":
+				c.country = b.area(b.countryName(cc, a.Name), cc, 2)
+			case "administrative_area_level_1":
+				short := b.t.stateCode(a.Name)
+				if short == "" {
+					if i := strings.IndexByte(a.Code, '-'); i > 0 {
+						short = a.Code[i+1:]
+					} else {
+						short = a.Name
+					}
+				}
+				c.state = b.area(a.Name, short, a.Level)
+			case "administrative_area_level_2":
+				c.county = b.area(a.Name, a.Name, a.Level)
+			case "locality":
+				locality = a.Name
+			case "neighborhood", "sublocality":
+				if c.neighbourhood == 0 {
+					c.neighbourhood = b.str(a.Name)
+				}
+			}
+		}
+	}
+	if locality == "" {
+		if i := b.nearestPlace(p, "city", "town", "village", "hamlet"); i >= 0 {
+			locality = b.x.places[i].name
+		}
+	}
+	if c.neighbourhood == 0 {
+		if i := b.nearestPlace(p, "suburb", "neighbourhood", "quarter"); i >= 0 && b.x.places[i].name != locality {
+			c.neighbourhood = b.str(b.x.places[i].name)
+		}
+	}
+	if (c.county == noRef || c.state == noRef) && county == "" {
+		if i := b.nearestRoad(p, 1000, func(r *rawRoad) bool { return r.county != "" }); i >= 0 {
+			county = b.x.roads[i].county
+		}
+	}
+	if postcode == "" && len(b.segs) > 0 {
+		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
+			postcode = b.x.roads[i].zip[0]
+		}
+	}
+	if c.county == noRef || c.state == noRef {
+		{
+			if county, st, ok := strings.Cut(county, ","); ok {
+				st = strings.TrimSpace(strings.SplitN(st, ";", 2)[0])
+				if c.county == noRef {
+					c.county = b.area(strings.TrimSpace(county)+" County", strings.TrimSpace(county)+" County", 6)
+				}
+				if c.state == noRef {
+					if name := b.stateName(st); name != "" {
+						c.state = b.area(name, st, 4)
+					}
+				}
+			}
+		}
+	}
+	if c.country == noRef && b.country != "" {
+		c.country = b.area(b.countryName(b.country, ""), b.country, 2)
+	}
+	if c.country == noRef {
+		if i := b.nearestPlace(p, "country"); i >= 0 {
+			c.country = b.area(b.x.places[i].name, "", 2)
+		}
+	}
+	c.locality = b.str(locality)
+	if city != "" && Fold(city) != Fold(locality) {
+		c.altLocality = b.str(city)
+	}
+	c.postcode = b.str(b.postcode(postcode))
+	if id, ok := b.ctxIDs[c]; ok {
+		return id
+	}
+	id := uint32(len(b.ix.ctxs))
+	b.ix.ctxs = append(b.ix.ctxs, c)
+	b.ctxIDs[c] = id
+	return id
+}
+
+func (b *builder) countryName(cc, fallback string) string {
+	if c, ok := b.t.Countries[cc]; ok {
+		return c.Name
+	}
+	if fallback != "" {
+		return fallback
+	}
+	return cc
+}
+
+func (b *builder) stateName(code string) string {
+	for n, c := range b.t.USStates {
+		if c == code {
+			return n
+		}
+	}
+	return ""
+}
+
+// roadGroup is the roads of one street: one name, joined where they meet.
+type roadGroup struct {
+	key   string
+	roads []int
+	feat  uint32
+}
+
+func (b *builder) build() *Index {
+	ix := b.ix
+	x := b.x
+	counts := map[string]int{}
+
+	// Places.
+	for _, p := range x.places {
+		f := feature{kind: KindPlace, rank: placeTypes[p.typ], name: b.str(p.name), street: noRef,
+			class: b.str(p.typ), pop: uint32(min(p.population, math.MaxUint32)), pt: p.pt,
+			bound: padBound(p.pt.Bound(), math.Max(500, placeRadius[p.typ]/2)), osmType: 'n', osmID: p.id}
+		f.ctx = b.context(p.pt, "", "", "")
+		b.addFeature(f)
+		counts["place"]++
+	}
+
+	// Streets: union roads of one name that share a node.
+	groups := b.groupRoads()
+	byKey := map[string][]int{} // normalised name -> group indexes
+	for gi := range groups {
+		g := &groups[gi]
+		f := feature{kind: KindStreet, street: noRef}
+		names := map[string]int{}
+		zips := map[string]int{}
+		counties := map[string]int{}
+		var parts [][]orb.Point
+		var bound orb.Bound
+		minID := int64(math.MaxInt64)
+		for k, ri := range g.roads {
+			r := &x.roads[ri]
+			names[r.name]++
+			for _, z := range r.zip {
+				zips[z]++
+			}
+			if r.county != "" {
+				counties[r.county]++
+			}
+			parts = append(parts, r.line)
+			if k == 0 {
+				bound = r.line.Bound()
+			} else {
+				bound = bound.Union(r.line.Bound())
+			}
+			minID = min(minID, r.id)
+		}
+		f.name = b.str(mostCommon(names))
+		f.bound = bound
+		f.pt = nearestOnParts(bound.Center(), parts)
+		f.osmType, f.osmID = 'w', minID
+		b.addParts(&f, parts...)
+		f.ctx = b.context(f.pt, "", mostCommon(zips), mostCommon(counties))
+		g.feat = b.addFeature(f)
+		byKey[g.key] = append(byKey[g.key], gi)
+		counts["street"]++
+	}
+
+	// Addresses, linked to the nearest street of their name.
+	synthetic := map[string]uint32{} // key + locality -> synthetic street
+	streetOf := func(name string, p orb.Point, city string) uint32 {
+		key := b.t.Normalize(name)
+		best, bestD := noRef, 2000.0
+		for _, gi := range byKey[key] {
+			fid := groups[gi].feat
+			f := &ix.feats[fid]
+			if d := b.distToFeature(p, f); d < bestD {
+				best, bestD = fid, d
+			}
+		}
+		if best != noRef {
+			return best
+		}
+		skey := key + "\x00" + Fold(city)
+		if fid, ok := synthetic[skey]; ok {
+			f := &ix.feats[fid]
+			f.bound = f.bound.Extend(p)
+			return fid
+		}
+		f := feature{kind: KindStreet, name: b.str(name), street: noRef, pt: p, bound: p.Bound()}
+		f.ctx = b.context(p, city, "", "")
+		fid := b.addFeature(f)
+		synthetic[skey] = fid
+		counts["street"]++
+		return fid
+	}
+	addrFeat := map[int]uint32{}
+	for i, a := range x.addrs {
+		street := a.street
+		if street == "" {
+			street = a.place
+		}
+		f := feature{kind: KindAddress, name: b.str(strings.TrimSpace(a.hn)), unit: b.str(a.unit), pt: a.pt,
+			bound: a.pt.Bound(), osmType: a.osmType, osmID: a.osmID}
+		if len(a.ring) > 0 {
+			f.bound = orb.LineString(a.ring).Bound()
+			b.addParts(&f, a.ring)
+		}
+		f.street = streetOf(street, a.pt, a.city)
+		f.ctx = b.context(a.pt, a.city, a.postcode, "")
+		addrFeat[i] = b.addFeature(f)
+		counts["address"]++
+	}
+	// Synthetic streets sit at the middle of their addresses.
+	for _, fid := range synthetic {
+		f := &ix.feats[fid]
+		f.pt = f.bound.Center()
+	}
+
+	// Interpolation ways between two numbered nodes.
+	for _, it := range x.interps {
+		first, ok1 := x.nodeAddr[it.nodes[0]]
+		last, ok2 := x.nodeAddr[it.nodes[len(it.nodes)-1]]
+		if !ok1 || !ok2 {
+			continue
+		}
+		from, err1 := strconv.Atoi(strings.TrimSpace(x.addrs[first].hn))
+		to, err2 := strconv.Atoi(strings.TrimSpace(x.addrs[last].hn))
+		if err1 != nil || err2 != nil || from == to {
+			continue
+		}
+		street := it.street
+		if street == "" {
+			street = x.addrs[first].street
+		}
+		if street == "" {
+			continue
+		}
+		step := 2
+		if it.kind == "all" || it.kind == "alphabetic" {
+			step = 1
+		}
+		f := feature{kind: KindInterpolation, rank: uint8(step), hnFrom: int32(from), hnTo: int32(to),
+			pt: alongLine(it.line, 0.5), bound: it.line.Bound(), osmType: 'w', osmID: it.id}
+		b.addParts(&f, it.line)
+		f.street = streetOf(street, f.pt, x.addrs[first].city)
+		f.ctx = b.context(f.pt, x.addrs[first].city, x.addrs[first].postcode, "")
+		b.addFeature(f)
+		counts["interpolation"]++
+	}
+	// TIGER ranges on roads, when the extract has them.
+	for gi := range groups {
+		for _, ri := range groups[gi].roads {
+			r := &x.roads[ri]
+			for _, tr := range r.ranges {
+				if tr.from == tr.to {
+					continue
+				}
+				step := 2
+				if (tr.from-tr.to)%2 != 0 {
+					step = 1
+				}
+				f := feature{kind: KindInterpolation, rank: uint8(step), hnFrom: int32(tr.from), hnTo: int32(tr.to),
+					pt: alongLine(r.line, 0.5), bound: r.line.Bound(), osmType: 'w', osmID: r.id, street: groups[gi].feat}
+				b.addParts(&f, r.line)
+				f.ctx = b.context(f.pt, "", tr.zip, r.county)
+				b.addFeature(f)
+				counts["interpolation"]++
+			}
+		}
+	}
+
+	// POIs.
+	for _, p := range x.pois {
+		f := feature{kind: KindPOI, name: b.str(p.name), class: b.str(p.class), street: noRef, pt: p.pt,
+			bound: padBound(p.pt.Bound(), 50), osmType: p.osmType, osmID: p.osmID}
+		if p.street != "" {
+			f.street = streetOf(p.street, p.pt, p.city)
+			f.unit = b.str(strings.TrimSpace(p.hn)) // the POI's house number
+		}
+		f.ctx = b.context(p.pt, p.city, p.postcode, "")
+		b.addFeature(f)
+		counts["poi"]++
+	}
+
+	// Postcodes at the centre of the features that carry them.
+	type acc struct {
+		sx, sy float64
+		n      int
+		bound  orb.Bound
+	}
+	pcs := map[uint32]*acc{}
+	var order []uint32
+	for i := range ix.feats {
+		f := &ix.feats[i]
+		if f.kind != KindAddress && f.kind != KindStreet {
+			continue
+		}
+		pc := ix.ctxs[f.ctx].postcode
+		if pc == 0 {
+			continue
+		}
+		a := pcs[pc]
+		if a == nil {
+			a = &acc{bound: f.pt.Bound()}
+			pcs[pc] = a
+			order = append(order, pc)
+		}
+		a.sx += f.pt[0]
+		a.sy += f.pt[1]
+		a.n++
+		a.bound = a.bound.Extend(f.pt)
+	}
+	for _, pc := range order {
+		a := pcs[pc]
+		p := orb.Point{a.sx / float64(a.n), a.sy / float64(a.n)}
+		f := feature{kind: KindPostcode, name: pc, street: noRef, pt: p, bound: padBound(a.bound, 200)}
+		c := ix.ctxs[b.context(p, "", ix.strs[pc], "")]
+		c.locality, c.neighbourhood, c.altLocality = 0, 0, 0
+		f.ctx = b.ctxOf(c)
+		b.addFeature(f)
+		counts["postcode"]++
+	}
+	ix.meta.Counts = counts
+	return ix
+}
+
+func (b *builder) ctxOf(c placeCtx) uint32 {
+	if id, ok := b.ctxIDs[c]; ok {
+		return id
+	}
+	id := uint32(len(b.ix.ctxs))
+	b.ix.ctxs = append(b.ix.ctxs, c)
+	b.ctxIDs[c] = id
+	return id
+}
+
+// distToFeature returns the distance in metres from p to a street's
+// geometry (its point when it has none).
+func (b *builder) distToFeature(p orb.Point, f *feature) float64 {
+	if f.nparts == 0 {
+		return geo.HaversineM(p, f.pt)
+	}
+	best := math.Inf(1)
+	for i := f.part0; i < f.part0+f.nparts; i++ {
+		pt := b.ix.part(i)
+		for j := 1; j < len(pt); j++ {
+			if d, _ := segDist(p, pt[j-1], pt[j]); d < best {
+				best = d
+			}
+		}
+	}
+	return best
+}
+
+// groupRoads joins the roads of one normalised name that share a node.
+func (b *builder) groupRoads() []roadGroup {
+	x := b.x
+	parent := make([]int, len(x.roads))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	keys := make([]string, len(x.roads))
+	type nk struct {
+		n   osm.NodeID
+		key string
+	}
+	seen := map[nk]int{}
+	for i := range x.roads {
+		keys[i] = b.t.Normalize(x.roads[i].name)
+		for _, n := range x.roads[i].nodes {
+			k := nk{n, keys[i]}
+			if j, ok := seen[k]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				seen[k] = i
+			}
+		}
+	}
+	idx := map[int]int{}
+	var groups []roadGroup
+	for i := range x.roads {
+		r := find(i)
+		gi, ok := idx[r]
+		if !ok {
+			gi = len(groups)
+			idx[r] = gi
+			groups = append(groups, roadGroup{key: keys[i]})
+		}
+		groups[gi].roads = append(groups[gi].roads, i)
+	}
+	return groups
+}
+
+// mostCommon returns the most frequent key, the smallest on ties.
+func mostCommon(m map[string]int) string {
+	best, n := "", 0
+	for k, c := range m {
+		if c > n || c == n && k < best {
+			best, n = k, c
+		}
+	}
+	return best
+}
+
+// nearestOnParts returns the point of the parts nearest p.
+func nearestOnParts(p orb.Point, parts [][]orb.Point) orb.Point {
+	best, bestD := p, math.Inf(1)
+	for _, pt := range parts {
+		for j := 1; j < len(pt); j++ {
+			if d, t := segDist(p, pt[j-1], pt[j]); d < bestD {
+				best, bestD = lerp(pt[j-1], pt[j], t), d
+			}
+		}
+	}
+	return best
+}
+
+// postcode returns the canonical form of a postcode: upper case, a US
+// ZIP+4 cut to its five digits, the first of a list.
+func (b *builder) postcode(pc string) string {
+	pc = strings.TrimSpace(pc)
+	if i := strings.IndexAny(pc, ";:,"); i >= 0 {
+		pc = strings.TrimSpace(pc[:i])
+	}
+	if len(pc) == 10 && pc[5] == '-' && isDigits(pc[:5]) && isDigits(pc[6:]) {
+		pc = pc[:5]
+	}
+	return strings.ToUpper(pc)
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,363 @@
+package geocode
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/paulmach/orb"
+)
+
+// LocationType tells how exact a candidate's location is (Google's
+// geometry.location_type).
+type LocationType string
+
+// Location types.
+const (
+	// Rooftop is an address point or building.
+	Rooftop LocationType = "ROOFTOP"
+	// RangeInterpolated is a house number placed along an address range.
+	RangeInterpolated LocationType = "RANGE_INTERPOLATED"
+	// GeometricCenter is the centre of a street or area.
+	GeometricCenter LocationType = "GEOMETRIC_CENTER"
+	// Approximate is a place, postcode or administrative area.
+	Approximate LocationType = "APPROXIMATE"
+)
+
+// ValidLocationType reports whether s names a location type.
+func ValidLocationType(s string) bool {
+	switch LocationType(s) {
+	case Rooftop, RangeInterpolated, GeometricCenter, Approximate:
+		return true
+	}
+	return false
+}
+
+// resultTypes are the result types a candidate can carry, which the
+// reverse geocoder's result_type filter accepts.
+var resultTypes = map[string]bool{
+	"street_address": true, "route": true, "premise": true, "subpremise": true, "establishment": true,
+	"point_of_interest": true, "neighborhood": true, "sublocality": true, "locality": true,
+	"administrative_area_level_1": true, "administrative_area_level_2": true, "country": true,
+	"postal_code": true, "political": true, "colloquial_area": true,
+}
+
+// ValidResultType reports whether s is a result type the geocoder knows.
+func ValidResultType(s string) bool { return resultTypes[s] }
+
+// Component is one part of a candidate's address.
+type Component struct {
+	// LongName is the full name ("Main Street", "Delaware").
+	LongName string
+	// ShortName is the abbreviated name ("Main St", "DE").
+	ShortName string
+	// Types are its Google types ("route"; "locality", "political").
+	Types []string
+}
+
+// Candidate is one geocoding result.
+type Candidate struct {
+	// PlaceID identifies the result stably across builds of the same
+	// data: "n123" (address node), "w45" (building or street, its
+	// smallest way id), "i67.12" (number 12 of interpolation way 67),
+	// "p19711" (postcode), "a..." (administrative area).
+	PlaceID string
+	// Kind is the class of the feature found.
+	Kind Kind
+	// Types are the result's Google types ("street_address", "route",
+	// "locality"+"political", ...).
+	Types []string
+	// FormattedAddress is the address as one line.
+	FormattedAddress string
+	// Components are the address parts, most specific first.
+	Components []Component
+	// Location is the point of the result.
+	Location orb.Point
+	// LocationType tells how exact Location is.
+	LocationType LocationType
+	// Viewport is the box to show the result in.
+	Viewport orb.Bound
+	// PartialMatch is set when not every word of the query matched
+	// exactly (a typo, a missing word, a house number not found).
+	PartialMatch bool
+	// Score orders forward results (higher is better).
+	Score float64
+	// Distance is, in reverse geocoding, the distance in metres from the
+	// query point to the feature.
+	Distance float64
+
+	fid uint32 // the feature found
+}
+
+// HasType reports whether the candidate carries result type t.
+func (c *Candidate) HasType(t string) bool {
+	for _, x := range c.Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Component returns the long and short name of the first component of
+// type t ("" when none).
+func (c *Candidate) Component(t string) (long, short string) {
+	for _, comp := range c.Components {
+		for _, x := range comp.Types {
+			if x == t {
+				return comp.LongName, comp.ShortName
+			}
+		}
+	}
+	return "", ""
+}
+
+var placeResultTypes = map[string][]string{
+	"country": {"country", "political"}, "state": {"administrative_area_level_1", "political"},
+	"county": {"administrative_area_level_2", "political"}, "city": {"locality", "political"},
+	"town": {"locality", "political"}, "village": {"locality", "political"}, "hamlet": {"locality", "political"},
+	"suburb": {"sublocality", "political"}, "quarter": {"sublocality", "political"},
+	"neighbourhood": {"neighborhood", "political"}, "locality": {"colloquial_area", "political"},
+	"isolated_dwelling": {"colloquial_area", "political"},
+}
+
+// placeID returns the stable id of a feature (hn for an interpolated
+// number).
+func (ix *Index) placeID(f *feature, hn int) string {
+	switch f.kind {
+	case KindInterpolation:
+		return fmt.Sprintf("i%d.%d", f.osmID, hn)
+	case KindPostcode:
+		return "p" + strings.ReplaceAll(ix.str(f.name), " ", "")
+	}
+	if f.osmType == 0 {
+		return fmt.Sprintf("s%x", hashString(Fold(ix.str(f.name))+"|"+strconv.FormatFloat(f.pt[0], 'f', 5, 64)+","+strconv.FormatFloat(f.pt[1], 'f', 5, 64)))
+	}
+	return string(f.osmType) + strconv.FormatInt(f.osmID, 10)
+}
+
+// hashString is FNV-1a, 64 bits.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// render makes the candidate of feature fid; hn is the house number of an
+// interpolated result, at its point loc.
+func (ix *Index) render(fid uint32, hn int, loc orb.Point) Candidate {
+	f := &ix.feats[fid]
+	c := Candidate{Kind: f.kind, PlaceID: ix.placeID(f, hn), Location: f.pt, fid: fid}
+	ctx := ix.ctx(f)
+	var street *feature
+	if f.street != noRef && int(f.street) < len(ix.feats) {
+		street = &ix.feats[f.street]
+	}
+	cc := ""
+	if a := ix.area(ctx.country); a != nil {
+		cc = strings.ToUpper(ix.str(a.short))
+	}
+	var number, route string
+	switch f.kind {
+	case KindAddress:
+		c.Types = []string{"street_address"}
+		c.LocationType = Rooftop
+		number = ix.str(f.name)
+		c.Viewport = padBound(f.bound, 75)
+		if street != nil {
+			route = ix.str(street.name)
+		}
+	case KindInterpolation:
+		c.Types = []string{"street_address"}
+		c.LocationType = RangeInterpolated
+		number = strconv.Itoa(hn)
+		c.Location = loc
+		c.Viewport = padBound(loc.Bound(), 75)
+		if street != nil {
+			route = ix.str(street.name)
+		}
+	case KindStreet:
+		c.Types = []string{"route"}
+		c.LocationType = GeometricCenter
+		route = ix.str(f.name)
+		c.Viewport = padBound(f.bound, 50)
+	case KindPOI:
+		c.Types = []string{"establishment", "point_of_interest"}
+		if _, v, ok := strings.Cut(ix.str(f.class), "="); ok {
+			c.Types = append(c.Types, v)
+		}
+		c.LocationType = Rooftop
+		if f.osmType != 'n' {
+			c.LocationType = GeometricCenter
+		}
+		c.Viewport = padBound(f.bound, 75)
+		if street != nil {
+			route = ix.str(street.name)
+			number = ix.str(f.unit)
+		}
+	case KindPlace:
+		c.Types = placeResultTypes[ix.str(f.class)]
+		c.LocationType = Approximate
+		c.Viewport = f.bound
+	case KindPostcode:
+		c.Types = []string{"postal_code"}
+		c.LocationType = Approximate
+		c.Viewport = f.bound
+	}
+	if f.kind == KindPOI {
+		c.Components = append(c.Components, Component{ix.str(f.name), ix.str(f.name), []string{"point_of_interest", "establishment"}})
+	}
+	if f.kind == KindAddress && f.unit != 0 {
+		c.Components = append(c.Components, Component{ix.str(f.unit), ix.str(f.unit), []string{"subpremise"}})
+	}
+	if number != "" {
+		c.Components = append(c.Components, Component{number, number, []string{"street_number"}})
+	}
+	if route != "" {
+		c.Components = append(c.Components, Component{route, ix.shortRoute(route, cc), []string{"route"}})
+	}
+	placeName := ""
+	if f.kind == KindPlace {
+		placeName = ix.str(f.name)
+		c.Components = append(c.Components, Component{placeName, placeName, c.Types})
+	}
+	if n := ix.str(ctx.neighbourhood); n != "" && n != placeName && f.kind != KindPostcode {
+		c.Components = append(c.Components, Component{n, n, []string{"neighborhood", "political"}})
+	}
+	locality := ix.str(ctx.locality)
+	if alt := ix.str(ctx.altLocality); alt != "" {
+		locality = alt // the address's own addr:city
+	}
+	showLocality := locality != "" && locality != placeName && f.kind != KindPostcode
+	if f.kind == KindPlace {
+		showLocality = showLocality && f.rank > placeTypes["village"] // a hamlet's town
+	}
+	if showLocality {
+		c.Components = append(c.Components, Component{locality, locality, []string{"locality", "political"}})
+	}
+	for _, a := range []struct {
+		id  uint32
+		typ string
+	}{{ctx.county, "administrative_area_level_2"}, {ctx.state, "administrative_area_level_1"}, {ctx.country, "country"}} {
+		if ar := ix.area(a.id); ar != nil && ix.str(ar.name) != placeName {
+			short := ix.str(ar.short)
+			if short == "" {
+				short = ix.str(ar.name)
+			}
+			c.Components = append(c.Components, Component{ix.str(ar.name), short, []string{a.typ, "political"}})
+		}
+	}
+	if pc := ix.str(ctx.postcode); pc != "" && f.kind != KindPlace {
+		c.Components = append(c.Components, Component{pc, pc, []string{"postal_code"}})
+	}
+	c.FormattedAddress = formatAddress(&c, cc)
+	return c
+}
+
+// shortRoute abbreviates a US street name's type and directionals, the
+// words after the first and a first directional ("North Main Street" ->
+// "N Main St").
+func (ix *Index) shortRoute(route, cc string) string {
+	if cc != "US" {
+		return route
+	}
+	words := strings.Fields(route)
+	for i, w := range words {
+		if i == 0 && len(words) > 1 && !isDirectional(ix.t.Words[strings.ToLower(w)]) {
+			continue
+		}
+		if c, ok := ix.t.Words[strings.ToLower(w)]; ok && len(c) < len(w) && !strings.ContainsAny(c, "0123456789") {
+			words[i] = strings.ToUpper(c[:1]) + c[1:]
+			if isDirectional(c) {
+				words[i] = strings.ToUpper(c)
+			}
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// formatAddress writes the components as one line, US style ("123 Main
+// St, Newark, DE 19711, USA") or European style ("Carrer Major, 5, AD500
+// Andorra la Vella, Andorra").
+func formatAddress(c *Candidate, cc string) string {
+	get := func(t string, short bool) string {
+		l, s := c.Component(t)
+		if short {
+			return s
+		}
+		return l
+	}
+	var parts []string
+	poi := get("point_of_interest", false)
+	if poi != "" {
+		parts = append(parts, poi)
+	}
+	num, route := get("street_number", false), get("route", true)
+	if cc != "US" {
+		route = get("route", false)
+	}
+	unit := get("subpremise", false)
+	if route != "" {
+		if cc == "US" {
+			s := strings.TrimSpace(num + " " + route)
+			if unit != "" {
+				s += " #" + unit
+			}
+			parts = append(parts, s)
+		} else {
+			parts = append(parts, route)
+			if num != "" {
+				parts = append(parts, num)
+			}
+		}
+	}
+	locality := get("locality", false)
+	if locality == "" {
+		locality = get("sublocality", false)
+	}
+	if locality == "" && c.HasType("neighborhood") {
+		locality = get("neighborhood", false)
+	}
+	state := get("administrative_area_level_1", true)
+	pc := get("postal_code", false)
+	if cc == "US" {
+		if locality != "" {
+			parts = append(parts, locality)
+		} else if county := get("administrative_area_level_2", false); county != "" && c.HasType("administrative_area_level_2") {
+			parts = append(parts, county)
+		}
+		if s := strings.TrimSpace(state + " " + pc); s != "" {
+			parts = append(parts, s)
+		}
+		parts = append(parts, "USA")
+	} else {
+		if s := strings.TrimSpace(pc + " " + locality); s != "" {
+			parts = append(parts, s)
+		}
+		if c.HasType("administrative_area_level_1") {
+			parts = append(parts, get("administrative_area_level_1", false))
+		}
+		if country := get("country", false); country != "" {
+			parts = append(parts, country)
+		}
+	}
+	var out []string
+	for i, p := range parts {
+		if p != "" && (i == 0 || p != parts[i-1]) {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// isDirectional reports whether a canonical word is a compass direction.
+func isDirectional(c string) bool {
+	switch c {
+	case "n", "s", "e", "w", "ne", "nw", "se", "sw":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,66 @@
+package geocode
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// extractPath returns the path of a test extract shipped in the
+// github.com/paulmach/osm module, skipping the test when it is absent.
+func extractPath(t testing.TB, name string) string {
+	t.Helper()
+	osmDirOnce.Do(func() {
+		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
+		if err == nil {
+			osmDir = strings.TrimSpace(string(out))
+		}
+	})
+	p := filepath.Join(osmDir, "testdata", name)
+	if osmDir == "" {
+		t.Skipf("module github.com/paulmach/osm not found: no %s", name)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("extract %s absent: %v", name, err)
+	}
+	return p
+}
+
+var (
+	osmDirOnce sync.Once
+	osmDir     string
+	builtMu    sync.Mutex
+	built      = map[string]*builtIndex{}
+)
+
+type builtIndex struct {
+	once sync.Once
+	ix   *Index
+	err  error
+}
+
+// testIndex builds (once per test binary) the index of a test extract.
+func testIndex(t testing.TB, name string) *Index {
+	t.Helper()
+	path := extractPath(t, name)
+	builtMu.Lock()
+	b := built[name]
+	if b == nil {
+		b = &builtIndex{}
+		built[name] = b
+	}
+	builtMu.Unlock()
+	b.once.Do(func() { b.ix, b.err = Build(path, BuildOptions{}) })
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.ix
+}
+
+const (
+	delaware = "delaware-latest.osm.pbf"
+	andorra  = "andorra-latest.osm.bz2"
+)

@@ -1,0 +1,145 @@
+package geocode
+
+import (
+	"github.com/paulmach/orb"
+)
+
+// Kind is the class of an indexed feature.
+type Kind uint8
+
+// Feature kinds, most specific first.
+const (
+	// KindAddress is an address point (a node or building with a house
+	// number).
+	KindAddress Kind = iota + 1
+	// KindInterpolation is an address range (addr:interpolation way or a
+	// TIGER range) whose numbers are interpolated at query time.
+	KindInterpolation
+	// KindStreet is a named street: the highway ways of one name joined
+	// where they meet.
+	KindStreet
+	// KindPOI is a named amenity, shop, tourism, office, leisure or
+	// historic feature.
+	KindPOI
+	// KindPlace is a place node (city, town, village, hamlet, suburb,
+	// neighbourhood, locality, county, state, country).
+	KindPlace
+	// KindPostcode is a postal code, located at the centre of what
+	// carries it.
+	KindPostcode
+)
+
+// String names the kind.
+func (k Kind) String() string {
+	switch k {
+	case KindAddress:
+		return "address"
+	case KindInterpolation:
+		return "interpolation"
+	case KindStreet:
+		return "street"
+	case KindPOI:
+		return "poi"
+	case KindPlace:
+		return "place"
+	case KindPostcode:
+		return "postcode"
+	}
+	return "unknown"
+}
+
+// noRef marks an absent feature, context or area reference.
+const noRef = ^uint32(0)
+
+// feature is one indexed object. Strings are ids into Index.strs (0 is
+// the empty string).
+type feature struct {
+	kind    Kind
+	rank    uint8  // place rank (placeTypes); interpolation step
+	name    uint32 // street, place, POI name, postcode; house number of an address
+	street  uint32 // street feature of an address, interpolation or POI
+	unit    uint32 // addr:unit
+	class   uint32 // POI class ("amenity=library"), place type
+	ctx     uint32 // context id
+	pop     uint32 // population of a place
+	hnFrom  int32  // interpolation range
+	hnTo    int32
+	pt      orb.Point
+	bound   orb.Bound
+	part0   uint32 // first geometry part
+	nparts  uint32
+	osmType byte // 'n', 'w', 'r'; 0 for synthetic features
+	osmID   int64
+}
+
+// placeCtx is the context of a feature: the names around it.
+type placeCtx struct {
+	locality      uint32 // string ids
+	altLocality   uint32 // addr:city when it differs from locality
+	neighbourhood uint32
+	postcode      uint32
+	county        uint32 // area ids
+	state         uint32
+	country       uint32
+}
+
+// area is an administrative area of a context (county, state, country).
+type area struct {
+	name  uint32 // string ids
+	short uint32
+	level uint8
+}
+
+// Index is a geocoding index: built from an OSM extract (Build), saved
+// in the bundle (Save) and loaded read-only (Load). It is safe for
+// concurrent use.
+type Index struct {
+	t     *Tables
+	strs  []string
+	feats []feature
+	ctxs  []placeCtx
+	areas []area
+	parts []uint32 // part i spans pts[parts[i]:parts[i+1]]
+	pts   []orb.Point
+	meta  Meta
+
+	s *searchIndex
+}
+
+// Meta describes an index.
+type Meta struct {
+	// Source is the base name of the OSM file it was built from.
+	Source string `json:"source"`
+	// Counts are the number of features by kind name.
+	Counts map[string]int `json:"counts"`
+}
+
+// Meta returns what the index was built from and holds.
+func (ix *Index) Meta() Meta { return ix.meta }
+
+// Tables returns the normalisation tables the index uses.
+func (ix *Index) Tables() *Tables { return ix.t }
+
+func (ix *Index) str(id uint32) string {
+	if id == noRef || int(id) >= len(ix.strs) {
+		return ""
+	}
+	return ix.strs[id]
+}
+
+// part returns geometry part i.
+func (ix *Index) part(i uint32) []orb.Point { return ix.pts[ix.parts[i]:ix.parts[i+1]] }
+
+func (ix *Index) ctx(f *feature) *placeCtx {
+	if f.ctx == noRef || int(f.ctx) >= len(ix.ctxs) {
+		return &placeCtx{locality: 0, altLocality: 0, neighbourhood: 0, postcode: 0, county: noRef, state: noRef, country: noRef}
+	}
+	return &ix.ctxs[f.ctx]
+}
+
+func (ix *Index) area(id uint32) *area {
+	if id == noRef || int(id) >= len(ix.areas) {
+		return nil
+	}
+	return &ix.areas[id]
+}

@@ -1,0 +1,95 @@
+package geocode
+
+import (
+	"strings"
+
+	"github.com/paulmach/orb"
+)
+
+// MaxQueryWords bounds the words of a query that are searched; the rest
+// are ignored (and the result marked partial).
+const MaxQueryWords = 16
+
+// Query is a forward geocoding request: free text, or structured fields
+// (the SOAP gazetteer's), or both.
+type Query struct {
+	// Text is a free-form address in any order: "123 Main St, Newark, DE
+	// 19711", "carrer major 5 andorra".
+	Text string
+	// Structured fields, appended to Text when set.
+	HouseNumber, Street, City, Postcode, State, Country string
+	// Bounds, when set, prefers results inside the box (a bias, not a
+	// filter).
+	Bounds *orb.Bound
+	// Components filter results (Google's components parameter): only
+	// results whose postal code, locality or country (name or ISO code)
+	// equals the given one are returned.
+	Components Components
+	// Limit is the most results returned; 0 means DefaultLimit.
+	Limit int
+}
+
+// Components are the component filters of a Query; empty fields do not
+// filter.
+type Components struct {
+	PostalCode, Locality, Country string
+}
+
+// DefaultLimit is the most results Forward returns by default.
+const DefaultLimit = 5
+
+// text returns the query's whole text.
+func (q Query) text() string {
+	parts := []string{q.Text}
+	if q.Street != "" {
+		parts = append(parts, strings.TrimSpace(q.HouseNumber+" "+q.Street))
+	}
+	for _, s := range []string{q.City, q.State + " " + q.Postcode, q.Country} {
+		if s = strings.TrimSpace(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Word is one word of a parsed query.
+type Word struct {
+	// Text is the canonical form ("st" for "Street").
+	Text string
+	// Group is the index of the comma-separated part it came from.
+	Group int
+	// Number reports a house-number-like word (digits, maybe one letter
+	// after them: "12", "12b").
+	Number bool
+	// Stop reports a stop word.
+	Stop bool
+}
+
+// Parse splits a free-form query into canonical words, comma groups kept.
+// It never fails: an empty result means nothing searchable.
+func (t *Tables) Parse(text string) []Word {
+	var out []Word
+	for g, part := range strings.Split(text, ",") {
+		for _, w := range t.Tokens(part) {
+			if len(out) == MaxQueryWords {
+				return out
+			}
+			out = append(out, Word{Text: w, Group: g, Number: isHouseNumber(w), Stop: t.IsStopword(w)})
+		}
+	}
+	return out
+}
+
+// isHouseNumber reports whether w looks like a house number: 1 to 6
+// digits, optionally followed by one letter.
+func isHouseNumber(w string) bool {
+	n := 0
+	for n < len(w) && w[n] >= '0' && w[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 6 {
+		return false
+	}
+	rest := w[n:]
+	return rest == "" || len(rest) == 1 && rest[0] >= 'a' && rest[0] <= 'z'
+}

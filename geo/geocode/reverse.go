@@ -1,0 +1,243 @@
+package geocode
+
+import (
+	"math"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo"
+)
+
+// Default reverse tolerances in metres.
+const (
+	// DefaultAddressTolerance is how far an address may be from the query
+	// point.
+	DefaultAddressTolerance = 50
+	// DefaultStreetTolerance is how far a street may be.
+	DefaultStreetTolerance = 200
+)
+
+// ReverseOptions configures Reverse.
+type ReverseOptions struct {
+	// AddressTolerance and StreetTolerance are the largest distances in
+	// metres to an address and to a street; 0 means the defaults.
+	AddressTolerance, StreetTolerance float64
+	// ResultTypes, when set, keep the results carrying one of these
+	// types (Google's result_type).
+	ResultTypes []string
+	// LocationTypes, when set, keep the results of these location types
+	// (Google's location_type).
+	LocationTypes []LocationType
+}
+
+// Reverse returns the closest addressable location to p within the
+// tolerances and the areas around it, most specific first: the street
+// address, the street, the neighbourhood, the city, the county, the
+// state, the country and the postal code. None when no address or street
+// is within tolerance.
+func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
+	if opts.AddressTolerance <= 0 {
+		opts.AddressTolerance = DefaultAddressTolerance
+	}
+	if opts.StreetTolerance <= 0 {
+		opts.StreetTolerance = DefaultStreetTolerance
+	}
+	sg, sd, _ := ix.nearestSegment(p, opts.StreetTolerance, KindStreet)
+	nearStreet := noRef
+	if sg >= 0 {
+		nearStreet = ix.s.segs[sg].feat
+	}
+	aid, ad, as := ix.nearestAddress(p, opts.AddressTolerance, nearStreet)
+	var out []Candidate
+	var ctxFeat *feature
+	var streetFid = noRef
+	switch {
+	case aid != noRef && (sg < 0 || as <= sd+addressSlack):
+		c := ix.render(aid, 0, orb.Point{})
+		c.Distance = ad
+		out = append(out, c)
+		ctxFeat = &ix.feats[aid]
+		streetFid = ctxFeat.street
+	case sg >= 0:
+		streetFid = nearStreet
+		ctxFeat = &ix.feats[streetFid]
+		if c, ok := ix.reverseInterpolated(p, streetFid, opts.StreetTolerance); ok {
+			out = append(out, c)
+		}
+	default:
+		return nil
+	}
+	if streetFid != noRef && int(streetFid) < len(ix.feats) {
+		c := ix.render(streetFid, 0, orb.Point{})
+		if sg >= 0 && ix.s.segs[sg].feat == streetFid {
+			c.Distance = sd
+		}
+		out = append(out, c)
+	}
+	out = append(out, ix.areaResults(ctxFeat, p)...)
+	return filterReverse(out, opts)
+}
+
+// Reverse ranking: an address on another street than the nearest one
+// counts otherStreetPenalty metres further; an address is preferred to
+// the street unless the street is addressSlack metres nearer (address
+// points sit off the street, on the building).
+const (
+	otherStreetPenalty = 20
+	addressSlack       = 30
+)
+
+// nearestAddress returns the address nearest p within tol metres,
+// measuring to a building's outline (0 inside), its distance and its
+// ranking distance (otherStreetPenalty added when it is not on street).
+func (ix *Index) nearestAddress(p orb.Point, tol float64, street uint32) (uint32, float64, float64) {
+	best, bestD, bestS := noRef, tol, math.Inf(1)
+	ix.s.addrGrid.near(p, tol, func(id uint32) {
+		f := &ix.feats[id]
+		var d float64
+		if f.nparts > 0 {
+			d = ringDist(p, ix.part(f.part0))
+		} else {
+			d = geo.HaversineM(p, f.pt)
+		}
+		if d > tol {
+			return
+		}
+		s := d
+		if street != noRef && f.street != street {
+			s += otherStreetPenalty
+		}
+		if s < bestS || s == bestS && id < best {
+			best, bestD, bestS = id, d, s
+		}
+	})
+	return best, bestD, bestS
+}
+
+// nearestSegment returns the segment of a feature of kind k nearest p
+// within tol metres (-1 when none), its distance and the fraction along
+// it of the closest point.
+func (ix *Index) nearestSegment(p orb.Point, tol float64, k Kind) (int, float64, float64) {
+	best, bestD, bestT := -1, tol, 0.0
+	ix.s.segGrid.near(p, tol, func(id uint32) {
+		sg := ix.s.segs[id]
+		if ix.feats[sg.feat].kind != k {
+			return
+		}
+		pts := ix.part(sg.part)
+		d, t := segDist(p, pts[sg.i], pts[sg.i+1])
+		if d < bestD || d == bestD && int(id) < best {
+			best, bestD, bestT = int(id), d, t
+		}
+	})
+	return best, bestD, bestT
+}
+
+// reverseInterpolated returns the interpolated address of street fid
+// nearest p, if an interpolation of that street passes within tol.
+func (ix *Index) reverseInterpolated(p orb.Point, fid uint32, tol float64) (Candidate, bool) {
+	bestD := tol
+	var best Candidate
+	found := false
+	for _, iid := range ix.s.interps[fid] {
+		f := &ix.feats[iid]
+		pts := ix.part(f.part0)
+		total := lineLength(pts)
+		if total == 0 {
+			continue
+		}
+		var along float64
+		for j := 1; j < len(pts); j++ {
+			d, t := segDist(p, pts[j-1], pts[j])
+			l := geo.HaversineM(pts[j-1], pts[j])
+			if d < bestD {
+				frac := (along + t*l) / total
+				n := float64(f.hnFrom) + frac*float64(f.hnTo-f.hnFrom)
+				step := int(f.rank)
+				num := int(math.Round(n))
+				if step == 2 && (num-int(f.hnFrom))%2 != 0 {
+					num++
+				}
+				pt, ok := ix.interpolate(f, num)
+				if !ok {
+					pt = lerp(pts[j-1], pts[j], t)
+				}
+				best = ix.render(iid, num, pt)
+				best.Distance = d
+				bestD, found = d, true
+			}
+			along += l
+		}
+	}
+	return best, found
+}
+
+// areaResults returns the neighbourhood, city, county, state, country and
+// postal code around a feature, each its own result.
+func (ix *Index) areaResults(f *feature, p orb.Point) []Candidate {
+	ctx := ix.ctx(f)
+	var out []Candidate
+	seen := map[uint32]bool{}
+	for _, name := range []uint32{ctx.neighbourhood, ctx.altLocality, ctx.locality} {
+		if name == 0 {
+			continue
+		}
+		if pid, ok := ix.nearestPlaceNamed(ix.str(name), p); ok && !seen[pid] {
+			seen[pid] = true
+			out = append(out, ix.render(pid, 0, orb.Point{}))
+		}
+	}
+	for _, a := range []uint32{ctx.county, ctx.state, ctx.country} {
+		if ar := ix.area(a); ar != nil {
+			if pid, ok := ix.nearestPlaceNamed(ix.str(ar.name), p); ok && !seen[pid] {
+				seen[pid] = true
+				out = append(out, ix.render(pid, 0, orb.Point{}))
+			}
+		}
+	}
+	if pc := ix.str(ctx.postcode); pc != "" {
+		for _, fid := range ix.s.postings[ix.s.vocab[Fold(pc)]] {
+			if ix.feats[fid].kind == KindPostcode && ix.str(ix.feats[fid].name) == pc {
+				out = append(out, ix.render(fid, 0, orb.Point{}))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// nearestPlaceNamed returns the place feature of that name nearest p.
+func (ix *Index) nearestPlaceNamed(name string, p orb.Point) (uint32, bool) {
+	best, bestD := noRef, math.Inf(1)
+	for _, fid := range ix.s.places[Fold(name)] {
+		if d := geo.HaversineM(p, ix.feats[fid].pt); d < bestD {
+			best, bestD = fid, d
+		}
+	}
+	return best, best != noRef
+}
+
+// filterReverse applies the result_type and location_type filters.
+func filterReverse(cs []Candidate, opts ReverseOptions) []Candidate {
+	if len(opts.ResultTypes) == 0 && len(opts.LocationTypes) == 0 {
+		return cs
+	}
+	out := cs[:0]
+	for _, c := range cs {
+		ok := len(opts.ResultTypes) == 0
+		for _, t := range opts.ResultTypes {
+			ok = ok || c.HasType(t)
+		}
+		if len(opts.LocationTypes) > 0 {
+			lok := false
+			for _, t := range opts.LocationTypes {
+				lok = lok || c.LocationType == t
+			}
+			ok = ok && lok
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,121 @@
+package geocode
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/geosvc/geosvc/configs"
+)
+
+// TablesFile is the base name of the normalisation tables in configs.
+const TablesFile = "geocode.yaml"
+
+// Tables are the normalisation tables (configs/geocode.yaml): canonical
+// word forms, stop words, postcode patterns, countries, US states and the
+// admin-level mapping.
+type Tables struct {
+	// Words maps a normalised word to its canonical form ("street": "st").
+	Words map[string]string `yaml:"words"`
+	// Stopwords need not match on either side of a comparison.
+	Stopwords []string `yaml:"stopwords"`
+	// Postcodes maps an ISO country code to a regexp a normalised postcode
+	// token matches.
+	Postcodes map[string]string `yaml:"postcodes"`
+	// Countries maps an ISO 3166-1 alpha-2 code to its name and aliases.
+	Countries map[string]Country `yaml:"countries"`
+	// USStates maps a US state name to its USPS code.
+	USStates map[string]string `yaml:"us_states"`
+	// AdminLevels maps a country code (or "default") and an OSM
+	// admin_level to a Google component type.
+	AdminLevels map[string]map[int]string `yaml:"admin_levels"`
+
+	stop      map[string]bool
+	postcodes []postcodeRE
+}
+
+// Country is one entry of Tables.Countries.
+type Country struct {
+	// Name is the name results show.
+	Name string `yaml:"name"`
+	// Aliases are the forms a query may use.
+	Aliases []string `yaml:"aliases"`
+}
+
+type postcodeRE struct {
+	country string
+	re      *regexp.Regexp
+}
+
+// ParseTables reads tables from YAML.
+func ParseTables(b []byte) (*Tables, error) {
+	var t Tables
+	if err := yaml.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("geocode tables: %w", err)
+	}
+	t.stop = map[string]bool{}
+	for _, w := range t.Stopwords {
+		t.stop[strings.ToLower(w)] = true
+	}
+	codes := make([]string, 0, len(t.Postcodes))
+	for c := range t.Postcodes {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		re, err := regexp.Compile(t.Postcodes[c])
+		if err != nil {
+			return nil, fmt.Errorf("geocode tables: postcode pattern of %s: %w", c, err)
+		}
+		t.postcodes = append(t.postcodes, postcodeRE{c, re})
+	}
+	if t.Words == nil {
+		t.Words = map[string]string{}
+	}
+	return &t, nil
+}
+
+// DefaultTables returns the tables embedded from configs/geocode.yaml.
+func DefaultTables() (*Tables, error) {
+	b, err := configs.FS.ReadFile(TablesFile)
+	if err != nil {
+		return nil, fmt.Errorf("geocode tables: %w", err)
+	}
+	return ParseTables(b)
+}
+
+// IsStopword reports whether the normalised word w is a stop word.
+func (t *Tables) IsStopword(w string) bool { return t.stop[w] }
+
+// IsPostcode reports whether the normalised token looks like a postcode
+// of some country in the tables.
+func (t *Tables) IsPostcode(tok string) bool {
+	for _, p := range t.postcodes {
+		if p.re.MatchString(tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// componentType returns the Google component type of an OSM admin_level
+// in country cc ("" when it has none).
+func (t *Tables) componentType(cc string, level int) string {
+	if m, ok := t.AdminLevels[cc]; ok {
+		return m[level]
+	}
+	return t.AdminLevels["default"][level]
+}
+
+// stateCode returns the USPS code of a US state name, "" if unknown.
+func (t *Tables) stateCode(name string) string {
+	for n, c := range t.USStates {
+		if strings.EqualFold(n, name) {
+			return c
+		}
+	}
+	return ""
+}
