@@ -109,6 +109,8 @@ func TestKnownPoints(t *testing.T) {
 		{"andorra", andorraLaVella, 0, "Andorra", "AND"},
 		{"andorra", andorraLaVella, 1, "Andorra la Vella", "AND"},
 		{"andorra", escaldes, 1, "Escaldes-Engordany", "AND"},
+		{"andorra", escaldes, 8, "Escaldes-Engordany", "AND"}, // no quart here: the parish
+		{"monaco", orb.Point{7.4246, 43.7384}, 0, "Monaco", "MCO"},
 	}
 	for _, tc := range tests {
 		l, _ := realLayer(t, tc.extract)

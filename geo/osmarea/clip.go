@@ -17,7 +17,9 @@ import (
 // (and its Broken entry marked Clipped). Sub-areas are the relation's
 // "subarea" members, recursively through broken ones; for a country
 // (admin_level 2) also every complete administrative area whose ISO3166-2
-// code starts with the country's ISO3166-1 code. The union is built from
+// code starts with the country's ISO3166-1 code, or, when it has no such
+// sub-area, the administrative area of the same name (a city state whose
+// sea boundary is cut: Monaco's municipality stands in for Monaco). The union is built from
 // the coarsest sub-areas down: a finer area is added only where the
 // coarser ones do not already cover it, so the parts do not overlap. It
 // returns the ids of the clipped relations.
@@ -60,6 +62,17 @@ func ClipToSubareas(res *Result) []int64 {
 				a := &res.Areas[i]
 				if !seen[a.ID] && adminLevel(a.Tags) > level && strings.HasPrefix(strings.ToUpper(a.Tags.Find("ISO3166-2")), cc+"-") {
 					seen[a.ID] = true
+					parts = append(parts, a)
+				}
+			}
+		}
+		if len(parts) == 0 && level == 2 {
+			// A city state (Monaco) whose sea boundary is cut: its
+			// municipality of the same name stands in.
+			name := b.Tags.Find("name")
+			for i := range res.Areas {
+				a := &res.Areas[i]
+				if name != "" && adminLevel(a.Tags) > level && a.Tags.Find("name") == name {
 					parts = append(parts, a)
 				}
 			}
