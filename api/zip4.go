@@ -18,8 +18,9 @@ const Zip4Interface = "zip4v1"
 const (
 	// zip4CRSName is the EPSG 4326 URN of the feature collections.
 	zip4CRSName = "urn:ogc:def:crs:EPSG::4326"
-	// zip4GeometryName is each feature's geometry_name.
-	zip4GeometryName = "the_geom"
+	// zip4GeometryName is each feature's geometry_name (the same as
+	// adminv1's).
+	zip4GeometryName = "geom"
 	// zip4IDPrefix prefixes a feature's uid to make its id.
 	zip4IDPrefix = "zip4."
 )
@@ -52,9 +53,9 @@ type zip4Collection struct {
 	Features      []zip4Feature `json:"features"`
 	CRS           zip4CRS       `json:"crs"`
 	// BBox is [min_lat, min_lon, max_lat, max_lon] (latitude first, as
-	// the spec shows it) over every feature; left out when there are no
-	// features.
-	BBox []float64 `json:"bbox,omitempty"`
+	// the spec shows it) over every feature; null when there are none (as
+	// adminv1 answers).
+	BBox []float64 `json:"bbox"`
 }
 
 // zip4CRS is a named coordinate reference system.
