@@ -53,7 +53,9 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 		if err := next(c); err != nil {
 			return err
 		}
-		if st := c.Response().Status; st >= 200 && st < 300 && s.opts.Keys != nil {
+		if st := c.Response().Status; st >= 200 && st < 300 && s.usage != nil {
+			s.usage.Add(k.ID, Interface(c), 1)
+		} else if st >= 200 && st < 300 && s.opts.Keys != nil {
 			if err := s.opts.Keys.AddUsage(req.Context(), k.ID, Interface(c), 1); err != nil {
 				s.log.Warn("usage not counted", slog.String("request_id", RequestID(c)), slog.String("key_id", k.ID), slog.Any("error", err))
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -57,6 +58,11 @@ type limiter struct {
 	perMs  string
 	burst  string
 	now    func() time.Time
+	// lease is how many tokens one Redis call takes: a 40th of the
+	// burst and at most a tenth of a second's rate, 1 for small buckets.
+	lease  int
+	mu     sync.Mutex
+	leases map[string]*lease
 }
 
 func newLimiter(rdb redis.UniversalClient, prefix string, rl RateLimit, now func() time.Time) *limiter {
@@ -70,6 +76,8 @@ func newLimiter(rdb redis.UniversalClient, prefix string, rl RateLimit, now func
 		perMs:  strconv.FormatFloat(rl.Rate/1000, 'g', -1, 64),
 		burst:  strconv.Itoa(burst),
 		now:    now,
+		lease:  max(1, min(burst/40, int(rl.Rate/10))),
+		leases: map[string]*lease{},
 	}
 }
 
@@ -87,8 +95,37 @@ func (d decision) retryAfterHeader() string {
 
 // allow takes one token from the bucket of key id.
 func (l *limiter) allow(ctx context.Context, id string) (decision, error) {
+	if l.lease <= 1 {
+		return l.take(ctx, id, 1)
+	}
+	// Spend a local lease of tokens taken from the shared bucket in one
+	// go; when it is spent or stale, take another, or a single token when
+	// the bucket cannot spare a whole lease.
+	now := l.now()
+	l.mu.Lock()
+	if ls := l.leases[id]; ls != nil && ls.tokens > 0 && now.Before(ls.expires) {
+		ls.tokens--
+		l.mu.Unlock()
+		return decision{}, nil
+	}
+	l.mu.Unlock()
+	d, err := l.take(ctx, id, l.lease)
+	if err != nil || d.retryAfter > 0 {
+		return l.take(ctx, id, 1)
+	}
+	l.mu.Lock()
+	if len(l.leases) >= maxLeases {
+		l.leases = map[string]*lease{}
+	}
+	l.leases[id] = &lease{tokens: l.lease - 1, expires: now.Add(leaseTTL)}
+	l.mu.Unlock()
+	return decision{}, nil
+}
+
+// take takes cost tokens from the key's shared bucket in Redis.
+func (l *limiter) take(ctx context.Context, id string, cost int) (decision, error) {
 	now := strconv.FormatInt(l.now().UnixMilli(), 10)
-	res, err := tokenBucket.Run(ctx, l.rdb, []string{l.prefix + id}, l.perMs, l.burst, now, "1").Int64Slice()
+	res, err := tokenBucket.Run(ctx, l.rdb, []string{l.prefix + id}, l.perMs, l.burst, now, strconv.Itoa(cost)).Int64Slice()
 	if err != nil {
 		return decision{}, fmt.Errorf("rate limit: %w", err)
 	}
@@ -100,3 +137,16 @@ func (l *limiter) allow(ctx context.Context, id string) (decision, error) {
 	}
 	return decision{retryAfter: time.Duration(max(1, res[1])) * time.Millisecond}, nil
 }
+
+// lease is a batch of tokens an API process took from a key's bucket.
+type lease struct {
+	tokens  int
+	expires time.Time
+}
+
+// leaseTTL bounds how long taken tokens may be spent: unspent ones are
+// given up, so a process never hoards more than a fraction of a second.
+const leaseTTL = 250 * time.Millisecond
+
+// maxLeases bounds the lease table.
+const maxLeases = 100000

@@ -56,18 +56,24 @@ type Options struct {
 	Version string
 	// Now returns the current time (tests set it); default time.Now.
 	Now func() time.Time
+	// UsageFlush, when > 0, collects usage counts in memory and writes
+	// them every UsageFlush (and on Shutdown) instead of on every request.
+	UsageFlush time.Duration
 }
 
 // Server is the REST API server.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
-	e       *echo.Echo
-	hs      *http.Server
-	group   *echo.Group
-	public  map[string]bool
-	limiter *limiter
-	bundle  atomic.Pointer[Bundle]
+	opts      Options
+	log       *slog.Logger
+	e         *echo.Echo
+	hs        *http.Server
+	group     *echo.Group
+	public    map[string]bool
+	limiter   *limiter
+	bundle    atomic.Pointer[Bundle]
+	usage     *keys.UsageBatch // nil: usage written per request
+	stopUsage context.CancelFunc
+	usageDone chan struct{}
 }
 
 // New returns a Server with its middleware and service endpoints in place.
@@ -88,6 +94,9 @@ func New(opts Options) *Server {
 		opts.Now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, public: map[string]bool{}}
+	if opts.UsageFlush > 0 && opts.Keys != nil {
+		s.usage = opts.Keys.NewUsageBatch()
+	}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -152,7 +161,25 @@ func (s *Server) Serve(ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	if s.usage != nil && s.stopUsage == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopUsage, s.usageDone = cancel, make(chan struct{})
+		go func() {
+			defer close(s.usageDone)
+			s.usage.Run(ctx, s.opts.UsageFlush, func(err error) {
+				s.log.Warn("usage counts not written yet", slog.Any("error", err))
+			})
+		}()
+	}
 	return s.hs.Serve(ln)
+}
+
+// FlushUsage writes the usage counts collected so far (with UsageFlush).
+func (s *Server) FlushUsage(ctx context.Context) error {
+	if s.usage == nil {
+		return nil
+	}
+	return s.usage.Flush(ctx)
 }
 
 // Shutdown stops accepting connections and waits, until ctx ends, for the
@@ -161,5 +188,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if s.hs == nil {
 		return nil
 	}
-	return s.hs.Shutdown(ctx)
+	err := s.hs.Shutdown(ctx)
+	if s.stopUsage != nil {
+		s.stopUsage() // the runner writes what is pending, then ends
+		<-s.usageDone
+	}
+	return err
 }

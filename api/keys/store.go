@@ -27,6 +27,10 @@ type Options struct {
 	UsageRetention time.Duration
 	// Now returns the current time (tests set it); default time.Now.
 	Now func() time.Time
+	// AuthCacheTTL is how long Authenticate remembers an answer in
+	// process (a revocation made elsewhere takes effect within it); 0
+	// means no cache.
+	AuthCacheTTL time.Duration
 }
 
 // Store keeps API keys and usage counters in Redis. It is safe for
@@ -36,6 +40,7 @@ type Store struct {
 	prefix   string
 	usageTTL time.Duration
 	now      func() time.Time
+	cache    *authCache
 }
 
 // NewStore returns a Store on rdb.
@@ -49,6 +54,9 @@ func NewStore(rdb redis.UniversalClient, opts Options) *Store {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if opts.AuthCacheTTL > 0 {
+		s.cache = &authCache{ttl: opts.AuthCacheTTL, now: s.now}
 	}
 	return s
 }
@@ -116,6 +124,9 @@ func (s *Store) Create(ctx context.Context, o CreateOptions) (Key, string, error
 	if err != nil {
 		return Key{}, "", fmt.Errorf("keys: create: %w", err)
 	}
+	if s.cache != nil {
+		s.cache.forget(h) // it may have been tried, and cached as unknown
+	}
 	return k, plain, nil
 }
 
@@ -126,6 +137,14 @@ func (s *Store) Authenticate(ctx context.Context, key string) (Key, error) {
 	if err := Validate(key); err != nil {
 		return Key{}, err
 	}
+	if s.cache != nil {
+		return s.cachedAuthenticate(ctx, key)
+	}
+	return s.authenticate(ctx, key)
+}
+
+// authenticate asks Redis.
+func (s *Store) authenticate(ctx context.Context, key string) (Key, error) {
 	h := Hash(key)
 	m, err := s.rdb.HGetAll(ctx, s.recordKey(h)).Result()
 	if err != nil {
@@ -207,6 +226,9 @@ func (s *Store) Revoke(ctx context.Context, id string) (Key, error) {
 	k.RevokedAt = s.now().UTC()
 	if err := s.rdb.HSet(ctx, s.recordKey(h), "status", string(Revoked), "revoked", k.RevokedAt.Format(time.RFC3339Nano)).Err(); err != nil {
 		return Key{}, fmt.Errorf("keys: revoke: %w", err)
+	}
+	if s.cache != nil {
+		s.cache.forget(h)
 	}
 	return k, nil
 }

@@ -96,6 +96,7 @@ func runServer(r role, args []string) error {
 		store := keys.NewStore(rdb, keys.Options{
 			Prefix:         cfg.KeyPrefix,
 			UsageRetention: time.Duration(cfg.Auth.UsageRetentionDays) * 24 * time.Hour,
+			AuthCacheTTL:   cfg.Auth.CacheTTL,
 		})
 		srv = api.New(api.Options{
 			Logger:       log,
@@ -106,6 +107,7 @@ func runServer(r role, args []string) error {
 			RateLimit:    api.RateLimit{Rate: cfg.Auth.RateLimit.Rate, Burst: cfg.Auth.RateLimit.Burst},
 			ReadTimeout:  cfg.HTTP.ReadTimeout,
 			WriteTimeout: cfg.HTTP.WriteTimeout,
+			UsageFlush:   cfg.Auth.UsageFlush,
 			Version:      version,
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})

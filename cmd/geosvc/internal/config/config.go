@@ -64,6 +64,10 @@ type Auth struct {
 	RateLimit RateLimit `yaml:"rate_limit"`
 	// UsageRetentionDays is how many days usage counters are kept.
 	UsageRetentionDays int `yaml:"usage_retention_days"`
+	// CacheTTL is how long an API process remembers a key lookup.
+	CacheTTL time.Duration `yaml:"cache_ttl"`
+	// UsageFlush is how often an API process writes its usage counts.
+	UsageFlush time.Duration `yaml:"usage_flush"`
 }
 
 // RateLimit is a per-key token bucket.
@@ -127,6 +131,8 @@ func Defaults() Config {
 			Demo:               true,
 			RateLimit:          RateLimit{Rate: 1000, Burst: 2000},
 			UsageRetentionDays: 400,
+			CacheTTL:           2 * time.Second,
+			UsageFlush:         time.Second,
 		},
 		Queue: Queue{Queues: map[string]int{"tdm": 6, "default": 1}, TDMQueue: "tdm"},
 		Worker: Worker{

@@ -48,6 +48,8 @@ var Settings = []Setting{
 	{"auth.rate_limit.rate", "GEOSVC_RATE_LIMIT", "rate-limit", "per-key requests per second (0: no limit)", HTTPGroup},
 	{"auth.rate_limit.burst", "GEOSVC_RATE_BURST", "rate-burst", "per-key burst size", HTTPGroup},
 	{"auth.usage_retention_days", "GEOSVC_USAGE_DAYS", "usage-days", "days of usage counters kept", Common},
+	{"auth.cache_ttl", "GEOSVC_KEY_CACHE_TTL", "key-cache-ttl", "how long an API process remembers a key lookup (0: ask Redis every request)", HTTPGroup},
+	{"auth.usage_flush", "GEOSVC_USAGE_FLUSH", "usage-flush", "how often an API process writes usage counts (0: on every request)", HTTPGroup},
 	{"queue.queues", "GEOSVC_QUEUES", "queues", "asynq queues and priorities, e.g. tdm=6,default=1", HTTPGroup | WorkerGroup},
 	{"queue.tdm_queue", "GEOSVC_TDM_QUEUE", "tdm-queue", "queue of tdmv1 chunk tasks", HTTPGroup | WorkerGroup},
 	{"worker.concurrency", "GEOSVC_CONCURRENCY", "concurrency", "chunks run at once per worker process (0: CPUs)", WorkerGroup},

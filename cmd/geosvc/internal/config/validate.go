@@ -38,6 +38,9 @@ func (c Config) Validate() error {
 	if c.Auth.RateLimit.Rate < 0 || c.Auth.RateLimit.Burst < 0 {
 		bad("auth.rate_limit: negative rate or burst")
 	}
+	if c.Auth.CacheTTL < 0 || c.Auth.UsageFlush < 0 {
+		bad("auth.cache_ttl and auth.usage_flush must not be negative")
+	}
 	if c.Auth.UsageRetentionDays < 1 {
 		bad("auth.usage_retention_days: %d, want at least 1", c.Auth.UsageRetentionDays)
 	}
