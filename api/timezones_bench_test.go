@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 )
 
@@ -46,5 +47,29 @@ func BenchmarkTZEncode(b *testing.B) {
 		if buf, err = enc.encode(buf[:0], r); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkTZHandler: the handler alone (query parsing, lookup, JSON),
+// through a bare Echo without the server's middleware.
+func BenchmarkTZHandler(b *testing.B) {
+	f := newTZFixture(b)
+	e := echo.New()
+	RegisterTimezones(e.Group(""), TimezonesOptions{Index: f.loaded.Load})
+	r := rand.New(rand.NewPCG(3, 4))
+	reqs := make([]*http.Request, 10000)
+	for i := range reqs {
+		reqs[i] = httptest.NewRequest(http.MethodGet, fmt.Sprintf("/timezonesv1/xy2tzdata?x=%.6f&y=%.6f",
+			-75.79+r.Float64()*0.74, 38.45+r.Float64()*1.39), nil)
+	}
+	rec := httptest.NewRecorder()
+	i := 0
+	for b.Loop() {
+		rec.Body.Reset()
+		e.ServeHTTP(rec, reqs[i%len(reqs)])
+		i++
+	}
+	if rec.Code != http.StatusOK {
+		b.Fatal(rec.Code)
 	}
 }
