@@ -54,7 +54,8 @@ type Grid struct {
 	NY     int     `json:"ny"`
 }
 
-// Grid sizing: cells of at least minCell degrees, at most maxCells cells.
+// Grid sizing: about two cells per feature over the features' extent, but
+// cells of at least minCell degrees and at most maxCells cells.
 const (
 	minCell  = 0.005
 	maxCells = 1 << 22
@@ -111,6 +112,9 @@ func (l *Layer) buildGrid() {
 			maxLon, maxLat = math.Max(maxLon, b[2]), math.Max(maxLat, b[3])
 		}
 		g.MinLon, g.MinLat = minLon, minLat
+		// About two cells per feature, none smaller than minCell: a few
+		// large file polygons do not need a fine grid.
+		g.Cell = math.Max(minCell, math.Sqrt((maxLon-minLon)*(maxLat-minLat)/float64(2*n)))
 		for {
 			g.NX = int((maxLon-minLon)/g.Cell) + 1
 			g.NY = int((maxLat-minLat)/g.Cell) + 1
