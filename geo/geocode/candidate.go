@@ -295,6 +295,10 @@ func formatAddress(c *Candidate, cc string) string {
 	if poi != "" {
 		parts = append(parts, poi)
 	}
+	if c.Kind == KindPlace && len(c.Components) > 0 && !c.HasType("locality") && !c.HasType("country") &&
+		!c.HasType("administrative_area_level_1") && !(cc == "US" && c.HasType("administrative_area_level_2")) {
+		parts = append(parts, c.Components[0].LongName) // a neighbourhood, suburb or hamlet's own name
+	}
 	num, route := get("street_number", false), get("route", true)
 	if cc != "US" {
 		route = get("route", false)

@@ -88,8 +88,8 @@ type extract struct {
 	// address node inside one takes its outline.
 	buildings [][]osm.NodeID
 	coords    map[osm.NodeID]orb.Point
-	// nodeHN holds the house numbers of tagged nodes that interpolation
-	// ways end at.
+	// nodeAddr maps the address nodes (that interpolation ways end at) to
+	// their index in addrs.
 	nodeAddr map[osm.NodeID]int
 }
 

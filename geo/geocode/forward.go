@@ -19,7 +19,7 @@ const (
 	bonusStreet = 0.02
 	bonusBounds = 0.05
 	// candidatePool bounds the features scored in full per query.
-	candidatePool = 5000
+	candidatePool = 2000
 	// finalists are the best pre-scored features resolved to house
 	// numbers.
 	finalists = 60
@@ -31,6 +31,7 @@ const (
 type qword struct {
 	Word
 	matches []wordMatch
+	byID    map[uint32]float32 // matches by word id, when there are many
 	weight  float64
 }
 
@@ -54,6 +55,12 @@ func (ix *Index) Forward(q Query) []Candidate {
 			qw[i].weight = 0.3
 		}
 		qw[i].matches = ix.s.match(w.Text, i == len(words)-1 && !w.Number)
+		if len(qw[i].matches) > 8 {
+			qw[i].byID = make(map[uint32]float32, len(qw[i].matches))
+			for _, m := range qw[i].matches {
+				qw[i].byID[m.id] = m.cost
+			}
+		}
 	}
 	cands := ix.gather(qw, allStop)
 	type scored struct {
@@ -85,35 +92,54 @@ func (ix *Index) Forward(q Query) []Candidate {
 	if len(pre) > finalists {
 		pre = pre[:finalists]
 	}
-	var out []Candidate
+	var hits []hit
 	for _, p := range pre {
-		out = append(out, ix.resolve(qw, p.fid, q)...)
-	}
-	for i := range out {
-		if q.Bounds != nil && q.Bounds.Contains(out[i].Location) {
-			out[i].Score += bonusBounds
+		if h, ok := ix.resolve(qw, p.fid); ok {
+			if q.Bounds != nil && q.Bounds.Contains(h.loc) {
+				h.score += bonusBounds
+			}
+			hits = append(hits, h)
 		}
 	}
-	out = filterComponents(out, q.Components)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
 		}
-		return out[i].Kind < out[j].Kind
+		return ix.feats[hits[i].fid].kind < ix.feats[hits[j].fid].kind
 	})
-	seen := map[string]bool{}
-	res := out[:0]
-	for _, c := range out {
-		if seen[c.PlaceID] || len(res) > 0 && c.Score < res[0].Score-scoreMargin {
+	type key struct {
+		fid uint32
+		hn  int
+	}
+	seen := map[key]bool{}
+	var res []Candidate
+	for _, h := range hits {
+		k := key{h.fid, h.hn}
+		if seen[k] || len(res) > 0 && h.score < res[0].Score-scoreMargin {
 			continue
 		}
-		seen[c.PlaceID] = true
+		seen[k] = true
+		c := ix.render(h.fid, h.hn, h.loc)
+		c.Score, c.PartialMatch = h.score, h.partial
+		if len(filterComponents([]Candidate{c}, q.Components)) == 0 {
+			continue
+		}
 		res = append(res, c)
 		if len(res) == limit {
 			break
 		}
 	}
 	return res
+}
+
+// hit is a scored feature before rendering: hn and loc are set for an
+// interpolated number.
+type hit struct {
+	fid     uint32
+	hn      int
+	loc     orb.Point
+	score   float64
+	partial bool
 }
 
 // firstNumber returns the index of the first house-number word after
@@ -185,7 +211,7 @@ func (ix *Index) match(qw []qword, name, ctx, ctx2 []uint32, skip uint64) (float
 			if j < 64 && used&(1<<j) != 0 {
 				continue
 			}
-			if c, ok := cost(w.matches, id); ok && 1-c > best {
+			if c, ok := w.cost(id); ok && 1-c > best {
 				best, bestJ = 1-c, j
 			}
 		}
@@ -195,7 +221,7 @@ func (ix *Index) match(qw []qword, name, ctx, ctx2 []uint32, skip uint64) (float
 			}
 			nameHit = true
 			got += best * w.weight
-			if !ix.t.IsStopword(ix.s.words[name[bestJ]]) {
+			if !ix.s.stop[name[bestJ]] {
 				nameGot += best
 			}
 			exact = exact && best == 1
@@ -204,7 +230,7 @@ func (ix *Index) match(qw []qword, name, ctx, ctx2 []uint32, skip uint64) (float
 		best = 0
 		for _, list := range [][]uint32{ctx, ctx2} {
 			for _, id := range list {
-				if c, ok := cost(w.matches, id); ok && 1-c > best {
+				if c, ok := w.cost(id); ok && 1-c > best {
 					best = 1 - c
 				}
 			}
@@ -217,7 +243,7 @@ func (ix *Index) match(qw []qword, name, ctx, ctx2 []uint32, skip uint64) (float
 	}
 	nameTotal := 0.0
 	for _, id := range name {
-		if !ix.t.IsStopword(ix.s.words[id]) {
+		if !ix.s.stop[id] {
 			nameTotal++
 		}
 	}
@@ -233,9 +259,13 @@ func (ix *Index) match(qw []qword, name, ctx, ctx2 []uint32, skip uint64) (float
 	return wQuery*qcov + wName*ncov, exact, true
 }
 
-// cost returns the cost of word id among a query word's matches.
-func cost(ms []wordMatch, id uint32) (float64, bool) {
-	for _, m := range ms {
+// cost returns the cost of word id among the query word's matches.
+func (w *qword) cost(id uint32) (float64, bool) {
+	if w.byID != nil {
+		c, ok := w.byID[id]
+		return float64(c), ok
+	}
+	for _, m := range w.matches {
 		if m.id == id {
 			return float64(m.cost), true
 		}
@@ -261,10 +291,10 @@ func (ix *Index) kindBonus(f *feature) float64 {
 	return 0
 }
 
-// resolve turns a matched feature into candidates: for a street and a
-// query with a house number, the address (exact), else the interpolated
-// number, else the street itself (partial).
-func (ix *Index) resolve(qw []qword, fid uint32, q Query) []Candidate {
+// resolve scores a matched feature: for a street and a query with a
+// house number, the address (exact), else the interpolated number, else
+// the street itself (partial).
+func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 	f := &ix.feats[fid]
 	name := ix.s.nameToks[fid]
 	ctx := ix.s.ctxToks[f.ctx]
@@ -283,10 +313,7 @@ func (ix *Index) resolve(qw []qword, fid uint32, q Query) []Candidate {
 				if aid, ok := ix.s.addrs[hnKey{fid, tr.hn}]; ok {
 					a := &ix.feats[aid]
 					s, exact, _ := ix.match(qw, name, ix.s.ctxToks[a.ctx], ctx, tr.skip)
-					c := ix.render(aid, 0, orb.Point{})
-					c.Score = s + bonusHouse
-					c.PartialMatch = !exact
-					return []Candidate{c}
+					return hit{fid: aid, loc: a.pt, score: s + bonusHouse, partial: !exact}, true
 				}
 			}
 			if n, err := strconv.Atoi(tries[len(tries)-1].hn); err == nil {
@@ -294,10 +321,7 @@ func (ix *Index) resolve(qw []qword, fid uint32, q Query) []Candidate {
 					it := &ix.feats[iid]
 					if pt, ok := ix.interpolate(it, n); ok {
 						s, exact, _ := ix.match(qw, name, ix.s.ctxToks[it.ctx], ctx, 1<<h)
-						c := ix.render(iid, n, pt)
-						c.Score = s + bonusInterp
-						c.PartialMatch = !exact
-						return []Candidate{c}
+						return hit{fid: iid, hn: n, loc: pt, score: s + bonusInterp, partial: !exact}, true
 					}
 				}
 			}
@@ -305,12 +329,9 @@ func (ix *Index) resolve(qw []qword, fid uint32, q Query) []Candidate {
 	}
 	s, exact, ok := ix.match(qw, name, ctx, nil, 0)
 	if !ok {
-		return nil
+		return hit{}, false
 	}
-	c := ix.render(fid, 0, orb.Point{})
-	c.Score = s + ix.kindBonus(f)
-	c.PartialMatch = !exact
-	return []Candidate{c}
+	return hit{fid: fid, loc: f.pt, score: s + ix.kindBonus(f), partial: !exact}, true
 }
 
 // interpolate places number n on an interpolation feature, false when

@@ -15,6 +15,7 @@ type searchIndex struct {
 	ctxToks  [][]uint32 // context -> word ids of its names
 	deletes  map[string][]uint32
 	sorted   []uint32 // word ids by word, for prefixes
+	stop     []bool   // word id -> stop word
 
 	addrs   map[hnKey]uint32    // street feature + house number -> address
 	interps map[uint32][]uint32 // street feature -> interpolations
@@ -147,6 +148,10 @@ func (ix *Index) init() {
 			}
 		}
 		s.ctxToks[i] = ids
+	}
+	s.stop = make([]bool, len(s.words))
+	for id, w := range s.words {
+		s.stop[id] = ix.t.IsStopword(w)
 	}
 	s.sorted = make([]uint32, len(s.words))
 	for i := range s.sorted {

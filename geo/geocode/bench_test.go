@@ -1,0 +1,103 @@
+package geocode
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/paulmach/orb"
+)
+
+// benchQueries returns n seeded queries of the evaluation's three forms
+// over the index's addresses, plus place and street names.
+func benchQueries(ix *Index, n int) []string {
+	var addrs, named []uint32
+	for i := range ix.feats {
+		switch ix.feats[i].kind {
+		case KindAddress:
+			addrs = append(addrs, uint32(i))
+		case KindPlace, KindStreet:
+			named = append(named, uint32(i))
+		}
+	}
+	r := rand.New(rand.NewPCG(10000, 1))
+	out := make([]string, n)
+	for i := range out {
+		if i%2 == 0 && len(addrs) > 0 {
+			full, lower, typo := addressQueries(ix, addrs[r.IntN(len(addrs))])
+			out[i] = []string{full, lower, typo}[r.IntN(3)]
+		} else {
+			f := &ix.feats[named[r.IntN(len(named))]]
+			out[i] = ix.str(f.name) + ", " + ix.str(ix.ctx(f).locality)
+		}
+	}
+	return out
+}
+
+// reportPercentiles adds p50 and p99 latency metrics from per-op
+// durations.
+func reportPercentiles(b *testing.B, d []time.Duration) {
+	if len(d) == 0 {
+		return
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	b.ReportMetric(float64(d[len(d)/2].Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(d[min(len(d)-1, len(d)*99/100)].Nanoseconds()), "p99-ns")
+}
+
+func BenchmarkForwardDelaware(b *testing.B) {
+	ix := testIndex(b, delaware)
+	qs := benchQueries(ix, 10000)
+	var d []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		ix.Forward(Query{Text: qs[i%len(qs)]})
+		d = append(d, time.Since(start))
+		i++
+	}
+	reportPercentiles(b, d)
+}
+
+func BenchmarkReverseDelaware(b *testing.B) {
+	ix := testIndex(b, delaware)
+	r := rand.New(rand.NewPCG(3, 4))
+	var pts []orb.Point
+	for i := range ix.feats {
+		if f := &ix.feats[i]; f.kind == KindStreet && f.nparts > 0 {
+			p := ix.part(f.part0)
+			a := p[r.IntN(len(p))]
+			ang := r.Float64() * 2 * math.Pi
+			pts = append(pts, orb.Point{a[0] + 2e-4*math.Cos(ang), a[1] + 2e-4*math.Sin(ang)})
+		}
+	}
+	var d []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		ix.Reverse(pts[i%len(pts)], ReverseOptions{})
+		d = append(d, time.Since(start))
+		i++
+	}
+	reportPercentiles(b, d)
+}
+
+func BenchmarkBuildDelaware(b *testing.B) {
+	path := extractPath(b, delaware)
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ix, err := Build(path, BuildOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-min(before.HeapAlloc, after.HeapAlloc))/(1<<20), "index-MB")
+		runtime.KeepAlive(ix)
+	}
+}
