@@ -184,7 +184,7 @@ func Read(f *osmfile.File, sel Selector) (*Result, error) {
 			}
 		}
 		a := AssembleRings(members)
-		if a.OpenRings > 0 || missing > 0 && len(a.Polygons) == 0 || len(a.Polygons) == 0 {
+		if a.OpenRings > 0 || len(a.Polygons) == 0 {
 			res.Broken = append(res.Broken, Broken{ID: int64(r.ID), Tags: r.Tags, Subareas: subareas,
 				MissingWays: missing, OpenRings: a.OpenRings})
 			continue
