@@ -76,7 +76,7 @@ func TestSearchMatchesPlanar(t *testing.T) {
 			if x.Len() != n {
 				t.Fatalf("Len %d, want %d", x.Len(), n)
 			}
-			for range 2000 {
+			for range 400 {
 				p := orb.Point{rng.Float64()*12 - 1, rng.Float64()*12 - 1}
 				var want []int
 				for i, mp := range items {
