@@ -1,12 +1,15 @@
 package geocode
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/geosvc/geosvc/geo/boundary"
 )
 
 // extractPath returns the path of a test extract shipped in the
@@ -53,7 +56,7 @@ func testIndex(t testing.TB, name string) *Index {
 		built[name] = b
 	}
 	builtMu.Unlock()
-	b.once.Do(func() { b.ix, b.err = Build(path, BuildOptions{}) })
+	b.once.Do(func() { b.ix, b.err = buildBundle(path) })
 	if b.err != nil {
 		t.Fatal(b.err)
 	}
@@ -64,3 +67,29 @@ const (
 	delaware = "delaware-latest.osm.pbf"
 	andorra  = "andorra-latest.osm.bz2"
 )
+
+// buildBundle builds an extract's index as `geosvc build` does: the
+// boundary layer first (its polygons give the context), then the index,
+// saved to geocode.bin and loaded back.
+func buildBundle(path string) (*Index, error) {
+	dir, err := os.MkdirTemp("", "geocode-bundle-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if _, err := boundary.Build(boundary.BuildOptions{OSMPath: path, Out: dir}); err != nil {
+		return nil, fmt.Errorf("boundary layer: %w", err)
+	}
+	bl, err := boundary.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := Build(path, BuildOptions{Admins: BoundaryAdmins(bl)})
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.Save(dir); err != nil {
+		return nil, err
+	}
+	return Load(dir)
+}
