@@ -39,6 +39,10 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 if [ -z "${URL:-}" ]; then
+	if curl -s -o /dev/null "http://$ADDR/healthz" 2>/dev/null; then
+		echo "$ADDR is in use by another server: set ADDR (or URL and KEY to test that one)" >&2
+		exit 1
+	fi
 	# The per-key rate limit (1000/s by default) would answer most of the
 	# load with 429: the test measures the lookup, so it is off unless
 	# GEOSVC_RATE_LIMIT says otherwise.
@@ -57,6 +61,11 @@ if [ -z "${URL:-}" ]; then
 		sleep 0.1
 	done
 	KEY=$(sed -n 's/^demo API key: //p' "$work/serve.log")
+	if [ -z "$KEY" ]; then
+		cat "$work/serve.log" >&2
+		echo "no demo API key in the server's output" >&2
+		exit 1
+	fi
 fi
 : "${KEY:?KEY is required with URL}"
 
