@@ -138,4 +138,13 @@ func TestAssembleRingsDirect(t *testing.T) {
 	if a.OpenRings != 1 || len(a.Polygons) != 0 {
 		t.Errorf("open chain: %+v", a)
 	}
+	// One open chain of three ways, given from its middle: one open ring.
+	a = AssembleRings([]Member{
+		{Way: w(2, orb.Point{4, 0}, orb.Point{4, 4})},
+		{Way: w(1, orb.Point{0, 0}, orb.Point{4, 0})},
+		{Way: w(3, orb.Point{4, 4}, orb.Point{2, 6})},
+	})
+	if a.OpenRings != 1 {
+		t.Errorf("open chain from its middle: %d open rings, want 1", a.OpenRings)
+	}
 }
