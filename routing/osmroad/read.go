@@ -235,4 +235,3 @@ func (t *newestTime) time() time.Time {
 	}
 	return time.Time{}
 }
-
