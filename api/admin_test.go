@@ -86,9 +86,9 @@ func (f *bndFixture) get(t testing.TB, path string) (int, []byte) {
 	return rec.Code, rec.Body.Bytes()
 }
 
-// shape returns the JSON value's shape: objects with their keys in order
+// bndShape returns the JSON value's shape: objects with their keys in order
 // and value shapes, arrays by their first element, scalars by type.
-func shape(t testing.TB, b []byte) string {
+func bndShape(t testing.TB, b []byte) string {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.UseNumber()
@@ -149,7 +149,7 @@ func TestAdminGoldenShape(t *testing.T) {
 	const want = `{type:str,features:[{type:str,id:null,geometry:{type:str,coordinates:[[[num]]]},geometry_name:str,` +
 		`properties:{boundary_id:int,country_code:int,country_name:str,category_code:str,category_name:str,name:str,bbox:[num*4]}}],` +
 		`totalFeatures:int,numberMatched:int,numberReturned:int,timeStamp:str,crs:{type:str,properties:{name:str}},bbox:[num*4]}`
-	if got := shape(t, body); got != want {
+	if got := bndShape(t, body); got != want {
 		t.Errorf("shape\n got %s\nwant %s", got, want)
 	}
 	var fc struct {
@@ -266,7 +266,7 @@ func TestGeoBoundariesGoldenShape(t *testing.T) {
 		t.Fatalf("status %d: %s", code, body)
 	}
 	const want = `{boundaries:[{boundary_id:int,country_code:int,country_name:str,category_code:int,category_name:str,geo_boundary_name:str,sub_category_code:int,sub_category_name:str}]}`
-	if got := shape(t, body); got != want {
+	if got := bndShape(t, body); got != want {
 		t.Errorf("shape\n got %s\nwant %s", got, want)
 	}
 	var ans struct{ Boundaries []map[string]any }
