@@ -5,7 +5,8 @@
 // CLDR, the countries of IANA's zone1970.tab and zone.tab) and the
 // bundle's administrative areas per zone.
 //
-// Time comes from one injectable clock (Options.Clock): nothing here reads
-// the wall clock on its own. The tz database is Go's embedded time/tzdata,
-// so a host without zoneinfo files works the same.
+// Time comes from one injectable clock (Options.Clock, time.Now unless
+// set); nothing else here reads the wall clock. Go's tz database is
+// embedded (time/tzdata), so zones load on hosts without zoneinfo files;
+// where a host has them, time.LoadLocation reads those first.
 package timezone
