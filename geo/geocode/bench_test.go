@@ -11,32 +11,6 @@ import (
 	"github.com/paulmach/orb"
 )
 
-// benchQueries returns n seeded queries of the evaluation's three forms
-// over the index's addresses, plus place and street names.
-func benchQueries(ix *Index, n int) []string {
-	var addrs, named []uint32
-	for i := range ix.feats {
-		switch ix.feats[i].kind {
-		case KindAddress:
-			addrs = append(addrs, uint32(i))
-		case KindPlace, KindStreet:
-			named = append(named, uint32(i))
-		}
-	}
-	r := rand.New(rand.NewPCG(10000, 1))
-	out := make([]string, n)
-	for i := range out {
-		if i%2 == 0 && len(addrs) > 0 {
-			full, lower, typo := addressQueries(ix, addrs[r.IntN(len(addrs))])
-			out[i] = []string{full, lower, typo}[r.IntN(3)]
-		} else {
-			f := &ix.feats[named[r.IntN(len(named))]]
-			out[i] = ix.str(f.name) + ", " + ix.str(ix.ctx(f).locality)
-		}
-	}
-	return out
-}
-
 // reportPercentiles adds p50 and p99 latency metrics from per-op
 // durations.
 func reportPercentiles(b *testing.B, d []time.Duration) {
@@ -50,7 +24,7 @@ func reportPercentiles(b *testing.B, d []time.Duration) {
 
 func BenchmarkForwardDelaware(b *testing.B) {
 	ix := testIndex(b, delaware)
-	qs := benchQueries(ix, 10000)
+	qs := ix.SampleQueries(10000, 10000)
 	var d []time.Duration
 	i := 0
 	for b.Loop() {
