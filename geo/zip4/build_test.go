@@ -53,6 +53,7 @@ func TestDelawareBuild(t *testing.T) {
 			t.Errorf("%s: %s has FIPS %q, want %s", tc.name, f.Zip9, f.FIPS, tc.fips)
 		}
 	}
+	t.Logf("report: %s", meta.Report)
 	if no := meta.Report.NoFIPS; no > l.Len()/20 {
 		t.Errorf("%d of %d features without county", no, l.Len())
 	}

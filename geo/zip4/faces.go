@@ -10,7 +10,7 @@ import (
 
 // A face is one block face: the stretch of a TIGER-tagged street between
 // two consecutive split points (intersections with other streets, and the
-// ends of its OSM way).
+// ends of its OSM way; a closed loop is cut in two halves).
 type face struct {
 	road     int       // index in the road list
 	index    int       // position of the face along its way, from 0
@@ -71,10 +71,19 @@ func splitFaces(roads []Road, rep *Report) []face {
 			if i < len(r.Nodes)-1 && use[r.Nodes[i]] < 2 {
 				continue
 			}
-			faces = append(faces, face{road: ri, index: index, from: from, to: i, zip: zip,
-				mid: halfway(r.Points[from : i+1])})
+			// A loop that meets nothing but itself (a closed way, a
+			// cul-de-sac circle) is cut in two halves: a face whose
+			// ends coincide has no simple polygon.
+			cuts := []int{from, i}
+			if r.Nodes[from] == r.Nodes[i] && i-from >= 2 {
+				cuts = []int{from, from + (i-from)/2, i}
+			}
+			for k := 0; k+1 < len(cuts); k++ {
+				faces = append(faces, face{road: ri, index: index, from: cuts[k], to: cuts[k+1], zip: zip,
+					mid: halfway(r.Points[cuts[k] : cuts[k+1]+1])})
+				index++
+			}
 			from = i
-			index++
 		}
 	}
 	rep.Faces = len(faces)
