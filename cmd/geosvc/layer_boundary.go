@@ -27,8 +27,9 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func init() {
 	dataLayers = append(dataLayers, dataLayer{
-		name:  boundaryLayerName,
-		order: 10,
+		name:    boundaryLayerName,
+		order:   10,
+		version: boundary.FileVersion,
 		flags: func(fs *flag.FlagSet) {
 			fs.Var(&boundaryGeoJSON, "boundaries", "GeoJSON `FILE` of areas to add or replace in the boundary layer (properties name, iso_a3, admin_level or category; repeatable)")
 		},

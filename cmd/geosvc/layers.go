@@ -23,6 +23,9 @@ type dataLayer struct {
 	// order sorts the layers for building and loading: a layer may use the
 	// layers of lower order (the boundary layer comes first).
 	order int
+	// version is the layer's file format version; it is part of the
+	// bundle version, so bumping it makes older bundles stale.
+	version int
 	// flags registers the layer's own `geosvc build` flags, if any.
 	flags func(fs *flag.FlagSet)
 	// build writes the layer's file(s) into bc.Out and returns the file

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/geosvc/geosvc/routing"
 )
@@ -13,9 +14,20 @@ import (
 const bundleLayout = 1
 
 // bundleVersion is the version of the bundles this binary writes and reads:
-// the directory layout and the routing graph file format.
+// the directory layout, the routing graph file format, and the data layers
+// with their own format versions ("1.2+boundary/1,zip4/1"), so that a
+// binary with another set of layers, or a layer of another format, sees an
+// older bundle as stale and `make run` rebuilds it.
 func bundleVersion() string {
-	return fmt.Sprintf("%d.%d", bundleLayout, routing.FormatVersion())
+	v := fmt.Sprintf("%d.%d", bundleLayout, routing.FormatVersion())
+	var parts []string
+	for _, l := range sortedLayers() {
+		parts = append(parts, fmt.Sprintf("%s/%d", l.name, l.version))
+	}
+	if len(parts) > 0 {
+		v += "+" + strings.Join(parts, ",")
+	}
+	return v
 }
 
 func runVersion(args []string) error {
