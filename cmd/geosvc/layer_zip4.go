@@ -19,7 +19,8 @@ func init() {
 	dataLayers = append(dataLayers, dataLayer{
 		name: "zip4",
 		// After the boundary layer (the county of each feature).
-		order: 40,
+		order:   40,
+		version: zip4.FileVersion,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&zip4File, "zip4", "", "authoritative ZIP+4 GeoJSON (Polygon/MultiPolygon features with zip9, or zip + plus4) replacing the ZIP+4 layer derived from TIGER streets")
 		},

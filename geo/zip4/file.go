@@ -13,8 +13,10 @@ const FileName = "zip4.bin"
 // File format: binfmt container with this magic and version.
 var fileMagic = [8]byte{'G', 'E', 'O', 'Z', 'I', 'P', '4', 0}
 
-// FileVersion is the version of the zip4.bin format.
-const FileVersion = 1
+// FileVersion is the version of zip4.bin: its format and the derivation
+// rules (a change of either renumbers codes, so older bundles go stale).
+// 2: self-closed loops are cut into two faces.
+const FileVersion = 2
 
 // Sections of zip4.bin.
 const (
