@@ -9,14 +9,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 
 	"github.com/geosvc/geosvc/api/internal/redistest"
 	"github.com/geosvc/geosvc/api/keys"
@@ -27,12 +27,8 @@ var bndNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // bndDelaware builds the boundary layer of the Delaware extract once.
 var bndDelaware = sync.OnceValues(func() (*boundary.Layer, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
+	path, err := extracts.Path("delaware")
 	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(strings.TrimSpace(string(out)), "testdata", "delaware-latest.osm.pbf")
-	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "api-boundary")

@@ -2,44 +2,20 @@ package routing
 
 import (
 	"math/rand"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/routing/osmroad"
 	"github.com/geosvc/geosvc/routing/profile"
 )
-
-// osmModuleDir returns the directory of the paulmach/osm module, whose
-// testdata holds the default extracts, or "" when go cannot tell.
-var osmModuleDir = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})
 
 // extractPath returns the path of a named test extract, skipping the test
 // when it is not on this machine.
 func extractPath(t testing.TB, name string) string {
 	t.Helper()
-	var p string
-	switch name {
-	case "delaware":
-		p = filepath.Join(osmModuleDir(), "testdata", "delaware-latest.osm.pbf")
-	case "andorra":
-		p = filepath.Join(osmModuleDir(), "testdata", "andorra-latest.osm.bz2")
-	default:
-		p = filepath.Join("..", "..", "shared", "data", "osm", name+".osm.pbf")
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("extract %s not available: %v", name, err)
-	}
-	return p
+	return extracts.Require(t, name)
 }
 
 func carProfile(t testing.TB) *profile.Profile {

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+
 	"github.com/hibiken/asynq"
 	"github.com/paulmach/orb"
 	"github.com/redis/go-redis/v9"
@@ -200,11 +202,10 @@ func testBundle(t *testing.T, bin, dir string) (string, orb.Bound) {
 			return "../../data", andorraBound
 		}
 	}
-	modDir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
+	osmFile, err := extracts.Path("andorra")
 	if err != nil {
-		t.Fatalf("go list github.com/paulmach/osm: %v", err)
+		t.Fatal(err)
 	}
-	osmFile := filepath.Join(strings.TrimSpace(string(modDir)), "testdata", "andorra-latest.osm.bz2")
 	data := filepath.Join(dir, "data")
 	out, err := exec.Command(bin, "build", "--osm", osmFile, "--out", data).CombinedOutput()
 	if err != nil {

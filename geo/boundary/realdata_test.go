@@ -2,37 +2,19 @@ package boundary
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/paulmach/orb"
-)
 
-// osmModuleDir is the directory of the paulmach/osm module (whose testdata
-// holds the Delaware and Andorra extracts), "" when go cannot tell.
-var osmModuleDir = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+)
 
 // extractPath returns the path of a named real extract, "" when absent.
 func extractPath(name string) string {
-	var p string
-	switch name {
-	case "delaware":
-		p = filepath.Join(osmModuleDir(), "testdata", "delaware-latest.osm.pbf")
-	case "andorra":
-		p = filepath.Join(osmModuleDir(), "testdata", "andorra-latest.osm.bz2")
-	default:
-		p = filepath.Join("..", "..", "..", "shared", "data", "osm", name+".osm.pbf")
-	}
-	if _, err := os.Stat(p); err != nil {
+	p, err := extracts.Path(name)
+	if err != nil {
 		return ""
 	}
 	return p

@@ -5,43 +5,21 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
-)
 
-// osmModuleDir is the directory of the paulmach/osm module (whose testdata
-// holds the default extracts), "" when go cannot tell.
-var osmModuleDir = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+)
 
 // extract returns the path of a named real extract, skipping the test
 // when it is not on this machine.
 func extract(t testing.TB, name string) string {
 	t.Helper()
-	var p string
-	switch name {
-	case "delaware":
-		p = filepath.Join(osmModuleDir(), "testdata", "delaware-latest.osm.pbf")
-	case "andorra":
-		p = filepath.Join(osmModuleDir(), "testdata", "andorra-latest.osm.bz2")
-	default:
-		p = filepath.Join("..", "..", "..", "shared", "data", "osm", name+".osm.pbf")
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("extract %s not available: %v", name, err)
-	}
-	return p
+	return extracts.Require(t, name)
 }
 
 func TestRealExtracts(t *testing.T) {
@@ -219,7 +197,7 @@ func TestBrokenInputs(t *testing.T) {
 		"bad pbf":      write("bad.osm.pbf", []byte{0, 0, 0, 5, 1, 2, 3, 4, 5}),
 		"huge header":  write("huge.osm.pbf", []byte{0, 1, 0, 0, 1, 2, 3}),
 	}
-	if path := filepath.Join(osmModuleDir(), "testdata", "delaware-latest.osm.pbf"); osmModuleDir() != "" {
+	if path, err := extracts.Path("delaware"); err == nil {
 		if b, err := os.ReadFile(path); err == nil {
 			cases["truncated pbf"] = write("cut.osm.pbf", b[:len(b)/3])
 		}

@@ -11,12 +11,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 
 	"github.com/paulmach/orb"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -50,12 +49,11 @@ var (
 func delaware(tb testing.TB) *network {
 	tb.Helper()
 	delawareOnce.Do(func() {
-		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
+		path, err := extracts.Path("delaware")
 		if err != nil {
 			delawareErr = err
 			return
 		}
-		path := filepath.Join(strings.TrimSpace(string(out)), "testdata", "delaware-latest.osm.pbf")
 		delawareNet, delawareErr = readPBF(path)
 	})
 	if delawareErr != nil {
