@@ -22,10 +22,14 @@ const GeocoderInterface = "geocoderv1"
 
 // Geocoder statuses (SPEC.md, Errors).
 const (
-	GeocodeOK             = "OK"
-	GeocodeZeroResults    = "ZERO_RESULTS"
+	// GeocodeOK: at least one result.
+	GeocodeOK = "OK"
+	// GeocodeZeroResults: a valid request that found nothing.
+	GeocodeZeroResults = "ZERO_RESULTS"
+	// GeocodeInvalidRequest: a missing or invalid parameter.
 	GeocodeInvalidRequest = "INVALID_REQUEST"
-	GeocodeUnknownError   = "UNKNOWN_ERROR"
+	// GeocodeUnknownError: a server error (HTTP 5xx); a retry may succeed.
+	GeocodeUnknownError = "UNKNOWN_ERROR"
 )
 
 // GeocoderOptions configures the geocoderv1 endpoints.
@@ -60,45 +64,67 @@ type geocoderHandler struct{ opts GeocoderOptions }
 // GeocodeResponse is the body of both endpoints (JSON, or XML with the
 // GeocodeResponse root element).
 type GeocodeResponse struct {
-	XMLName      xml.Name        `json:"-" xml:"GeocodeResponse"`
-	Status       string          `json:"status" xml:"status"`
-	ErrorMessage string          `json:"error_message,omitempty" xml:"error_message,omitempty"`
-	Results      []GeocodeResult `json:"results" xml:"result"`
+	// XMLName is the XML root element, GeocodeResponse.
+	XMLName xml.Name `json:"-" xml:"GeocodeResponse"`
+	// Status is OK, ZERO_RESULTS, INVALID_REQUEST or UNKNOWN_ERROR.
+	Status string `json:"status" xml:"status"`
+	// ErrorMessage says what was wrong, beside a status other than OK.
+	ErrorMessage string `json:"error_message,omitempty" xml:"error_message,omitempty"`
+	// Results are the hits, most specific first (an empty array, never
+	// null, in JSON).
+	Results []GeocodeResult `json:"results" xml:"result"`
 }
 
 // GeocodeResult is one result (Google's layout).
 type GeocodeResult struct {
-	Types             []string           `json:"types" xml:"type"`
-	FormattedAddress  string             `json:"formatted_address" xml:"formatted_address"`
+	// Types are the result's types ("street_address", "route", ...).
+	Types []string `json:"types" xml:"type"`
+	// FormattedAddress is the address as one line.
+	FormattedAddress string `json:"formatted_address" xml:"formatted_address"`
+	// AddressComponents are the address parts, most specific first.
 	AddressComponents []AddressComponent `json:"address_components" xml:"address_component"`
-	Geometry          GeocodeGeometry    `json:"geometry" xml:"geometry"`
-	PlaceID           string             `json:"place_id" xml:"place_id"`
-	PartialMatch      bool               `json:"partial_match,omitempty" xml:"partial_match,omitempty"`
+	// Geometry is the location, its precision and viewport.
+	Geometry GeocodeGeometry `json:"geometry" xml:"geometry"`
+	// PlaceID identifies the result stably across builds of the same data.
+	PlaceID string `json:"place_id" xml:"place_id"`
+	// PartialMatch is true when not every word of the query matched.
+	PartialMatch bool `json:"partial_match,omitempty" xml:"partial_match,omitempty"`
 }
 
 // AddressComponent is one part of a result's address.
 type AddressComponent struct {
-	LongName  string   `json:"long_name" xml:"long_name"`
-	ShortName string   `json:"short_name" xml:"short_name"`
-	Types     []string `json:"types" xml:"type"`
+	// LongName is the full name ("Main Street", "Delaware").
+	LongName string `json:"long_name" xml:"long_name"`
+	// ShortName is the abbreviated name ("Main St", "DE").
+	ShortName string `json:"short_name" xml:"short_name"`
+	// Types are its types ("route"; "locality", "political").
+	Types []string `json:"types" xml:"type"`
 }
 
 // GeocodeGeometry is a result's location, its precision and viewport.
 type GeocodeGeometry struct {
-	Location     LatLng   `json:"location" xml:"location"`
-	LocationType string   `json:"location_type" xml:"location_type"`
-	Viewport     Viewport `json:"viewport" xml:"viewport"`
+	// Location is the result's point.
+	Location LatLng `json:"location" xml:"location"`
+	// LocationType is ROOFTOP, RANGE_INTERPOLATED, GEOMETRIC_CENTER or
+	// APPROXIMATE.
+	LocationType string `json:"location_type" xml:"location_type"`
+	// Viewport is the box to show the result in.
+	Viewport Viewport `json:"viewport" xml:"viewport"`
 }
 
 // LatLng is a point, latitude first as in Google's format.
 type LatLng struct {
+	// Lat is the latitude in degrees.
 	Lat float64 `json:"lat" xml:"lat"`
+	// Lng is the longitude in degrees.
 	Lng float64 `json:"lng" xml:"lng"`
 }
 
 // Viewport is a box by its south-west and north-east corners.
 type Viewport struct {
+	// Southwest is the lowest latitude and longitude.
 	Southwest LatLng `json:"southwest" xml:"southwest"`
+	// Northeast is the highest latitude and longitude.
 	Northeast LatLng `json:"northeast" xml:"northeast"`
 }
 
@@ -132,7 +158,7 @@ func latLng(p orb.Point) LatLng {
 
 func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
 
-// format returns the requested format, "" when unknown.
+// geocodeFormat returns the requested format, "" when unknown.
 func geocodeFormat(q url.Values) string {
 	switch f := strings.ToLower(strings.TrimSpace(q.Get("format"))); f {
 	case "", "json":

@@ -95,6 +95,22 @@ func TestReverseFixture(t *testing.T) {
 			}
 		})
 	}
+	var got []string
+	for _, c := range ix.Reverse(orb.Point{-75.4998, 39.00019}, ReverseOptions{}) {
+		got = append(got, c.Types[0]+": "+c.FormattedAddress)
+	}
+	want := []string{
+		"street_address: 10 N Main St, Testville, DE 19901, USA",
+		"route: N Main St, Testville, DE 19901, USA",
+		"locality: Testville, DE, USA",
+		"administrative_area_level_2: Kent County, DE, USA",
+		"administrative_area_level_1: Delaware, USA",
+		"country: United States",
+		"postal_code: DE 19901, USA",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("reverse results\n%q\nwant\n%q", got, want)
+	}
 	cs := ix.Reverse(orb.Point{-75.4998, 39.00019}, ReverseOptions{ResultTypes: []string{"route"}})
 	if len(cs) != 1 || !cs[0].HasType("route") {
 		t.Errorf("result_type=route: got %d results", len(cs))

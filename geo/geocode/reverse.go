@@ -1,7 +1,9 @@
 package geocode
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
 	"github.com/paulmach/orb"
 
@@ -187,13 +189,20 @@ func (ix *Index) areaResults(f *feature, p orb.Point) []Candidate {
 			out = append(out, ix.render(pid, 0, orb.Point{}))
 		}
 	}
-	for _, a := range []uint32{ctx.county, ctx.state, ctx.country} {
-		if ar := ix.area(a); ar != nil {
-			if pid, ok := ix.nearestPlaceNamed(ix.str(ar.name), p); ok && !seen[pid] {
+	areas := []uint32{ctx.county, ctx.state, ctx.country}
+	for i, a := range areas {
+		ar := ix.area(a)
+		if ar == nil {
+			continue
+		}
+		if pid, ok := ix.nearestPlaceNamed(ix.str(ar.name), p); ok {
+			if !seen[pid] {
 				seen[pid] = true
 				out = append(out, ix.render(pid, 0, orb.Point{}))
 			}
+			continue
 		}
+		out = append(out, ix.renderArea(areas[i:], i, p))
 	}
 	if pc := ix.str(ctx.postcode); pc != "" {
 		for _, fid := range ix.s.postings[ix.s.vocab[Fold(pc)]] {
@@ -240,4 +249,49 @@ func filterReverse(cs []Candidate, opts ReverseOptions) []Candidate {
 		}
 	}
 	return out
+}
+
+// areaTypes are the result types of a context's county, state and
+// country.
+var areaTypes = [3]string{"administrative_area_level_2", "administrative_area_level_1", "country"}
+
+// renderArea makes the result of an administrative area that has no place
+// node: areas[0] is the area (kind k of areaTypes), the rest the areas
+// above it; it is located at the query point p, approximately.
+func (ix *Index) renderArea(areas []uint32, k int, p orb.Point) Candidate {
+	ar := ix.area(areas[0])
+	c := Candidate{Kind: KindPlace, Types: []string{areaTypes[k], "political"}, Location: p,
+		LocationType: Approximate, Viewport: padBound(p.Bound(), 5000),
+		PlaceID: fmt.Sprintf("a%x", hashString(areaTypes[k]+"|"+ix.str(ar.name)+"|"+ix.str(ar.short))), fid: noRef}
+	cc := ""
+	for j, a := range areas {
+		x := ix.area(a)
+		if x == nil {
+			continue
+		}
+		short := ix.str(x.short)
+		if short == "" {
+			short = ix.str(x.name)
+		}
+		if k+j == 2 {
+			cc = strings.ToUpper(short)
+		}
+		c.Components = append(c.Components, Component{ix.str(x.name), short, []string{areaTypes[k+j], "political"}})
+	}
+	switch k {
+	case 0: // "Kent County, DE, USA"
+		c.FormattedAddress = formatAddress(&c, cc)
+	case 1: // "Delaware, USA"
+		country := c.Components[len(c.Components)-1].LongName
+		if cc == "US" {
+			country = "USA"
+		}
+		c.FormattedAddress = ix.str(ar.name)
+		if len(c.Components) > 1 {
+			c.FormattedAddress += ", " + country
+		}
+	default: // "United States"
+		c.FormattedAddress = ix.str(ar.name)
+	}
+	return c
 }
