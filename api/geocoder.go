@@ -32,6 +32,10 @@ const (
 	GeocodeUnknownError = "UNKNOWN_ERROR"
 )
 
+// MaxAddressLen is the longest address the forward geocoder accepts, in
+// bytes.
+const MaxAddressLen = 1024
+
 // GeocoderOptions configures the geocoderv1 endpoints.
 type GeocoderOptions struct {
 	// Index returns the loaded geocoding index, nil while the bundle is
@@ -230,6 +234,9 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 	address := strings.TrimSpace(q.Get("address"))
 	if address == "" {
 		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "address is required")
+	}
+	if len(address) > MaxAddressLen {
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("address longer than %d bytes", MaxAddressLen))
 	}
 	query := geocode.Query{Text: address}
 	if b := q.Get("bounds"); b != "" {

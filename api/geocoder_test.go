@@ -63,6 +63,7 @@ func TestGeocoderForward(t *testing.T) {
 		{"json explicit", url.Values{"address": {"testville"}, "format": {"JSON"}}, 200, GeocodeOK, "Testville, DE, USA"},
 		{"missing address", url.Values{}, 200, GeocodeInvalidRequest, ""},
 		{"blank address", url.Values{"address": {"  "}}, 200, GeocodeInvalidRequest, ""},
+		{"too long", url.Values{"address": {strings.Repeat("main ", 300)}}, 200, GeocodeInvalidRequest, ""},
 		{"bad format", url.Values{"address": {"x"}, "format": {"csv"}}, 200, GeocodeInvalidRequest, ""},
 		{"no match", url.Values{"address": {"qqqq zzzz"}}, 200, GeocodeZeroResults, ""},
 		{"bad bounds", url.Values{"address": {"main"}, "bounds": {"1,2"}}, 200, GeocodeInvalidRequest, ""},

@@ -142,3 +142,22 @@ func TestSaveLoad(t *testing.T) {
 		}
 	}
 }
+
+// FuzzForward runs arbitrary text through Forward and Reverse-style
+// rendering on the fixture: no panic, well-formed candidates.
+func FuzzForward(f *testing.F) {
+	ix := tinyIndex(f)
+	for _, s := range []string{"10 North Main Street, Testville, DE 19901", "24 n main", "carrer unio", "de", "12-14 main st #3", "\xff", "testv"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range ix.Forward(Query{Text: s, Limit: 3}) {
+			if c.PlaceID == "" || c.FormattedAddress == "" || len(c.Types) == 0 || c.LocationType == "" {
+				t.Fatalf("%q: incomplete candidate %+v", s, c)
+			}
+			if c.Score <= 0 || c.Score > 2 {
+				t.Fatalf("%q: score %v", s, c.Score)
+			}
+		}
+	})
+}
