@@ -216,6 +216,13 @@ func (h *tdmHandler) lookup(c echo.Context) (*queue.Job, error) {
 			[]FieldError{{"uuid", fmt.Sprintf("%q is not a uuid", s)}}))
 	}
 	j, err := h.q.Get(c.Request().Context(), id.String(), KeyID(c))
+	if err == nil {
+		if checked, cerr := h.q.Check(c.Request().Context(), j); cerr == nil {
+			j = checked
+		} else {
+			h.log.Warn("tdm job check", slog.String("request_id", RequestID(c)), slog.String("uuid", id.String()), slog.Any("error", cerr))
+		}
+	}
 	if err != nil {
 		return nil, h.storeError(c, id.String(), err)
 	}

@@ -44,6 +44,8 @@ type Config struct {
 	MaxRetry int
 	// TaskTimeout bounds one chunk's run.
 	TaskTimeout time.Duration
+	// Now returns the current time (tests set it); default time.Now.
+	Now func() time.Time
 }
 
 // withDefaults returns c with every zero field set to its default.
@@ -68,6 +70,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.TaskTimeout == 0 {
 		c.TaskTimeout = DefaultTaskTimeout
+	}
+	if c.Now == nil {
+		c.Now = time.Now
 	}
 	switch {
 	case c.ChunkRows < 1:

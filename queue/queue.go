@@ -31,6 +31,7 @@ type Queue struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
 	now       func() time.Time
+	checks    checks
 }
 
 // New returns a Queue on rdb. The Redis client stays owned by the caller.
@@ -45,7 +46,7 @@ func New(rdb redis.UniversalClient, cfg Config) (*Queue, error) {
 		keys:      keyspace{cfg.Prefix},
 		client:    asynq.NewClientFromRedisClient(rdb),
 		inspector: asynq.NewInspectorFromRedisClient(rdb),
-		now:       time.Now,
+		now:       cfg.Now,
 	}, nil
 }
 
