@@ -89,3 +89,49 @@ func TestDeriveDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestDeriveBend: Main St turns left by 90 degrees where its first way
+// (west to east along y=0) meets its second (south to north along x=0),
+// and nothing else. The faces meet along the bisector of the bend on both
+// sides: the outside (south-east) of the bend is covered, split on the
+// diagonal.
+func TestDeriveBend(t *testing.T) {
+	m := func(x, y float64) orb.Point {
+		return orb.Point{x / (111195.08 * 0.7771459614569709), 39 + y/111195.08}
+	}
+	roads := []Road{
+		{ID: 1, Name: "Main St", ZipLeft: "11111", ZipRight: "22222",
+			Nodes: []int64{1, 2}, Points: []orb.Point{m(-200, 0), m(0, 0)}},
+		{ID: 2, Name: "Main St", ZipLeft: "11111", ZipRight: "22222",
+			Nodes: []int64{2, 3}, Points: []orb.Point{m(0, 0), m(0, 200)}},
+	}
+	features, rep := Derive(roads, Options{Workers: 1})
+	if rep.Features != 4 {
+		t.Fatalf("report %s", rep)
+	}
+	l := NewLayer(features, Meta{})
+	for _, tc := range []struct {
+		name string
+		p    orb.Point
+		want string
+	}{
+		{"outside the bend, nearer the first way's side", m(20, -30), "222220002"},
+		{"outside the bend, nearer the second way's side", m(30, -20), "222220004"},
+		{"inside the bend, nearer the first way", m(-20, 10), "111110001"},
+		{"inside the bend, nearer the second way", m(-10, 20), "111110003"},
+		{"inside the bend, near the corner", m(-3, 2), "111110001"},
+		{"beyond the dead end", m(-210, 10), ""},
+	} {
+		ids := l.At(nil, tc.p)
+		got := ""
+		if len(ids) > 1 {
+			t.Errorf("%s: %d features", tc.name, len(ids))
+		}
+		if len(ids) > 0 {
+			got = l.Zip9(ids[0])
+		}
+		if got != tc.want {
+			t.Errorf("%s: zip9 %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

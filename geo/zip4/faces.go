@@ -17,6 +17,12 @@ type face struct {
 	from, to int       // first and last point index in the road, inclusive
 	zip      [2]string // ZIP5 of the left and right side, "" when none
 	mid      orb.Point // the point halfway along the face
+	// before and after are the street's points just before the face's
+	// first and just after its last point, where the street goes on: on
+	// its own way, or on the one other way that continues it at a way's
+	// end (nothing else meets there). The end rays bisect the bend there.
+	before, after       orb.Point
+	hasBefore, hasAfter bool
 }
 
 // Side indexes of face.zip.
@@ -39,6 +45,36 @@ func splitFaces(roads []Road, rep *Report) []face {
 		for _, id := range n[:last] {
 			use[id]++
 		}
+	}
+	// Way ends, for the streets continued by exactly one other way.
+	ends := map[int64][]endRef{}
+	for ri := range roads {
+		n := roads[ri].Nodes
+		if n[0] == n[len(n)-1] {
+			continue
+		}
+		ends[n[0]] = append(ends[n[0]], endRef{ri, 0})
+		ends[n[len(n)-1]] = append(ends[n[len(n)-1]], endRef{ri, len(n) - 1})
+	}
+	// continued returns the point next to node idx of road ri on the way
+	// that continues it there, if one does.
+	continued := func(ri, idx int) (orb.Point, bool) {
+		r := &roads[ri]
+		id := r.Nodes[idx]
+		if use[id] != 2 || len(ends[id]) != 2 {
+			return orb.Point{}, false
+		}
+		for _, e := range ends[id] {
+			if e.road == ri {
+				continue
+			}
+			o := roads[e.road].Points
+			if e.idx == 0 {
+				return o[1], true
+			}
+			return o[len(o)-2], true
+		}
+		return orb.Point{}, false
 	}
 	var faces []face
 	for ri := range roads {
@@ -79,8 +115,26 @@ func splitFaces(roads []Road, rep *Report) []face {
 				cuts = []int{from, from + (i-from)/2, i}
 			}
 			for k := 0; k+1 < len(cuts); k++ {
-				faces = append(faces, face{road: ri, index: index, from: cuts[k], to: cuts[k+1], zip: zip,
-					mid: halfway(r.Points[cuts[k] : cuts[k+1]+1])})
+				f := face{road: ri, index: index, from: cuts[k], to: cuts[k+1], zip: zip,
+					mid: halfway(r.Points[cuts[k] : cuts[k+1]+1])}
+				closed := r.Nodes[0] == r.Nodes[len(r.Nodes)-1]
+				switch {
+				case f.from > 0:
+					f.before, f.hasBefore = r.Points[f.from-1], true
+				case closed:
+					f.before, f.hasBefore = r.Points[len(r.Points)-2], true
+				default:
+					f.before, f.hasBefore = continued(ri, 0)
+				}
+				switch {
+				case f.to < len(r.Points)-1:
+					f.after, f.hasAfter = r.Points[f.to+1], true
+				case closed:
+					f.after, f.hasAfter = r.Points[1], true
+				default:
+					f.after, f.hasAfter = continued(ri, f.to)
+				}
+				faces = append(faces, f)
 				index++
 			}
 			from = i
@@ -89,6 +143,9 @@ func splitFaces(roads []Road, rep *Report) []face {
 	rep.Faces = len(faces)
 	return faces
 }
+
+// endRef is a way's end: the road and the point index (0 or last).
+type endRef struct{ road, idx int }
 
 // halfway returns the point halfway along the polyline pts.
 func halfway(pts []orb.Point) orb.Point {

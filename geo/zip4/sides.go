@@ -18,21 +18,23 @@ import (
 // projection by casting rays: the face is densified (a sample every
 // Spacing metres), and from every sample a ray leaves along the side's
 // normal (at a bend, the bisector of the two normals; at the face's ends,
-// the end segment's normal, so the polygon ends square across the street
-// where nothing else claims the space). The ray stops at MaxDepth or where
-// its point becomes nearer to another segment than to the face (found by
-// bisection: distance-to-others minus depth never increases along the ray),
-// and where it would cross the next sample's ray (the inside of a bend).
+// the bisector with the street's next segment where the street goes on,
+// else the end segment's normal, so that a dead end or a way's last face
+// ends square across the street). The ray stops at MaxDepth or where its
+// point becomes nearer to another segment than to the face (found by
+// bisection along the ray), and where it would cross the next sample's ray
+// (the inside of a bend).
 // The polygon is the face itself followed by the ray ends, simplified
 // (Douglas-Peucker, 0.5 m) and checked to be simple; a polygon that is not
 // is shrunk (all depths halved, up to four times) or dropped.
 //
 // The result partitions the street sides: a point a few metres off a
 // street on its left is in that street's left polygon, the corner of a
-// block is split along the bisector of its two streets, and two parallel
-// streets share the block between them at the midline. Faces of the same
-// side that meet at a bend leave a thin wedge uncovered on the outside of
-// the bend; points beyond MaxDepth of every street are in no polygon.
+// block is split along the bisector of its two streets, two parallel
+// streets share the block between them at the midline, and consecutive
+// faces of one street meet along the bisector of the bend between them.
+// Points beyond MaxDepth of every street are in no polygon, and so is the
+// outside of a street's dead end.
 
 // Defaults of Options.
 const (
@@ -74,7 +76,8 @@ type sideBuilder struct {
 
 	stamp    []int32 // segment id -> last face that gathered it
 	cands    []cand
-	near     []cand
+	near     []cand // other streets near the current sample
+	self     []cand // the face's own segments near the current sample
 	samples  []sample
 	stampCtr int32
 }
@@ -117,7 +120,20 @@ func (b *sideBuilder) sidePolygon(fi int, side int) (ring orb.Ring, rep orb.Poin
 		return nil, rep, "degenerate"
 	}
 
-	b.densify(own, sign)
+	var before, after *xy
+	if f.hasBefore {
+		q := toXY(f.before)
+		if dist(q, own[0]) > 1e-3 {
+			before = &q
+		}
+	}
+	if f.hasAfter {
+		q := toXY(f.after)
+		if dist(q, own[len(own)-1]) > 1e-3 {
+			after = &q
+		}
+	}
+	b.densify(own, before, after, sign)
 	b.gather(fi, pts, proj, ox, oy)
 	for i := range b.samples {
 		b.samples[i].t = b.depth(&b.samples[i])
@@ -158,25 +174,33 @@ func (b *sideBuilder) sidePolygon(fi int, side int) (ring orb.Ring, rep orb.Poin
 }
 
 // densify fills b.samples with the ray origins of the face own: every
-// original point and a sample at most spacing apart in between.
-func (b *sideBuilder) densify(own []xy, sign float64) {
+// original point and a sample at most spacing apart in between. before
+// and after, when not nil, are where the street goes on beyond the face's
+// ends: the end rays bisect the bend there, as interior rays do, so that
+// the polygons of consecutive faces meet without a gap or an overlap.
+func (b *sideBuilder) densify(own []xy, before, after *xy, sign float64) {
 	b.samples = b.samples[:0]
-	normal := func(i int) xy { // left normal of segment i, times sign
-		d := dist(own[i], own[i+1])
-		return xy{-(own[i+1].y - own[i].y) / d * sign, (own[i+1].x - own[i].x) / d * sign}
+	normalOf := func(a, c xy) xy { // left normal of a->c, times sign
+		d := dist(a, c)
+		return xy{-(c.y - a.y) / d * sign, (c.x - a.x) / d * sign}
+	}
+	normal := func(i int) xy { return normalOf(own[i], own[i+1]) }
+	bisect := func(m, n xy) xy {
+		sum := xy{m.x + n.x, m.y + n.y}
+		if l := math.Hypot(sum.x, sum.y); l > 1e-9 {
+			return xy{sum.x / l, sum.y / l}
+		}
+		return n
 	}
 	s := 0.0
 	for i := 0; i+1 < len(own); i++ {
 		n := normal(i)
-		if i > 0 { // the bisector at an interior point
-			m := normal(i - 1)
-			sum := xy{m.x + n.x, m.y + n.y}
-			if l := math.Hypot(sum.x, sum.y); l > 1e-9 {
-				b.samples = append(b.samples, sample{p: own[i], n: xy{sum.x / l, sum.y / l}, s: s, pt: true})
-			} else {
-				b.samples = append(b.samples, sample{p: own[i], n: n, s: s, pt: true})
-			}
-		} else {
+		switch {
+		case i > 0: // the bisector at an interior point
+			b.samples = append(b.samples, sample{p: own[i], n: bisect(normal(i-1), n), s: s, pt: true})
+		case before != nil:
+			b.samples = append(b.samples, sample{p: own[i], n: bisect(normalOf(*before, own[0]), n), s: s, pt: true})
+		default:
 			b.samples = append(b.samples, sample{p: own[i], n: n, s: s, pt: true})
 		}
 		d := dist(own[i], own[i+1])
@@ -190,7 +214,12 @@ func (b *sideBuilder) densify(own []xy, sign float64) {
 		}
 		s += d
 	}
-	b.samples = append(b.samples, sample{p: own[len(own)-1], n: normal(len(own) - 2), s: s, pt: true})
+	last := len(own) - 1
+	n := normal(last - 1)
+	if after != nil {
+		n = bisect(n, normalOf(own[last], *after))
+	}
+	b.samples = append(b.samples, sample{p: own[last], n: n, s: s, pt: true})
 }
 
 // gather collects, projected, the street segments within twice the depth
@@ -220,13 +249,14 @@ func (b *sideBuilder) gather(fi int, pts []orb.Point, proj geo.LocalProjection, 
 // depth returns how far the ray of sample sm reaches.
 func (b *sideBuilder) depth(sm *sample) float64 {
 	reach := 2 * b.maxDepth
-	b.near = b.near[:0]
+	b.near, b.self = b.near[:0], b.self[:0]
 	for _, c := range b.cands {
-		if c.own && sm.s >= c.s0-reach && sm.s <= c.s1+reach {
-			continue // the face near the sample: the ray leaves it square
-		}
 		if math.Min(c.ax, c.bx) > sm.p.x+reach || math.Max(c.ax, c.bx) < sm.p.x-reach ||
 			math.Min(c.ay, c.by) > sm.p.y+reach || math.Max(c.ay, c.by) < sm.p.y-reach {
+			continue
+		}
+		if c.own && sm.s >= c.s0-reach && sm.s <= c.s1+reach {
+			b.self = append(b.self, c) // the face near the sample
 			continue
 		}
 		b.near = append(b.near, c)
@@ -234,8 +264,17 @@ func (b *sideBuilder) depth(sm *sample) float64 {
 	if len(b.near) == 0 {
 		return b.maxDepth
 	}
+	// h: how much nearer the face is than every other street, at depth
+	// t. The face's distance is at most t (t exactly on a straight
+	// stretch, less inside a bend, where the bisecting ray runs at the
+	// same distance from both sides).
 	h := func(t float64) float64 {
-		return b.nearest(sm.p.x+t*sm.n.x, sm.p.y+t*sm.n.y) - t
+		px, py := sm.p.x+t*sm.n.x, sm.p.y+t*sm.n.y
+		own := t
+		if len(b.self) > 0 {
+			own = math.Min(t, nearest(b.self, px, py))
+		}
+		return nearest(b.near, px, py) - own
 	}
 	if h(b.maxDepth) >= -depthTol {
 		return b.maxDepth
@@ -256,11 +295,11 @@ func (b *sideBuilder) depth(sm *sample) float64 {
 }
 
 // nearest returns the distance from (px, py) to the nearest segment of
-// b.near.
-func (b *sideBuilder) nearest(px, py float64) float64 {
+// cs.
+func nearest(cs []cand, px, py float64) float64 {
 	best := math.Inf(1)
-	for i := range b.near {
-		c := &b.near[i]
+	for i := range cs {
+		c := &cs[i]
 		dx, dy := c.bx-c.ax, c.by-c.ay
 		wx, wy := px-c.ax, py-c.ay
 		l2 := dx*dx + dy*dy
