@@ -8,7 +8,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/routing/binfmt"
+	"github.com/geosvc/geosvc/geo/binfmt"
 )
 
 func TestEmptyLayer(t *testing.T) {

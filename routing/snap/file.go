@@ -7,7 +7,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/routing/binfmt"
+	"github.com/geosvc/geosvc/geo/binfmt"
 )
 
 // layoutVersion is the version of the index's sections inside a bundle,
