@@ -90,6 +90,7 @@ func BenchmarkTable(b *testing.B) {
 		workers    int
 	}{
 		{"delaware", 100, 100, 1},
+		{"delaware", 100, 100, 2},
 		{"delaware", 250, 250, 1},
 		{"delaware", 500, 500, 1},
 		{"delaware", 1000, 1000, 1},

@@ -9,14 +9,42 @@ import "sync"
 type Buckets struct {
 	// Targets is the number of targets (table columns).
 	Targets int
-	// Node v's entries are target[first[v]:first[v+1]] with labels in dist,
-	// by ascending target.
-	first  []uint32
-	target []uint32
-	dist   []int64
-	// negative has bit v set when node v holds a negative label (a
-	// target's own node), where a loop may be needed.
-	negative []uint64
+	// The nodes with entries are found through an open-addressing table:
+	// slots[i] is a node id + 1 (0 = empty) and slotBucket[i] its bucket
+	// number k, whose entries are target[first[k]:first[k+1]] with labels
+	// in dist, by ascending target. The table is sized to the buckets, not
+	// to the graph, so small target sets stay small and cache-resident.
+	slots      []uint32
+	slotBucket []uint32
+	shift      uint32
+	first      []uint32
+	target     []uint32
+	dist       []int64
+	// negative[k] is true when bucket k holds a negative label (a target's
+	// own node), where a loop may be needed.
+	negative []bool
+}
+
+// slotOf returns the table position of node v: its slot, or the empty
+// slot where it would go.
+func (b *Buckets) slotOf(v uint32) uint32 {
+	mask := uint32(len(b.slots) - 1)
+	i := (v * 0x9E3779B1) >> b.shift
+	for {
+		if s := b.slots[i]; s == 0 || s == v+1 {
+			return i
+		}
+		i = (i + 1) & mask
+	}
+}
+
+// bucket returns node v's bucket number, or -1.
+func (b *Buckets) bucket(v uint32) int {
+	i := b.slotOf(v)
+	if b.slots[i] == 0 {
+		return -1
+	}
+	return int(b.slotBucket[i])
 }
 
 type bucketEntry struct {
@@ -82,39 +110,56 @@ func (q *Query) bucketEntries(targets [][]Endpoint, offset int, entries []bucket
 }
 
 // bucketsOf groups entries (in ascending target order) by node with a
-// counting sort, which keeps each node's entries in target order.
+// counting sort over the nodes' table slots, which keeps each node's
+// entries in target order.
 func (h *Hierarchy) bucketsOf(targets int, entries []bucketEntry) *Buckets {
-	b := &Buckets{
-		Targets:  targets,
-		first:    make([]uint32, h.N+1),
-		target:   make([]uint32, len(entries)),
-		dist:     make([]int64, len(entries)),
-		negative: make([]uint64, (h.N+63)/64),
+	b := &Buckets{Targets: targets}
+	// A table of at least twice as many slots as entries has room for
+	// every distinct node at a load of at most one half.
+	size, shift := 16, uint32(28)
+	for size < 2*len(entries) {
+		size <<= 1
+		shift--
 	}
+	b.slots = make([]uint32, size)
+	b.slotBucket = make([]uint32, size)
+	b.shift = shift
+	counts := make([]uint32, 0, len(entries)/8+1)
 	for _, e := range entries {
-		b.first[e.node+1]++
+		i := b.slotOf(e.node)
+		if b.slots[i] == 0 {
+			b.slots[i] = e.node + 1
+			b.slotBucket[i] = uint32(len(counts))
+			counts = append(counts, 0)
+		}
+		counts[b.slotBucket[i]]++
 	}
-	for v := 0; v < h.N; v++ {
-		b.first[v+1] += b.first[v]
+	n := len(counts)
+	b.first = make([]uint32, n+1)
+	for k, c := range counts {
+		b.first[k+1] = b.first[k] + c
 	}
+	fill := counts[:0]
+	fill = append(fill, b.first[:n]...)
+	b.target = make([]uint32, len(entries))
+	b.dist = make([]int64, len(entries))
+	b.negative = make([]bool, n)
 	for _, e := range entries {
-		k := b.first[e.node]
-		b.first[e.node]++
-		b.target[k] = e.target
-		b.dist[k] = e.dist
+		k := b.slotBucket[b.slotOf(e.node)]
+		j := fill[k]
+		fill[k]++
+		b.target[j] = e.target
+		b.dist[j] = e.dist
 		if e.dist < 0 {
-			b.negative[e.node/64] |= 1 << (e.node % 64)
+			b.negative[k] = true
 		}
 	}
-	// The fill advanced every first[v] to first[v+1]: shift back.
-	copy(b.first[1:], b.first[:h.N])
-	b.first[0] = 0
 	return b
 }
 
 // Bytes returns the memory held by the buckets.
 func (b *Buckets) Bytes() int64 {
-	return int64(len(b.first))*4 + int64(len(b.target))*12 + int64(len(b.negative))*8
+	return int64(len(b.slots))*8 + int64(len(b.first))*5 + int64(len(b.target))*12
 }
 
 // Entries returns the number of bucket entries.
@@ -135,7 +180,8 @@ func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
 		if h.stalledForward(fw, v, d) {
 			continue
 		}
-		if lo, hi := b.first[v], b.first[v+1]; lo < hi {
+		if k := b.bucket(v); k >= 0 {
+			lo, hi := b.first[k], b.first[k+1]
 			tg := b.target[lo:hi]
 			ds := b.dist[lo:hi]
 			for k, t := range tg {
@@ -146,7 +192,7 @@ func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
 					row[t] = c
 				}
 			}
-			if b.negative[v/64]&(1<<(v%64)) != 0 && h.Loop[v] != Inf {
+			if b.negative[k] && h.Loop[v] != Inf {
 				for k, t := range tg {
 					if c := d + ds[k]; c < 0 {
 						if c += h.Loop[v]; c < row[t] {
