@@ -10,7 +10,9 @@
 #
 # Environment: DATA (data), ADDR (127.0.0.1:18090), N (10000),
 # BBOX ("minlon minlat maxlon maxlat", default Delaware), SEED (42),
-# THREADS (1), CONNS (32), DURATION (20s), WARMUP (5s), URL, KEY.
+# THREADS (1), CONNS (32), DURATION (20s), WARMUP (5s), URL, KEY, and
+# POINTS: a prepared file of "x y" lines to use instead of random points
+# (the geocoder's load test passes its queries this way).
 set -eu
 
 endpoint=${1:-tz}
@@ -69,10 +71,15 @@ if [ -z "${URL:-}" ]; then
 fi
 : "${KEY:?KEY is required with URL}"
 
-awk -v n="$N" -v seed="$SEED" -v bbox="$BBOX" 'BEGIN {
-	split(bbox, b, " "); srand(seed)
-	for (i = 0; i < n; i++) printf "%.6f %.6f\n", b[1] + rand() * (b[3] - b[1]), b[2] + rand() * (b[4] - b[2])
-}' >"$work/points.txt"
+if [ -n "${POINTS:-}" ]; then
+	cp "$POINTS" "$work/points.txt"
+	N=$(wc -l <"$work/points.txt")
+else
+	awk -v n="$N" -v seed="$SEED" -v bbox="$BBOX" 'BEGIN {
+		split(bbox, b, " "); srand(seed)
+		for (i = 0; i < n; i++) printf "%.6f %.6f\n", b[1] + rand() * (b[3] - b[1]), b[2] + rand() * (b[4] - b[2])
+	}' >"$work/points.txt"
+fi
 
 first=$(head -1 "$work/points.txt")
 probe=$(echo "$path" | sed "s/{x}/${first% *}/; s/{y}/${first#* }/")
