@@ -11,8 +11,8 @@ import (
 	"github.com/paulmach/orb"
 )
 
-// Shared query parsing of the point lookups (adminv1, geoboundariesv1;
-// other lookups may use it): every function returns a message for a 400
+// Shared query parsing of the point lookups (adminv1, geoboundariesv1,
+// timezonesv1): every function returns a message for a 400
 // answer that names the parameter, what was wrong and what is allowed, or
 // "" when the input is good. When a parameter is repeated, the first value
 // counts.
@@ -62,22 +62,29 @@ func (c LookupCoord) Parse(q url.Values) (float64, string) {
 	case errors.Is(err, strconv.ErrRange) && !math.IsInf(v, 0):
 		v = 0 // underflow: a valid 0
 	case errors.Is(err, strconv.ErrRange):
-		return 0, fmt.Sprintf("%s (%s) must be between -%g and %g, got %s", c.Param, c.What, c.Limit, c.Limit, quoteEcho(s))
-	case err != nil, math.IsNaN(v), math.IsInf(v, 0):
-		return 0, fmt.Sprintf("%s must be a finite number (the %s in decimal degrees, -%g to %g), got %s", c.Param, c.What, c.Limit, c.Limit, quoteEcho(s))
+		return 0, fmt.Sprintf("%s (%s) must be between -%g and %g, got %s", c.Param, c.What, c.Limit, c.Limit, cutEcho(s))
+	case err != nil:
+		return 0, fmt.Sprintf("%s must be a number (the %s in decimal degrees), got %s", c.Param, c.What, quoteEcho(s))
+	case math.IsNaN(v), math.IsInf(v, 0):
+		return 0, fmt.Sprintf("%s must be a finite number (the %s in decimal degrees), got %s", c.Param, c.What, quoteEcho(s))
 	}
 	if v < -c.Limit || v > c.Limit {
-		return 0, fmt.Sprintf("%s (%s) must be between -%g and %g, got %s", c.Param, c.What, c.Limit, c.Limit, quoteEcho(s))
+		return 0, fmt.Sprintf("%s (%s) must be between -%g and %g, got %s", c.Param, c.What, c.Limit, c.Limit, cutEcho(s))
 	}
 	return v, ""
 }
 
-// quoteEcho quotes a bad value for a message, cut to lookupMaxEcho bytes.
-func quoteEcho(s string) string {
+// cutEcho cuts a value for a message to lookupMaxEcho bytes.
+func cutEcho(s string) string {
 	if len(s) > lookupMaxEcho {
 		s = s[:lookupMaxEcho] + "..."
 	}
-	return strconv.Quote(s)
+	return s
+}
+
+// quoteEcho quotes a bad value for a message, cut to lookupMaxEcho bytes.
+func quoteEcho(s string) string {
+	return strconv.Quote(cutEcho(s))
 }
 
 // adminTypes lists the allowed values of adminv1's type.

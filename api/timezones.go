@@ -56,7 +56,7 @@ var errBundleLoading = Error(http.StatusServiceUnavailable, "data bundle loading
 
 // xy2tzdata answers the time-zone data of the point x (lon), y (lat).
 func (h *tzHandler) xy2tzdata(c echo.Context) error {
-	p, msg := parseTZPoint(c.QueryParams())
+	p, msg := ParseLookupPoint(c.QueryParams(), LookupLonX, LookupLatY)
 	if msg != "" {
 		return Error(http.StatusBadRequest, msg)
 	}

@@ -381,7 +381,7 @@ func FuzzParseTZPoint(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p, msg := parseTZPoint(v)
+		p, msg := ParseLookupPoint(v, LookupLonX, LookupLatY)
 		if msg != "" {
 			if p != (orb.Point{}) {
 				t.Errorf("%q: error %q with point %v", q, msg, p)
