@@ -112,6 +112,10 @@ func (ix *Index) Forward(q Query) []Candidate {
 		hn  int
 	}
 	seen := map[key]bool{}
+	// A street split into several ways in one town is several features
+	// that render the same: keep the best of each (formatted address,
+	// types).
+	seenAddr := map[string]bool{}
 	var res []Candidate
 	for _, h := range hits {
 		k := key{h.fid, h.hn}
@@ -124,6 +128,11 @@ func (ix *Index) Forward(q Query) []Candidate {
 		if len(filterComponents([]Candidate{c}, q.Components)) == 0 {
 			continue
 		}
+		ak := c.FormattedAddress + "|" + strings.Join(c.Types, ",")
+		if seenAddr[ak] {
+			continue
+		}
+		seenAddr[ak] = true
 		res = append(res, c)
 		if len(res) == limit {
 			break
