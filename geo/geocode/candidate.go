@@ -220,9 +220,45 @@ func (ix *Index) render(fid uint32, hn int, loc orb.Point) Candidate {
 		c.Components = append(c.Components, Component{route, ix.shortRoute(route, cc), []string{"route"}})
 	}
 	placeName := ""
+	// level of an administrative place node: 0 county, 1 state, 2
+	// country; -1 for other features. Such a place carries only the
+	// areas above it, not those of wherever its node sits.
+	level := -1
 	if f.kind == KindPlace {
 		placeName = ix.str(f.name)
-		c.Components = append(c.Components, Component{placeName, placeName, c.Types})
+		short := placeName
+		switch ix.str(f.class) {
+		case "county":
+			level = 0
+		case "state":
+			level = 1
+			if ar := ix.area(ctx.state); ar != nil && Fold(ix.str(ar.name)) == Fold(placeName) && ix.str(ar.short) != "" {
+				short = ix.str(ar.short)
+			} else if code := ix.t.stateCode(placeName); code != "" {
+				short = code
+			}
+		case "country":
+			level = 2
+			if cc != "" {
+				short = cc
+			}
+		}
+		c.Components = append(c.Components, Component{placeName, short, c.Types})
+	}
+	if level >= 0 {
+		for k, id := range []uint32{ctx.county, ctx.state, ctx.country} {
+			ar := ix.area(id)
+			if k <= level || ar == nil {
+				continue
+			}
+			short := ix.str(ar.short)
+			if short == "" {
+				short = ix.str(ar.name)
+			}
+			c.Components = append(c.Components, Component{ix.str(ar.name), short, []string{areaTypes[k], "political"}})
+		}
+		c.FormattedAddress = formatAddress(&c, cc)
+		return c
 	}
 	if n := ix.str(ctx.neighbourhood); n != "" && n != placeName && f.kind != KindPostcode {
 		c.Components = append(c.Components, Component{n, n, []string{"neighborhood", "political"}})
@@ -326,6 +362,9 @@ func formatAddress(c *Candidate, cc string) string {
 		locality = get("neighborhood", false)
 	}
 	state := get("administrative_area_level_1", true)
+	if c.Kind == KindPlace && c.HasType("administrative_area_level_1") {
+		state = get("administrative_area_level_1", false) // "Delaware, USA", not "DE, USA"
+	}
 	pc := get("postal_code", false)
 	if cc == "US" {
 		if locality != "" {
