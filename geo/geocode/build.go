@@ -54,6 +54,8 @@ type builder struct {
 	strIDs  map[string]uint32
 	ctxIDs  map[placeCtx]uint32
 	areaIDs map[area]uint32
+	// placeAreas caches placeAdmin by place index.
+	placeAreas map[int][2]uint32
 
 	placeGrid *grid // place index -> x.places
 	segGrid   *grid // index into segs
@@ -64,7 +66,8 @@ type builder struct {
 func newBuilder(t *Tables, x *extract, admins AdminLookup) *builder {
 	b := &builder{t: t, x: x, admins: admins, ix: &Index{t: t, strs: []string{""}, parts: []uint32{0}},
 		strIDs: map[string]uint32{"": 0}, ctxIDs: map[placeCtx]uint32{}, areaIDs: map[area]uint32{},
-		placeGrid: newGrid(0.05), segGrid: newGrid(0.004)}
+		placeAreas: map[int][2]uint32{},
+		placeGrid:  newGrid(0.05), segGrid: newGrid(0.004)}
 	for i, p := range x.places {
 		b.placeGrid.add(p.pt, uint32(i))
 	}
@@ -130,8 +133,8 @@ var placeRadius = map[string]float64{
 }
 
 // nearestPlace returns the place of one of types nearest p relative to its
-// radius, -1 when none is in range.
-func (b *builder) nearestPlace(p orb.Point, types ...string) int {
+// radius, -1 when none is in range; accept, when set, filters the places.
+func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...string) int {
 	best, bestScore := -1, 1.0
 	b.placeGrid.near(p, 12000, func(id uint32) {
 		pl := &b.x.places[id]
@@ -144,7 +147,7 @@ func (b *builder) nearestPlace(p orb.Point, types ...string) int {
 		if r == 0 {
 			return
 		}
-		if s := geo.HaversineM(p, pl.pt) / r; s < bestScore {
+		if s := geo.HaversineM(p, pl.pt) / r; s < bestScore && (accept == nil || accept(int(id))) {
 			best, bestScore = int(id), s
 		}
 	})
@@ -171,63 +174,52 @@ func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) b
 	return best
 }
 
-// context returns the context id of a feature at p with its own addr:city
-// and addr:postcode (either may be empty).
-func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
-	c := placeCtx{county: noRef, state: noRef, country: noRef}
-	var locality string
-	if b.admins != nil {
-		areas := b.admins(p)
-		cc := ""
-		for _, a := range areas {
-			if a.Level == 2 && a.Code != "" {
-				cc = strings.ToUpper(a.Code)
-			}
+// adminCtx fills c's county, state and country from the boundary layer's
+// areas containing p and returns the locality and neighbourhood names it
+// gives (either may be empty).
+func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality string) {
+	areas := b.admins(p)
+	cc := ""
+	for _, a := range areas {
+		if a.Level == 2 && a.Code != "" {
+			cc = strings.ToUpper(a.Code)
 		}
-		sort.Slice(areas, func(i, j int) bool { return areas[i].Level < areas[j].Level })
-		for _, a := range areas {
-			switch b.t.componentType(cc, a.Level) {
-			case "country":
-				c.country = b.area(b.countryName(cc, a.Name), cc, 2)
-			case "administrative_area_level_1":
-				short := b.t.stateCode(a.Name)
-				if short == "" {
-					if i := strings.IndexByte(a.Code, '-'); i > 0 {
-						short = a.Code[i+1:]
-					} else {
-						short = a.Name
-					}
+	}
+	sort.Slice(areas, func(i, j int) bool { return areas[i].Level < areas[j].Level })
+	for _, a := range areas {
+		switch b.t.componentType(cc, a.Level) {
+		case "country":
+			c.country = b.area(b.countryName(cc, a.Name), cc, 2)
+		case "administrative_area_level_1":
+			short := b.t.stateCode(a.Name)
+			if short == "" {
+				if i := strings.IndexByte(a.Code, '-'); i > 0 {
+					short = a.Code[i+1:]
+				} else {
+					short = a.Name
 				}
-				c.state = b.area(a.Name, short, a.Level)
-			case "administrative_area_level_2":
-				c.county = b.area(a.Name, a.Name, a.Level)
-			case "locality":
-				locality = a.Name
-			case "neighborhood", "sublocality":
-				if c.neighbourhood == 0 {
-					c.neighbourhood = b.str(a.Name)
-				}
+			}
+			c.state = b.area(a.Name, short, a.Level)
+		case "administrative_area_level_2":
+			c.county = b.area(a.Name, a.Name, a.Level)
+		case "locality":
+			locality = a.Name
+		case "neighborhood", "sublocality":
+			if c.neighbourhood == 0 {
+				c.neighbourhood = b.str(a.Name)
 			}
 		}
 	}
-	if locality == "" {
-		if i := b.nearestPlace(p, "city", "town", "village", "hamlet"); i >= 0 {
-			locality = b.x.places[i].name
-		}
-	}
-	if c.neighbourhood == 0 {
-		if i := b.nearestPlace(p, "suburb", "neighbourhood", "quarter"); i >= 0 && b.x.places[i].name != locality {
-			c.neighbourhood = b.str(b.x.places[i].name)
-		}
-	}
+	return locality
+}
+
+// tigerAreas fills c's county and state, when the boundary layer gave
+// none, from a TIGER county tag ("New Castle, DE"): the feature's own or
+// that of the nearest road within 1 km.
+func (b *builder) tigerAreas(p orb.Point, county string, c *placeCtx) {
 	if (c.county == noRef || c.state == noRef) && county == "" {
 		if i := b.nearestRoad(p, 1000, func(r *rawRoad) bool { return r.county != "" }); i >= 0 {
 			county = b.x.roads[i].county
-		}
-	}
-	if postcode == "" && len(b.segs) > 0 {
-		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
-			postcode = b.x.roads[i].zip[0]
 		}
 	}
 	if c.county == noRef || c.state == noRef {
@@ -245,11 +237,75 @@ func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
 			}
 		}
 	}
+}
+
+// sameArea reports whether two area ids name the same area (noRef is
+// none).
+func (b *builder) sameArea(x, y uint32) bool {
+	if x == y {
+		return true
+	}
+	if x == noRef || y == noRef {
+		return false
+	}
+	return Fold(b.ix.str(b.ix.areas[x].name)) == Fold(b.ix.str(b.ix.areas[y].name))
+}
+
+// placeAdmin returns the state and county area ids of place i (noRef when
+// unknown), from the boundary layer, cached.
+func (b *builder) placeAdmin(i int) [2]uint32 {
+	if v, ok := b.placeAreas[i]; ok {
+		return v
+	}
+	c := placeCtx{county: noRef, state: noRef, country: noRef}
+	if b.admins != nil {
+		b.adminCtx(b.x.places[i].pt, &c)
+	}
+	b.tigerAreas(b.x.places[i].pt, "", &c)
+	v := [2]uint32{c.state, c.county}
+	b.placeAreas[i] = v
+	return v
+}
+
+// context returns the context id of a feature at p with its own addr:city
+// and addr:postcode (either may be empty).
+func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
+	c := placeCtx{county: noRef, state: noRef, country: noRef}
+	var locality string
+	// accept keeps the place nodes that lie in the feature's state (and
+	// county when both are known): the nearest town across a state line
+	// is not the feature's city.
+	if b.admins != nil {
+		locality = b.adminCtx(p, &c)
+	}
+	b.tigerAreas(p, county, &c)
+	accept := func(i int) bool {
+		pa := b.placeAdmin(i)
+		if c.state != noRef && !b.sameArea(pa[0], c.state) {
+			return false
+		}
+		return c.county == noRef || pa[1] == noRef || b.sameArea(pa[1], c.county)
+	}
+	if locality == "" {
+		if i := b.nearestPlace(p, accept, "city", "town", "village", "hamlet"); i >= 0 {
+			locality = b.x.places[i].name
+		}
+	}
+	if c.neighbourhood == 0 {
+		if i := b.nearestPlace(p, accept, "suburb", "neighbourhood", "quarter"); i >= 0 && b.x.places[i].name != locality {
+			c.neighbourhood = b.str(b.x.places[i].name)
+		}
+	}
+	if postcode == "" && len(b.segs) > 0 {
+		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
+			postcode = b.x.roads[i].zip[0]
+		}
+	}
 	if c.country == noRef && b.country != "" {
 		c.country = b.area(b.countryName(b.country, ""), b.country, 2)
 	}
 	if c.country == noRef {
-		if i := b.nearestPlace(p, "country"); i >= 0 {
+		if i := b.nearestPlace(p, nil, "country"); i >= 0 {
 			c.country = b.area(b.x.places[i].name, "", 2)
 		}
 	}
