@@ -38,7 +38,7 @@ type qword struct {
 // Forward returns the candidates for a query, best first; none when
 // nothing matches.
 func (ix *Index) Forward(q Query) []Candidate {
-	words := ix.t.Parse(q.text())
+	words, dropped := ix.t.parse(q.text())
 	if len(words) == 0 {
 		return nil
 	}
@@ -124,7 +124,7 @@ func (ix *Index) Forward(q Query) []Candidate {
 		}
 		seen[k] = true
 		c := ix.render(h.fid, h.hn, h.loc)
-		c.Score, c.PartialMatch = h.score, h.partial
+		c.Score, c.PartialMatch = h.score, h.partial || dropped
 		if len(filterComponents([]Candidate{c}, q.Components)) == 0 {
 			continue
 		}

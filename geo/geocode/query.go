@@ -68,16 +68,23 @@ type Word struct {
 // Parse splits a free-form query into canonical words, comma groups kept.
 // It never fails: an empty result means nothing searchable.
 func (t *Tables) Parse(text string) []Word {
+	out, _ := t.parse(text)
+	return out
+}
+
+// parse is Parse that also reports whether words past MaxQueryWords were
+// dropped.
+func (t *Tables) parse(text string) ([]Word, bool) {
 	var out []Word
 	for g, part := range strings.Split(text, ",") {
 		for _, w := range t.Tokens(part) {
 			if len(out) == MaxQueryWords {
-				return out
+				return out, true
 			}
 			out = append(out, Word{Text: w, Group: g, Number: isHouseNumber(w), Stop: t.IsStopword(w)})
 		}
 	}
-	return out
+	return out, false
 }
 
 // isHouseNumber reports whether w looks like a house number: 1 to 6
