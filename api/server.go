@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,6 +73,8 @@ type Server struct {
 	limiter   *limiter
 	bundle    atomic.Pointer[Bundle]
 	usage     *keys.UsageBatch // nil: usage written per request
+	mu        sync.Mutex       // guards closed, stopUsage, usageDone
+	closed    bool
 	stopUsage context.CancelFunc
 	usageDone chan struct{}
 }
@@ -100,6 +103,17 @@ func New(opts Options) *Server {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
+	// The peer's address, not X-Forwarded-For: clients cannot write the
+	// access log's remote address.
+	e.IPExtractor = echo.ExtractIPDirect()
+	s.hs = &http.Server{
+		Handler:           e,
+		ReadTimeout:       opts.ReadTimeout,
+		ReadHeaderTimeout: 10 * time.Second,
+		WriteTimeout:      opts.WriteTimeout,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+	}
 	e.HTTPErrorHandler = s.handleError
 	s.e = e
 	if opts.RateLimit.Rate > 0 && opts.Redis != nil {
@@ -153,13 +167,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHT
 // Serve answers requests on ln until Shutdown; it returns
 // http.ErrServerClosed after a Shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	s.hs = &http.Server{
-		Handler:           s.e,
-		ReadTimeout:       s.opts.ReadTimeout,
-		ReadHeaderTimeout: 10 * time.Second,
-		WriteTimeout:      s.opts.WriteTimeout,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return http.ErrServerClosed
 	}
 	if s.usage != nil && s.stopUsage == nil {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -171,6 +182,7 @@ func (s *Server) Serve(ln net.Listener) error {
 			})
 		}()
 	}
+	s.mu.Unlock()
 	return s.hs.Serve(ln)
 }
 
@@ -184,14 +196,16 @@ func (s *Server) FlushUsage(ctx context.Context) error {
 
 // Shutdown stops accepting connections and waits, until ctx ends, for the
 // requests in flight to finish.
+// A Serve that starts after Shutdown returns http.ErrServerClosed at once.
 func (s *Server) Shutdown(ctx context.Context) error {
-	if s.hs == nil {
-		return nil
-	}
+	s.mu.Lock()
+	s.closed = true
+	stop, done := s.stopUsage, s.usageDone
+	s.mu.Unlock()
 	err := s.hs.Shutdown(ctx)
-	if s.stopUsage != nil {
-		s.stopUsage() // the runner writes what is pending, then ends
-		<-s.usageDone
+	if stop != nil {
+		stop() // the runner writes what is pending, then ends
+		<-done
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -69,13 +70,36 @@ type orderBody struct {
 // parseOrder validates an order body. It returns the order (without owner)
 // or the problems found; a body that is not a JSON object is a single
 // problem of the field "body".
+// Field names are matched exactly: an unknown or differently cased key
+// (a typo such as "results") is a 400, never silently ignored.
 func parseOrder(body []byte) (queue.Order, []FieldError) {
 	var o queue.Order
-	var b orderBody
-	if err := json.Unmarshal(body, &b); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
 		return o, []FieldError{{Field: "body", Reason: bodyReason(err)}}
 	}
+	if fields == nil {
+		return o, []FieldError{{Field: "body", Reason: "the body must be a JSON object"}}
+	}
 	var errs []FieldError
+	b := orderBody{
+		Result:       fields["result"],
+		Origins:      fields["origin_addresses"],
+		Destinations: fields["destination_addresses"],
+		Routing:      fields["routing"],
+	}
+	var unknown []string
+	for k := range fields {
+		switch k {
+		case "result", "origin_addresses", "destination_addresses", "routing":
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		errs = append(errs, FieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses and routing (names are case-sensitive)"})
+	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
 	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, errs)
 	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, errs)

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 	"unsafe"
@@ -80,16 +81,28 @@ func (c *jobCache) get(ctx context.Context, id string) (*jobEntry, error) {
 			return nil, ctx.Err()
 		}
 	}
+	c.fly(ctx, id, f)
+	return f.e, f.err
+}
+
+// fly loads job id for flight f and then, whatever happens (a panic in
+// the load included, which becomes an error), ends the flight so that
+// waiting chunks of the job never hang on it.
+func (c *jobCache) fly(ctx context.Context, id string, f *flight) {
+	defer func() {
+		if r := recover(); r != nil {
+			f.e, f.err = nil, fmt.Errorf("worker: load job %s: panic: %v", id, r)
+		}
+		c.mu.Lock()
+		delete(c.flights, id)
+		c.mu.Unlock()
+		close(f.done)
+	}()
 	f.e, f.err = c.load(ctx, id)
 	if f.err == nil {
 		c.cache.SetWithTTL(id, f.e, f.e.bytes, c.ttl)
 		c.cache.Wait()
 	}
-	c.mu.Lock()
-	delete(c.flights, id)
-	c.mu.Unlock()
-	close(f.done)
-	return f.e, f.err
 }
 
 // drop removes job id's entry.

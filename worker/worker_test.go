@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -346,5 +347,34 @@ func TestServerRunsJobs(t *testing.T) {
 	got := waitStatus(t, q, bad.ID)
 	if got.Status != queue.StatusFailed || got.Message == "" {
 		t.Errorf("panicking job ended %+v, want Failed with a message", got)
+	}
+}
+
+// TestJobCachePanicEndsFlight: a panic while a job is loaded becomes an
+// error for that call, and later calls load again instead of waiting on
+// the dead flight until their deadline.
+func TestJobCachePanicEndsFlight(t *testing.T) {
+	calls := 0
+	c, err := newJobCache(1<<20, time.Minute, func(ctx context.Context, id string) (*jobEntry, error) {
+		calls++
+		if calls == 1 {
+			panic("boom")
+		}
+		return nil, errors.New("still failing")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	if _, err := c.get(context.Background(), "job"); err == nil || !strings.Contains(err.Error(), "panic: boom") {
+		t.Fatalf("first get: %v, want the panic as an error", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := c.get(ctx, "job"); err == nil || err.Error() != "still failing" {
+		t.Fatalf("second get: %v, want a fresh load", err)
+	}
+	if calls != 2 {
+		t.Fatalf("load called %d times, want 2", calls)
 	}
 }

@@ -64,6 +64,12 @@ func runBuild(args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
+	// The manifest goes first and comes back last: a build cut short
+	// leaves a directory that servers refuse ("no manifest"), never a mix
+	// of old and new layers that loads.
+	if err := os.Remove(filepath.Join(*out, bundle.ManifestFile)); err != nil && !os.IsNotExist(err) {
+		return err
+	}
 	graphPath := filepath.Join(*out, routing.FileName)
 	if err := g.Save(graphPath); err != nil {
 		return fmt.Errorf("save: %w", err)

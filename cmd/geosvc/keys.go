@@ -23,7 +23,7 @@ Subcommands:
   create [--owner NAME] [--interfaces tdmv1,...] [--key VALUE]
                        create a key and print it (shown once: only its hash is stored)
   list                 list keys (id, owner, created, status, interfaces)
-  revoke ID            revoke a key; it is refused from the next request on
+  revoke ID            revoke a key; API processes refuse it within auth.cache_ttl (2 s)
   usage ID [--days N]  daily usage counters of a key
 
 Every subcommand takes --json, --redis-url, --key-prefix and --config;

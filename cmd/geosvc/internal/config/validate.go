@@ -67,11 +67,13 @@ func (c Config) Validate() error {
 	if c.TDM.ChunkRows < 1 || c.TDM.ChunkRows > 1000 {
 		bad("tdm.chunk_rows: %d, want 1 to 1000", c.TDM.ChunkRows)
 	}
-	if c.TDM.Retention <= 0 || c.TDM.TombstoneRetention < 0 {
-		bad("tdm retention must be positive")
+	// The queue reads 0 as "its default" for these two, so 0 is refused
+	// here rather than silently turned into 7 days or 5 retries.
+	if c.TDM.Retention <= 0 || c.TDM.TombstoneRetention <= 0 {
+		bad("tdm.retention and tdm.tombstone_retention must be positive durations")
 	}
-	if c.TDM.MaxRetry < 0 {
-		bad("tdm.max_retry: negative")
+	if c.TDM.MaxRetry < 1 {
+		bad("tdm.max_retry: %d, want at least 1 (a chunk whose worker dies is retried)", c.TDM.MaxRetry)
 	}
 	if c.TDM.SnapRadiusM <= 0 {
 		bad("tdm.snap_radius_m: %v, want more than 0", c.TDM.SnapRadiusM)
