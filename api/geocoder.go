@@ -291,7 +291,7 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 		if !geocode.ValidLocationType(t) {
 			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("invalid location_type %q", t))
 		}
-		opts.LocationTypes = append(opts.LocationTypes, geocode.LocationType(t))
+		opts.LocationTypes = append(opts.LocationTypes, geocode.LocationType(strings.ToUpper(t)))
 	}
 	ix, err := h.index(c, format)
 	if ix == nil {

@@ -117,7 +117,11 @@ func TestGeocoderReverse(t *testing.T) {
 		{"out of range", url.Values{"x": {"-75"}, "y": {"91"}}, GeocodeInvalidRequest, ""},
 		{"nan", url.Values{"x": {"NaN"}, "y": {"39"}}, GeocodeInvalidRequest, ""},
 		{"bad result_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"street"}}, GeocodeInvalidRequest, ""},
-		{"bad location_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "location_type": {"rooftop"}}, GeocodeInvalidRequest, ""},
+		{"bad location_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "location_type": {"roof"}}, GeocodeInvalidRequest, ""},
+		{"location_type any case", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "location_type": {"rooftop"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"postal_town valid, never produced", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"postal_town"}}, GeocodeZeroResults, ""},
+		{"administrative_area_level_3 valid", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"administrative_area_level_3"}}, GeocodeZeroResults, ""},
+		{"airport|street_address", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "result_type": {"airport|street_address"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, body := getGeocoder(e, "/geocoderv1/rev-geocoder", tc.q)

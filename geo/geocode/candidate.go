@@ -24,22 +24,31 @@ const (
 	Approximate LocationType = "APPROXIMATE"
 )
 
-// ValidLocationType reports whether s names a location type.
+// ValidLocationType reports whether s names a location type, in any
+// case ("rooftop" is ROOFTOP).
 func ValidLocationType(s string) bool {
-	switch LocationType(s) {
+	switch LocationType(strings.ToUpper(s)) {
 	case Rooftop, RangeInterpolated, GeometricCenter, Approximate:
 		return true
 	}
 	return false
 }
 
-// resultTypes are the result types a candidate can carry, which the
-// reverse geocoder's result_type filter accepts.
+// resultTypes are Google's result and component types, which the
+// reverse geocoder's result_type filter accepts; a valid type the index
+// never produces (postal_town, airport, ...) just filters everything out.
 var resultTypes = map[string]bool{
-	"street_address": true, "route": true, "premise": true, "subpremise": true, "establishment": true,
-	"point_of_interest": true, "neighborhood": true, "sublocality": true, "locality": true,
-	"administrative_area_level_1": true, "administrative_area_level_2": true, "country": true,
-	"postal_code": true, "political": true, "colloquial_area": true,
+	"street_address": true, "route": true, "intersection": true, "political": true, "country": true,
+	"administrative_area_level_1": true, "administrative_area_level_2": true, "administrative_area_level_3": true,
+	"administrative_area_level_4": true, "administrative_area_level_5": true, "administrative_area_level_6": true,
+	"administrative_area_level_7": true, "colloquial_area": true, "locality": true, "sublocality": true,
+	"sublocality_level_1": true, "sublocality_level_2": true, "sublocality_level_3": true, "sublocality_level_4": true,
+	"sublocality_level_5": true, "neighborhood": true, "premise": true, "subpremise": true, "plus_code": true,
+	"postal_code": true, "postal_code_prefix": true, "postal_code_suffix": true, "postal_town": true,
+	"natural_feature": true, "airport": true, "park": true, "point_of_interest": true, "establishment": true,
+	"landmark": true, "street_number": true, "floor": true, "room": true, "post_box": true,
+	"bus_station": true, "train_station": true, "transit_station": true, "parking": true,
+	"archipelago": true, "continent": true, "tourist_attraction": true,
 }
 
 // ValidResultType reports whether s is a result type the geocoder knows.
