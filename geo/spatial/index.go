@@ -144,6 +144,16 @@ func (ix *Index) Search(p orb.Point, fn func(item, poly int) bool) {
 	if len(ix.nodeIdx) == 0 {
 		return
 	}
+	if ix.search(p, fn) == 0 && (p[0] == 180 || p[0] == -180) {
+		// The antimeridian is one line with two longitudes: an area drawn
+		// up to -180 contains a point given as 180, and the other way.
+		ix.search(orb.Point{-p[0], p[1]}, fn)
+	}
+}
+
+// search is Search for one longitude; it returns the number of matches.
+func (ix *Index) search(p orb.Point, fn func(item, poly int) bool) int {
+	found := 0
 	x, y := p[0], p[1]
 	var stackBuf [64]uint64
 	stack := append(stackBuf[:0], uint64(len(ix.levels)-1)<<32|uint64(len(ix.nodeIdx)-1))
@@ -154,9 +164,10 @@ func (ix *Index) Search(p orb.Point, fn func(item, poly int) bool) {
 		if level == 0 {
 			poly := int(ix.nodeIdx[node])
 			if ix.polygonContains(poly, x, y) {
+				found++
 				item := int(ix.polyItem[poly])
 				if !fn(item, poly-int(ix.itemPoly[item])) {
-					return
+					return found
 				}
 			}
 			continue
@@ -171,6 +182,7 @@ func (ix *Index) Search(p orb.Point, fn func(item, poly int) bool) {
 			stack = append(stack, uint64(level-1)<<32|uint64(c))
 		}
 	}
+	return found
 }
 
 // AppendContaining appends the items containing p to dst, each once, and
@@ -208,46 +220,73 @@ func (ix *Index) PolygonAt(item int, p orb.Point) (int, bool) {
 }
 
 // polygonContains reports whether polygon poly contains (x, y): inside its
-// outer ring and inside none of its holes.
+// outer ring and inside none of its holes. A point on a ring counts as in
+// the polygon (on the outer ring, or on a hole's ring), so that a point on
+// a border shared by two areas is found in both rather than in neither.
 func (ix *Index) polygonContains(poly int, x, y float64) bool {
 	b := ix.polyBox[4*poly : 4*poly+4 : 4*poly+4]
 	if x < b[0] || y < b[1] || x > b[2] || y > b[3] {
 		return false
 	}
 	r0, r1 := int(ix.polyRing[poly]), int(ix.polyRing[poly+1])
-	if !ix.ringContains(r0, x, y) {
+	switch ix.ringPosition(r0, x, y) {
+	case outside:
 		return false
+	case onRing:
+		return true
 	}
 	for r := r0 + 1; r < r1; r++ {
-		if ix.ringContains(r, x, y) {
+		if ix.ringPosition(r, x, y) == inside {
 			return false
 		}
 	}
 	return true
 }
 
-// ringContains is the even-odd ray test of ring r (a ray towards +x),
-// skipping the chunks of edges that cannot cross the ray.
-func (ix *Index) ringContains(r int, x, y float64) bool {
+// Where a point lies relative to a ring.
+const (
+	outside = iota
+	inside
+	onRing
+)
+
+// onEdgeTolerance is how far, in degrees (about 0.1 mm), a point may lie
+// from an edge and still count as on it: float noise of points computed on
+// an edge, not a real distance.
+const onEdgeTolerance = 1e-9
+
+// ringPosition is the even-odd ray test of ring r (a ray towards +x),
+// skipping the chunks of edges that cannot cross the ray, with points on
+// an edge (or a vertex) reported as onRing.
+func (ix *Index) ringPosition(r int, x, y float64) int {
 	in := false
 	start, end := int(ix.ringStart[r]), int(ix.ringStart[r+1])
 	c0, c1 := int(ix.ringChunk[r]), int(ix.ringChunk[r+1])
 	cs := ix.coords
 	for c := c0; c < c1; c++ {
 		cb := ix.chunkBox[4*c : 4*c+4 : 4*c+4]
-		if y < cb[1] || y >= cb[3] || x > cb[2] {
+		if y < cb[1] || y > cb[3] || x > cb[2] {
 			continue
 		}
 		e0 := start + (c-c0)*chunkEdges
 		e1 := min(e0+chunkEdges, end-1)
 		for k := e0; k < e1; k++ {
 			ax, ay, bx, by := cs[2*k], cs[2*k+1], cs[2*k+2], cs[2*k+3]
+			if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
+				cross := (bx-ax)*(y-ay) - (by-ay)*(x-ax)
+				if math.Abs(cross) <= onEdgeTolerance*(math.Abs(bx-ax)+math.Abs(by-ay)) {
+					return onRing
+				}
+			}
 			if (ay > y) != (by > y) && x < (bx-ax)*(y-ay)/(by-ay)+ax {
 				in = !in
 			}
 		}
 	}
-	return in
+	if in {
+		return inside
+	}
+	return outside
 }
 
 // Geometry returns item's polygons. The rings alias the index's memory:
