@@ -36,10 +36,10 @@ func (l *Layer) Categories() []Category { return l.cats }
 // then the others, smaller areas before larger ones.
 func (l *Layer) Containing(p orb.Point, filter Filter) []*Area { return l.containing(p, filter) }
 
-// AdminHierarchy returns the administrative areas containing p, most
+// AdminHierarchy returns the named administrative areas containing p, most
 // specific first (highest admin_level first; the country last).
 func (l *Layer) AdminHierarchy(p orb.Point) []*Area {
-	return l.containing(p, func(a *Area) bool { return a.Kind == KindAdmin })
+	return l.containing(p, func(a *Area) bool { return a.Kind == KindAdmin && a.Name != "" })
 }
 
 // MostSpecificAdmin returns the administrative area of highest admin_level

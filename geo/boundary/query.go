@@ -61,7 +61,9 @@ func (l *Layer) adminAt(p orb.Point, level int) (*Area, bool) {
 	var best *Area
 	l.ix.Search(p, func(item, _ int) bool {
 		a := l.areas[item]
-		if a.Kind != KindAdmin || a.Admin < 0 || a.Admin > level {
+		// An unnamed administrative area (a few OSM relations lack a
+		// name) is passed over: the answer is the next one that has one.
+		if a.Kind != KindAdmin || a.Admin < 0 || a.Admin > level || a.Name == "" {
 			return true
 		}
 		if best == nil || a.Admin > best.Admin || a.Admin == best.Admin && moreSpecific(a, best) {

@@ -88,6 +88,9 @@ func TestKnownPoints(t *testing.T) {
 		{"delaware", wilmington, 8, "Wilmington", "USA"},
 		{"delaware", georgetownDE, 2, "Sussex County", "USA"},
 		{"delaware", atlantic, 0, "", ""},
+		// Inside an unnamed admin_level 8 relation (r4075881) within Dover's
+		// box: the named area around it answers.
+		{"delaware", orb.Point{-75.44808, 39.16602}, 8, "Kent County", "USA"},
 		{"andorra", andorraLaVella, 0, "Andorra", "AND"},
 		{"andorra", andorraLaVella, 1, "Andorra la Vella", "AND"},
 		{"andorra", escaldes, 1, "Escaldes-Engordany", "AND"},
