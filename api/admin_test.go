@@ -291,6 +291,8 @@ func TestBoundaryBadInput(t *testing.T) {
 		{"/adminv1/xy2admininfo?y=39&type=admin0", "x is required"},
 		{"/adminv1/xy2admininfo?x=-75&type=admin0", "y is required"},
 		{"/adminv1/xy2admininfo?x=abc&y=39&type=admin0", "x must be a number"},
+		{"/adminv1/xy2admininfo?x=0x1p-2&y=39&type=admin0", "x must be a number"},
+		{"/adminv1/xy2admininfo?x=-75&y=3_9&type=admin0", "y must be a number"},
 		{"/adminv1/xy2admininfo?x=NaN&y=39&type=admin0", "x must be a finite number"},
 		{"/adminv1/xy2admininfo?x=-75&y=91&type=admin0", "y (latitude) must be between -90 and 90"},
 		{"/adminv1/xy2admininfo?x=181&y=39&type=admin0", "x (longitude) must be between -180 and 180"},

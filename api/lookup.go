@@ -59,6 +59,10 @@ func (c LookupCoord) Parse(q url.Values) (float64, string) {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	switch {
+	case err == nil && (math.IsNaN(v) || math.IsInf(v, 0)):
+		return 0, fmt.Sprintf("%s must be a finite number (the %s in decimal degrees), got %s", c.Param, c.What, quoteEcho(s))
+	case !isDecimal(s):
+		return 0, fmt.Sprintf("%s must be a number (the %s in decimal degrees), got %s", c.Param, c.What, quoteEcho(s))
 	case errors.Is(err, strconv.ErrRange) && !math.IsInf(v, 0):
 		v = 0 // underflow: a valid 0
 	case errors.Is(err, strconv.ErrRange):

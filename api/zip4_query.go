@@ -78,44 +78,10 @@ func zip4Coord(q url.Values, name, what string, limit float64) (float64, error) 
 	return v, nil
 }
 
-// zip4Decimal reports whether s is a plain decimal number: optional
-// sign, digits with at most one point, optional exponent. (ParseFloat
-// alone would also take "NaN", "Inf", hex floats and underscores.)
+// zip4Decimal reports whether s is a plain decimal number (see isDecimal)
+// of at most zip4MaxNumberLen bytes.
 func zip4Decimal(s string) bool {
-	if len(s) == 0 || len(s) > zip4MaxNumberLen {
-		return false
-	}
-	i := 0
-	if s[i] == '+' || s[i] == '-' {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !dot:
-			dot = true
-		case (c == 'e' || c == 'E') && digits > 0:
-			j := i + 1
-			if j < len(s) && (s[j] == '+' || s[j] == '-') {
-				j++
-			}
-			if j == len(s) {
-				return false
-			}
-			for ; j < len(s); j++ {
-				if s[j] < '0' || s[j] > '9' {
-					return false
-				}
-			}
-			return true
-		default:
-			return false
-		}
-	}
-	return digits > 0
+	return len(s) <= zip4MaxNumberLen && isDecimal(s)
 }
 
 // zip4Clip shortens a value quoted in an error message.
