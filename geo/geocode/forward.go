@@ -89,8 +89,14 @@ func (ix *Index) Forward(q Query) []Candidate {
 		}
 		return pre[i].fid < pre[j].fid
 	})
-	if len(pre) > finalists {
-		pre = pre[:finalists]
+	// With component filters, resolve more of the pool: the filters run
+	// before the score cut-offs, so matching hits ranked below others
+	// still come back.
+	if n := finalists; len(pre) > n {
+		if q.Components != (Components{}) {
+			n = candidatePool
+		}
+		pre = pre[:min(n, len(pre))]
 	}
 	var hits []hit
 	for _, p := range pre {
@@ -125,7 +131,7 @@ func (ix *Index) Forward(q Query) []Candidate {
 		seen[k] = true
 		c := ix.render(h.fid, h.hn, h.loc)
 		c.Score, c.PartialMatch = h.score, h.partial || dropped
-		if len(filterComponents([]Candidate{c}, q.Components)) == 0 {
+		if len(ix.filterComponents([]Candidate{c}, q.Components)) == 0 {
 			continue
 		}
 		ak := c.FormattedAddress + "|" + strings.Join(c.Types, ",")
@@ -360,10 +366,11 @@ func (ix *Index) interpolate(f *feature, n int) (orb.Point, bool) {
 
 // filterComponents keeps the candidates that agree with every set
 // component filter.
-func filterComponents(cs []Candidate, f Components) []Candidate {
+func (ix *Index) filterComponents(cs []Candidate, f Components) []Candidate {
 	if f == (Components{}) {
 		return cs
 	}
+	cc := ix.t.CountryCode(f.Country) // "USA", "United States" -> "US"
 	eq := func(a, b string) bool { return Fold(a) == Fold(b) }
 	out := cs[:0]
 	for _, c := range cs {
@@ -380,7 +387,7 @@ func filterComponents(cs []Candidate, f Components) []Candidate {
 		}
 		if f.Country != "" {
 			l, s := c.Component("country")
-			ok = ok && (eq(l, f.Country) || eq(s, f.Country))
+			ok = ok && (eq(l, f.Country) || eq(s, f.Country) || cc != "" && eq(s, cc))
 		}
 		if ok {
 			out = append(out, c)

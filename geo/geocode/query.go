@@ -22,8 +22,8 @@ type Query struct {
 	// filter).
 	Bounds *orb.Bound
 	// Components filter results (Google's components parameter): only
-	// results whose postal code, locality or country (name or ISO code)
-	// equals the given one are returned.
+	// results whose postal code, locality or country (name, ISO code or an
+	// alias of configs/geocode.yaml) equals the given one are returned.
 	Components Components
 	// Limit is the most results returned; 0 means DefaultLimit.
 	Limit int

@@ -119,3 +119,30 @@ func (t *Tables) stateCode(name string) string {
 	}
 	return ""
 }
+
+// CountryCode returns the ISO 3166-1 alpha-2 code of a country named by
+// its code, name or one of its aliases in the tables ("USA", "united
+// states" -> "US"); "" when unknown.
+func (t *Tables) CountryCode(s string) string {
+	f := Fold(strings.TrimSpace(s))
+	if f == "" {
+		return ""
+	}
+	codes := make([]string, 0, len(t.Countries))
+	for cc := range t.Countries {
+		codes = append(codes, cc)
+	}
+	sort.Strings(codes)
+	for _, cc := range codes {
+		c := t.Countries[cc]
+		if Fold(cc) == f || Fold(c.Name) == f {
+			return cc
+		}
+		for _, a := range c.Aliases {
+			if Fold(a) == f {
+				return cc
+			}
+		}
+	}
+	return ""
+}
