@@ -174,6 +174,10 @@ func (w *Worker) Run(ctx context.Context) error {
 	return nil
 }
 
+// Stop makes the worker take no new chunks; running ones go on until
+// Shutdown. Call it as soon as a stop is decided.
+func (w *Worker) Stop() { w.srv.Stop() }
+
 // Shutdown stops taking tasks, waits up to the shutdown timeout for running
 // chunks and hands unfinished ones back to the queue (asynq reruns them;
 // the write-once chunk store makes that safe).

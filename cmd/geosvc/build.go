@@ -88,6 +88,8 @@ func runBuild(args []string) error {
 		OSMTimestamp:  net.Timestamp.UTC(),
 		BuiltAt:       time.Now().UTC().Truncate(time.Second),
 		Layers:        append([]bundle.Layer{{Name: "routing", File: routing.FileName, Size: fi.Size()}}, layers...),
+		Nodes:         g.Meta().Nodes,
+		Edges:         g.Meta().Edges,
 	}
 	if err := bundle.Write(*out, m); err != nil {
 		return err

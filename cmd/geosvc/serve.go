@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -137,8 +138,10 @@ func runServer(r role, args []string) error {
 	bundleCh := make(chan loaded, 1)
 	go func() {
 		start := time.Now()
-		g, b, err := loadBundle(cfg.DataDir)
-		if err == nil {
+		// Each role loads what it uses: workers the routing graph, the API
+		// the lookup layers (and only the manifest of the graph).
+		g, b, err := loadBundle(cfg.DataDir, r.workers)
+		if err == nil && r.http {
 			err = loadLayers(cfg.DataDir, layers)
 		}
 		if err == nil {
@@ -196,17 +199,33 @@ wait:
 	}
 	stop()
 
+	// Workers take no new chunk from now on; HTTP (in-flight requests
+	// finish) and the running chunks then wind down side by side, so the
+	// whole stop takes the longer of the two timeouts, not their sum.
+	if w != nil {
+		w.Stop()
+	}
+	var wg sync.WaitGroup
 	if srv != nil {
-		sctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
-		if err := srv.Shutdown(sctx); err != nil {
-			log.Warn("HTTP shutdown incomplete", "err", err)
-		}
-		cancel()
-		log.Info("HTTP stopped")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
+			defer cancel()
+			if err := srv.Shutdown(sctx); err != nil {
+				log.Warn("HTTP shutdown incomplete", "err", err)
+			}
+			log.Info("HTTP stopped")
+		}()
 	}
 	if w != nil {
-		w.Shutdown()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.Shutdown()
+		}()
 	}
+	wg.Wait()
 	return runErr
 }
 
@@ -245,8 +264,8 @@ func announceDemo(ctx context.Context, store *keys.Store, fixed, url string, log
 }
 
 // loadBundle reads the bundle in dir: its manifest, checked against this
-// binary's bundle version, and its routing graph.
-func loadBundle(dir string) (*routing.Graph, *api.Bundle, error) {
+// binary's bundle version, and with withGraph its routing graph.
+func loadBundle(dir string, withGraph bool) (*routing.Graph, *api.Bundle, error) {
 	m, err := readManifest(dir)
 	if err != nil {
 		return nil, nil, err
@@ -255,20 +274,24 @@ func loadBundle(dir string) (*routing.Graph, *api.Bundle, error) {
 		return nil, nil, fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it (make data, or geosvc build)",
 			dir, m.BundleVersion, bundleVersion())
 	}
-	g, err := routing.Load(dir + string(os.PathSeparator) + routing.FileName)
-	if err != nil {
-		return nil, nil, fmt.Errorf("data bundle %s: %w", dir, err)
-	}
-	meta := g.Meta()
 	b := &api.Bundle{
 		Name:         m.Name(),
 		Version:      m.BundleVersion,
 		OSMTimestamp: m.OSMTimestamp,
 		BuiltAt:      m.BuiltAt,
-		Nodes:        meta.Nodes,
-		Edges:        meta.Edges,
+		Nodes:        m.Nodes,
+		Edges:        m.Edges,
 		Layers:       m.LayerNames(),
 	}
+	if !withGraph {
+		return nil, b, nil
+	}
+	g, err := routing.Load(dir + string(os.PathSeparator) + routing.FileName)
+	if err != nil {
+		return nil, nil, fmt.Errorf("data bundle %s: %w", dir, err)
+	}
+	meta := g.Meta()
+	b.Nodes, b.Edges = meta.Nodes, meta.Edges
 	if b.OSMTimestamp.IsZero() {
 		b.OSMTimestamp = meta.Timestamp
 	}

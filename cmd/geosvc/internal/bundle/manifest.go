@@ -30,6 +30,10 @@ type Manifest struct {
 	BuiltAt time.Time `json:"built_at"`
 	// Layers lists the files of the bundle.
 	Layers []Layer `json:"layers"`
+	// Nodes and Edges count the routing graph, so that a process that does
+	// not route (geosvc api) can report them without loading it.
+	Nodes int `json:"nodes,omitempty"`
+	Edges int `json:"edges,omitempty"`
 }
 
 // Source identifies an input file by name, size and SHA-256.
