@@ -226,8 +226,14 @@ func safely(fn func()) (err error) {
 
 // forward answers GET /geocoderv1/geocoder?address=...
 func (h *geocoderHandler) forward(c echo.Context) error {
-	q := c.QueryParams()
+	q, perr := url.ParseQuery(c.Request().URL.RawQuery)
 	format := geocodeFormat(q)
+	if perr != nil {
+		if format == "" {
+			format = "json"
+		}
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "malformed query string")
+	}
 	if format == "" {
 		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
 	}
@@ -267,8 +273,14 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 
 // reverse answers GET /geocoderv1/rev-geocoder?x=lon&y=lat
 func (h *geocoderHandler) reverse(c echo.Context) error {
-	q := c.QueryParams()
+	q, perr := url.ParseQuery(c.Request().URL.RawQuery)
 	format := geocodeFormat(q)
+	if perr != nil {
+		if format == "" {
+			format = "json"
+		}
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "malformed query string")
+	}
 	if format == "" {
 		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
 	}

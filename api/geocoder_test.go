@@ -186,3 +186,28 @@ func TestGeocoderLoading(t *testing.T) {
 		}
 	}
 }
+
+func TestGeocoderMalformedQuery(t *testing.T) {
+	e := geocoderServer(t, true)
+	for _, tc := range []struct {
+		name, target, status, msg string
+	}{
+		{"forward bad escape", "/geocoderv1/geocoder?address=10%zzMain", GeocodeInvalidRequest, "malformed query string"},
+		{"forward bad escape elsewhere", "/geocoderv1/geocoder?address=testville&x=%", GeocodeInvalidRequest, "malformed query string"},
+		{"forward fine", "/geocoderv1/geocoder?address=10%20n%20main%20st", GeocodeOK, ""},
+		{"reverse bad escape", "/geocoderv1/rev-geocoder?x=-75.4998&y=39.0002%G1", GeocodeInvalidRequest, "malformed query string"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, tc.target, nil)
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			var r GeocodeResponse
+			if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
+				t.Fatalf("%v: %s", err, rec.Body)
+			}
+			if rec.Code != 200 || r.Status != tc.status || r.ErrorMessage != tc.msg {
+				t.Errorf("code %d status %s %q, want 200 %s %q", rec.Code, r.Status, r.ErrorMessage, tc.status, tc.msg)
+			}
+		})
+	}
+}
