@@ -6,7 +6,7 @@
 // bundle's administrative areas per zone.
 //
 // Time comes from one injectable clock (Options.Clock, time.Now unless
-// set); nothing else here reads the wall clock. Go's tz database is
-// embedded (time/tzdata), so zones load on hosts without zoneinfo files;
-// where a host has them, time.LoadLocation reads those first.
+// set); nothing else here reads the wall clock. Zone rules come from the
+// tz database embedded in this package (tzdata.go), never from the host's
+// zoneinfo files, so answers depend on the binary alone.
 package timezone

@@ -68,7 +68,7 @@ const maxPeriods = 64
 // that zone's local time. It loads the zone from Go's tz database and walks
 // the year's transitions; Zones caches its results.
 func ComputeZone(name string, at time.Time) (*Zone, error) {
-	loc, err := time.LoadLocation(name)
+	loc, err := LoadLocation(name)
 	if err != nil {
 		return nil, fmt.Errorf("timezone: %w", err)
 	}

@@ -43,7 +43,7 @@ func (zs *Zones) location(name string) (*time.Location, error) {
 	if name == "" {
 		return nil, fmt.Errorf("timezone: empty zone name")
 	}
-	loc, err := time.LoadLocation(name)
+	loc, err := LoadLocation(name)
 	if err != nil {
 		return nil, fmt.Errorf("timezone: %w", err)
 	}
