@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/biter777/countries"
 	"github.com/paulmach/orb"
@@ -19,6 +21,7 @@ import (
 	"github.com/geosvc/geosvc/geo/osmarea"
 	"github.com/geosvc/geosvc/geo/osmfile"
 	"github.com/geosvc/geosvc/geo/spatial"
+	"github.com/geosvc/geosvc/geo/timezone"
 )
 
 // GeoJSONBaseID is the first id of areas from GeoJSON files without an id
@@ -191,8 +194,10 @@ func tagCountry(tags osm.Tags) string {
 
 // assignCountries gives every area its country: a country's own code; else
 // the prefix of its ISO3166-2 code; else the country (admin_level 2 area)
-// containing its representative point. Then it maps admin levels to
-// categories with the country's table.
+// containing its representative point; else, for areas of a country the
+// extract cut away (a neighbouring state's towns in a regional extract),
+// the principal country of the time zone at the representative point. Then
+// it maps admin levels to categories with the country's table.
 func assignCountries(areas []*Area, geoms []orb.MultiPolygon, levels *AdminLevels) {
 	b := spatial.NewBuilder()
 	var countryOf []*Area
@@ -221,6 +226,9 @@ func assignCountries(areas []*Area, geoms []orb.MultiPolygon, levels *AdminLevel
 				a.CountryISO2 = best.CountryISO2
 			}
 		}
+		if a.CountryISO2 == "" {
+			a.CountryISO2 = zoneCountry(a.RepPoint)
+		}
 		setCountry(a)
 		if a.Kind == KindAdmin && a.Admin < 0 {
 			if c, ok := levels.Category(a.CountryISO2, a.AdminLevel); ok {
@@ -235,6 +243,33 @@ func assignCountries(areas []*Area, geoms []orb.MultiPolygon, levels *AdminLevel
 }
 
 // setCountry fills ISO3, name and dial code from CountryISO2.
+// zoneCountry returns the ISO 3166-1 alpha-2 code of the principal country
+// of the time zone at p (IANA zone1970.tab), "" when there is none (the
+// sea). The zone finder is loaded on first use: most builds never need it.
+func zoneCountry(p orb.Point) string {
+	zoneFinderOnce.Do(func() { zoneFinder, _ = timezone.NewFinder() })
+	if zoneFinder == nil {
+		return ""
+	}
+	name := zoneFinder.Zone(p)
+	if name == "" {
+		return ""
+	}
+	z, err := timezone.ComputeZone(name, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil || len(z.Countries) == 0 {
+		return ""
+	}
+	if c := countries.ByName(z.Countries[0]); c != countries.Unknown {
+		return c.Alpha2()
+	}
+	return ""
+}
+
+var (
+	zoneFinderOnce sync.Once
+	zoneFinder     *timezone.Finder
+)
+
 func setCountry(a *Area) {
 	if a.CountryISO2 == "" {
 		return

@@ -88,6 +88,9 @@ func TestKnownPoints(t *testing.T) {
 		{"delaware", wilmington, 8, "Wilmington", "USA"},
 		{"delaware", georgetownDE, 2, "Sussex County", "USA"},
 		{"delaware", atlantic, 0, "", ""},
+		// A New Jersey town the extract holds whole while it cuts the US
+		// relation: its country comes from the time zone's country.
+		{"delaware", orb.Point{-75.46817, 39.72835}, 8, "Penns Grove", "USA"},
 		// Inside an unnamed admin_level 8 relation (r4075881) within Dover's
 		// box: the named area around it answers.
 		{"delaware", orb.Point{-75.44808, 39.16602}, 8, "Kent County", "USA"},
