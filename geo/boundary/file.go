@@ -14,8 +14,10 @@ import (
 // "ix.".
 var fileMagic = [8]byte{'G', 'S', 'B', 'O', 'U', 'N', 'D', 0}
 
-// FileVersion is the version of the boundaries.bin format.
-const FileVersion = 1
+// FileVersion is the version of the boundaries.bin format and content: 2
+// gives areas of a cut-away country the country of their time zone, so
+// bundles built before are rebuilt.
+const FileVersion = 2
 
 // meta is the layer's provenance.
 type meta struct {
