@@ -526,6 +526,7 @@ func (b *builder) build() *Index {
 		sx, sy float64
 		n      int
 		bound  orb.Bound
+		towns  map[uint32]int // localities of the features, by count
 	}
 	pcs := map[uint32]*acc{}
 	var order []uint32
@@ -540,7 +541,7 @@ func (b *builder) build() *Index {
 		}
 		a := pcs[pc]
 		if a == nil {
-			a = &acc{bound: f.pt.Bound()}
+			a = &acc{bound: f.pt.Bound(), towns: map[uint32]int{}}
 			pcs[pc] = a
 			order = append(order, pc)
 		}
@@ -548,6 +549,12 @@ func (b *builder) build() *Index {
 		a.sy += f.pt[1]
 		a.n++
 		a.bound = a.bound.Extend(f.pt)
+		fc := &ix.ctxs[f.ctx]
+		if town := fc.altLocality; town != 0 {
+			a.towns[town]++
+		} else if fc.locality != 0 {
+			a.towns[fc.locality]++
+		}
 	}
 	for _, pc := range order {
 		a := pcs[pc]
@@ -555,6 +562,14 @@ func (b *builder) build() *Index {
 		f := feature{kind: KindPostcode, name: pc, street: noRef, pt: p, bound: padBound(a.bound, 200)}
 		c := ix.ctxs[b.context(p, "", ix.strs[pc], "")]
 		c.locality, c.neighbourhood, c.altLocality = 0, 0, 0
+		// The postcode's city: the locality most of its features name
+		// (the lowest string id among equals, for a stable build).
+		best := 0
+		for town, n := range a.towns {
+			if n > best || n == best && town < c.locality {
+				c.locality, best = town, n
+			}
+		}
 		f.ctx = b.ctxOf(c)
 		b.addFeature(f)
 		counts["postcode"]++

@@ -219,6 +219,10 @@ func (ix *Index) render(fid uint32, hn int, loc orb.Point) Candidate {
 	if f.kind == KindPOI {
 		c.Components = append(c.Components, Component{ix.str(f.name), ix.str(f.name), []string{"point_of_interest", "establishment"}})
 	}
+	if f.kind == KindPostcode {
+		pc := ix.str(f.name)
+		c.Components = append(c.Components, Component{pc, pc, []string{"postal_code"}})
+	}
 	if f.kind == KindAddress && f.unit != 0 {
 		c.Components = append(c.Components, Component{ix.str(f.unit), ix.str(f.unit), []string{"subpremise"}})
 	}
@@ -276,7 +280,7 @@ func (ix *Index) render(fid uint32, hn int, loc orb.Point) Candidate {
 	if alt := ix.str(ctx.altLocality); alt != "" {
 		locality = alt // the address's own addr:city
 	}
-	showLocality := locality != "" && locality != placeName && f.kind != KindPostcode
+	showLocality := locality != "" && locality != placeName
 	if f.kind == KindPlace {
 		showLocality = showLocality && f.rank > placeTypes["village"] // a hamlet's town
 	}
@@ -295,7 +299,7 @@ func (ix *Index) render(fid uint32, hn int, loc orb.Point) Candidate {
 			c.Components = append(c.Components, Component{ix.str(ar.name), short, []string{a.typ, "political"}})
 		}
 	}
-	if pc := ix.str(ctx.postcode); pc != "" && f.kind != KindPlace {
+	if pc := ix.str(ctx.postcode); pc != "" && f.kind != KindPlace && f.kind != KindPostcode {
 		c.Components = append(c.Components, Component{pc, pc, []string{"postal_code"}})
 	}
 	c.FormattedAddress = formatAddress(&c, cc)

@@ -106,7 +106,7 @@ func TestReverseFixture(t *testing.T) {
 		"administrative_area_level_2: Kent County, DE, USA",
 		"administrative_area_level_1: Delaware, USA",
 		"country: United States",
-		"postal_code: DE 19901, USA",
+		"postal_code: Testville, DE 19901, USA",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("reverse results\n%q\nwant\n%q", got, want)
