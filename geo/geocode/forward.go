@@ -38,6 +38,78 @@ type qword struct {
 // Forward returns the candidates for a query, best first; none when
 // nothing matches.
 func (ix *Index) Forward(q Query) []Candidate {
+	res := ix.forward(q)
+	// A query that is only a state code or a country's code or alias
+	// ("DE", "USA", "AD") finds that state or country first.
+	name, typ := ix.t.areaAlias(q.text())
+	if name == "" {
+		return res
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	q2 := q
+	q2.Text, q2.HouseNumber, q2.Street, q2.City, q2.Postcode, q2.State, q2.Country = name, "", "", "", "", "", ""
+	for _, c := range ix.forward(q2) {
+		if !c.HasType(typ) {
+			continue
+		}
+		out := []Candidate{c}
+		for _, r := range res {
+			if r.PlaceID != c.PlaceID {
+				out = append(out, r)
+			}
+		}
+		return out[:min(len(out), limit)]
+	}
+	if typ == "country" {
+		if c, ok := ix.countryArea(ix.t.CountryCode(q.text())); ok && len(ix.filterComponents([]Candidate{c}, q.Components)) > 0 {
+			out := append([]Candidate{c}, res...)
+			return out[:min(len(out), limit)]
+		}
+	}
+	return res
+}
+
+// countryArea renders country cc when the index has no place node for it:
+// at the centre of the index's places in that country, with their extent
+// as viewport.
+func (ix *Index) countryArea(cc string) (Candidate, bool) {
+	id := noRef
+	for i := range ix.areas {
+		if a := &ix.areas[i]; a.level == 2 && strings.EqualFold(ix.str(a.short), cc) {
+			id = uint32(i)
+			break
+		}
+	}
+	if id == noRef {
+		return Candidate{}, false
+	}
+	var b orb.Bound
+	n := 0
+	for i := range ix.feats {
+		f := &ix.feats[i]
+		if f.kind != KindPlace || ix.ctx(f).country != id {
+			continue
+		}
+		if n == 0 {
+			b = f.pt.Bound()
+		} else {
+			b = b.Extend(f.pt)
+		}
+		n++
+	}
+	if n == 0 {
+		return Candidate{}, false
+	}
+	c := ix.renderArea([]uint32{id}, 2, b.Center())
+	c.Viewport = b
+	return c, true
+}
+
+// forward is Forward without the state and country aliases.
+func (ix *Index) forward(q Query) []Candidate {
 	words, dropped := ix.t.parse(q.text())
 	if len(words) == 0 {
 		return nil

@@ -146,3 +146,34 @@ func (t *Tables) CountryCode(s string) string {
 	}
 	return ""
 }
+
+// areaAlias returns, for a query that is only a US state code or a
+// country's code or alias of the tables ("DE", "USA"), the name to search
+// ("Delaware", "United States") and the result type wanted
+// (administrative_area_level_1, country); "" otherwise, and for the name
+// itself.
+func (t *Tables) areaAlias(text string) (name, typ string) {
+	if len(text) > 40 || strings.ContainsAny(text, "0123456789") {
+		return "", "" // not a code or a country name: spare the table walk
+	}
+	f := Fold(strings.TrimSpace(text))
+	if f == "" {
+		return "", ""
+	}
+	if cc := t.CountryCode(text); cc != "" {
+		if n := t.Countries[cc].Name; Fold(n) != f {
+			return n, "country"
+		}
+		return "", ""
+	}
+	best := ""
+	for n, code := range t.USStates {
+		if Fold(code) == f && (best == "" || n < best) {
+			best = n
+		}
+	}
+	if best != "" {
+		return best, "administrative_area_level_1"
+	}
+	return "", ""
+}
