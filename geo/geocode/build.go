@@ -521,6 +521,8 @@ func (b *builder) build() *Index {
 		counts["poi"]++
 	}
 
+	b.areaViewports()
+
 	// Postcodes at the centre of the features that carry them.
 	type acc struct {
 		sx, sy float64
@@ -576,6 +578,51 @@ func (b *builder) build() *Index {
 	}
 	ix.meta.Counts = counts
 	return ix
+}
+
+// areaViewports gives the place nodes of a county, state or country the
+// extent of the features in that area as their box (the viewport of
+// their results), instead of the small box around the node.
+func (b *builder) areaViewports() {
+	ix := b.ix
+	key := func(level int, name uint32) string { return strconv.Itoa(level) + "|" + Fold(ix.str(name)) }
+	bounds := map[string]orb.Bound{}
+	for i := range ix.feats {
+		f := &ix.feats[i]
+		if f.kind == KindPlace {
+			continue
+		}
+		c := &ix.ctxs[f.ctx]
+		for level, id := range []uint32{c.county, c.state, c.country} {
+			if id == noRef {
+				continue
+			}
+			k := key(level, ix.areas[id].name)
+			if bd, ok := bounds[k]; ok {
+				bounds[k] = bd.Union(f.bound)
+			} else {
+				bounds[k] = f.bound
+			}
+		}
+	}
+	for i := range ix.feats {
+		f := &ix.feats[i]
+		if f.kind != KindPlace {
+			continue
+		}
+		level := -1
+		switch ix.str(f.class) {
+		case "county":
+			level = 0
+		case "state":
+			level = 1
+		case "country":
+			level = 2
+		}
+		if bd, ok := bounds[key(level, f.name)]; ok && level >= 0 {
+			f.bound = bd.Extend(f.pt)
+		}
+	}
 }
 
 func (b *builder) ctxOf(c placeCtx) uint32 {
