@@ -365,7 +365,7 @@ func (b *builder) build() *Index {
 	}
 
 	// Streets: union roads of one name that share a node.
-	groups := b.groupRoads()
+	groups := b.joinStreets(b.groupRoads())
 	byKey := map[string][]int{} // normalised name -> group indexes
 	for gi := range groups {
 		g := &groups[gi]
@@ -698,6 +698,91 @@ func (b *builder) groupRoads() []roadGroup {
 		groups[gi].roads = append(groups[gi].roads, i)
 	}
 	return groups
+}
+
+// streetJoinGap is how far apart (in metres, between bounding boxes) the
+// pieces of one street in one place may lie and still be joined.
+const streetJoinGap = 500
+
+// joinStreets joins the road groups of one normalised name that lie in the
+// same locality and state and within streetJoinGap of each other: a street
+// split into several unconnected ways (a divided carriageway, a gap in the
+// data) is one street with several parts.
+func (b *builder) joinStreets(groups []roadGroup) []roadGroup {
+	x := b.x
+	type info struct {
+		bound    orb.Bound
+		locality uint32
+		state    uint32
+	}
+	infos := make([]info, len(groups))
+	byKey := map[string][]int{}
+	for gi := range groups {
+		g := &groups[gi]
+		var parts [][]orb.Point
+		var bound orb.Bound
+		counties := map[string]int{}
+		for k, ri := range g.roads {
+			r := &x.roads[ri]
+			parts = append(parts, r.line)
+			if k == 0 {
+				bound = r.line.Bound()
+			} else {
+				bound = bound.Union(r.line.Bound())
+			}
+			if r.county != "" {
+				counties[r.county]++
+			}
+		}
+		c := b.ix.ctxs[b.context(nearestOnParts(bound.Center(), parts), "", "", mostCommon(counties))]
+		infos[gi] = info{bound: bound, locality: c.locality, state: c.state}
+		if g.key != "" && c.locality != 0 {
+			byKey[g.key] = append(byKey[g.key], gi)
+		}
+	}
+	parent := make([]int, len(groups))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		list := byKey[k]
+		for a := 0; a < len(list); a++ {
+			ia := &infos[list[a]]
+			near := padBound(ia.bound, streetJoinGap)
+			for c := a + 1; c < len(list); c++ {
+				ic := &infos[list[c]]
+				if ia.locality == ic.locality && ia.state == ic.state && near.Intersects(ic.bound) {
+					parent[find(list[c])] = find(list[a])
+				}
+			}
+		}
+	}
+	idx := map[int]int{}
+	var out []roadGroup
+	for gi := range groups {
+		r := find(gi)
+		oi, ok := idx[r]
+		if !ok {
+			oi = len(out)
+			idx[r] = oi
+			out = append(out, roadGroup{key: groups[gi].key})
+		}
+		out[oi].roads = append(out[oi].roads, groups[gi].roads...)
+	}
+	return out
 }
 
 // mostCommon returns the most frequent key, the smallest on ties.
