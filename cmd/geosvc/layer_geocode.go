@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
+	"math"
 	"os"
 	"strconv"
 
@@ -64,10 +66,16 @@ func init() {
 }
 
 // envMetres reads a positive distance in metres from the environment, 0
-// when unset or invalid (the default then applies).
+// when unset (the default then applies). An invalid value is logged and
+// ignored rather than silently dropped.
 func envMetres(name string) float64 {
-	v, err := strconv.ParseFloat(os.Getenv(name), 64)
-	if err != nil || v <= 0 {
+	s := os.Getenv(name)
+	if s == "" {
+		return 0
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v <= 0 || math.IsInf(v, 0) {
+		slog.Warn("ignoring an invalid setting: want a positive number of metres; the default applies", "env", name, "value", s)
 		return 0
 	}
 	return v
