@@ -122,6 +122,9 @@ func (s *Store) Create(ctx context.Context, o CreateOptions) (Key, string, error
 		return nil
 	})
 	if err != nil {
+		// Give the claimed record back, so that a half-written key does
+		// not block that value forever (best effort: Redis just failed).
+		s.rdb.Del(context.WithoutCancel(ctx), rec)
 		return Key{}, "", fmt.Errorf("keys: create: %w", err)
 	}
 	if s.cache != nil {
