@@ -10,30 +10,48 @@ import (
 // accessLog writes one structured line per request: method, path, route,
 // status, latency, bytes written, request id and the key id (never the
 // key). It renders an error returned by the chain itself, so that the
-// status it logs is the one sent.
+// status it logs is the one sent. A response cut short on purpose (a
+// result stream whose client went away panics with http.ErrAbortHandler)
+// is logged too, as "aborted", and the panic goes on to net/http.
 func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
+		aborted := true
+		defer func() {
+			if aborted {
+				s.logRequest(c, start, true)
+			}
+		}()
 		if err := next(c); err != nil {
 			c.Error(err)
 		}
-		res := c.Response()
-		level := slog.LevelInfo
-		if res.Status >= 500 {
-			level = slog.LevelError
-		}
-		req := c.Request()
-		s.log.LogAttrs(req.Context(), level, "http",
-			slog.String("method", req.Method),
-			slog.String("path", req.URL.Path),
-			slog.String("route", c.Path()),
-			slog.Int("status", res.Status),
-			slog.Duration("latency", time.Since(start)),
-			slog.Int64("bytes", res.Size),
-			slog.String("request_id", RequestID(c)),
-			slog.String("key_id", KeyID(c)),
-			slog.String("remote", c.RealIP()),
-		)
+		aborted = false
+		s.logRequest(c, start, false)
 		return nil
 	}
+}
+
+// logRequest writes the access-log line of c.
+func (s *Server) logRequest(c echo.Context, start time.Time, aborted bool) {
+	res := c.Response()
+	level := slog.LevelInfo
+	if res.Status >= 500 || aborted {
+		level = slog.LevelError
+	}
+	req := c.Request()
+	attrs := []slog.Attr{
+		slog.String("method", req.Method),
+		slog.String("path", req.URL.Path),
+		slog.String("route", c.Path()),
+		slog.Int("status", res.Status),
+		slog.Duration("latency", time.Since(start)),
+		slog.Int64("bytes", res.Size),
+		slog.String("request_id", RequestID(c)),
+		slog.String("key_id", KeyID(c)),
+		slog.String("remote", c.RealIP()),
+	}
+	if aborted {
+		attrs = append(attrs, slog.Bool("aborted", true))
+	}
+	s.log.LogAttrs(req.Context(), level, "http", attrs...)
 }
