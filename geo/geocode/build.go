@@ -656,18 +656,8 @@ func (b *builder) distToFeature(p orb.Point, f *feature) float64 {
 // groupRoads joins the roads of one normalised name that share a node.
 func (b *builder) groupRoads() []roadGroup {
 	x := b.x
-	parent := make([]int, len(x.roads))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := newDisjointSets(len(x.roads))
+	find := sets.find
 	keys := make([]string, len(x.roads))
 	type nk struct {
 		n   osm.NodeID
@@ -679,7 +669,7 @@ func (b *builder) groupRoads() []roadGroup {
 		for _, n := range x.roads[i].nodes {
 			k := nk{n, keys[i]}
 			if j, ok := seen[k]; ok {
-				parent[find(i)] = find(j)
+				sets.union(i, j)
 			} else {
 				seen[k] = i
 			}
@@ -740,18 +730,8 @@ func (b *builder) joinStreets(groups []roadGroup) []roadGroup {
 			byKey[g.key] = append(byKey[g.key], gi)
 		}
 	}
-	parent := make([]int, len(groups))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := newDisjointSets(len(groups))
+	find := sets.find
 	keys := make([]string, 0, len(byKey))
 	for k := range byKey {
 		keys = append(keys, k)
@@ -765,7 +745,7 @@ func (b *builder) joinStreets(groups []roadGroup) []roadGroup {
 			for c := a + 1; c < len(list); c++ {
 				ic := &infos[list[c]]
 				if ia.locality == ic.locality && ia.state == ic.state && near.Intersects(ic.bound) {
-					parent[find(list[c])] = find(list[a])
+					sets.union(list[c], list[a])
 				}
 			}
 		}
@@ -830,3 +810,26 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// disjointSets is a union-find over 0..n-1 with path halving.
+type disjointSets []int
+
+func newDisjointSets(n int) disjointSets {
+	d := make(disjointSets, n)
+	for i := range d {
+		d[i] = i
+	}
+	return d
+}
+
+// find returns the representative of i's set.
+func (d disjointSets) find(i int) int {
+	for d[i] != i {
+		d[i] = d[d[i]]
+		i = d[i]
+	}
+	return i
+}
+
+// union merges the sets of a and b.
+func (d disjointSets) union(a, b int) { d[d.find(a)] = d.find(b) }
