@@ -88,13 +88,17 @@ func newBuilder(t *Tables, x *extract, admins AdminLookup) *builder {
 	return b
 }
 
-func (b *builder) str(s string) uint32 {
-	if id, ok := b.strIDs[s]; ok {
+func (b *builder) str(s string) uint32 { return intern(b.strIDs, &b.ix.strs, s) }
+
+// intern returns v's index in *list, appending it (and noting it in ids)
+// the first time.
+func intern[K comparable](ids map[K]uint32, list *[]K, v K) uint32 {
+	if id, ok := ids[v]; ok {
 		return id
 	}
-	id := uint32(len(b.ix.strs))
-	b.ix.strs = append(b.ix.strs, s)
-	b.strIDs[s] = id
+	id := uint32(len(*list))
+	*list = append(*list, v)
+	ids[v] = id
 	return id
 }
 
@@ -625,15 +629,7 @@ func (b *builder) areaViewports() {
 	}
 }
 
-func (b *builder) ctxOf(c placeCtx) uint32 {
-	if id, ok := b.ctxIDs[c]; ok {
-		return id
-	}
-	id := uint32(len(b.ix.ctxs))
-	b.ix.ctxs = append(b.ix.ctxs, c)
-	b.ctxIDs[c] = id
-	return id
-}
+func (b *builder) ctxOf(c placeCtx) uint32 { return intern(b.ctxIDs, &b.ix.ctxs, c) }
 
 // distToFeature returns the distance in metres from p to a street's
 // geometry (its point when it has none).
