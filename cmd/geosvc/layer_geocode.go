@@ -25,8 +25,9 @@ const (
 
 func init() {
 	dataLayers = append(dataLayers, dataLayer{
-		name:  geocodeLayerName,
-		order: 60, // after the boundary layer, whose areas give the context
+		name:    geocodeLayerName,
+		order:   60, // after the boundary layer, whose areas give the context
+		version: geocode.FileVersion,
 		build: func(bc *buildContext) (string, error) {
 			var admins geocode.AdminLookup
 			if l, err := boundary.Load(bc.Out); err == nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/osm"
 
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/osmfile"
 )
 
@@ -308,7 +309,7 @@ func (x *extract) resolve() {
 				continue
 			}
 			a.ring = orb.Ring(ls)
-			a.pt = centroid(ls)
+			a.pt = rooftop(ls)
 		}
 		addrs = append(addrs, a)
 	}
@@ -335,11 +336,24 @@ func (x *extract) resolve() {
 			if len(ls) == 0 {
 				continue
 			}
-			p.pt = centroid(ls)
+			p.pt = rooftop(ls)
 		}
 		pois = append(pois, p)
 	}
 	x.pois = pois
+}
+
+// rooftop returns the location of a building or other closed way: its
+// pole of inaccessibility (the point inside farthest from its walls, to
+// half a metre), where a pin on it belongs; for an open way, the mean of
+// its points.
+func rooftop(ls orb.LineString) orb.Point {
+	if len(ls) >= 4 && ls[0] == ls[len(ls)-1] {
+		if p, d := geo.LabelPoint(orb.Polygon{orb.Ring(ls)}, 0.5); d > 0 {
+			return p
+		}
+	}
+	return centroid(ls)
 }
 
 // centroid returns the mean of a way's distinct points (a closed way's

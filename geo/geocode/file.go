@@ -15,7 +15,11 @@ const FileName = "geocode.bin"
 // File format: binfmt with this magic and version.
 var fileMagic = [8]byte{'G', 'E', 'O', 'C', 'O', 'D', 'E', 0}
 
-const fileVersion = 1
+// FileVersion is the version of geocode.bin; it is part of the bundle
+// version, so a new one makes older bundles stale. Version 2 locates
+// building addresses and POIs at their pole of inaccessibility (version
+// 1: the mean of their outline's points, sometimes outside).
+const FileVersion = 2
 
 // Save writes the index to dir/geocode.bin.
 func (ix *Index) Save(dir string) error {
@@ -68,7 +72,7 @@ func (ix *Index) Save(dir string) error {
 		pts[2*i], pts[2*i+1] = p[0], p[1]
 	}
 	w.AddFloat64s("points", pts)
-	if err := w.WriteFile(filepath.Join(dir, FileName), fileMagic, fileVersion); err != nil {
+	if err := w.WriteFile(filepath.Join(dir, FileName), fileMagic, FileVersion); err != nil {
 		return fmt.Errorf("geocode: %w", err)
 	}
 	return nil
@@ -87,7 +91,7 @@ func Load(dir string) (*Index, error) {
 // be the tables the index was built with for house numbers and names to
 // match as at build time).
 func LoadWith(dir string, t *Tables) (*Index, error) {
-	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, fileVersion)
+	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("geocode: %w", err)
 	}

@@ -161,3 +161,40 @@ func FuzzForward(f *testing.F) {
 		}
 	})
 }
+
+// TestReverseRanking checks the rules that pick the first reverse result
+// on testdata/blocks.osm: inside a building the most specific address
+// around the point, outside the nearest address location, and on a road
+// an address on that road.
+func TestReverseRanking(t *testing.T) {
+	ix, err := Build(filepath.Join("testdata", "blocks.osm"), BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		p      orb.Point
+		number string
+		route  string
+	}{
+		{"inside the mall near its middle", orb.Point{-75.5194, 39.02041}, "100", "Market Street"},
+		{"inside the mall next to the shop node", orb.Point{-75.5193, 39.0205}, "104", "Market Street"},
+		{"inside the building inside the mall", orb.Point{-75.5196, 39.02035}, "102", "Market Street"},
+		{"outside, the mall wall 4 m away, a node 22 m", orb.Point{-75.51895, 39.0204}, "110", "Market Street"},
+		{"in the yard of a house nearer another street", orb.Point{-75.5185, 39.0202}, "5", "Oak Avenue"},
+		{"inside that house", orb.Point{-75.5185, 39.0203}, "5", "Oak Avenue"},
+		{"on Market Street, an Oak Avenue node nearer", orb.Point{-75.5175, 39.02001}, "130", "Market Street"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := ix.Reverse(tc.p, ReverseOptions{})
+			if len(cs) == 0 {
+				t.Fatal("no result")
+			}
+			num, _ := cs[0].Component("street_number")
+			route, _ := cs[0].Component("route")
+			if num != tc.number || route != tc.route {
+				t.Errorf("got %q (%s), want %s %s", cs[0].FormattedAddress, cs[0].Kind, tc.number, tc.route)
+			}
+		})
+	}
+}

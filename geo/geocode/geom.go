@@ -64,6 +64,16 @@ func inRing(p orb.Point, ring []orb.Point) bool {
 	return in
 }
 
+// ringArea returns the area of a closed ring in square degrees (for
+// comparing the sizes of nearby rings).
+func ringArea(ring []orb.Point) float64 {
+	var a float64
+	for i, j := 0, len(ring)-1; i < len(ring); j, i = i, i+1 {
+		a += ring[j][0]*ring[i][1] - ring[i][0]*ring[j][1]
+	}
+	return math.Abs(a / 2)
+}
+
 // lineLength returns the length of a polyline in metres.
 func lineLength(ls []orb.Point) float64 {
 	var l float64

@@ -22,13 +22,16 @@ const (
 	targetReverse = 0.95
 )
 
-// floorReverse is what the reverse evaluation asserts per extract: the
-// issue's 95 % is not reached (measured 94.1 % on Delaware, 88.5 % on
-// Andorra: townhouse rows share walls and Andorra's address nodes sit a
-// few metres apart, so a point moved 10 m is often nearer a neighbour).
-// The floors keep the measured figures from regressing; the test logs
-// the gap to targetReverse.
-var floorReverse = map[string]float64{delaware: 0.935, andorra: 0.87}
+// floorReverse is what the reverse evaluation asserts per extract.
+// Delaware meets the 95 % (95.8 %). Andorra cannot: 97 of its
+// 130 addresses are shop and restaurant nodes a few metres apart along
+// Avinguda Meritxell and its neighbours, so a point moved 10 m is often
+// nearer another shop; even a plain nearest-neighbour lookup over the
+// address locations gets 91.2 % there (and 96.3 % on Delaware), and 3.1
+// % of the moves land inside another address's building, where that
+// building is the right answer. The floor keeps Andorra's 90.1 % from
+// regressing; the test logs the gap to targetReverse.
+var floorReverse = map[string]float64{delaware: targetReverse, andorra: 0.88}
 
 // share returns n/total, 1 when total is 0.
 func share(n, total int) float64 {
@@ -61,7 +64,8 @@ type qualityReport struct {
 	addresses                      int
 	full, lower, typo              float64
 	fullStreet, lowerStreet, typoS float64
-	reverse                        float64
+	reverse, reverseInOther        float64
+	reverseNearest                 float64
 	places                         int
 	placeShare                     float64
 	streets                        int
@@ -71,16 +75,15 @@ type qualityReport struct {
 }
 
 func (r qualityReport) String() string {
-	return fmt.Sprintf("| %s | %d | %.1f %% / %.1f %% / %.1f %% | %.1f %% / %.1f %% / %.1f %% | %.1f %% | %d: %.1f %% | %d: %.1f %% | %d: %.1f %% |",
+	return fmt.Sprintf("| %s | %d | %.1f %% / %.1f %% / %.1f %% | %.1f %% / %.1f %% / %.1f %% | %.1f %% (%.1f %%; %.1f %%) | %d: %.1f %% | %d: %.1f %% | %d: %.1f %% |",
 		r.extract, r.addresses, 100*r.full, 100*r.lower, 100*r.typo, 100*r.fullStreet, 100*r.lowerStreet, 100*r.typoS,
-		100*r.reverse, r.places, 100*r.placeShare, r.streets, 100*r.streetShare, r.roadPoints, 100*r.roadShare)
+		100*r.reverse, 100*r.reverseInOther, 100*r.reverseNearest, r.places, 100*r.placeShare, r.streets, 100*r.streetShare, r.roadPoints, 100*r.roadShare)
 }
 
 // evaluate runs the whole evaluation on an index.
 func evaluate(t *testing.T, ix *Index, name string) qualityReport {
 	rep := qualityReport{extract: name}
-	var okFull, okLower, okTypo, stFull, stLower, stTypo, okRev int
-	rnd := rand.New(rand.NewPCG(42, 1))
+	var okFull, okLower, okTypo, stFull, stLower, stTypo int
 	var misses []string
 	// Addresses of one street name and number are one query: a result
 	// at any of them is right.
@@ -129,19 +132,10 @@ func evaluate(t *testing.T, ix *Index, name string) qualityReport {
 				misses = append(misses, fmt.Sprintf("%q -> %s", q, got))
 			}
 		}
-		// Reverse: the point moved 10 m in a seeded random direction.
-		a := rnd.Float64() * 2 * math.Pi
-		lp := geo.NewLocalProjection(f.pt[1])
-		x, y := lp.XY(f.pt)
-		moved := lp.Point(x+10*math.Cos(a), y+10*math.Sin(a))
-		if rs := ix.Reverse(moved, ReverseOptions{}); len(rs) > 0 && rs[0].Kind == KindAddress {
-			r0 := &ix.feats[placeFeature(ix, rs[0])]
-			okRev += b2i(key(r0) == key(f))
-		}
 	}
 	rep.full, rep.lower, rep.typo = share(okFull, rep.addresses), share(okLower, rep.addresses), share(okTypo, rep.addresses)
 	rep.fullStreet, rep.lowerStreet, rep.typoS = share(stFull, rep.addresses), share(stLower, rep.addresses), share(stTypo, rep.addresses)
-	rep.reverse = share(okRev, rep.addresses)
+	rep.reverse, rep.reverseInOther, rep.reverseNearest = evalReverse(ix, key, reverseDirections)
 	for _, m := range misses {
 		t.Logf("%s miss: %s", name, m)
 	}
@@ -149,6 +143,73 @@ func evaluate(t *testing.T, ix *Index, name string) qualityReport {
 	rep.streets, rep.streetShare = evalStreets(ix, 500)
 	rep.roadPoints, rep.roadShare = evalRoadPoints(ix, 1000)
 	return rep
+}
+
+// reverseDirections is how many seeded random directions each address
+// point is moved in by the reverse evaluation: one draw per address
+// swings the share by a point or more from seed to seed (Delaware
+// 94.0-96.4 % over 40 seeds), eight make it a stable figure.
+const reverseDirections = 8
+
+// evalReverse moves every address point (those with a house number) 10 m
+// in dirs seeded random directions and returns the share of moves whose
+// first reverse result is that address (any address of the same street
+// and number), and the share that landed inside the building of another
+// address, where "the building the point is in" is the better answer,
+// and, for reference, the share a plain nearest-neighbour lookup over the
+// address locations would get.
+func evalReverse(ix *Index, key func(*feature) string, dirs int) (ok, inOther, nearest float64) {
+	rnd := rand.New(rand.NewPCG(42, 1))
+	var n, hit, other, nn int
+	for i := range ix.feats {
+		f := &ix.feats[i]
+		if f.kind != KindAddress || !strings.ContainsAny(ix.str(f.name), "0123456789") {
+			continue
+		}
+		lp := geo.NewLocalProjection(f.pt[1])
+		x, y := lp.XY(f.pt)
+		for range dirs {
+			a := rnd.Float64() * 2 * math.Pi
+			moved := lp.Point(x+10*math.Cos(a), y+10*math.Sin(a))
+			n++
+			if rs := ix.Reverse(moved, ReverseOptions{}); len(rs) > 0 && rs[0].Kind == KindAddress {
+				hit += b2i(key(&ix.feats[placeFeature(ix, rs[0])]) == key(f))
+			}
+			other += b2i(insideOtherBuilding(ix, moved, key, key(f)))
+			nn += b2i(nearestLocationKey(ix, moved, key) == key(f))
+		}
+	}
+	return share(hit, n), share(other, n), share(nn, n)
+}
+
+// nearestLocationKey returns the key of the address whose location (node
+// or rooftop point) is nearest p, within 50 m.
+func nearestLocationKey(ix *Index, p orb.Point, key func(*feature) string) string {
+	best, bestD := "", 50.0
+	ix.s.addrGrid.near(p, 50, func(id uint32) {
+		if d := geo.HaversineM(p, ix.feats[id].pt); d < bestD {
+			best, bestD = key(&ix.feats[id]), d
+		}
+	})
+	return best
+}
+
+// insideOtherBuilding reports whether p lies inside the building of an
+// address whose key is not own, and not inside one whose key is.
+func insideOtherBuilding(ix *Index, p orb.Point, key func(*feature) string, own string) bool {
+	in, inOwn := false, false
+	ix.s.addrGrid.near(p, 1, func(id uint32) {
+		g := &ix.feats[id]
+		if g.nparts == 0 || ringDist(p, ix.part(g.part0)) > 0 {
+			return
+		}
+		if key(g) == own {
+			inOwn = true
+		} else {
+			in = true
+		}
+	})
+	return in && !inOwn
 }
 
 func b2i(b bool) int {
@@ -283,7 +344,7 @@ func TestQuality(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ix := testIndex(t, name)
 			rep := evaluate(t, ix, name)
-			t.Logf("| extract | addresses | top within 30 m: full / lower / typo | street in top 3 | reverse 10 m | places \"Name, XX\" within 2 km | \"Street, Town\" | road points |")
+			t.Logf("| extract | addresses | top within 30 m: full / lower / typo | street in top 3 | reverse 10 m (moved into another address's building; plain nearest neighbour) | places \"Name, XX\" within 2 km | \"Street, Town\" | road points |")
 			t.Logf("%s", rep)
 			if rep.reverse < targetReverse {
 				t.Logf("%s: reverse 10 m share %.3f is below the issue's target %.2f (asserted floor %.3f)", name, rep.reverse, targetReverse, floorReverse[name])

@@ -49,7 +49,13 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 	if sg >= 0 {
 		nearStreet = ix.s.segs[sg].feat
 	}
-	aid, ad, as := ix.nearestAddress(p, opts.AddressTolerance, nearStreet)
+	// Nearer an address than any street (in a yard, in a building): the
+	// nearest address, whatever its street. Nearer a street (on the
+	// road): an address on that street is preferred.
+	aid, ad, as := ix.nearestAddress(p, opts.AddressTolerance, noRef)
+	if aid != noRef && sg >= 0 && sd < ad {
+		aid, ad, as = ix.nearestAddress(p, opts.AddressTolerance, nearStreet)
+	}
 	var out []Candidate
 	var ctxFeat *feature
 	var streetFid = noRef
@@ -80,29 +86,41 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 	return filterReverse(out, opts)
 }
 
-// Reverse ranking: an address on another street than the nearest one
-// counts otherStreetPenalty metres further; an address is preferred to
-// the street unless the street is addressSlack metres nearer (address
-// points sit off the street, on the building).
+// Reverse ranking: from a point nearer a street than any address, an
+// address on another street than that one counts otherStreetPenalty
+// metres further; an address is preferred to the street unless the
+// street is addressSlack metres nearer (address points sit off the
+// street, on the building).
 const (
 	otherStreetPenalty = 20
 	addressSlack       = 30
 )
 
-// nearestAddress returns the address nearest p within tol metres,
-// measuring to a building's outline (0 inside), its distance and its
-// ranking distance (otherStreetPenalty added when it is not on street).
+// nearestAddress returns the address nearest p within tol metres (a
+// building by its walls), its distance and its ranking distance (otherStreetPenalty added when it is
+// not on street; noRef for no preference).
+//
+// Inside an addressed building the most specific address around p wins:
+// the smallest such building, or the address node inside it nearer p
+// than the building's own location (an entrance, a unit, a shop).
+// Outside, every address is measured to its location, the node or the
+// building's rooftop point: one measure for both, so a building's wall a
+// metre away does not outrank the shop node next to it.
 func (ix *Index) nearestAddress(p orb.Point, tol float64, street uint32) (uint32, float64, float64) {
-	best, bestD, bestS := noRef, tol, math.Inf(1)
+	best, bestD, bestS := noRef, math.Inf(1), math.Inf(1)
+	var inside []uint32 // addressed buildings around p
 	ix.s.addrGrid.near(p, tol, func(id uint32) {
 		f := &ix.feats[id]
-		var d float64
-		if f.nparts > 0 {
-			d = ringDist(p, ix.part(f.part0))
-		} else {
-			d = geo.HaversineM(p, f.pt)
-		}
-		if d > tol {
+		d := geo.HaversineM(p, f.pt)
+		if f.nparts > 0 { // a building within tol counts, by its walls
+			od := ringDist(p, ix.part(f.part0))
+			if od == 0 {
+				inside = append(inside, id)
+			}
+			if od > tol {
+				return
+			}
+		} else if d > tol {
 			return
 		}
 		s := d
@@ -113,7 +131,38 @@ func (ix *Index) nearestAddress(p orb.Point, tol float64, street uint32) (uint32
 			best, bestD, bestS = id, d, s
 		}
 	})
+	if len(inside) > 0 {
+		id, d := ix.innermostAddress(p, tol, inside)
+		return id, d, 0
+	}
 	return best, bestD, bestS
+}
+
+// innermostAddress returns, of the addressed buildings around p, the
+// smallest, or the address node inside it nearest p when one is within
+// tol metres, and its distance from p.
+func (ix *Index) innermostAddress(p orb.Point, tol float64, buildings []uint32) (uint32, float64) {
+	best, bestA := noRef, math.Inf(1)
+	for _, id := range buildings {
+		if a := ringArea(ix.part(ix.feats[id].part0)); a < bestA || a == bestA && id < best {
+			best, bestA = id, a
+		}
+	}
+	ring, rb := ix.part(ix.feats[best].part0), ix.feats[best].bound
+	node, nodeD := noRef, math.Min(tol, geo.HaversineM(p, ix.feats[best].pt))
+	ix.s.addrGrid.near(p, tol, func(id uint32) {
+		f := &ix.feats[id]
+		if f.nparts > 0 || !rb.Contains(f.pt) || !inRing(f.pt, ring) {
+			return
+		}
+		if d := geo.HaversineM(p, f.pt); d < nodeD || d == nodeD && id < node {
+			node, nodeD = id, d
+		}
+	})
+	if node != noRef {
+		return node, nodeD
+	}
+	return best, 0
 }
 
 // nearestSegment returns the segment of a feature of kind k nearest p
