@@ -48,6 +48,26 @@ func BenchmarkReverseDelaware(b *testing.B) {
 			pts = append(pts, orb.Point{a[0] + 2e-4*math.Cos(ang), a[1] + 2e-4*math.Sin(ang)})
 		}
 	}
+	benchReverse(b, ix, pts)
+}
+
+// BenchmarkReverseDelawareAddresses reverse-geocodes points 10 m from
+// Delaware's address points, where buildings and address nodes compete.
+func BenchmarkReverseDelawareAddresses(b *testing.B) {
+	ix := testIndex(b, delaware)
+	r := rand.New(rand.NewPCG(5, 6))
+	var pts []orb.Point
+	for i := range ix.feats {
+		if f := &ix.feats[i]; f.kind == KindAddress {
+			ang := r.Float64() * 2 * math.Pi
+			pts = append(pts, orb.Point{f.pt[0] + 1.17e-4*math.Cos(ang), f.pt[1] + 0.9e-4*math.Sin(ang)})
+		}
+	}
+	benchReverse(b, ix, pts)
+}
+
+// benchReverse reverse-geocodes pts in turn, reporting p50 and p99.
+func benchReverse(b *testing.B, ix *Index, pts []orb.Point) {
 	var d []time.Duration
 	i := 0
 	for b.Loop() {
