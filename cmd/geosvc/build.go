@@ -21,7 +21,7 @@ func runBuild(args []string) error {
 	osmPath := fs.String("osm", "", "OSM extract to read (required)")
 	out := fs.String("out", "./data", "bundle directory to write")
 	profPath := fs.String("profile", "", "car routing profile YAML (default: the embedded configs/car.yaml)")
-	ifStale := fs.Bool("if-stale", false, "do nothing when DIR already holds a bundle of this version built from the same file")
+	ifStale := fs.Bool("if-stale", false, "do nothing when DIR already holds a bundle of this version built from the same files (extract, profile, --boundaries, --zip4)")
 	addLayerFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -34,9 +34,18 @@ func runBuild(args []string) error {
 	if err != nil {
 		return err
 	}
+	profBytes, profSrc, err := readProfile(*profPath)
+	if err != nil {
+		return err
+	}
+	inputs, err := layerInputs()
+	if err != nil {
+		return err
+	}
+	inputs = append([]bundle.Input{{Role: "profile", Source: profSrc}}, inputs...)
 	if *ifStale {
 		if m, err := bundle.Read(*out); err == nil {
-			stale, why := bundle.Stale(*out, m, bundleVersion(), src)
+			stale, why := bundle.Stale(*out, m, bundleVersion(), src, inputs)
 			if !stale {
 				fmt.Printf("bundle %s is up to date (version %s, %s)\n", *out, m.BundleVersion, src.File)
 				return nil
@@ -44,9 +53,9 @@ func runBuild(args []string) error {
 			fmt.Printf("bundle %s is stale: %s; rebuilding\n", *out, why)
 		}
 	}
-	prof, err := loadProfile(*profPath)
+	prof, err := profile.Parse(profBytes)
 	if err != nil {
-		return err
+		return fmt.Errorf("profile %s: %w", profSrc.File, err)
 	}
 	start := time.Now()
 	net, err := osmroad.Read(*osmPath, prof)
@@ -85,6 +94,7 @@ func runBuild(args []string) error {
 	m := bundle.Manifest{
 		BundleVersion: bundleVersion(),
 		Source:        src,
+		Inputs:        inputs,
 		OSMTimestamp:  net.Timestamp.UTC(),
 		BuiltAt:       time.Now().UTC().Truncate(time.Second),
 		Layers:        append([]bundle.Layer{{Name: "routing", File: routing.FileName, Size: fi.Size()}}, layers...),
@@ -98,14 +108,19 @@ func runBuild(args []string) error {
 	return nil
 }
 
-// loadProfile reads the profile at path, or the embedded car profile.
-func loadProfile(path string) (*profile.Profile, error) {
+// readProfile returns the profile YAML at path, or the embedded car
+// profile, with its Source for the manifest.
+func readProfile(path string) ([]byte, bundle.Source, error) {
 	if path != "" {
-		return profile.Load(path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, bundle.Source{}, err
+		}
+		return b, bundle.HashBytes(filepath.Base(path), b), nil
 	}
 	b, err := configs.CarProfile()
 	if err != nil {
-		return nil, fmt.Errorf("no embedded car profile: %w", err)
+		return nil, bundle.Source{}, fmt.Errorf("no embedded car profile: %w", err)
 	}
-	return profile.Parse(b)
+	return b, bundle.HashBytes("embedded:configs/car.yaml", b), nil
 }

@@ -31,8 +31,10 @@ func init() {
 		order:   10,
 		version: boundary.FileVersion,
 		flags: func(fs *flag.FlagSet) {
+			boundaryGeoJSON = nil // a flag set per run, as the other flags
 			fs.Var(&boundaryGeoJSON, "boundaries", "GeoJSON `FILE` of areas to add or replace in the boundary layer (properties name, iso_a3, admin_level or category; repeatable)")
 		},
+		inputs: func() []string { return boundaryGeoJSON },
 		build: func(bc *buildContext) (string, error) {
 			rep, err := boundary.Build(boundary.BuildOptions{OSMPath: bc.OSMPath, Out: bc.Out, GeoJSON: boundaryGeoJSON})
 			if err != nil {

@@ -24,6 +24,12 @@ func init() {
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&zip4File, "zip4", "", "authoritative ZIP+4 GeoJSON (Polygon/MultiPolygon features with zip9, or zip + plus4) replacing the ZIP+4 layer derived from TIGER streets")
 		},
+		inputs: func() []string {
+			if zip4File == "" {
+				return nil
+			}
+			return []string{zip4File}
+		},
 		build: buildZip4,
 		load: func(dir string, ls *loadedLayers) error {
 			l, err := zip4.Load(dir)

@@ -28,6 +28,10 @@ type dataLayer struct {
 	version int
 	// flags registers the layer's own `geosvc build` flags, if any.
 	flags func(fs *flag.FlagSet)
+	// inputs returns the files its flags name that its build reads
+	// besides the extract; they go into the manifest, so that --if-stale
+	// rebuilds when one changes.
+	inputs func() []string
 	// build writes the layer's file(s) into bc.Out and returns the file
 	// name recorded in the manifest. It may read the layers built before
 	// it from bc.Out.
@@ -88,6 +92,24 @@ func addLayerFlags(fs *flag.FlagSet) {
 			l.flags(fs)
 		}
 	}
+}
+
+// layerInputs hashes every layer's input files, in layer order.
+func layerInputs() ([]bundle.Input, error) {
+	var out []bundle.Input
+	for _, l := range sortedLayers() {
+		if l.inputs == nil {
+			continue
+		}
+		for _, path := range l.inputs() {
+			src, err := bundle.HashFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("layer %s: %w", l.name, err)
+			}
+			out = append(out, bundle.Input{Role: l.name, Source: src})
+		}
+	}
+	return out, nil
 }
 
 // buildLayers builds every layer into bc.Out and returns their manifest

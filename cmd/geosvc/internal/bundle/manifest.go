@@ -28,6 +28,10 @@ type Manifest struct {
 	OSMTimestamp time.Time `json:"osm_timestamp"`
 	// BuiltAt is when the bundle was written.
 	BuiltAt time.Time `json:"built_at"`
+	// Inputs are the other files the build read besides the extract (the
+	// routing profile, --boundaries and --zip4 files), so that a rebuild
+	// with --if-stale notices when one of them changed.
+	Inputs []Input `json:"inputs,omitempty"`
 	// Layers lists the files of the bundle.
 	Layers []Layer `json:"layers"`
 	// Nodes and Edges count the routing graph, so that a process that does
@@ -76,6 +80,21 @@ func (m Manifest) LayerNames() []string {
 }
 
 // HashFile returns the Source describing the file at path.
+// Input is a file a build read besides the OSM extract.
+type Input struct {
+	// Role says what it was: "profile", or the name of the layer that
+	// read it ("boundaries", "zip4").
+	Role string `json:"role"`
+	Source
+}
+
+// HashBytes returns the Source of in-memory contents (an embedded
+// default file) under the given name.
+func HashBytes(name string, b []byte) Source {
+	sum := sha256.Sum256(b)
+	return Source{File: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(b))}
+}
+
 func HashFile(path string) (Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -125,10 +144,14 @@ func Write(dir string, m Manifest) error {
 }
 
 // Stale reports whether a bundle with manifest m must be rebuilt for a
-// binary writing version from the source src, and why: the bundle version
-// differs, the source file's name, size or checksum changed, or a layer
+// binary writing version from the source src and the other inputs, and
+// why: the bundle version differs, the source file's name, size or
+// checksum changed, an input was added, dropped or changed, or a layer
 // file is missing or has another size.
-func Stale(dir string, m Manifest, version string, src Source) (bool, string) {
+func Stale(dir string, m Manifest, version string, src Source, inputs []Input) (bool, string) {
+	if why, changed := inputsChanged(m.Inputs, inputs); changed {
+		return true, why
+	}
 	switch {
 	case m.BundleVersion != version:
 		return true, fmt.Sprintf("bundle version %q, this binary writes %q", m.BundleVersion, version)
@@ -146,4 +169,22 @@ func Stale(dir string, m Manifest, version string, src Source) (bool, string) {
 		}
 	}
 	return false, "up to date"
+}
+
+// inputsChanged compares the inputs a bundle was built with to the ones
+// of a new build, in order, and says what differs.
+func inputsChanged(was, now []Input) (string, bool) {
+	for i := 0; i < len(was) || i < len(now); i++ {
+		switch {
+		case i >= len(now):
+			return fmt.Sprintf("built with %s %s, not given now", was[i].Role, was[i].File), true
+		case i >= len(was):
+			return fmt.Sprintf("%s %s not used in the last build", now[i].Role, now[i].File), true
+		case was[i].Role != now[i].Role || was[i].File != now[i].File:
+			return fmt.Sprintf("built with %s %s, now %s %s", was[i].Role, was[i].File, now[i].Role, now[i].File), true
+		case was[i].SHA256 != now[i].SHA256 || was[i].Size != now[i].Size:
+			return fmt.Sprintf("%s %s changed", now[i].Role, now[i].File), true
+		}
+	}
+	return "", false
 }

@@ -36,6 +36,7 @@ func TestWriteReadStale(t *testing.T) {
 		BundleVersion: "1.1", Source: src,
 		OSMTimestamp: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), BuiltAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		Layers: []Layer{{Name: "routing", File: "routing.graph", Size: 5}},
+		Inputs: []Input{{Role: "profile", Source: HashBytes("car.yaml", []byte("speeds"))}},
 	}
 	if err := Write(dir, m); err != nil {
 		t.Fatal(err)
@@ -44,28 +45,35 @@ func TestWriteReadStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.BundleVersion != "1.1" || got.Source != src || !got.OSMTimestamp.Equal(m.OSMTimestamp) || len(got.Layers) != 1 || got.LayerNames()[0] != "routing" {
+	inputs := m.Inputs
+	zip := Input{Role: "zip4", Source: Source{File: "zip4.geojson", SHA256: "aa", Size: 3}}
+	if got.BundleVersion != "1.1" || got.Source != src || len(got.Inputs) != 1 || got.Inputs[0] != inputs[0] || !got.OSMTimestamp.Equal(m.OSMTimestamp) || len(got.Layers) != 1 || got.LayerNames()[0] != "routing" {
 		t.Errorf("Read = %+v", got)
 	}
 	tests := []struct {
 		name    string
 		version string
 		src     Source
+		inputs  []Input
 		mutate  func()
 		stale   bool
 	}{
-		{"same", "1.1", src, nil, false},
-		{"new bundle version", "1.2", src, nil, true},
-		{"source changed", "1.1", Source{File: "a.osm.pbf", SHA256: "01", Size: 10}, nil, true},
-		{"source size changed", "1.1", Source{File: "a.osm.pbf", SHA256: "00", Size: 11}, nil, true},
-		{"other source", "1.1", Source{File: "b.osm.pbf", SHA256: "00", Size: 10}, nil, true},
-		{"layer gone", "1.1", src, func() { os.Remove(filepath.Join(dir, "routing.graph")) }, true},
+		{"same", "1.1", src, inputs, nil, false},
+		{"new bundle version", "1.2", src, inputs, nil, true},
+		{"source changed", "1.1", Source{File: "a.osm.pbf", SHA256: "01", Size: 10}, inputs, nil, true},
+		{"source size changed", "1.1", Source{File: "a.osm.pbf", SHA256: "00", Size: 11}, inputs, nil, true},
+		{"other source", "1.1", Source{File: "b.osm.pbf", SHA256: "00", Size: 10}, inputs, nil, true},
+		{"profile changed", "1.1", src, []Input{{Role: "profile", Source: HashBytes("car.yaml", []byte("faster"))}}, nil, true},
+		{"other profile file", "1.1", src, []Input{{Role: "profile", Source: HashBytes("truck.yaml", []byte("speeds"))}}, nil, true},
+		{"zip4 file added", "1.1", src, append(inputs[:1:1], zip), nil, true},
+		{"no inputs now", "1.1", src, nil, nil, true},
+		{"layer gone", "1.1", src, inputs, func() { os.Remove(filepath.Join(dir, "routing.graph")) }, true},
 	}
 	for _, tt := range tests {
 		if tt.mutate != nil {
 			tt.mutate()
 		}
-		if stale, why := Stale(dir, got, tt.version, tt.src); stale != tt.stale {
+		if stale, why := Stale(dir, got, tt.version, tt.src, tt.inputs); stale != tt.stale {
 			t.Errorf("%s: Stale = %v (%s), want %v", tt.name, stale, why, tt.stale)
 		}
 	}
