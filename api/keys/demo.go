@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -46,20 +47,54 @@ func (s *Store) EnsureDemo(ctx context.Context, fixed string) (Demo, error) {
 		}
 		return s.createDemo(ctx, fixed)
 	}
+	// Several processes starting at once against one Redis: one creates
+	// the key under a short lock, the others wait for it and reuse it.
+	for {
+		d, ok, err := s.activeDemo(ctx)
+		if err != nil || ok {
+			return d, err
+		}
+		got, err := s.rdb.SetNX(ctx, s.demoKey()+":lock", "1", demoLockTTL).Result()
+		if err != nil {
+			return Demo{}, fmt.Errorf("keys: demo: %w", err)
+		}
+		if got {
+			defer s.rdb.Del(context.WithoutCancel(ctx), s.demoKey()+":lock")
+			// The holder before us may have finished in between.
+			if d, ok, err := s.activeDemo(ctx); err != nil || ok {
+				return d, err
+			}
+			return s.createDemo(ctx, "")
+		}
+		select {
+		case <-ctx.Done():
+			return Demo{}, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// demoLockTTL bounds how long a process that died while creating the demo
+// key holds the others up.
+const demoLockTTL = 5 * time.Second
+
+// activeDemo returns the demo key of an earlier start when it is active.
+func (s *Store) activeDemo(ctx context.Context) (Demo, bool, error) {
 	id, err := s.rdb.Get(ctx, s.demoKey()).Result()
 	switch {
-	case err == nil:
-		k, err := s.Get(ctx, id)
-		if err == nil && k.Active() {
-			return Demo{Key: k}, nil
-		}
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return Demo{}, err
-		}
-	case !errors.Is(err, redis.Nil):
-		return Demo{}, fmt.Errorf("keys: demo: %w", err)
+	case errors.Is(err, redis.Nil):
+		return Demo{}, false, nil
+	case err != nil:
+		return Demo{}, false, fmt.Errorf("keys: demo: %w", err)
 	}
-	return s.createDemo(ctx, "")
+	k, err := s.Get(ctx, id)
+	switch {
+	case err == nil && k.Active():
+		return Demo{Key: k}, true, nil
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return Demo{}, false, err
+	}
+	return Demo{}, false, nil
 }
 
 func (s *Store) createDemo(ctx context.Context, plain string) (Demo, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -180,7 +181,7 @@ func TestUsage(t *testing.T) {
 
 func TestEnsureDemo(t *testing.T) {
 	ctx := context.Background()
-	s, _, _ := newStore(t)
+	s, r, _ := newStore(t)
 
 	first, err := s.EnsureDemo(ctx, "")
 	if err != nil {
@@ -206,6 +207,36 @@ func TestEnsureDemo(t *testing.T) {
 	}
 	if !third.Created || third.Key.ID == first.Key.ID {
 		t.Errorf("EnsureDemo after revoke = %+v, want a new key", third)
+	}
+
+	// Eight processes starting at once: one demo key, created once.
+	if _, err := s.Revoke(ctx, third.Key.ID); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	demos := make([]Demo, 8)
+	errs := make([]error, 8)
+	for i := range demos {
+		wg.Go(func() {
+			other := NewStore(r.Client, Options{Prefix: r.Prefix})
+			demos[i], errs[i] = other.EnsureDemo(ctx, "")
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i, d := range demos {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if d.Created {
+			created++
+		}
+		if d.Key.ID != demos[0].Key.ID || d.Key.ID == third.Key.ID {
+			t.Errorf("concurrent start %d got demo key %s, start 0 %s", i, d.Key.ID, demos[0].Key.ID)
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d concurrent starts created a demo key, want 1", created)
 	}
 
 	fixed := "demo-key-for-scripts-0123456789"
