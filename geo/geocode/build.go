@@ -127,6 +127,7 @@ func (b *builder) addParts(f *feature, parts ...[]orb.Point) {
 	for _, p := range parts {
 		b.ix.pts = append(b.ix.pts, p...)
 		b.ix.parts = append(b.ix.parts, uint32(len(b.ix.pts)))
+		b.ix.partCtx = append(b.ix.partCtx, noRef)
 	}
 	f.nparts = uint32(len(parts))
 }
@@ -274,32 +275,7 @@ func (b *builder) placeAdmin(i int) [2]uint32 {
 // context returns the context id of a feature at p with its own addr:city
 // and addr:postcode (either may be empty).
 func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
-	c := placeCtx{county: noRef, state: noRef, country: noRef}
-	var locality string
-	// accept keeps the place nodes that lie in the feature's state (and
-	// county when both are known): the nearest town across a state line
-	// is not the feature's city.
-	if b.admins != nil {
-		locality = b.adminCtx(p, &c)
-	}
-	b.tigerAreas(p, county, &c)
-	accept := func(i int) bool {
-		pa := b.placeAdmin(i)
-		if c.state != noRef && !b.sameArea(pa[0], c.state) {
-			return false
-		}
-		return c.county == noRef || pa[1] == noRef || b.sameArea(pa[1], c.county)
-	}
-	if locality == "" {
-		if i := b.nearestPlace(p, accept, "city", "town", "village", "hamlet"); i >= 0 {
-			locality = b.x.places[i].name
-		}
-	}
-	if c.neighbourhood == 0 {
-		if i := b.nearestPlace(p, accept, "suburb", "neighbourhood", "quarter"); i >= 0 && b.x.places[i].name != locality {
-			c.neighbourhood = b.str(b.x.places[i].name)
-		}
-	}
+	c, locality := b.placeAt(p, county)
 	if postcode == "" && len(b.segs) > 0 {
 		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
 			postcode = b.x.roads[i].zip[0]
@@ -327,6 +303,39 @@ func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
 	return id
 }
 
+// placeAt returns the areas around p (county, state, neighbourhood) and
+// its locality: the city polygon of the boundary layer, else the nearest
+// city, town, village or hamlet node in the same state (and county).
+func (b *builder) placeAt(p orb.Point, county string) (placeCtx, string) {
+	c := placeCtx{county: noRef, state: noRef, country: noRef}
+	var locality string
+	// accept keeps the place nodes that lie in the feature's state (and
+	// county when both are known): the nearest town across a state line
+	// is not the feature's city.
+	if b.admins != nil {
+		locality = b.adminCtx(p, &c)
+	}
+	b.tigerAreas(p, county, &c)
+	accept := func(i int) bool {
+		pa := b.placeAdmin(i)
+		if c.state != noRef && !b.sameArea(pa[0], c.state) {
+			return false
+		}
+		return c.county == noRef || pa[1] == noRef || b.sameArea(pa[1], c.county)
+	}
+	if locality == "" {
+		if i := b.nearestPlace(p, accept, "city", "town", "village", "hamlet"); i >= 0 {
+			locality = b.x.places[i].name
+		}
+	}
+	if c.neighbourhood == 0 {
+		if i := b.nearestPlace(p, accept, "suburb", "neighbourhood", "quarter"); i >= 0 && b.x.places[i].name != locality {
+			c.neighbourhood = b.str(b.x.places[i].name)
+		}
+	}
+	return c, locality
+}
+
 func (b *builder) countryName(cc, fallback string) string {
 	if c, ok := b.t.Countries[cc]; ok {
 		return c.Name
@@ -350,6 +359,11 @@ func (b *builder) stateName(code string) string {
 type roadGroup struct {
 	key   string
 	roads []int
+	// place is the locality and state of its roads ("" locality: none);
+	// mid is the midpoint of its road nearest the middle of the group,
+	// where the street's context is taken (so it has that locality).
+	place string
+	mid   orb.Point
 	feat  uint32
 }
 
@@ -402,7 +416,17 @@ func (b *builder) build() *Index {
 		f.pt = nearestOnParts(bound.Center(), parts)
 		f.osmType, f.osmID = 'w', minID
 		b.addParts(&f, parts...)
-		f.ctx = b.context(f.pt, "", mostCommon(zips), mostCommon(counties))
+		f.ctx = b.context(g.mid, "", mostCommon(zips), mostCommon(counties))
+		for k, ri := range g.roads {
+			r := &x.roads[ri]
+			zip := ""
+			if len(r.zip) > 0 {
+				zip = r.zip[0]
+			}
+			if c := b.context(alongLine(r.line, 0.5), "", zip, r.county); c != f.ctx {
+				b.ix.partCtx[f.part0+uint32(k)] = c
+			}
+		}
 		g.feat = b.addFeature(f)
 		byKey[g.key] = append(byKey[g.key], gi)
 		counts["street"]++
@@ -649,7 +673,11 @@ func (b *builder) distToFeature(p orb.Point, f *feature) float64 {
 	return best
 }
 
-// groupRoads joins the roads of one normalised name that share a node.
+// groupRoads joins the roads of one normalised name that share a node
+// and lie in the same locality and state (each road placed by its
+// midpoint): a highway through several towns is a street in each, with
+// that town and its postcode, not one 60 km street named after one of
+// them.
 func (b *builder) groupRoads() []roadGroup {
 	x := b.x
 	sets := newDisjointSets(len(x.roads))
@@ -660,9 +688,13 @@ func (b *builder) groupRoads() []roadGroup {
 		key string
 	}
 	seen := map[nk]int{}
+	places := make([]string, len(x.roads))
 	for i := range x.roads {
-		keys[i] = b.t.Normalize(x.roads[i].name)
-		for _, n := range x.roads[i].nodes {
+		r := &x.roads[i]
+		keys[i] = b.t.Normalize(r.name)
+		c, locality := b.placeAt(alongLine(r.line, 0.5), r.county)
+		places[i] = Fold(locality) + "\x00" + strconv.FormatUint(uint64(c.state), 10)
+		for _, n := range r.nodes {
 			k := nk{n, keys[i]}
 			if j, ok := seen[k]; ok {
 				sets.union(i, j)
@@ -671,19 +703,47 @@ func (b *builder) groupRoads() []roadGroup {
 			}
 		}
 	}
-	idx := map[int]int{}
+	// One group per connected street and locality: the runs of a road
+	// in one town are one street even where another town's run lies
+	// between them.
+	type gk struct {
+		root  int
+		place string
+	}
+	idx := map[gk]int{}
 	var groups []roadGroup
 	for i := range x.roads {
-		r := find(i)
+		r := gk{find(i), places[i]}
 		gi, ok := idx[r]
 		if !ok {
 			gi = len(groups)
 			idx[r] = gi
-			groups = append(groups, roadGroup{key: keys[i]})
+			groups = append(groups, roadGroup{key: keys[i], place: places[i]})
 		}
 		groups[gi].roads = append(groups[gi].roads, i)
 	}
 	return groups
+}
+
+// middleRoadPoint returns the midpoint of the road, of those given, whose
+// midpoint is nearest the centre of their bounding box.
+func (b *builder) middleRoadPoint(roads []int) orb.Point {
+	var bound orb.Bound
+	for k, ri := range roads {
+		if k == 0 {
+			bound = b.x.roads[ri].line.Bound()
+		} else {
+			bound = bound.Union(b.x.roads[ri].line.Bound())
+		}
+	}
+	best, bestD := orb.Point{}, math.Inf(1)
+	for _, ri := range roads {
+		m := alongLine(b.x.roads[ri].line, 0.5)
+		if d := geo.HaversineM(m, bound.Center()); d < bestD {
+			best, bestD = m, d
+		}
+	}
+	return best
 }
 
 // streetJoinGap is how far apart (in metres, between bounding boxes) the
@@ -696,33 +756,18 @@ const streetJoinGap = 500
 // data) is one street with several parts.
 func (b *builder) joinStreets(groups []roadGroup) []roadGroup {
 	x := b.x
-	type info struct {
-		bound    orb.Bound
-		locality uint32
-		state    uint32
-	}
-	infos := make([]info, len(groups))
+	bounds := make([]orb.Bound, len(groups))
 	byKey := map[string][]int{}
 	for gi := range groups {
 		g := &groups[gi]
-		var parts [][]orb.Point
-		var bound orb.Bound
-		counties := map[string]int{}
 		for k, ri := range g.roads {
-			r := &x.roads[ri]
-			parts = append(parts, r.line)
 			if k == 0 {
-				bound = r.line.Bound()
+				bounds[gi] = x.roads[ri].line.Bound()
 			} else {
-				bound = bound.Union(r.line.Bound())
-			}
-			if r.county != "" {
-				counties[r.county]++
+				bounds[gi] = bounds[gi].Union(x.roads[ri].line.Bound())
 			}
 		}
-		c := b.ix.ctxs[b.context(nearestOnParts(bound.Center(), parts), "", "", mostCommon(counties))]
-		infos[gi] = info{bound: bound, locality: c.locality, state: c.state}
-		if g.key != "" && c.locality != 0 {
+		if g.key != "" && !strings.HasPrefix(g.place, "\x00") {
 			byKey[g.key] = append(byKey[g.key], gi)
 		}
 	}
@@ -736,11 +781,9 @@ func (b *builder) joinStreets(groups []roadGroup) []roadGroup {
 	for _, k := range keys {
 		list := byKey[k]
 		for a := 0; a < len(list); a++ {
-			ia := &infos[list[a]]
-			near := padBound(ia.bound, streetJoinGap)
+			near := padBound(bounds[list[a]], streetJoinGap)
 			for c := a + 1; c < len(list); c++ {
-				ic := &infos[list[c]]
-				if ia.locality == ic.locality && ia.state == ic.state && near.Intersects(ic.bound) {
+				if groups[list[a]].place == groups[list[c]].place && near.Intersects(bounds[list[c]]) {
 					sets.union(list[c], list[a])
 				}
 			}
@@ -754,9 +797,12 @@ func (b *builder) joinStreets(groups []roadGroup) []roadGroup {
 		if !ok {
 			oi = len(out)
 			idx[r] = oi
-			out = append(out, roadGroup{key: groups[gi].key})
+			out = append(out, roadGroup{key: groups[gi].key, place: groups[gi].place})
 		}
 		out[oi].roads = append(out[oi].roads, groups[gi].roads...)
+	}
+	for oi := range out {
+		out[oi].mid = b.middleRoadPoint(out[oi].roads)
 	}
 	return out
 }

@@ -158,9 +158,14 @@ func hashString(s string) uint64 {
 // render makes the candidate of feature fid; hn is the house number of an
 // interpolated result, at its point loc.
 func (ix *Index) render(fid uint32, hn int, loc orb.Point) Candidate {
+	return ix.renderIn(fid, hn, loc, ix.ctx(&ix.feats[fid]))
+}
+
+// renderIn is render with the names around the feature taken from ctx
+// (the context of one road of a street, in reverse geocoding).
+func (ix *Index) renderIn(fid uint32, hn int, loc orb.Point, ctx *placeCtx) Candidate {
 	f := &ix.feats[fid]
 	c := Candidate{Kind: f.kind, PlaceID: ix.placeID(f, hn), Location: f.pt, fid: fid}
-	ctx := ix.ctx(f)
 	var street *feature
 	if f.street != noRef && int(f.street) < len(ix.feats) {
 		street = &ix.feats[f.street]

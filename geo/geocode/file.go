@@ -18,8 +18,10 @@ var fileMagic = [8]byte{'G', 'E', 'O', 'C', 'O', 'D', 'E', 0}
 // FileVersion is the version of geocode.bin; it is part of the bundle
 // version, so a new one makes older bundles stale. Version 2 locates
 // building addresses and POIs at their pole of inaccessibility (version
-// 1: the mean of their outline's points, sometimes outside).
-const FileVersion = 2
+// 1: the mean of their outline's points, sometimes outside); version 3
+// splits streets by locality and gives each road of a street its own
+// context (section partctx).
+const FileVersion = 3
 
 // Save writes the index to dir/geocode.bin.
 func (ix *Index) Save(dir string) error {
@@ -67,6 +69,7 @@ func (ix *Index) Save(dir string) error {
 	}
 	w.AddUint32s("areas", areas)
 	w.AddUint32s("parts", ix.parts)
+	w.AddUint32s("partctx", ix.partCtx)
 	pts := make([]float64, 2*len(ix.pts))
 	for i, p := range ix.pts {
 		pts[2*i], pts[2*i+1] = p[0], p[1]
@@ -112,6 +115,7 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 	osmID := r.i64("feat.osmid")
 	geom := r.f64("feat.geom")
 	ctx, areas, parts, pts := r.u32("ctx"), r.u32("areas"), r.u32("parts"), r.f64("points")
+	partCtx := r.u32("partctx")
 	if r.err != nil {
 		return nil, fmt.Errorf("geocode: %w", r.err)
 	}
@@ -134,6 +138,15 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 			return nil, fmt.Errorf("geocode: %w: part offset", binfmt.ErrCorrupt)
 		}
 	}
+	if len(partCtx) != len(parts)-1 {
+		return nil, fmt.Errorf("geocode: %w: part contexts", binfmt.ErrCorrupt)
+	}
+	for _, c := range partCtx {
+		if c != noRef && int(c) >= len(ctx)/7 {
+			return nil, fmt.Errorf("geocode: %w: part context", binfmt.ErrCorrupt)
+		}
+	}
+	ix.partCtx = append([]uint32(nil), partCtx...)
 	ix.ctxs = make([]placeCtx, len(ctx)/7)
 	for i := range ix.ctxs {
 		c := ctx[7*i:]

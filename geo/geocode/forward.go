@@ -12,12 +12,17 @@ import (
 // Ranking weights: how much of the query matched, how much of the
 // feature's name matched, and bonuses by what was found.
 const (
-	wQuery      = 0.55
-	wName       = 0.35
-	bonusHouse  = 0.12
-	bonusInterp = 0.08
-	bonusStreet = 0.02
-	bonusBounds = 0.05
+	wQuery = 0.55
+	// areaWordCredit is what a query word matching only a county, state
+	// or country of a feature's context counts (1 for its locality,
+	// neighbourhood or postcode): "Camí de Padern, La Massana" prefers the
+	// street in the town of La Massana to one elsewhere in the parish.
+	areaWordCredit = 0.9
+	wName          = 0.35
+	bonusHouse     = 0.12
+	bonusInterp    = 0.08
+	bonusStreet    = 0.02
+	bonusBounds    = 0.05
 	// candidatePool bounds the features scored in full per query.
 	candidatePool = 2000
 	// finalists are the best pre-scored features resolved to house
@@ -149,7 +154,7 @@ func (ix *Index) forward(q Query) []Candidate {
 				skip = 1 << h
 			}
 		}
-		s, exact, ok := ix.match(qw, ix.s.nameToks[fid], ix.s.ctxToks[f.ctx], nil, skip)
+		s, exact, ok := ix.match(qw, ix.s.nameToks[fid], f.ctx, noRef, skip)
 		if !ok {
 			continue
 		}
@@ -282,7 +287,7 @@ func (ix *Index) gather(qw []qword, allStop bool) []uint32 {
 // (but those in the skip mask) takes the best unused name word, else a context word. It
 // returns wQuery*query coverage + wName*name coverage, whether every
 // word matched exactly, and false when no name word matched.
-func (ix *Index) match(qw []qword, name, ctx, ctx2 []uint32, skip uint64) (float64, bool, bool) {
+func (ix *Index) match(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64) (float64, bool, bool) {
 	var used uint64
 	var got, total, nameGot float64
 	exact := true
@@ -315,10 +320,18 @@ func (ix *Index) match(qw []qword, name, ctx, ctx2 []uint32, skip uint64) (float
 			continue
 		}
 		best = 0
-		for _, list := range [][]uint32{ctx, ctx2} {
-			for _, id := range list {
-				if c, ok := w.cost(id); ok && 1-c > best {
-					best = 1 - c
+		for _, c := range [2]uint32{ctx, ctx2} {
+			if int(c) >= len(ix.s.ctxToks) {
+				continue
+			}
+			local := int(ix.s.ctxLocal[c])
+			for k, id := range ix.s.ctxToks[c] {
+				credit := 1.0
+				if k >= local {
+					credit = areaWordCredit
+				}
+				if cost, ok := w.cost(id); ok && credit*(1-cost) > best {
+					best = credit * (1 - cost)
 				}
 			}
 		}
@@ -384,7 +397,6 @@ func (ix *Index) kindBonus(f *feature) float64 {
 func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 	f := &ix.feats[fid]
 	name := ix.s.nameToks[fid]
-	ctx := ix.s.ctxToks[f.ctx]
 	if f.kind == KindStreet {
 		for h := firstNumber(qw, -1); h >= 0; h = firstNumber(qw, h) {
 			// "42-44" is two words: try them together, then the first.
@@ -399,7 +411,7 @@ func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 			for _, tr := range tries {
 				if aid, ok := ix.s.addrs[hnKey{fid, tr.hn}]; ok {
 					a := &ix.feats[aid]
-					s, exact, _ := ix.match(qw, name, ix.s.ctxToks[a.ctx], ctx, tr.skip)
+					s, exact, _ := ix.match(qw, name, a.ctx, f.ctx, tr.skip)
 					return hit{fid: aid, loc: a.pt, score: s + bonusHouse, partial: !exact}, true
 				}
 			}
@@ -407,14 +419,14 @@ func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 				for _, iid := range ix.s.interps[fid] {
 					it := &ix.feats[iid]
 					if pt, ok := ix.interpolate(it, n); ok {
-						s, exact, _ := ix.match(qw, name, ix.s.ctxToks[it.ctx], ctx, 1<<h)
+						s, exact, _ := ix.match(qw, name, it.ctx, f.ctx, 1<<h)
 						return hit{fid: iid, hn: n, loc: pt, score: s + bonusInterp, partial: !exact}, true
 					}
 				}
 			}
 		}
 	}
-	s, exact, ok := ix.match(qw, name, ctx, nil, 0)
+	s, exact, ok := ix.match(qw, name, f.ctx, noRef, 0)
 	if !ok {
 		return hit{}, false
 	}

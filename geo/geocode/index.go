@@ -100,6 +100,10 @@ type Index struct {
 	ctxs  []placeCtx
 	areas []area
 	parts []uint32 // part i spans pts[parts[i]:parts[i+1]]
+	// partCtx is the context of each part where it differs from its
+	// feature's (noRef: the feature's): each road of a street has the
+	// locality and postcode of where it lies.
+	partCtx []uint32
 	pts   []orb.Point
 	meta  Meta
 
@@ -125,6 +129,14 @@ func (ix *Index) str(id uint32) string {
 		return ""
 	}
 	return ix.strs[id]
+}
+
+// ctxOfPart returns the context of geometry part i of feature f.
+func (ix *Index) ctxOfPart(f *feature, i uint32) *placeCtx {
+	if int(i) < len(ix.partCtx) && ix.partCtx[i] != noRef {
+		return &ix.ctxs[ix.partCtx[i]]
+	}
+	return ix.ctx(f)
 }
 
 // part returns geometry part i.

@@ -57,18 +57,20 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 		aid, ad, as = ix.nearestAddress(p, opts.AddressTolerance, nearStreet)
 	}
 	var out []Candidate
-	var ctxFeat *feature
+	var ctx *placeCtx
 	var streetFid = noRef
 	switch {
 	case aid != noRef && (sg < 0 || as <= sd+addressSlack):
 		c := ix.render(aid, 0, orb.Point{})
 		c.Distance = ad
 		out = append(out, c)
-		ctxFeat = &ix.feats[aid]
-		streetFid = ctxFeat.street
+		ctx = ix.ctx(&ix.feats[aid])
+		streetFid = ix.feats[aid].street
 	case sg >= 0:
 		streetFid = nearStreet
-		ctxFeat = &ix.feats[streetFid]
+		// The road under the point names the place: a highway through
+		// several towns is in the town where the point is.
+		ctx = ix.ctxOfPart(&ix.feats[streetFid], ix.s.segs[sg].part)
 		if c, ok := ix.reverseInterpolated(p, streetFid, opts.StreetTolerance); ok {
 			out = append(out, c)
 		}
@@ -76,13 +78,18 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 		return nil
 	}
 	if streetFid != noRef && int(streetFid) < len(ix.feats) {
-		c := ix.render(streetFid, 0, orb.Point{})
+		c := ix.renderIn(streetFid, 0, orb.Point{}, ctx)
 		if sg >= 0 && ix.s.segs[sg].feat == streetFid {
 			c.Distance = sd
+			// Located on its road nearest the point, not at the middle of
+			// the whole street.
+			part := ix.part(ix.s.segs[sg].part)
+			c.Location = alongLine(part, 0.5)
+			c.Viewport = padBound(orb.LineString(part).Bound(), 50)
 		}
 		out = append(out, c)
 	}
-	out = append(out, ix.areaResults(ctxFeat, p)...)
+	out = append(out, ix.areaResults(ctx, p)...)
 	return filterReverse(out, opts)
 }
 
@@ -224,9 +231,8 @@ func (ix *Index) reverseInterpolated(p orb.Point, fid uint32, tol float64) (Cand
 }
 
 // areaResults returns the neighbourhood, city, county, state, country and
-// postal code around a feature, each its own result.
-func (ix *Index) areaResults(f *feature, p orb.Point) []Candidate {
-	ctx := ix.ctx(f)
+// postal code of a context, each its own result.
+func (ix *Index) areaResults(ctx *placeCtx, p orb.Point) []Candidate {
 	var out []Candidate
 	seen := map[uint32]bool{}
 	for _, name := range []uint32{ctx.neighbourhood, ctx.altLocality, ctx.locality} {

@@ -1,6 +1,7 @@
 package geocode
 
 import (
+	"math"
 	"sort"
 	"strings"
 )
@@ -12,7 +13,8 @@ type searchIndex struct {
 	words    []string
 	postings [][]uint32 // word id -> searchable features whose name has it
 	nameToks [][]uint32 // feature -> name word ids (searchable kinds only)
-	ctxToks  [][]uint32 // context -> word ids of its names
+	ctxToks  [][]uint32 // context -> word ids of its names, local ones first
+	ctxLocal []uint16   // context -> how many of ctxToks are local (locality, neighbourhood, postcode)
 	deletes  map[string][]uint32
 	sorted   []uint32 // word ids by word, for prefixes
 	stop     []bool   // word id -> stop word
@@ -115,6 +117,7 @@ func (ix *Index) init() {
 		}
 	}
 	s.ctxToks = make([][]uint32, len(ix.ctxs))
+	s.ctxLocal = make([]uint16, len(ix.ctxs))
 	for i := range ix.ctxs {
 		c := &ix.ctxs[i]
 		var ids []uint32
@@ -134,6 +137,7 @@ func (ix *Index) init() {
 		add(ix.str(c.altLocality))
 		add(ix.str(c.neighbourhood))
 		add(ix.str(c.postcode))
+		s.ctxLocal[i] = uint16(min(len(ids), math.MaxUint16))
 		for _, a := range []uint32{c.county, c.state, c.country} {
 			if ar := ix.area(a); ar != nil {
 				add(ix.str(ar.name))
