@@ -104,8 +104,8 @@ type Index struct {
 	// feature's (noRef: the feature's): each road of a street has the
 	// locality and postcode of where it lies.
 	partCtx []uint32
-	pts   []orb.Point
-	meta  Meta
+	pts     []orb.Point
+	meta    Meta
 
 	s *searchIndex
 }
