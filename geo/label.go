@@ -12,17 +12,22 @@ import (
 // within precision metres, and that distance in metres. It is where a
 // map pin or a rooftop location of a building belongs: unlike a centroid
 // it is always inside, and as far from every wall as the shape allows.
-// A polygon without area gives its first vertex and 0.
+// A polygon without area, or too thin to hold a point precision from its
+// walls, gives InteriorPoint's answer (a point inside when there is one)
+// and 0.
 //
 // The search is the quadtree one of Garcia-Castellanos and Lombardo
 // (2007) as polylabel does it: cells covering the bounding box, each with
 // the distance from its centre to the outline, split best-first while a
-// cell could still hold a point more than precision farther away.
+// cell could still hold a point more than precision farther away. The
+// work is bounded whatever the shape: the precision grows to a hundredth
+// of the polygon's width, the starting grid has at most maxLabelCells
+// cells, and the search stops after maxLabelWork cell-edge distances.
 func LabelPoint(p orb.Polygon, precision float64) (orb.Point, float64) {
 	if len(p) == 0 || len(p[0]) == 0 {
 		return orb.Point{}, 0
 	}
-	if precision <= 0 {
+	if !(precision > 0) { // also NaN
 		precision = 0.5
 	}
 	b := p[0].Bound()
@@ -41,9 +46,17 @@ func LabelPoint(p orb.Polygon, precision float64) (orb.Point, float64) {
 		minY, maxY = math.Min(minY, q[1]), math.Max(maxY, q[1])
 	}
 	w, h := maxX-minX, maxY-minY
-	size := math.Min(w, h)
-	if size == 0 {
-		return p[0][0], 0
+	if !(w > 0 && h > 0) || b.Max[0]-b.Min[0] > 180 { // no area; or across the antimeridian
+		return InteriorPoint(p), 0
+	}
+	precision = math.Max(precision, math.Min(w, h)/100)
+	size := math.Max(math.Min(w, h), precision)
+	if cells := (w / size) * (h / size); cells > maxLabelCells {
+		size = math.Sqrt(w * h / maxLabelCells)
+	}
+	edges := 0
+	for _, r := range rings {
+		edges += len(r)
 	}
 	newCell := func(x, y, half float64) labelCell {
 		d := signedDist(x, y, rings)
@@ -57,14 +70,15 @@ func LabelPoint(p orb.Polygon, precision float64) (orb.Point, float64) {
 	}
 	var q labelQueue
 	half := size / 2
-	for x := minX; x < maxX; x += size {
-		for y := minY; y < maxY; y += size {
-			heap.Push(&q, newCell(x+half, y+half, half))
+	nx, ny := int(math.Ceil(w/size)), int(math.Ceil(h/size))
+	for i := range nx {
+		for j := range ny {
+			heap.Push(&q, newCell(minX+float64(i)*size+half, minY+float64(j)*size+half, half))
 		}
 	}
-	// Bounded work for pathological inputs (a long thin ring at a tiny
-	// precision): the best found so far is still inside.
-	for steps := 0; q.Len() > 0 && steps < 10000; steps++ {
+	// Bounded work for pathological inputs (a long thin ring with many
+	// vertices): the best found so far is still inside.
+	for work := (nx * ny) * edges; q.Len() > 0 && work < maxLabelWork; work += 4 * edges {
 		c := heap.Pop(&q).(labelCell)
 		if c.d > best.d {
 			best = c
@@ -79,10 +93,17 @@ func LabelPoint(p orb.Polygon, precision float64) (orb.Point, float64) {
 		heap.Push(&q, newCell(c.x+h, c.y+h, h))
 	}
 	if best.d <= 0 { // no interior point found (a sliver)
-		return p[0][0], 0
+		return InteriorPoint(p), 0
 	}
 	return lp.Point(best.x, best.y), best.d
 }
+
+// Bounds of LabelPoint's work: cells of the starting grid, and distances
+// from a cell centre to an edge over the whole search.
+const (
+	maxLabelCells = 1024
+	maxLabelWork  = 4_000_000
+)
 
 // labelCell is a square of the LabelPoint search: centre, half size, the
 // signed distance of its centre to the outline and the largest distance

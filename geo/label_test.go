@@ -71,6 +71,41 @@ func TestLabelPoint(t *testing.T) {
 	})
 }
 
+// TestLabelPointBounded runs shapes that would make an unbounded search
+// run for seconds or forever: a 20 km sliver 2 cm wide, a 5 km zigzag of
+// 2,000 vertices 3 m wide, a diagonal ring without area and a NaN
+// precision. Each must come back with a sensible answer.
+func TestLabelPointBounded(t *testing.T) {
+	zig := make([]float64, 0, 4004)
+	for i := range 1001 {
+		zig = append(zig, float64(5*i), float64(2*(i%2)))
+	}
+	for i := 1000; i >= 0; i-- {
+		zig = append(zig, float64(5*i), float64(2*(i%2))+3)
+	}
+	for _, tc := range []struct {
+		name      string
+		poly      orb.Polygon
+		precision float64
+		maxD      float64
+	}{
+		{"sliver 20 km x 2 cm", orb.Polygon{metresRing(0, 0, 20000, 0, 20000, 0.02, 0, 0.02)}, 0.5, 0.02},
+		{"zigzag 5 km, 2002 vertices", orb.Polygon{metresRing(zig...)}, 0.5, 2},
+		{"diagonal without area", orb.Polygon{metresRing(0, 0, 10, 10, 20, 20)}, 0.5, 0},
+		{"NaN precision", orb.Polygon{metresRing(0, 0, 20, 0, 20, 20, 0, 20)}, math.NaN(), 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, d := LabelPoint(tc.poly, tc.precision)
+			if d < 0 || d > tc.maxD+0.5 || math.IsNaN(d) {
+				t.Errorf("distance %.3f m, want 0..%.2f", d, tc.maxD)
+			}
+			if d > 0 && !planar.PolygonContains(tc.poly, p) {
+				t.Errorf("%v is not inside", p)
+			}
+		})
+	}
+}
+
 func BenchmarkLabelPoint(b *testing.B) {
 	poly := orb.Polygon{metresRing(0, 0, 30, 0, 30, 10, 10, 10, 10, 30, 0, 30)}
 	for b.Loop() {

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"time"
@@ -38,6 +39,15 @@ func (s *Store) EnsureDemo(ctx context.Context, fixed string) (Demo, error) {
 		if err := Validate(fixed); err != nil {
 			return Demo{}, fmt.Errorf("keys: demo key needs %d to %d printable characters: %w", MinLen, MaxLen, err)
 		}
+	}
+	// Several processes starting at once against one Redis take turns:
+	// the first creates the key, the others find it.
+	unlock, err := s.lockDemo(ctx)
+	if err != nil {
+		return Demo{}, err
+	}
+	defer unlock()
+	if fixed != "" {
 		k, err := s.Authenticate(ctx, fixed)
 		switch {
 		case err == nil || errors.Is(err, ErrRevoked):
@@ -47,36 +57,38 @@ func (s *Store) EnsureDemo(ctx context.Context, fixed string) (Demo, error) {
 		}
 		return s.createDemo(ctx, fixed)
 	}
-	// Several processes starting at once against one Redis: one creates
-	// the key under a short lock, the others wait for it and reuse it.
+	if d, ok, err := s.activeDemo(ctx); err != nil || ok {
+		return d, err
+	}
+	return s.createDemo(ctx, "")
+}
+
+// demoLockTTL bounds how long a process that died while holding the demo
+// lock holds the others up.
+const demoLockTTL = 5 * time.Second
+
+// unlockScript deletes the lock only while it still holds our token: a
+// holder whose lock expired must not free the next holder's.
+var unlockScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// lockDemo waits for the demo lock and returns its release.
+func (s *Store) lockDemo(ctx context.Context) (func(), error) {
+	key, token := s.demoKey()+":lock", rand.Text()
 	for {
-		d, ok, err := s.activeDemo(ctx)
-		if err != nil || ok {
-			return d, err
-		}
-		got, err := s.rdb.SetNX(ctx, s.demoKey()+":lock", "1", demoLockTTL).Result()
+		got, err := s.rdb.SetNX(ctx, key, token, demoLockTTL).Result()
 		if err != nil {
-			return Demo{}, fmt.Errorf("keys: demo: %w", err)
+			return nil, fmt.Errorf("keys: demo lock: %w", err)
 		}
 		if got {
-			defer s.rdb.Del(context.WithoutCancel(ctx), s.demoKey()+":lock")
-			// The holder before us may have finished in between.
-			if d, ok, err := s.activeDemo(ctx); err != nil || ok {
-				return d, err
-			}
-			return s.createDemo(ctx, "")
+			return func() { unlockScript.Run(context.WithoutCancel(ctx), s.rdb, []string{key}, token) }, nil
 		}
 		select {
 		case <-ctx.Done():
-			return Demo{}, ctx.Err()
+			return nil, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }
-
-// demoLockTTL bounds how long a process that died while creating the demo
-// key holds the others up.
-const demoLockTTL = 5 * time.Second
 
 // activeDemo returns the demo key of an earlier start when it is active.
 func (s *Store) activeDemo(ctx context.Context) (Demo, bool, error) {

@@ -240,6 +240,30 @@ func TestEnsureDemo(t *testing.T) {
 	}
 
 	fixed := "demo-key-for-scripts-0123456789"
+	// The same with GEOSVC_DEMO_KEY set: one creates it, none fails.
+	fixedDemos := make([]Demo, 8)
+	for i := range fixedDemos {
+		wg.Go(func() {
+			other := NewStore(r.Client, Options{Prefix: r.Prefix})
+			fixedDemos[i], errs[i] = other.EnsureDemo(ctx, fixed+"-concurrent")
+		})
+	}
+	wg.Wait()
+	created = 0
+	for i, d := range fixedDemos {
+		if errs[i] != nil {
+			t.Fatalf("concurrent start %d with a fixed key: %v", i, errs[i])
+		}
+		if d.Created {
+			created++
+		}
+		if d.Key.ID != fixedDemos[0].Key.ID || d.Plain != fixed+"-concurrent" {
+			t.Errorf("concurrent fixed start %d = %+v", i, d)
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d concurrent starts created the fixed demo key, want 1", created)
+	}
 	tests := []struct {
 		name    string
 		fixed   string

@@ -34,6 +34,12 @@ func TestBuildIfStale(t *testing.T) {
 		}
 	}
 	writeZip4("0001")
+	areas := filepath.Join(dir, "areas.geojson")
+	if err := os.WriteFile(areas, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature",`+
+		`"properties":{"name":"19901","category":"postal_code"},"geometry":{"type":"Polygon",`+
+		`"coordinates":[[[-75.51,38.99],[-75.49,38.99],[-75.49,39.01],[-75.51,39.01],[-75.51,38.99]]]}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "data")
 	base := []string{"--osm", osmFile, "--out", out, "--if-stale"}
 	for _, step := range []struct {
@@ -56,6 +62,11 @@ func TestBuildIfStale(t *testing.T) {
 		{"zip4 file unchanged", append(base, "--profile", prof, "--zip4", zip), nil, false, ""},
 		{"zip4 file edited", append(base, "--profile", prof, "--zip4", zip), func() { writeZip4("0002") }, true, "zip4 zip4.geojson changed"},
 		{"zip4 file dropped", append(base, "--profile", prof), nil, true, "built with zip4 zip4.geojson, not given now"},
+		{"boundaries file added", append(base, "--profile", prof, "--boundaries", areas), nil, true, "boundaries areas.geojson not used in the last build"},
+		{"boundaries file unchanged", append(base, "--profile", prof, "--boundaries", areas), nil, false, ""},
+		// The flag is repeatable: a second run in one process must not
+		// still hold the first run's file.
+		{"boundaries file dropped", append(base, "--profile", prof), nil, true, "built with boundaries areas.geojson, not given now"},
 		{"extract edited", append(base, "--profile", prof), func() {
 			b, err := os.ReadFile(osmFile)
 			if err != nil {

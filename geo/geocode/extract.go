@@ -372,8 +372,9 @@ func centroid(ls orb.LineString) orb.Point {
 }
 
 // attachBuildings gives every address node that lies inside a building
-// without an address that building's outline, so that reverse geocoding
-// measures to the building, as for addressed buildings.
+// without an address (or on its outline, as an entrance does) that
+// building's outline, so that reverse geocoding finds the address from
+// anywhere in the building, as for addressed buildings.
 func (x *extract) attachBuildings(line func([]osm.NodeID) orb.LineString) {
 	g := newGrid(0.002)
 	rings := make([]orb.LineString, len(x.buildings))
@@ -393,7 +394,7 @@ func (x *extract) attachBuildings(line func([]osm.NodeID) orb.LineString) {
 		}
 		g.near(a.pt, 1, func(id uint32) {
 			r := rings[id]
-			if inside[i] < 0 && r.Bound().Contains(a.pt) && inRing(a.pt, r) {
+			if inside[i] < 0 && padBound(r.Bound(), onWall).Contains(a.pt) && ringDist(a.pt, r) <= onWall {
 				inside[i] = int(id)
 				count[int(id)]++
 			}

@@ -184,6 +184,10 @@ func TestReverseRanking(t *testing.T) {
 		{"in the yard of a house nearer another street", orb.Point{-75.5185, 39.0202}, "5", "Oak Avenue"},
 		{"inside that house", orb.Point{-75.5185, 39.0203}, "5", "Oak Avenue"},
 		{"on Market Street, an Oak Avenue node nearer", orb.Point{-75.5175, 39.02001}, "130", "Market Street"},
+		{"1.7 m outside the warehouse, its street 24 m", orb.Point{-75.52002, 39.0239}, "200", "Market Street"},
+		{"in the warehouse by its east entrance", orb.Point{-75.51805, 39.0232}, "7", "Pine Street"},
+		{"in the warehouse by its west entrance", orb.Point{-75.51995, 39.0232}, "5", "Pine Street"},
+		{"in the middle of the warehouse", orb.Point{-75.5190, 39.0235}, "200", "Market Street"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := ix.Reverse(tc.p, ReverseOptions{})
@@ -194,6 +198,9 @@ func TestReverseRanking(t *testing.T) {
 			route, _ := cs[0].Component("route")
 			if num != tc.number || route != tc.route {
 				t.Errorf("got %q (%s), want %s %s", cs[0].FormattedAddress, cs[0].Kind, tc.number, tc.route)
+			}
+			if cs[0].Distance > DefaultAddressTolerance {
+				t.Errorf("distance %.1f m is over the address tolerance", cs[0].Distance)
 			}
 		})
 	}

@@ -60,7 +60,7 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 	var ctx *placeCtx
 	var streetFid = noRef
 	switch {
-	case aid != noRef && (sg < 0 || as <= sd+addressSlack):
+	case aid != noRef && (sg < 0 || ad <= sd || as <= sd+addressSlack):
 		c := ix.render(aid, 0, orb.Point{})
 		c.Distance = ad
 		out = append(out, c)
@@ -104,50 +104,55 @@ const (
 )
 
 // nearestAddress returns the address nearest p within tol metres (a
-// building by its walls), its distance and its ranking distance (otherStreetPenalty added when it is
-// not on street; noRef for no preference).
+// building by its walls), its distance (to the walls of a building, 0
+// inside) and its ranking distance: to its location, plus
+// otherStreetPenalty when it is not on street (noRef for no
+// preference). From off the road (the address no farther than the
+// street) the address wins; from the road, its ranking distance is
+// weighed against the street's.
 //
 // Inside an addressed building the most specific address around p wins:
-// the smallest such building, or the address node inside it nearer p
-// than the building's own location (an entrance, a unit, a shop).
-// Outside, every address is measured to its location, the node or the
-// building's rooftop point: one measure for both, so a building's wall a
-// metre away does not outrank the shop node next to it.
+// the smallest such building, or the address node inside it (or on its
+// walls) nearer p than the building's own location (an entrance, a unit,
+// a shop). Outside, the addresses are ranked by the distance to their
+// location, the node or the building's rooftop point: one measure for
+// both, so a building's wall a metre away does not outrank the shop node
+// next to it.
 func (ix *Index) nearestAddress(p orb.Point, tol float64, street uint32) (uint32, float64, float64) {
-	best, bestD, bestS := noRef, math.Inf(1), math.Inf(1)
+	best, bestD, bestRank := noRef, math.Inf(1), math.Inf(1)
 	var inside []uint32 // addressed buildings around p
 	ix.s.addrGrid.near(p, tol, func(id uint32) {
 		f := &ix.feats[id]
 		d := geo.HaversineM(p, f.pt)
+		near := d
 		if f.nparts > 0 { // a building within tol counts, by its walls
-			od := ringDist(p, ix.part(f.part0))
-			if od == 0 {
+			near = ringDist(p, ix.part(f.part0))
+			if near == 0 {
 				inside = append(inside, id)
 			}
-			if od > tol {
-				return
-			}
-		} else if d > tol {
+		}
+		if near > tol {
 			return
 		}
-		s := d
+		penalty := 0.0
 		if street != noRef && f.street != street {
-			s += otherStreetPenalty
+			penalty = otherStreetPenalty
 		}
-		if s < bestS || s == bestS && id < best {
-			best, bestD, bestS = id, d, s
+		if rank := d + penalty; rank < bestRank || rank == bestRank && id < best {
+			best, bestD, bestRank = id, near, rank
 		}
 	})
 	if len(inside) > 0 {
 		id, d := ix.innermostAddress(p, tol, inside)
 		return id, d, 0
 	}
-	return best, bestD, bestS
+	return best, bestD, bestRank
 }
 
 // innermostAddress returns, of the addressed buildings around p, the
 // smallest, or the address node inside it nearest p when one is within
-// tol metres, and its distance from p.
+// tol metres and nearer than the building's rooftop point, and its
+// distance from p.
 func (ix *Index) innermostAddress(p orb.Point, tol float64, buildings []uint32) (uint32, float64) {
 	best, bestA := noRef, math.Inf(1)
 	for _, id := range buildings {
@@ -155,14 +160,17 @@ func (ix *Index) innermostAddress(p orb.Point, tol float64, buildings []uint32) 
 			best, bestA = id, a
 		}
 	}
-	ring, rb := ix.part(ix.feats[best].part0), ix.feats[best].bound
+	ring, rb := ix.part(ix.feats[best].part0), padBound(ix.feats[best].bound, onWall)
 	node, nodeD := noRef, math.Min(tol, geo.HaversineM(p, ix.feats[best].pt))
 	ix.s.addrGrid.near(p, tol, func(id uint32) {
 		f := &ix.feats[id]
-		if f.nparts > 0 || !rb.Contains(f.pt) || !inRing(f.pt, ring) {
+		// Inside, or on the outline: an entrance is a vertex of the
+		// building way, and the even-odd test counts points on a wall
+		// on some walls only.
+		if f.nparts > 0 || !rb.Contains(f.pt) || ringDist(f.pt, ring) > onWall {
 			return
 		}
-		if d := geo.HaversineM(p, f.pt); d < nodeD || d == nodeD && id < node {
+		if d := geo.HaversineM(p, f.pt); d < nodeD || node != noRef && d == nodeD && id < node {
 			node, nodeD = id, d
 		}
 	})
@@ -171,6 +179,10 @@ func (ix *Index) innermostAddress(p orb.Point, tol float64, buildings []uint32) 
 	}
 	return best, 0
 }
+
+// onWall is how far (metres) from a building's outline a node still
+// counts as on it.
+const onWall = 0.01
 
 // nearestSegment returns the segment of a feature of kind k nearest p
 // within tol metres (-1 when none), its distance and the fraction along

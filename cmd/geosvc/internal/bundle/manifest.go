@@ -79,7 +79,6 @@ func (m Manifest) LayerNames() []string {
 	return out
 }
 
-// HashFile returns the Source describing the file at path.
 // Input is a file a build read besides the OSM extract.
 type Input struct {
 	// Role says what it was: "profile", or the name of the layer that
@@ -95,6 +94,7 @@ func HashBytes(name string, b []byte) Source {
 	return Source{File: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(b))}
 }
 
+// HashFile returns the Source describing the file at path.
 func HashFile(path string) (Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -149,9 +149,6 @@ func Write(dir string, m Manifest) error {
 // checksum changed, an input was added, dropped or changed, or a layer
 // file is missing or has another size.
 func Stale(dir string, m Manifest, version string, src Source, inputs []Input) (bool, string) {
-	if why, changed := inputsChanged(m.Inputs, inputs); changed {
-		return true, why
-	}
 	switch {
 	case m.BundleVersion != version:
 		return true, fmt.Sprintf("bundle version %q, this binary writes %q", m.BundleVersion, version)
@@ -161,6 +158,9 @@ func Stale(dir string, m Manifest, version string, src Source, inputs []Input) (
 		return true, fmt.Sprintf("source %s changed", src.File)
 	case len(m.Layers) == 0:
 		return true, "no layers"
+	}
+	if why, changed := inputsChanged(m.Inputs, inputs); changed {
+		return true, why
 	}
 	for _, l := range m.Layers {
 		fi, err := os.Stat(filepath.Join(dir, l.File))
