@@ -328,6 +328,9 @@ func (ix *Index) shortRoute(route, cc string) string {
 			if isDirectional(c) {
 				words[i] = strings.ToUpper(c)
 			}
+			if u, ok := ix.t.USShort[c]; ok {
+				words[i] = u
+			}
 		}
 	}
 	return strings.Join(words, " ")

@@ -92,3 +92,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestShortRoute checks US short route names: USPS suffix abbreviations,
+// a leading directional abbreviated, other first words kept.
+func TestShortRoute(t *testing.T) {
+	tb, err := DefaultTables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := &Index{t: tb}
+	for _, tc := range []struct{ route, cc, want string }{
+		{"North Main Street", "US", "N Main St"},
+		{"Rehoboth Avenue", "US", "Rehoboth Ave"},
+		{"Saint Georges Bridge", "US", "Saint Georges Brg"},
+		{"Old Baltimore Pike", "US", "Old Baltimore Pike"},
+		{"Delaware Memorial Bridge Way", "US", "Delaware Memorial Brg Way"},
+		{"Court Street", "US", "Court St"},
+		{"West 4th Street", "US", "W 4th St"},
+		{"Avinguda Meritxell", "AD", "Avinguda Meritxell"},
+	} {
+		if got := ix.shortRoute(tc.route, tc.cc); got != tc.want {
+			t.Errorf("shortRoute(%q, %s) = %q, want %q", tc.route, tc.cc, got, tc.want)
+		}
+	}
+}

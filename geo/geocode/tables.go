@@ -20,6 +20,10 @@ const TablesFile = "geocode.yaml"
 type Tables struct {
 	// Words maps a normalised word to its canonical form ("street": "st").
 	Words map[string]string `yaml:"words"`
+	// USShort maps a canonical word to how a US route's short_name
+	// writes it when that differs from the canonical form with a capital
+	// ("av": "Ave", USPS Publication 28).
+	USShort map[string]string `yaml:"us_short"`
 	// Stopwords need not match on either side of a comparison.
 	Stopwords []string `yaml:"stopwords"`
 	// Postcodes maps an ISO country code to a regexp a normalised postcode
