@@ -52,3 +52,34 @@ func TestAdminPlaceComponents(t *testing.T) {
 		})
 	}
 }
+
+// TestCountyOneResult: a county found by name and the county of a reverse
+// result are one result: the same name (the boundary's "New Castle
+// County", though the place node says "New Castle") and place_id.
+func TestCountyOneResult(t *testing.T) {
+	de := testIndex(t, delaware)
+	for _, tc := range []struct {
+		query string
+		at    orb.Point
+		want  string
+	}{
+		{"New Castle County", orb.Point{-75.6, 39.7}, "New Castle County, DE, USA"},
+		{"Kent County, DE", orb.Point{-75.52, 39.16}, "Kent County, DE, USA"},
+		{"Sussex County", orb.Point{-75.39, 38.69}, "Sussex County, DE, USA"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			cs := de.Forward(Query{Text: tc.query})
+			if len(cs) == 0 || !cs[0].HasType("administrative_area_level_2") || cs[0].FormattedAddress != tc.want {
+				t.Fatalf("forward: %+v", cs)
+			}
+			var rev *Candidate
+			for _, c := range de.Reverse(tc.at, ReverseOptions{ResultTypes: []string{"administrative_area_level_2"}}) {
+				rev = &c
+				break
+			}
+			if rev == nil || rev.PlaceID != cs[0].PlaceID || rev.FormattedAddress != tc.want {
+				t.Errorf("reverse at %v: %+v, forward place_id %s", tc.at, rev, cs[0].PlaceID)
+			}
+		})
+	}
+}

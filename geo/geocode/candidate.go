@@ -248,6 +248,12 @@ func (ix *Index) renderIn(fid uint32, hn int, loc orb.Point, ctx *placeCtx) Cand
 		switch ix.str(f.class) {
 		case "county":
 			level = 0
+			// The node says "New Castle", the boundary "New Castle
+			// County": one name for the county, as reverse shows it.
+			if ar := ix.area(ctx.county); ar != nil && strings.HasPrefix(Fold(ix.str(ar.name)), Fold(placeName)+" ") {
+				placeName = ix.str(ar.name)
+				short = placeName
+			}
 		case "state":
 			level = 1
 			if ar := ix.area(ctx.state); ar != nil && Fold(ix.str(ar.name)) == Fold(placeName) && ix.str(ar.short) != "" {

@@ -200,9 +200,22 @@ func (ix *Index) forward(q Query) []Candidate {
 	// types).
 	seenAddr := map[string]bool{}
 	var res []Candidate
+	var bestWords, stopWords uint64
+	for i := range min(len(qw), 64) {
+		if qw[i].Stop {
+			stopWords |= 1 << i
+		}
+	}
 	for _, h := range hits {
 		k := key{h.fid, h.hn}
 		if seen[k] || len(res) > 0 && h.score < res[0].Score-scoreMargin {
+			continue
+		}
+		// A result that leaves out a word the best result matched (its
+		// town, its postcode, its E of "E Main St") answers another
+		// question: "Main St, Newark" lists Newark's Main Streets, not
+		// New Jersey's.
+		if len(res) > 0 && bestWords&^h.words&^stopWords != 0 {
 			continue
 		}
 		seen[k] = true
@@ -216,6 +229,9 @@ func (ix *Index) forward(q Query) []Candidate {
 			continue
 		}
 		seenAddr[ak] = true
+		if len(res) == 0 {
+			bestWords = h.words
+		}
 		res = append(res, c)
 		if len(res) == limit {
 			break
@@ -232,6 +248,8 @@ type hit struct {
 	loc     orb.Point
 	score   float64
 	partial bool
+	// words are the query words it matched (bits by index).
+	words uint64
 }
 
 // firstNumber returns the index of the first house-number word after
@@ -288,7 +306,14 @@ func (ix *Index) gather(qw []qword, allStop bool) []uint32 {
 // returns wQuery*query coverage + wName*name coverage, whether every
 // word matched exactly, and false when no name word matched.
 func (ix *Index) match(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64) (float64, bool, bool) {
-	var used uint64
+	s, exact, ok, _ := ix.matchWords(qw, name, ctx, ctx2, skip)
+	return s, exact, ok
+}
+
+// matchWords is match that also returns the query words (bits by index,
+// the first 64) that matched a name or context word.
+func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64) (float64, bool, bool, uint64) {
+	var used, matched uint64
 	var got, total, nameGot float64
 	exact := true
 	nameHit := false
@@ -310,6 +335,9 @@ func (ix *Index) match(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64)
 		if bestJ >= 0 {
 			if bestJ < 64 {
 				used |= 1 << bestJ
+			}
+			if i < 64 {
+				matched |= 1 << i
 			}
 			nameHit = true
 			got += best * w.weight
@@ -337,9 +365,12 @@ func (ix *Index) match(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64)
 		}
 		got += best * w.weight
 		exact = exact && (best == 1 || w.Stop)
+		if best > 0 && i < 64 {
+			matched |= 1 << i
+		}
 	}
 	if !nameHit {
-		return 0, false, false
+		return 0, false, false, 0
 	}
 	nameTotal := 0.0
 	for _, id := range name {
@@ -356,7 +387,7 @@ func (ix *Index) match(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64)
 		qcov = got / total
 	}
 	exact = exact && ncov == 1
-	return wQuery*qcov + wName*ncov, exact, true
+	return wQuery*qcov + wName*ncov, exact, true, matched
 }
 
 // cost returns the cost of word id among the query word's matches.
@@ -411,26 +442,26 @@ func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 			for _, tr := range tries {
 				if aid, ok := ix.s.addrs[hnKey{fid, tr.hn}]; ok {
 					a := &ix.feats[aid]
-					s, exact, _ := ix.match(qw, name, a.ctx, f.ctx, tr.skip)
-					return hit{fid: aid, loc: a.pt, score: s + bonusHouse, partial: !exact}, true
+					s, exact, _, m := ix.matchWords(qw, name, a.ctx, f.ctx, tr.skip)
+					return hit{fid: aid, loc: a.pt, score: s + bonusHouse, partial: !exact, words: m | tr.skip}, true
 				}
 			}
 			if n, err := strconv.Atoi(tries[len(tries)-1].hn); err == nil {
 				for _, iid := range ix.s.interps[fid] {
 					it := &ix.feats[iid]
 					if pt, ok := ix.interpolate(it, n); ok {
-						s, exact, _ := ix.match(qw, name, it.ctx, f.ctx, 1<<h)
-						return hit{fid: iid, hn: n, loc: pt, score: s + bonusInterp, partial: !exact}, true
+						s, exact, _, m := ix.matchWords(qw, name, it.ctx, f.ctx, 1<<h)
+						return hit{fid: iid, hn: n, loc: pt, score: s + bonusInterp, partial: !exact, words: m | 1<<h}, true
 					}
 				}
 			}
 		}
 	}
-	s, exact, ok := ix.match(qw, name, f.ctx, noRef, 0)
+	s, exact, ok, m := ix.matchWords(qw, name, f.ctx, noRef, 0)
 	if !ok {
 		return hit{}, false
 	}
-	return hit{fid: fid, loc: f.pt, score: s + ix.kindBonus(f), partial: !exact}, true
+	return hit{fid: fid, loc: f.pt, score: s + ix.kindBonus(f), partial: !exact, words: m}, true
 }
 
 // interpolate places number n on an interpolation feature, false when

@@ -262,7 +262,7 @@ func (ix *Index) areaResults(ctx *placeCtx, p orb.Point) []Candidate {
 		if ar == nil {
 			continue
 		}
-		if pid, ok := ix.nearestPlaceNamed(ix.str(ar.name), p); ok {
+		if pid, ok := ix.areaPlace(ar, i, p); ok {
 			if !seen[pid] {
 				seen[pid] = true
 				out = append(out, ix.render(pid, 0, orb.Point{}))
@@ -280,6 +280,32 @@ func (ix *Index) areaResults(ctx *placeCtx, p orb.Point) []Candidate {
 		}
 	}
 	return out
+}
+
+// areaPlace returns the place node of an administrative area of kind k
+// (areaTypes: county, state, country) nearest p: one of the area's name,
+// or of its name without the last word for a place of that kind ("New
+// Castle" for "New Castle County").
+func (ix *Index) areaPlace(ar *area, k int, p orb.Point) (uint32, bool) {
+	name := ix.str(ar.name)
+	if pid, ok := ix.nearestPlaceNamed(name, p); ok {
+		return pid, true
+	}
+	i := strings.LastIndexByte(name, ' ')
+	if i <= 0 {
+		return noRef, false
+	}
+	class := [3]string{"county", "state", "country"}[k]
+	best, bestD := noRef, math.Inf(1)
+	for _, fid := range ix.s.places[Fold(name[:i])] {
+		if ix.str(ix.feats[fid].class) != class {
+			continue
+		}
+		if d := geo.HaversineM(p, ix.feats[fid].pt); d < bestD {
+			best, bestD = fid, d
+		}
+	}
+	return best, best != noRef
 }
 
 // nearestPlaceNamed returns the place feature of that name nearest p.
