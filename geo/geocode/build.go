@@ -387,7 +387,15 @@ func (b *builder) build() *Index {
 	byKey := map[string][]int{} // normalised name -> group indexes
 	for gi := range groups {
 		g := &groups[gi]
-		f := feature{kind: KindStreet, street: noRef}
+		f := feature{kind: KindStreet, street: noRef, rank: streetAlias}
+		if !x.roads[g.roads[0]].alias {
+			f.rank = streetRef
+			for _, ri := range g.roads {
+				if !x.roads[ri].byRef {
+					f.rank = 0
+				}
+			}
+		}
 		names := map[string]int{}
 		zips := map[string]int{}
 		counties := map[string]int{}
@@ -694,8 +702,14 @@ func (b *builder) groupRoads() []roadGroup {
 		keys[i] = b.t.Normalize(r.name)
 		c, locality := b.placeAt(alongLine(r.line, 0.5), r.county)
 		places[i] = Fold(locality) + "\x00" + strconv.FormatUint(uint64(c.state), 10)
+		if r.alias { // a route number of a named road: a street of its own
+			places[i] += "\x00alias"
+		}
 		for _, n := range r.nodes {
 			k := nk{n, keys[i]}
+			if r.alias {
+				k.key += "\x00alias"
+			}
 			if j, ok := seen[k]; ok {
 				sets.union(i, j)
 			} else {

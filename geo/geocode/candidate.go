@@ -138,6 +138,12 @@ func (ix *Index) placeID(f *feature, hn int) string {
 		return fmt.Sprintf("i%d.%d", f.osmID, hn)
 	case KindPostcode:
 		return "p" + strings.ReplaceAll(ix.str(f.name), " ", "")
+	case KindPOI: // a node can be an address and a shop: two results
+		return "e" + string(f.osmType) + strconv.FormatInt(f.osmID, 10)
+	case KindStreet:
+		if f.rank == streetAlias { // the route number of named roads
+			return "r" + strconv.FormatInt(f.osmID, 10)
+		}
 	}
 	if f.osmType == 0 {
 		return fmt.Sprintf("s%x", hashString(Fold(ix.str(f.name))+"|"+strconv.FormatFloat(f.pt[0], 'f', 5, 64)+","+strconv.FormatFloat(f.pt[1], 'f', 5, 64)))

@@ -27,10 +27,13 @@ type rawAddr struct {
 	ring     orb.Ring
 }
 
-// rawRoad is a named highway way.
+// rawRoad is a highway way under one of its names (its name or a route
+// number).
 type rawRoad struct {
 	id     int64
 	name   string
+	alias  bool // name is a route number of a road with a name
+	byRef  bool // name is the route number of a road without a name
 	nodes  []osm.NodeID
 	zip    []string // tiger:zip_left/right and postal_code
 	county string   // tiger:county ("New Castle, DE")
@@ -168,7 +171,7 @@ func wantWay(w *osm.Way) bool {
 	if t.Find("addr:housenumber") != "" || t.Find("addr:interpolation") != "" {
 		return true
 	}
-	if h := t.Find("highway"); h != "" && t.Find("name") != "" && !skipHighway[h] {
+	if h := t.Find("highway"); h != "" && (t.Find("name") != "" || t.Find("ref") != "") && !skipHighway[h] {
 		return true
 	}
 	return t.Find("name") != "" && poiClass(t) != ""
@@ -219,9 +222,27 @@ func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
 		x.buildings = append(x.buildings, ids)
 		used = true
 	}
-	if h := t.Find("highway"); h != "" && !skipHighway[h] {
-		if name := t.Find("name"); name != "" && len(ids) >= 2 {
-			r := rawRoad{id: int64(w.ID), name: name, nodes: ids, county: t.Find("tiger:county")}
+	if h := t.Find("highway"); h != "" && !skipHighway[h] && len(ids) >= 2 {
+		// A road is found by its name and by each of its route numbers
+		// ("I 95;US 13": "I-95", "US-13"); a road with only a ref is
+		// named by it. The refs of a named road are aliases, for
+		// searching: reverse geocoding names the road.
+		var names []string
+		if !strings.HasSuffix(h, "_link") { // a ramp's ref is its exit number
+			names = refNames(t.Find("ref"))
+		}
+		byRef := len(names) > 0
+		alias := make([]bool, len(names))
+		if name := t.Find("name"); name != "" {
+			names = append([]string{name}, names...)
+			alias = append([]bool{false}, alias...)
+			for i := 1; i < len(alias); i++ {
+				alias[i] = true
+			}
+			byRef = false
+		}
+		for i, name := range names {
+			r := rawRoad{id: int64(w.ID), name: name, alias: alias[i], byRef: byRef, nodes: ids, county: t.Find("tiger:county")}
 			for _, k := range []string{"tiger:zip_left", "tiger:zip_right", "postal_code", "addr:postcode"} {
 				for _, z := range strings.FieldsFunc(t.Find(k), func(r rune) bool { return r == ';' || r == ':' }) {
 					if z = strings.TrimSpace(z); z != "" {
@@ -229,7 +250,9 @@ func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
 					}
 				}
 			}
-			r.ranges = tigerRanges(t)
+			if !r.alias {
+				r.ranges = tigerRanges(t)
+			}
 			x.roads = append(x.roads, r)
 			used = true
 		}
@@ -240,6 +263,37 @@ func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
 		}
 	}
 }
+
+// refNames returns the route numbers of a ref tag as signs write them:
+// "I 95;US 13" -> "I-95", "US-13"; "CG-1" stays.
+func refNames(ref string) []string {
+	var out []string
+	for _, r := range strings.Split(ref, ";") {
+		r = strings.Join(strings.Fields(r), " ")
+		if r == "" {
+			continue
+		}
+		if !strings.ContainsFunc(r, isASCIILetter) || !strings.ContainsAny(r, "0123456789") {
+			continue // "(221)": no route number a user would type
+		}
+		if a, b, ok := strings.Cut(r, " "); ok && isLetters(a) && b != "" && b[0] >= '0' && b[0] <= '9' {
+			r = a + "-" + b
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func isLetters(s string) bool {
+	for _, c := range s {
+		if !isASCIILetter(c) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isASCIILetter(c rune) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
 // tigerRanges reads TIGER address ranges (tiger:from_address_left, ...)
 // when an extract carries them.

@@ -55,7 +55,7 @@ const noRef = ^uint32(0)
 // the empty string).
 type feature struct {
 	kind    Kind
-	rank    uint8  // place rank (placeTypes); interpolation step
+	rank    uint8  // place rank (placeTypes); interpolation step; streetAlias, streetRef
 	name    uint32 // street, place, POI name, postcode; house number of an address
 	street  uint32 // street feature of an address, interpolation or POI
 	unit    uint32 // addr:unit
@@ -71,6 +71,15 @@ type feature struct {
 	osmType byte // 'n', 'w', 'r'; 0 for synthetic features
 	osmID   int64
 }
+
+// streetAlias is the rank of a street feature that is a route number of
+// roads with a name ("I-95" of the Delaware Turnpike): found by search,
+// not named by reverse geocoding.
+const streetAlias = 1
+
+// streetRef is the rank of a street feature of roads that have only a
+// route number ("CS-370").
+const streetRef = 2
 
 // placeCtx is the context of a feature: the names around it.
 type placeCtx struct {

@@ -250,7 +250,7 @@ func evalStreets(ix *Index, k int) (int, float64) {
 	var streets []uint32
 	for i := range ix.feats {
 		f := &ix.feats[i]
-		if f.kind == KindStreet && f.nparts > 0 && ix.ctx(f).locality != 0 {
+		if f.kind == KindStreet && f.rank == 0 && f.nparts > 0 && ix.ctx(f).locality != 0 { // named streets, not route numbers
 			streets = append(streets, uint32(i))
 		}
 	}
@@ -302,7 +302,7 @@ func evalRoadPoints(ix *Index, k int) (int, float64) {
 	total := 0.0
 	for i := range ix.feats {
 		f := &ix.feats[i]
-		if f.kind != KindStreet {
+		if f.kind != KindStreet || f.rank == streetAlias {
 			continue
 		}
 		for p := f.part0; p < f.part0+f.nparts; p++ {

@@ -191,7 +191,7 @@ func (ix *Index) nearestSegment(p orb.Point, tol float64, k Kind) (int, float64,
 	best, bestD, bestT := -1, tol, 0.0
 	ix.s.segGrid.near(p, tol, func(id uint32) {
 		sg := ix.s.segs[id]
-		if ix.feats[sg.feat].kind != k {
+		if f := &ix.feats[sg.feat]; f.kind != k || k == KindStreet && f.rank == streetAlias {
 			return
 		}
 		pts := ix.part(sg.part)
