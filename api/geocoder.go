@@ -238,26 +238,32 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
 	}
 	address := strings.TrimSpace(q.Get("address"))
+	var cf geocode.Components
+	if comps := q.Get("components"); comps != "" {
+		var err error
+		if cf, err = parseComponents(comps); err != nil {
+			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+		}
+	}
+	// The filter values are also words of the query: components alone
+	// are a query of their values (as Google takes them), and
+	// "address=10&components=route:Main St" finds 10 Main St.
+	if t := cf.Text(); t != "" {
+		address = strings.TrimPrefix(address+", "+t, ", ")
+	}
 	if address == "" {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "address is required")
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "address or components is required")
 	}
 	if len(address) > MaxAddressLen {
 		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("address longer than %d bytes", MaxAddressLen))
 	}
-	query := geocode.Query{Text: address}
+	query := geocode.Query{Text: address, Components: cf}
 	if b := q.Get("bounds"); b != "" {
 		bound, err := parseBounds(b)
 		if err != nil {
 			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
 		}
 		query.Bounds = &bound
-	}
-	if comps := q.Get("components"); comps != "" {
-		cf, err := parseComponents(comps)
-		if err != nil {
-			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
-		}
-		query.Components = cf
 	}
 	ix, err := h.index(c, format)
 	if ix == nil {
@@ -377,16 +383,25 @@ func parseComponents(s string) (geocode.Components, error) {
 		if !ok || v == "" {
 			return c, fmt.Errorf("components must be name:value pairs separated by |")
 		}
+		var field *string
 		switch strings.TrimSpace(k) {
 		case "postal_code":
-			c.PostalCode = v
+			field = &c.PostalCode
 		case "locality":
-			c.Locality = v
+			field = &c.Locality
 		case "country":
-			c.Country = v
+			field = &c.Country
+		case "route":
+			field = &c.Route
+		case "administrative_area":
+			field = &c.AdministrativeArea
 		default:
-			return c, fmt.Errorf("unknown component filter %q (postal_code, locality, country)", k)
+			return c, fmt.Errorf("unknown component filter %q (route, locality, administrative_area, postal_code, country)", k)
 		}
+		if *field != "" {
+			return c, fmt.Errorf("component filter %q given twice", strings.TrimSpace(k))
+		}
+		*field = v
 	}
 	return c, nil
 }

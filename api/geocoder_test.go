@@ -70,6 +70,13 @@ func TestGeocoderForward(t *testing.T) {
 		{"bad components", url.Values{"address": {"main"}, "components": {"planet:earth"}}, 200, GeocodeInvalidRequest, ""},
 		{"components filter", url.Values{"address": {"10 main st"}, "components": {"postal_code:19901|country:US"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
 		{"components exclude", url.Values{"address": {"10 main st"}, "components": {"country:AD"}}, 200, GeocodeZeroResults, ""},
+		{"components alone", url.Values{"components": {"postal_code:19901"}}, 200, GeocodeOK, "Testville, DE 19901, USA"},
+		{"components alone, locality", url.Values{"components": {"locality:Testville|country:US"}}, 200, GeocodeOK, "Testville, DE, USA"},
+		{"route component", url.Values{"address": {"10"}, "components": {"route:North Main St"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"route component excludes", url.Values{"address": {"10 main st"}, "components": {"route:Quarry Road"}}, 200, GeocodeZeroResults, ""},
+		{"administrative_area component", url.Values{"address": {"10 main st"}, "components": {"administrative_area:DE"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"component twice", url.Values{"address": {"main"}, "components": {"postal_code:19901|postal_code:19711"}}, 200, GeocodeInvalidRequest, ""},
+		{"empty component value", url.Values{"components": {"locality:"}}, 200, GeocodeInvalidRequest, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, ct, body := getGeocoder(e, "/geocoderv1/geocoder", tc.q)

@@ -504,6 +504,18 @@ func (ix *Index) filterComponents(cs []Candidate, f Components) []Candidate {
 			l, s := c.Component("country")
 			ok = ok && (eq(l, f.Country) || eq(s, f.Country) || cc != "" && eq(s, cc))
 		}
+		if f.Route != "" {
+			l, _ := c.Component("route")
+			ok = ok && l != "" && ix.t.Normalize(l) == ix.t.Normalize(f.Route)
+		}
+		if f.AdministrativeArea != "" {
+			found := false
+			for _, t := range []string{"administrative_area_level_1", "administrative_area_level_2"} {
+				l, s := c.Component(t)
+				found = found || l != "" && (eq(l, f.AdministrativeArea) || eq(s, f.AdministrativeArea))
+			}
+			ok = ok && found
+		}
 		if ok {
 			out = append(out, c)
 		}

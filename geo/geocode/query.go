@@ -33,6 +33,21 @@ type Query struct {
 // filter.
 type Components struct {
 	PostalCode, Locality, Country string
+	// Route matches a route's long or short name ("Main St" or "Main
+	// Street"); AdministrativeArea a county or state by name or code.
+	Route, AdministrativeArea string
+}
+
+// Text returns the filter values as query text, for a query that has
+// only components (Google accepts "components=postal_code:19711" alone).
+func (c Components) Text() string {
+	var parts []string
+	for _, v := range []string{c.Route, c.Locality, c.AdministrativeArea, c.PostalCode, c.Country} {
+		if v != "" {
+			parts = append(parts, v)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // DefaultLimit is the most results Forward returns by default.
