@@ -25,7 +25,7 @@ var (
 
 // geocoderServer serves the geocoder endpoints on the fixture of
 // geo/geocode (no key check: the group is unauthenticated here).
-func geocoderServer(t *testing.T, loaded bool) *echo.Echo {
+func geocoderServer(t testing.TB, loaded bool) *echo.Echo {
 	t.Helper()
 	tinyGeocodeOnce.Do(func() {
 		tinyGeocode, tinyGeocodeErr = geocode.Build(filepath.Join("..", "geo", "geocode", "testdata", "tiny.osm"), geocode.BuildOptions{})
@@ -217,4 +217,45 @@ func TestGeocoderMalformedQuery(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzGeocoderQuery sends arbitrary query strings to both geocoder
+// endpoints: every answer is HTTP 200 with a JSON body whose status is one
+// of Google's, and INVALID_REQUEST comes with an error message.
+func FuzzGeocoderQuery(f *testing.F) {
+	for _, s := range []string{
+		"address=10+main+st", "components=postal_code:19901", "address=main&components=route:Main+St|route:x",
+		"address=main&bounds=39,-76|40,-75", "components=locality:|country:US", "x=-75.5&y=39&result_type=route",
+		"x=1e3&y=0x1p-2", "address=%ff%fe", "address=;&format=xml", "components=administrative_area:DE",
+	} {
+		f.Add(s)
+	}
+	e := geocoderServer(f, true)
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, path := range []string{"/geocoderv1/geocoder", "/geocoderv1/rev-geocoder"} {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.URL.Path, req.URL.RawQuery = path, raw
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("%s?%s: HTTP %d", path, raw, rec.Code)
+			}
+			if !strings.HasPrefix(rec.Header().Get(echo.HeaderContentType), "application/json") {
+				continue // format=xml
+			}
+			var r GeocodeResponse
+			if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
+				t.Fatalf("%s?%s: %v", path, raw, err)
+			}
+			switch r.Status {
+			case GeocodeOK, GeocodeZeroResults:
+			case GeocodeInvalidRequest:
+				if r.ErrorMessage == "" {
+					t.Fatalf("%s?%s: INVALID_REQUEST without a message", path, raw)
+				}
+			default:
+				t.Fatalf("%s?%s: status %q", path, raw, r.Status)
+			}
+		}
+	})
 }
