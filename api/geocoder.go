@@ -290,14 +290,13 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 	if format == "" {
 		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
 	}
-	lon, err := parseCoord(q, "x", 180)
-	if err != nil {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+	// The coordinate rules of the point lookups: plain decimal numbers
+	// (no hex, no underscores), within range, the first of a repeat.
+	pt, msg := ParseLookupPoint(q, LookupLonX, LookupLatY)
+	if msg != "" {
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, msg)
 	}
-	lat, err := parseCoord(q, "y", 90)
-	if err != nil {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
-	}
+	lon, lat := pt[0], pt[1]
 	opts := geocode.ReverseOptions{AddressTolerance: h.opts.AddressTolerance, StreetTolerance: h.opts.StreetTolerance}
 	for _, t := range splitList(q.Get("result_type")) {
 		if !geocode.ValidResultType(t) {
@@ -321,22 +320,6 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 		return h.fail(c, format, http.StatusInternalServerError, GeocodeUnknownError, "internal error, retry later")
 	}
 	return h.write(c, format, http.StatusOK, NewGeocodeResponse(cs))
-}
-
-// parseCoord reads a required decimal coordinate within ±limit.
-func parseCoord(q url.Values, name string, limit float64) (float64, error) {
-	s := strings.TrimSpace(q.Get(name))
-	if s == "" {
-		return 0, fmt.Errorf("%s is required", name)
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%s must be a decimal number", name)
-	}
-	if v < -limit || v > limit {
-		return 0, fmt.Errorf("%s must be within -%g..%g", name, limit, limit)
-	}
-	return v, nil
 }
 
 // splitList splits a Google list parameter ("a|b").
