@@ -17,6 +17,9 @@ type AdminArea struct {
 	// Code is its ISO 3166 code when it has one: "US" for a country,
 	// "US-DE" for a state; "" otherwise.
 	Code string
+	// Postal marks a postal-code area (boundary=postal_code): Name is
+	// the code ("AD500") and Level is 0.
+	Postal bool
 }
 
 // AdminLookup returns the administrative areas containing p, in any
@@ -27,14 +30,21 @@ type AdminLookup func(p orb.Point) []AdminArea
 
 // BoundaryAdmins returns the AdminLookup of a loaded boundary layer: the
 // administrative areas containing a point with their admin_level and
-// ISO codes (the country's alpha-2 code at level 2).
+// ISO codes (the country's alpha-2 code at level 2), and its postal-code
+// areas, smallest first.
 func BoundaryAdmins(l *boundary.Layer) AdminLookup {
 	if l == nil {
 		return nil
 	}
 	return func(p orb.Point) []AdminArea {
 		var out []AdminArea
-		for _, a := range l.AdminHierarchy(p) {
+		for _, a := range l.Containing(p, func(a *boundary.Area) bool {
+			return a.Name != "" && (a.Kind == boundary.KindAdmin || a.Boundary == "postal_code")
+		}) {
+			if a.Kind != boundary.KindAdmin {
+				out = append(out, AdminArea{Name: a.Name, Postal: true})
+				continue
+			}
 			code := a.ISO3166_2
 			if a.AdminLevel == 2 {
 				code = a.CountryISO2

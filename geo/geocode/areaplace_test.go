@@ -83,3 +83,18 @@ func TestCountyOneResult(t *testing.T) {
 		})
 	}
 }
+
+// TestParishIsNotTheTown: in Andorra the parish (administrative_area_level_1)
+// and its main town share a name; reverse lists both, each as itself.
+func TestParishIsNotTheTown(t *testing.T) {
+	ad := testIndex(t, andorra)
+	cs := ad.Reverse(orb.Point{1.53, 42.51}, ReverseOptions{ResultTypes: []string{"administrative_area_level_1", "locality"}})
+	var types []string
+	for _, c := range cs {
+		types = append(types, c.Types[0]+": "+c.FormattedAddress)
+	}
+	want := []string{"locality: Andorra la Vella, Andorra", "administrative_area_level_1: Andorra la Vella, Andorra"}
+	if len(types) != 2 || types[0] != want[0] || types[1] != want[1] {
+		t.Errorf("got %q, want %q", types, want)
+	}
+}

@@ -179,16 +179,23 @@ func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) b
 	return best
 }
 
-// adminCtx fills c's county, state and country from the boundary layer's
-// areas containing p and returns the locality and neighbourhood names it
-// gives (either may be empty).
-func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality string) {
-	areas := b.admins(p)
+// adminCtx fills c's county, state, country and neighbourhood from the
+// boundary layer's areas containing p and returns the locality and the
+// smallest postal-code area's code (either may be empty).
+func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
+	var areas []AdminArea
 	cc := ""
-	for _, a := range areas {
+	for _, a := range b.admins(p) {
+		if a.Postal {
+			if postal == "" { // the smallest
+				postal = a.Name
+			}
+			continue
+		}
 		if a.Level == 2 && a.Code != "" {
 			cc = strings.ToUpper(a.Code)
 		}
+		areas = append(areas, a)
 	}
 	sort.Slice(areas, func(i, j int) bool { return areas[i].Level < areas[j].Level })
 	for _, a := range areas {
@@ -215,7 +222,7 @@ func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality string) {
 			}
 		}
 	}
-	return locality
+	return locality, postal
 }
 
 // tigerAreas fills c's county and state, when the boundary layer gave
@@ -264,7 +271,7 @@ func (b *builder) placeAdmin(i int) [2]uint32 {
 	}
 	c := placeCtx{county: noRef, state: noRef, country: noRef}
 	if b.admins != nil {
-		b.adminCtx(b.x.places[i].pt, &c)
+		_, _ = b.adminCtx(b.x.places[i].pt, &c)
 	}
 	b.tigerAreas(b.x.places[i].pt, "", &c)
 	v := [2]uint32{c.state, c.county}
@@ -275,7 +282,10 @@ func (b *builder) placeAdmin(i int) [2]uint32 {
 // context returns the context id of a feature at p with its own addr:city
 // and addr:postcode (either may be empty).
 func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
-	c, locality := b.placeAt(p, county)
+	c, locality, postal := b.placeAt(p, county)
+	if postcode == "" {
+		postcode = postal // the postal-code area around p
+	}
 	if postcode == "" && len(b.segs) > 0 {
 		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
 			postcode = b.x.roads[i].zip[0]
@@ -303,17 +313,17 @@ func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
 	return id
 }
 
-// placeAt returns the areas around p (county, state, neighbourhood) and
-// its locality: the city polygon of the boundary layer, else the nearest
-// city, town, village or hamlet node in the same state (and county).
-func (b *builder) placeAt(p orb.Point, county string) (placeCtx, string) {
-	c := placeCtx{county: noRef, state: noRef, country: noRef}
-	var locality string
+// placeAt returns the areas around p (county, state, neighbourhood), its
+// locality (the city polygon of the boundary layer, else the nearest
+// city, town, village or hamlet node in the same state and county) and
+// the postal-code area of the boundary layer around it, if any.
+func (b *builder) placeAt(p orb.Point, county string) (c placeCtx, locality, postal string) {
+	c = placeCtx{county: noRef, state: noRef, country: noRef}
 	// accept keeps the place nodes that lie in the feature's state (and
 	// county when both are known): the nearest town across a state line
 	// is not the feature's city.
 	if b.admins != nil {
-		locality = b.adminCtx(p, &c)
+		locality, postal = b.adminCtx(p, &c)
 	}
 	b.tigerAreas(p, county, &c)
 	accept := func(i int) bool {
@@ -333,7 +343,7 @@ func (b *builder) placeAt(p orb.Point, county string) (placeCtx, string) {
 			c.neighbourhood = b.str(b.x.places[i].name)
 		}
 	}
-	return c, locality
+	return c, locality, postal
 }
 
 func (b *builder) countryName(cc, fallback string) string {
@@ -700,7 +710,7 @@ func (b *builder) groupRoads() []roadGroup {
 	for i := range x.roads {
 		r := &x.roads[i]
 		keys[i] = b.t.Normalize(r.name)
-		c, locality := b.placeAt(alongLine(r.line, 0.5), r.county)
+		c, locality, _ := b.placeAt(alongLine(r.line, 0.5), r.county)
 		places[i] = Fold(locality) + "\x00" + strconv.FormatUint(uint64(c.state), 10)
 		if r.alias { // a route number of a named road: a street of its own
 			places[i] += "\x00alias"

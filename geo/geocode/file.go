@@ -21,8 +21,9 @@ var fileMagic = [8]byte{'G', 'E', 'O', 'C', 'O', 'D', 'E', 0}
 // 1: the mean of their outline's points, sometimes outside); version 3
 // splits streets by locality and gives each road of a street its own
 // context (section partctx); version 4 adds the streets of route
-// numbers (ref tags).
-const FileVersion = 4
+// numbers (ref tags); version 5 takes postcodes from postal-code
+// boundaries.
+const FileVersion = 5
 
 // Save writes the index to dir/geocode.bin.
 func (ix *Index) Save(dir string) error {

@@ -1,6 +1,11 @@
 package geocode
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/paulmach/orb"
+)
 
 // TestForwardPostcodeCity: a postcode result lists the postal code first
 // and names the postcode's city.
@@ -29,5 +34,31 @@ func TestForwardPostcodeCity(t *testing.T) {
 				t.Errorf("first %q %v %+v, want %s, component %s first, %q", c.FormattedAddress, c.Types, c.Components, tc.typ, tc.first, tc.formatted)
 			}
 		})
+	}
+}
+
+// TestPostcodeFromPostalArea: a feature without addr:postcode or a TIGER
+// ZIP takes its postcode from the postal-code area of the boundary layer
+// around it; its own tags win.
+func TestPostcodeFromPostalArea(t *testing.T) {
+	admins := func(p orb.Point) []AdminArea {
+		return []AdminArea{{Name: "United States", Level: 2, Code: "US"}, {Name: "99999", Postal: true}}
+	}
+	ix, err := Build(filepath.Join("testdata", "tiny.osm"), BuildOptions{Admins: admins})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ query, postcode string }{
+		{"Carrer de la Unió", "99999"},            // no postcode tag: the area's
+		{"10 North Main Street", "19901"},         // addr:postcode
+		{"North Main Street, Testville", "19901"}, // tiger:zip_left
+	} {
+		cs := ix.Forward(Query{Text: tc.query})
+		if len(cs) == 0 {
+			t.Fatalf("%q: no result", tc.query)
+		}
+		if pc, _ := cs[0].Component("postal_code"); pc != tc.postcode {
+			t.Errorf("%q: %q has postcode %q, want %q", tc.query, cs[0].FormattedAddress, pc, tc.postcode)
+		}
 	}
 }

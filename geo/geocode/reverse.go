@@ -283,29 +283,32 @@ func (ix *Index) areaResults(ctx *placeCtx, p orb.Point) []Candidate {
 }
 
 // areaPlace returns the place node of an administrative area of kind k
-// (areaTypes: county, state, country) nearest p: one of the area's name,
-// or of its name without the last word for a place of that kind ("New
+// (areaTypes: county, state, country) nearest p: a place of that kind
+// with the area's name, or with its name without the last word ("New
 // Castle" for "New Castle County").
 func (ix *Index) areaPlace(ar *area, k int, p orb.Point) (uint32, bool) {
 	name := ix.str(ar.name)
-	if pid, ok := ix.nearestPlaceNamed(name, p); ok {
-		return pid, true
-	}
-	i := strings.LastIndexByte(name, ' ')
-	if i <= 0 {
-		return noRef, false
-	}
 	class := [3]string{"county", "state", "country"}[k]
-	best, bestD := noRef, math.Inf(1)
-	for _, fid := range ix.s.places[Fold(name[:i])] {
-		if ix.str(ix.feats[fid].class) != class {
+	for _, n := range []string{name, name[:max(0, strings.LastIndexByte(name, ' '))]} {
+		if n == "" {
 			continue
 		}
-		if d := geo.HaversineM(p, ix.feats[fid].pt); d < bestD {
-			best, bestD = fid, d
+		// Of that kind only: the parish of Andorra la Vella is not the
+		// town of that name.
+		best, bestD := noRef, math.Inf(1)
+		for _, fid := range ix.s.places[Fold(n)] {
+			if ix.str(ix.feats[fid].class) != class {
+				continue
+			}
+			if d := geo.HaversineM(p, ix.feats[fid].pt); d < bestD {
+				best, bestD = fid, d
+			}
+		}
+		if best != noRef {
+			return best, true
 		}
 	}
-	return best, best != noRef
+	return noRef, false
 }
 
 // nearestPlaceNamed returns the place feature of that name nearest p.
