@@ -22,7 +22,10 @@ const (
 	bonusHouse     = 0.12
 	bonusInterp    = 0.08
 	bonusStreet    = 0.02
-	bonusBounds    = 0.05
+	// bonusBounds lifts a result inside the bounds box above a slightly
+	// better match outside ("Main St" near Newark gives E Main St there
+	// before Main St elsewhere): a bias, as Google's, not a filter.
+	bonusBounds = 0.15
 	// candidatePool bounds the features scored in full per query.
 	candidatePool = 2000
 	// finalists are the best pre-scored features resolved to house
@@ -158,7 +161,11 @@ func (ix *Index) forward(q Query) []Candidate {
 		if !ok {
 			continue
 		}
-		pre = append(pre, scored{fid, s + ix.kindBonus(f), exact})
+		s += ix.kindBonus(f)
+		if q.Bounds != nil && q.Bounds.Intersects(f.bound) {
+			s += bonusBounds // so that the box's features are among the finalists
+		}
+		pre = append(pre, scored{fid, s, exact})
 	}
 	sort.Slice(pre, func(i, j int) bool {
 		if pre[i].score != pre[j].score {

@@ -1,6 +1,10 @@
 package geocode
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/paulmach/orb"
+)
 
 // TestResultsKeepTheBestMatchWords: a result that leaves out a word the
 // best result matched is not listed ("Main St, Newark" gives Newark's Main
@@ -27,5 +31,23 @@ func TestResultsKeepTheBestMatchWords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBoundsBias: bounds around Newark put Newark's Main Streets first
+// for "Main St", though streets named exactly "Main St" lie elsewhere;
+// without bounds those come first.
+func TestBoundsBias(t *testing.T) {
+	de := testIndex(t, delaware)
+	newark := orb.Bound{Min: orb.Point{-75.77, 39.67}, Max: orb.Point{-75.73, 39.69}}
+	cs := de.Forward(Query{Text: "Main St", Bounds: &newark})
+	if len(cs) == 0 || !newark.Contains(cs[0].Location) {
+		t.Fatalf("with bounds: %+v", cs)
+	}
+	if l, _ := cs[0].Component("locality"); l != "Newark" {
+		t.Errorf("with bounds, first result %q", cs[0].FormattedAddress)
+	}
+	if cs := de.Forward(Query{Text: "Main St"}); len(cs) == 0 || newark.Contains(cs[0].Location) {
+		t.Errorf("without bounds, first result %+v", cs)
 	}
 }
