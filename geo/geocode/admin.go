@@ -20,6 +20,10 @@ type AdminArea struct {
 	// Postal marks a postal-code area (boundary=postal_code): Name is
 	// the code ("AD500") and Level is 0.
 	Postal bool
+	// Bound is the area's bounding box and Center a point inside it;
+	// zero when unknown.
+	Bound  orb.Bound
+	Center orb.Point
 }
 
 // AdminLookup returns the administrative areas containing p, in any
@@ -49,7 +53,7 @@ func BoundaryAdmins(l *boundary.Layer) AdminLookup {
 			if a.AdminLevel == 2 {
 				code = a.CountryISO2
 			}
-			out = append(out, AdminArea{Name: a.Name, Level: a.AdminLevel, Code: code})
+			out = append(out, AdminArea{Name: a.Name, Level: a.AdminLevel, Code: code, Bound: a.BBox, Center: a.RepPoint})
 		}
 		return out
 	}

@@ -98,3 +98,27 @@ func TestParishIsNotTheTown(t *testing.T) {
 		t.Errorf("got %q, want %q", types, want)
 	}
 }
+
+// TestAreaResultLocated: an administrative area without a place node (the
+// United States in the Delaware extract) is one fixed result, located
+// inside the area with its bounding box as viewport, wherever the query
+// point is.
+func TestAreaResultLocated(t *testing.T) {
+	de := testIndex(t, delaware)
+	var got []Candidate
+	for _, p := range []orb.Point{{-75.75, 39.6834}, {-75.55, 39.74}, {-75.3, 38.7}} {
+		cs := de.Reverse(p, ReverseOptions{ResultTypes: []string{"country"}})
+		if len(cs) != 1 {
+			t.Fatalf("at %v: %d country results", p, len(cs))
+		}
+		if !cs[0].Viewport.Contains(p) || !cs[0].Viewport.Contains(cs[0].Location) {
+			t.Errorf("at %v: viewport %v does not hold the point and the location %v", p, cs[0].Viewport, cs[0].Location)
+		}
+		got = append(got, cs[0])
+	}
+	for _, c := range got[1:] {
+		if c.Location != got[0].Location || c.Viewport != got[0].Viewport || c.PlaceID != got[0].PlaceID {
+			t.Errorf("the country moves with the query point: %+v vs %+v", c, got[0])
+		}
+	}
+}

@@ -53,7 +53,7 @@ type builder struct {
 
 	strIDs  map[string]uint32
 	ctxIDs  map[placeCtx]uint32
-	areaIDs map[area]uint32
+	areaIDs map[areaKey]uint32
 	// placeAreas caches placeAdmin by place index.
 	placeAreas map[int][2]uint32
 
@@ -65,7 +65,7 @@ type builder struct {
 
 func newBuilder(t *Tables, x *extract, admins AdminLookup) *builder {
 	b := &builder{t: t, x: x, admins: admins, ix: &Index{t: t, strs: []string{""}, parts: []uint32{0}},
-		strIDs: map[string]uint32{"": 0}, ctxIDs: map[placeCtx]uint32{}, areaIDs: map[area]uint32{},
+		strIDs: map[string]uint32{"": 0}, ctxIDs: map[placeCtx]uint32{}, areaIDs: map[areaKey]uint32{},
 		placeAreas: map[int][2]uint32{},
 		placeGrid:  newGrid(0.05), segGrid: newGrid(0.004)}
 	for i, p := range x.places {
@@ -103,16 +103,25 @@ func intern[K comparable](ids map[K]uint32, list *[]K, v K) uint32 {
 }
 
 func (b *builder) area(name, short string, level int) uint32 {
+	return b.areaAt(name, short, level, nil)
+}
+
+// areaAt is area with the boundary layer's area, whose bounding box and
+// inside point locate it.
+func (b *builder) areaAt(name, short string, level int, at *AdminArea) uint32 {
 	if name == "" {
 		return noRef
 	}
-	a := area{name: b.str(name), short: b.str(short), level: uint8(level)}
-	if id, ok := b.areaIDs[a]; ok {
-		return id
+	k := areaKey{name: b.str(name), short: b.str(short), level: uint8(level)}
+	id, ok := b.areaIDs[k]
+	if !ok {
+		id = uint32(len(b.ix.areas))
+		b.ix.areas = append(b.ix.areas, area{name: k.name, short: k.short, level: k.level})
+		b.areaIDs[k] = id
 	}
-	id := uint32(len(b.ix.areas))
-	b.ix.areas = append(b.ix.areas, a)
-	b.areaIDs[a] = id
+	if a := &b.ix.areas[id]; at != nil && a.bound == (orb.Bound{}) {
+		a.bound, a.center = at.Bound, at.Center
+	}
 	return id
 }
 
@@ -201,7 +210,7 @@ func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
 	for _, a := range areas {
 		switch b.t.componentType(cc, a.Level) {
 		case "country":
-			c.country = b.area(b.countryName(cc, a.Name), cc, 2)
+			c.country = b.areaAt(b.countryName(cc, a.Name), cc, 2, &a)
 		case "administrative_area_level_1":
 			short := b.t.stateCode(a.Name)
 			if short == "" {
@@ -211,9 +220,9 @@ func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
 					short = a.Name
 				}
 			}
-			c.state = b.area(a.Name, short, a.Level)
+			c.state = b.areaAt(a.Name, short, a.Level, &a)
 		case "administrative_area_level_2":
-			c.county = b.area(a.Name, a.Name, a.Level)
+			c.county = b.areaAt(a.Name, a.Name, a.Level, &a)
 		case "locality":
 			locality = a.Name
 		case "neighborhood", "sublocality":

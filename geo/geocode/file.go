@@ -22,8 +22,9 @@ var fileMagic = [8]byte{'G', 'E', 'O', 'C', 'O', 'D', 'E', 0}
 // splits streets by locality and gives each road of a street its own
 // context (section partctx); version 4 adds the streets of route
 // numbers (ref tags); version 5 takes postcodes from postal-code
-// boundaries.
-const FileVersion = 5
+// boundaries; version 6 locates administrative areas (section
+// areageom).
+const FileVersion = 6
 
 // Save writes the index to dir/geocode.bin.
 func (ix *Index) Save(dir string) error {
@@ -70,6 +71,11 @@ func (ix *Index) Save(dir string) error {
 		copy(areas[3*i:], []uint32{a.name, a.short, uint32(a.level)})
 	}
 	w.AddUint32s("areas", areas)
+	areaGeom := make([]float64, 6*len(ix.areas))
+	for i, a := range ix.areas {
+		copy(areaGeom[6*i:], []float64{a.bound.Min[0], a.bound.Min[1], a.bound.Max[0], a.bound.Max[1], a.center[0], a.center[1]})
+	}
+	w.AddFloat64s("areageom", areaGeom)
 	w.AddUint32s("parts", ix.parts)
 	w.AddUint32s("partctx", ix.partCtx)
 	pts := make([]float64, 2*len(ix.pts))
@@ -117,7 +123,7 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 	osmID := r.i64("feat.osmid")
 	geom := r.f64("feat.geom")
 	ctx, areas, parts, pts := r.u32("ctx"), r.u32("areas"), r.u32("parts"), r.f64("points")
-	partCtx := r.u32("partctx")
+	partCtx, areaGeom := r.u32("partctx"), r.f64("areageom")
 	if r.err != nil {
 		return nil, fmt.Errorf("geocode: %w", r.err)
 	}
@@ -158,8 +164,13 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 		}
 	}
 	ix.areas = make([]area, len(areas)/3)
+	if len(areaGeom) != 6*len(ix.areas) {
+		return nil, fmt.Errorf("geocode: %w: area geometry", binfmt.ErrCorrupt)
+	}
 	for i := range ix.areas {
-		ix.areas[i] = area{name: areas[3*i], short: areas[3*i+1], level: uint8(areas[3*i+2])}
+		g := areaGeom[6*i:]
+		ix.areas[i] = area{name: areas[3*i], short: areas[3*i+1], level: uint8(areas[3*i+2]),
+			bound: orb.Bound{Min: orb.Point{g[0], g[1]}, Max: orb.Point{g[2], g[3]}}, center: orb.Point{g[4], g[5]}}
 	}
 	ix.feats = make([]feature, n)
 	for i := range ix.feats {

@@ -97,6 +97,16 @@ type area struct {
 	name  uint32 // string ids
 	short uint32
 	level uint8
+	// bound and center locate it (from the boundary layer); zero when
+	// it is known only by name (a TIGER county tag).
+	bound  orb.Bound
+	center orb.Point
+}
+
+// areaKey identifies an area while building.
+type areaKey struct {
+	name, short uint32
+	level       uint8
 }
 
 // Index is a geocoding index: built from an OSM extract (Build), saved

@@ -353,11 +353,17 @@ var areaTypes = [3]string{"administrative_area_level_2", "administrative_area_le
 
 // renderArea makes the result of an administrative area that has no place
 // node: areas[0] is the area (kind k of areaTypes), the rest the areas
-// above it; it is located at the query point p, approximately.
+// above it. It is located at a point inside it with its bounding box as
+// the viewport (the boundary layer's); an area known only by name is
+// located at the query point p, approximately.
 func (ix *Index) renderArea(areas []uint32, k int, p orb.Point) Candidate {
 	ar := ix.area(areas[0])
-	c := Candidate{Kind: KindPlace, Types: []string{areaTypes[k], "political"}, Location: p,
-		LocationType: Approximate, Viewport: padBound(p.Bound(), 5000),
+	loc, vp := p, padBound(p.Bound(), 5000)
+	if ar.bound != (orb.Bound{}) {
+		loc, vp = ar.center, ar.bound
+	}
+	c := Candidate{Kind: KindPlace, Types: []string{areaTypes[k], "political"}, Location: loc,
+		LocationType: Approximate, Viewport: vp,
 		PlaceID: fmt.Sprintf("a%x", hashString(areaTypes[k]+"|"+ix.str(ar.name)+"|"+ix.str(ar.short))), fid: noRef}
 	cc := ""
 	for j, a := range areas {
