@@ -47,8 +47,12 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		s.limitBody(c)
-		if err := checkContentType(req); err != nil {
-			return err
+		// Only a route that takes this method reads a body: a POST to a
+		// GET route is a 405, whatever its content type.
+		if takesBody(req.Method) && s.routeTakes(req.Method, c.Path()) {
+			if err := checkContentType(req); err != nil {
+				return err
+			}
 		}
 		if err := next(c); err != nil {
 			return err
@@ -108,13 +112,27 @@ type errReader struct{ err error }
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 func (r errReader) Close() error             { return nil }
 
+// takesBody reports whether requests of the method carry a body.
+func takesBody(method string) bool {
+	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
+}
+
+// routeTakes reports whether a route of that method is registered at
+// path (the route pattern).
+func (s *Server) routeTakes(method, path string) bool {
+	for _, r := range s.e.Routes() {
+		if r.Method == method && r.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
 // checkContentType answers 415 for a request with a body (POST, PUT, PATCH)
 // whose Content-Type is not application/json. Other methods may send any
 // content type: clients send it on GETs too.
 func checkContentType(req *http.Request) error {
-	switch req.Method {
-	case http.MethodPost, http.MethodPut, http.MethodPatch:
-	default:
+	if !takesBody(req.Method) {
 		return nil
 	}
 	ct := req.Header.Get(echo.HeaderContentType)

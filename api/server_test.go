@@ -262,6 +262,7 @@ func TestErrorBodies(t *testing.T) {
 		{"text/plain POST", "POST", "/testv1/echo", `{"a":1}`, map[string]string{"Content-Type": "text/plain"}, 415, "content type text/plain is not supported: send application/json"},
 		{"POST without content type", "POST", "/testv1/echo", `{"a":1}`, map[string]string{"Content-Type": ""}, 415, "content type none is not supported: send application/json"},
 		{"panic", "GET", "/testv1/panic", "", nil, 500, "Internal Server Error"},
+		{"POST to a GET route, no content type", "POST", "/testv1/panic", `x`, map[string]string{"Content-Type": ""}, 405, "Method Not Allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
