@@ -54,6 +54,8 @@ type builder struct {
 	strIDs  map[string]uint32
 	ctxIDs  map[placeCtx]uint32
 	areaIDs map[areaKey]uint32
+	// placeCache memoises placeAt.
+	placeCache map[placeKey]placeVal
 	// placeAreas caches placeAdmin by place index.
 	placeAreas map[int][2]uint32
 
@@ -150,6 +152,7 @@ var placeRadius = map[string]float64{
 // radius, -1 when none is in range; accept, when set, filters the places.
 func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...string) int {
 	best, bestScore := -1, 1.0
+	kx := metresPerDegLat * math.Cos(p[1]*math.Pi/180) // a local plane: places within 12 km
 	b.placeGrid.near(p, 12000, func(id uint32) {
 		pl := &b.x.places[id]
 		r := 0.0
@@ -161,7 +164,8 @@ func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...stri
 		if r == 0 {
 			return
 		}
-		if s := geo.HaversineM(p, pl.pt) / r; s < bestScore && (accept == nil || accept(int(id))) {
+		dx, dy := (pl.pt[0]-p[0])*kx, (pl.pt[1]-p[1])*metresPerDegLat
+		if s := math.Sqrt(dx*dx+dy*dy) / r; s < bestScore && (accept == nil || accept(int(id))) {
 			best, bestScore = int(id), s
 		}
 	})
@@ -326,7 +330,32 @@ func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
 // locality (the city polygon of the boundary layer, else the nearest
 // city, town, village or hamlet node in the same state and county) and
 // the postal-code area of the boundary layer around it, if any.
-func (b *builder) placeAt(p orb.Point, county string) (c placeCtx, locality, postal string) {
+func (b *builder) placeAt(p orb.Point, county string) (placeCtx, string, string) {
+	k := placeKey{p, county}
+	if v, ok := b.placeCache[k]; ok {
+		return v.c, v.locality, v.postal
+	}
+	c, locality, postal := b.placeAtUncached(p, county)
+	if b.placeCache == nil {
+		b.placeCache = map[placeKey]placeVal{}
+	}
+	b.placeCache[k] = placeVal{c, locality, postal}
+	return c, locality, postal
+}
+
+// placeKey and placeVal are placeAt's cache: a road's midpoint is looked
+// up when its street is grouped and again for its context.
+type placeKey struct {
+	p      orb.Point
+	county string
+}
+
+type placeVal struct {
+	c                placeCtx
+	locality, postal string
+}
+
+func (b *builder) placeAtUncached(p orb.Point, county string) (c placeCtx, locality, postal string) {
 	c = placeCtx{county: noRef, state: noRef, country: noRef}
 	// accept keeps the place nodes that lie in the feature's state (and
 	// county when both are known): the nearest town across a state line
