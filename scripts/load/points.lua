@@ -22,10 +22,13 @@ function init(args)
   if not (tmpl and file and key) then
     error("usage: wrk ... -s points.lua URL -- PATH POINTS KEY")
   end
+  -- A value is inserted literally: "%" in a replacement string would
+  -- start a capture reference (percent-escaped queries have many).
+  local function lit(s) return (s:gsub("%%", "%%%%")) end
   for line in io.lines(file) do
     local x, y = line:match("^(%S+)%s+(%S+)")
     if x then
-      paths[#paths + 1] = tmpl:gsub("{x}", x):gsub("{y}", y)
+      paths[#paths + 1] = tmpl:gsub("{x}", lit(x)):gsub("{y}", lit(y))
     end
   end
   if #paths == 0 then
