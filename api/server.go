@@ -1,9 +1,10 @@
 // Package api is geosvc's REST front: an Echo server with the middleware
 // every interface shares (request ids, access log, panic recovery, CORS,
 // JSON errors, API-key authentication, a per-key rate limit, body size and
-// content-type checks, usage counting) and the key-less service endpoints
-// /healthz, /readyz and /v1/info. Interfaces (tdmv1, and the lookups that
-// follow) register their routes on Protected().
+// content-type checks, usage counting), the key-less service endpoints
+// /healthz, /readyz and /v1/info, and the OpenAPI document of the REST
+// interfaces (openapi.yaml, served at /openapi.yaml). Interfaces (tdmv1,
+// and the lookups that follow) register their routes on Protected().
 package api
 
 import (
@@ -139,6 +140,7 @@ func New(opts Options) *Server {
 	s.Public(http.MethodGet, "/healthz", s.healthz)
 	s.Public(http.MethodGet, "/readyz", s.readyz)
 	s.Public(http.MethodGet, "/v1/info", s.info)
+	s.Public(http.MethodGet, OpenAPIPath, s.openAPI)
 	return s
 }
 

@@ -1,0 +1,848 @@
+package api
+
+import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/geosvc/geosvc/api/internal/redistest"
+	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/geo/timezone"
+	"github.com/geosvc/geosvc/geo/zip4"
+)
+
+// oaDoc is the parsed OpenAPI document, YAML mappings as map[string]any.
+type oaDoc map[string]any
+
+// oaMethods are the operation keys of an OpenAPI path item.
+var oaMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+// loadOpenAPI parses the embedded document.
+func loadOpenAPI(t testing.TB) oaDoc {
+	t.Helper()
+	var v any
+	if err := yaml.Unmarshal(openAPIDoc, &v); err != nil {
+		t.Fatalf("openapi.yaml does not parse: %v", err)
+	}
+	n, err := oaNormalize(v, "")
+	if err != nil {
+		t.Fatalf("openapi.yaml: %v", err)
+	}
+	m, ok := n.(map[string]any)
+	if !ok {
+		t.Fatalf("openapi.yaml is a %T, want a mapping", n)
+	}
+	return oaDoc(m)
+}
+
+// oaNormalize makes v JSON-like: mapping keys must be strings (OpenAPI's
+// are, and an unquoted 200 would not be), numbers are float64.
+func oaNormalize(v any, at string) (any, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			n, err := oaNormalize(e, at+"/"+k)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, nil
+	case map[any]any:
+		for k := range x {
+			if _, ok := k.(string); !ok {
+				return nil, fmt.Errorf("%s: key %v is a %T, want a string (quote it)", at, k, k)
+			}
+		}
+		return nil, fmt.Errorf("%s: unexpected mapping type %T", at, x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			n, err := oaNormalize(e, fmt.Sprintf("%s/%d", at, i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
+		}
+		return out, nil
+	case int:
+		return float64(x), nil
+	case int64:
+		return float64(x), nil
+	case uint64:
+		return float64(x), nil
+	case time.Time:
+		return nil, fmt.Errorf("%s: unquoted timestamp %v (quote it: JSON has no timestamps)", at, x)
+	}
+	return v, nil
+}
+
+// oaObj returns v as a mapping, nil when it is not one.
+func oaObj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// resolve returns the component a local $ref names.
+func (d oaDoc) resolve(ref string) (map[string]any, error) {
+	rest, ok := strings.CutPrefix(ref, "#/components/")
+	if !ok {
+		return nil, fmt.Errorf("$ref %q: want #/components/<kind>/<name>", ref)
+	}
+	kind, name, ok := strings.Cut(rest, "/")
+	if !ok || strings.Contains(name, "/") {
+		return nil, fmt.Errorf("$ref %q: want #/components/<kind>/<name>", ref)
+	}
+	c := oaObj(oaObj(oaObj(d["components"])[kind])[name])
+	if c == nil {
+		return nil, fmt.Errorf("$ref %q: no such component", ref)
+	}
+	return c, nil
+}
+
+// deref follows $refs to the object they name (nil when one does not
+// resolve).
+func (d oaDoc) deref(m map[string]any) map[string]any {
+	for i := 0; m != nil && i < 10; i++ {
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return m
+		}
+		m, _ = d.resolve(ref)
+	}
+	return m
+}
+
+// operations returns the document's operations by "METHOD /path".
+func (d oaDoc) operations() map[string]map[string]any {
+	ops := map[string]map[string]any{}
+	for path, item := range oaObj(d["paths"]) {
+		for _, m := range oaMethods {
+			if op := oaObj(oaObj(item)[m]); op != nil {
+				ops[strings.ToUpper(m)+" "+path] = op
+			}
+		}
+	}
+	return ops
+}
+
+// methodsAt returns the documented methods of path, sorted.
+func (d oaDoc) methodsAt(path string) []string {
+	var out []string
+	for _, m := range oaMethods {
+		if oaObj(oaObj(oaObj(d["paths"])[path])[m]) != nil {
+			out = append(out, strings.ToUpper(m))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// oaWalk calls fn for every mapping of v with its location.
+func oaWalk(v any, at string, fn func(m map[string]any, at string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		fn(x, at)
+		for k, e := range x {
+			oaWalk(e, at+"/"+k, fn)
+		}
+	case []any:
+		for i, e := range x {
+			oaWalk(e, fmt.Sprintf("%s/%d", at, i), fn)
+		}
+	}
+}
+
+// validate checks a JSON value (numbers as float64) against schema s and
+// returns the problems found, each with its JSON path. It knows the parts
+// of OpenAPI 3.0 schemas the document uses. It is stricter than OpenAPI
+// on one point, on purpose: an object schema with properties and no
+// additionalProperties refuses keys it does not list, so that a field the
+// server sends but the document lacks is found.
+func (d oaDoc) validate(s map[string]any, v any, at string) []string {
+	s = d.deref(s)
+	if s == nil {
+		return []string{at + ": schema does not resolve"}
+	}
+	if alts, ok := s["oneOf"].([]any); ok {
+		matched, fails := 0, []string(nil)
+		for i, a := range alts {
+			p := d.validate(oaObj(a), v, at)
+			if len(p) == 0 {
+				matched++
+			} else {
+				fails = append(fails, fmt.Sprintf("(oneOf %d) %s", i, strings.Join(p, "; ")))
+			}
+		}
+		if matched != 1 {
+			return []string{fmt.Sprintf("%s: matches %d of the oneOf schemas, want 1: %s", at, matched, strings.Join(fails, " | "))}
+		}
+		return nil
+	}
+	if v == nil {
+		if s["nullable"] == true {
+			return nil
+		}
+		return []string{at + ": null, but the schema is not nullable"}
+	}
+	var probs []string
+	bad := func(format string, args ...any) { probs = append(probs, at+": "+fmt.Sprintf(format, args...)) }
+	if enum, ok := s["enum"].([]any); ok && !slices.ContainsFunc(enum, func(e any) bool { return e == v }) {
+		bad("%v is not one of %v", v, enum)
+	}
+	num, isNum := v.(float64)
+	switch s["type"] {
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			bad("a %T, want an object", v)
+			break
+		}
+		props := oaObj(s["properties"])
+		for _, r := range oaList(s["required"]) {
+			if _, ok := m[r.(string)]; !ok {
+				bad("required %q missing", r)
+			}
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if ps := oaObj(props[k]); ps != nil {
+				probs = append(probs, d.validate(ps, m[k], at+"."+k)...)
+			} else if props != nil && s["additionalProperties"] != true {
+				bad("%q is not in the schema's properties", k)
+			}
+		}
+	case "array":
+		a, ok := v.([]any)
+		if !ok {
+			bad("a %T, want an array", v)
+			break
+		}
+		if n, ok := s["minItems"].(float64); ok && float64(len(a)) < n {
+			bad("%d items, want at least %g", len(a), n)
+		}
+		if n, ok := s["maxItems"].(float64); ok && float64(len(a)) > n {
+			bad("%d items, want at most %g", len(a), n)
+		}
+		for i, e := range a {
+			probs = append(probs, d.validate(oaObj(s["items"]), e, fmt.Sprintf("%s[%d]", at, i))...)
+		}
+	case "string":
+		str, ok := v.(string)
+		if !ok {
+			bad("a %T, want a string", v)
+			break
+		}
+		if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(str) {
+			bad("%q does not match %s", str, p)
+		}
+		if n, ok := s["maxLength"].(float64); ok && float64(len(str)) > n {
+			bad("%d characters, want at most %g", len(str), n)
+		}
+		switch s["format"] {
+		case "date-time":
+			if _, err := time.Parse(time.RFC3339Nano, str); err != nil {
+				bad("%q is not a date-time", str)
+			}
+		case "uuid":
+			if !regexp.MustCompile(`^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$`).MatchString(str) {
+				bad("%q is not a uuid", str)
+			}
+		}
+	case "integer", "number":
+		if !isNum {
+			bad("a %T, want a %s", v, s["type"])
+			break
+		}
+		if s["type"] == "integer" && num != math.Trunc(num) {
+			bad("%v is not an integer", num)
+		}
+		if lo, ok := s["minimum"].(float64); ok && num < lo {
+			bad("%v is below %v", num, lo)
+		}
+		if hi, ok := s["maximum"].(float64); ok && num > hi {
+			bad("%v is above %v", num, hi)
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			bad("a %T, want a boolean", v)
+		}
+	case nil:
+	default:
+		bad("unknown schema type %v", s["type"])
+	}
+	return probs
+}
+
+// oaList returns v as a sequence, nil when it is not one.
+func oaList(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+// oaJSON round-trips v through JSON (numbers become float64).
+func oaJSON(t testing.TB, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestOpenAPIDocument(t *testing.T) {
+	d := loadOpenAPI(t)
+	if v, _ := d["openapi"].(string); !regexp.MustCompile(`^3\.0\.\d+$`).MatchString(v) {
+		t.Errorf("openapi = %q, want 3.0.x", v)
+	}
+	info := oaObj(d["info"])
+	for _, k := range []string{"title", "version", "description"} {
+		if s, _ := info[k].(string); s == "" {
+			t.Errorf("info.%s is missing", k)
+		}
+	}
+	if len(oaObj(d["paths"])) == 0 {
+		t.Fatal("no paths")
+	}
+	comps := oaObj(d["components"])
+	for _, k := range []string{"schemas", "responses", "parameters", "securitySchemes"} {
+		if len(oaObj(comps[k])) == 0 {
+			t.Errorf("components.%s is missing", k)
+		}
+	}
+	ids := map[string]string{}
+	for key, op := range d.operations() {
+		id, _ := op["operationId"].(string)
+		if id == "" {
+			t.Errorf("%s has no operationId", key)
+		} else if other, dup := ids[id]; dup {
+			t.Errorf("operationId %s is used by %s and %s", id, other, key)
+		}
+		ids[id] = key
+		if s, _ := op["summary"].(string); s == "" {
+			t.Errorf("%s has no summary", key)
+		}
+		ok2xx := false
+		for code, r := range oaObj(op["responses"]) {
+			if !regexp.MustCompile(`^[1-5][0-9][0-9]$`).MatchString(code) {
+				t.Errorf("%s: response key %q is not a status code", key, code)
+			}
+			ok2xx = ok2xx || code[0] == '2'
+			if desc, _ := d.deref(oaObj(r))["description"].(string); desc == "" {
+				t.Errorf("%s %s: response has no description", key, code)
+			}
+		}
+		if !ok2xx {
+			t.Errorf("%s documents no 2xx response", key)
+		}
+		for _, p := range oaList(op["parameters"]) {
+			p := d.deref(oaObj(p))
+			if p["name"] == nil || p["in"] == nil || oaObj(p["schema"]) == nil {
+				t.Errorf("%s: parameter %v lacks name, in or schema", key, p)
+			}
+		}
+	}
+}
+
+// TestOpenAPIExamples: every example validates against the schema beside
+// it (media types, parameters and schemas).
+func TestOpenAPIExamples(t *testing.T) {
+	d := loadOpenAPI(t)
+	n := 0
+	oaWalk(map[string]any(d), "#", func(m map[string]any, at string) {
+		s := oaObj(m["schema"])
+		if s == nil {
+			if strings.Contains(at, "/schemas/") && m["example"] != nil && m["type"] != nil {
+				s = m // a schema's own example
+			} else {
+				return
+			}
+		}
+		check := func(where string, ex any) {
+			n++
+			for _, p := range d.validate(s, oaJSON(t, ex), "example") {
+				t.Errorf("%s: %s", where, p)
+			}
+		}
+		if ex, ok := m["example"]; ok {
+			check(at+"/example", ex)
+		}
+		for name, ex := range oaObj(m["examples"]) {
+			check(at+"/examples/"+name, oaObj(ex)["value"])
+		}
+	})
+	if n < 20 {
+		t.Errorf("checked %d examples, want the document's 20 or more", n)
+	}
+}
+
+// TestOpenAPIRefsResolve: every $ref (and discriminator mapping) names an
+// existing component, and every component is referenced.
+func TestOpenAPIRefsResolve(t *testing.T) {
+	d := loadOpenAPI(t)
+	used := map[string]bool{}
+	refs := 0
+	oaWalk(map[string]any(d), "#", func(m map[string]any, at string) {
+		var targets []string
+		if ref, ok := m["$ref"]; ok {
+			s, ok := ref.(string)
+			if !ok {
+				t.Errorf("%s: $ref is a %T", at, ref)
+				return
+			}
+			targets = append(targets, s)
+		}
+		if disc := oaObj(m["discriminator"]); disc != nil {
+			for _, v := range oaObj(disc["mapping"]) {
+				s, _ := v.(string)
+				targets = append(targets, s)
+			}
+		}
+		for _, ref := range targets {
+			refs++
+			if _, err := d.resolve(ref); err != nil {
+				t.Errorf("%s: %v", at, err)
+			}
+			used[ref] = true
+		}
+	})
+	if refs == 0 {
+		t.Fatal("no $ref in the document")
+	}
+	for kind, cs := range oaObj(d["components"]) {
+		if kind == "securitySchemes" {
+			continue // named by security requirements, not $ref
+		}
+		for name := range oaObj(cs) {
+			if ref := "#/components/" + kind + "/" + name; !used[ref] {
+				t.Errorf("%s is never referenced", ref)
+			}
+		}
+	}
+}
+
+// oaFixture is the fully wired server: every interface registered the
+// way cmd/geosvc does, on the tdmv1 fixture's keys and queue, with the
+// lookup layers settable.
+type oaFixture struct {
+	*tdmFixture
+	zip4 atomic.Pointer[zip4.Layer]
+	tz   atomic.Pointer[timezone.Index]
+	bnd  atomic.Pointer[boundary.Layer]
+	geo  atomic.Pointer[geocode.Index]
+}
+
+func newOAFixture(t *testing.T) *oaFixture {
+	t.Helper()
+	f := &oaFixture{tdmFixture: newTDMFixture(t, 2)}
+	g := f.srv.Protected()
+	log := slog.New(slog.DiscardHandler)
+	RegisterZip4(g, Zip4Options{Layer: f.zip4.Load})
+	RegisterGeocoder(g, GeocoderOptions{Index: f.geo.Load, Logger: log})
+	RegisterTimezones(g, TimezonesOptions{Index: f.tz.Load, Logger: log})
+	bo := BoundaryOptions{Layer: f.bnd.Load}
+	RegisterAdmin(g, bo)
+	RegisterGeoBoundaries(g, bo)
+	return f
+}
+
+// oaRoutes returns the server's routes as OpenAPI "METHOD /path" keys,
+// without Echo's internal catch-all routes.
+func oaRoutes(srv *Server) map[string]*echo.Route {
+	out := map[string]*echo.Route{}
+	for _, r := range srv.Echo().Routes() {
+		if r.Method == echo.RouteNotFound || r.Path == "" || r.Path == "/*" {
+			continue
+		}
+		parts := strings.Split(r.Path, "/")
+		for i, p := range parts {
+			if name, ok := strings.CutPrefix(p, ":"); ok {
+				parts[i] = "{" + name + "}"
+			}
+		}
+		out[r.Method+" "+strings.Join(parts, "/")] = r
+	}
+	return out
+}
+
+// TestOpenAPIMatchesRoutes: the document lists exactly the routes the
+// server registers, both ways.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	d := loadOpenAPI(t)
+	f := newOAFixture(t)
+	routes := oaRoutes(f.srv)
+	ops := d.operations()
+	if len(routes) < 13 {
+		t.Fatalf("the server registers %d routes, want the 9 REST and 4 public ones at least: %v", len(routes), routes)
+	}
+	for key := range routes {
+		if _, ok := ops[key]; !ok {
+			t.Errorf("route %s is not in openapi.yaml", key)
+		}
+	}
+	for key := range ops {
+		if _, ok := routes[key]; !ok {
+			t.Errorf("openapi.yaml documents %s, which the server does not register", key)
+		}
+	}
+}
+
+// TestOpenAPISecurity: REST operations inherit the x-api-key scheme and
+// document its 403 and 429; public ones opt out with security: [].
+func TestOpenAPISecurity(t *testing.T) {
+	d := loadOpenAPI(t)
+	f := newOAFixture(t)
+	scheme := oaObj(oaObj(oaObj(d["components"])["securitySchemes"])["apiKey"])
+	if scheme["type"] != "apiKey" || scheme["in"] != "header" || scheme["name"] != HeaderAPIKey {
+		t.Errorf("securitySchemes.apiKey = %v, want an apiKey in header %s", scheme, HeaderAPIKey)
+	}
+	if desc, _ := scheme["description"].(string); !strings.Contains(desc, fmt.Sprintf("%d to %d characters", keys.MinLen, keys.MaxLen)) {
+		t.Errorf("securitySchemes.apiKey.description does not give the key length %d to %d", keys.MinLen, keys.MaxLen)
+	}
+	global := oaList(d["security"])
+	if len(global) != 1 || len(oaObj(global[0])) != 1 || oaObj(global[0])["apiKey"] == nil || len(oaList(oaObj(global[0])["apiKey"])) != 0 {
+		t.Errorf("top-level security = %v, want [{apiKey: []}]", global)
+	}
+	public := 0
+	for key, op := range d.operations() {
+		path := strings.SplitN(key, " ", 2)[1]
+		sec, has := op["security"]
+		resp := oaObj(op["responses"])
+		t.Run(key, func(t *testing.T) {
+			if f.srv.IsPublic(path) {
+				public++
+				if s, ok := sec.([]any); !has || !ok || len(s) != 0 {
+					t.Errorf("public, but security = %v (present %v), want []", sec, has)
+				}
+				if resp["403"] != nil {
+					t.Errorf("public, but documents 403")
+				}
+				return
+			}
+			if has {
+				t.Errorf("protected, but overrides security with %v: leave it out to inherit apiKey", sec)
+			}
+			for code, ref := range map[string]string{"403": "Forbidden", "429": "TooManyRequests"} {
+				if got, _ := oaObj(resp[code])["$ref"].(string); got != "#/components/responses/"+ref {
+					t.Errorf("response %s = %v, want the shared %s", code, resp[code], ref)
+				}
+			}
+		})
+	}
+	if public != 4 {
+		t.Errorf("%d public operations, want 4 (/healthz, /readyz, /v1/info, %s)", public, OpenAPIPath)
+	}
+}
+
+func TestOpenAPIServed(t *testing.T) {
+	f := newFixture(t, nil)
+	onDisk, err := os.ReadFile("openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, key string }{
+		{"no key", ""},
+		{"wrong key", strings.Repeat("w", 43)},
+		{"good key", f.key},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := f.do(http.MethodGet, OpenAPIPath, tc.key, "", nil)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d %s, want 200", rec.Code, rec.Body)
+			}
+			if ct := rec.Header().Get(echo.HeaderContentType); ct != "application/yaml" {
+				t.Errorf("Content-Type %q, want application/yaml", ct)
+			}
+			if !bytes.Equal(rec.Body.Bytes(), openAPIDoc) || !bytes.Equal(openAPIDoc, onDisk) {
+				t.Errorf("body (%d bytes) differs from openapi.yaml (%d bytes embedded, %d on disk)", rec.Body.Len(), len(openAPIDoc), len(onDisk))
+			}
+		})
+	}
+	if slices.Contains(f.srv.Interfaces(), strings.TrimPrefix(OpenAPIPath, "/")) {
+		t.Errorf("/v1/info lists %s as an interface: %v", OpenAPIPath, f.srv.Interfaces())
+	}
+}
+
+// check checks a real answer of the server to method route against the
+// document: a documented status, content type, headers and body schema.
+// Answers of undocumented routes must be 403 or 404, and of undocumented
+// methods of a documented path 405 with the documented methods in Allow.
+func (d oaDoc) check(t *testing.T, method, route string, rec *httptest.ResponseRecorder) {
+	t.Helper()
+	body := rec.Body.Bytes()
+	if rec.Header().Get(echo.HeaderContentEncoding) == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("gzip: %v", err)
+		}
+		if body, err = io.ReadAll(zr); err != nil {
+			t.Fatalf("gzip: %v", err)
+		}
+	}
+	msg, _ := d.resolve("#/components/schemas/Message")
+	op := oaObj(oaObj(oaObj(d["paths"])[route])[strings.ToLower(method)])
+	if op == nil {
+		want := http.StatusNotFound
+		if oaObj(oaObj(d["paths"])[route]) != nil {
+			want = http.StatusMethodNotAllowed
+		}
+		switch {
+		case rec.Code == http.StatusForbidden:
+		case rec.Code != want:
+			t.Errorf("%s %s is not documented: answered %d, want %d or 403", method, route, rec.Code, want)
+		case want == http.StatusMethodNotAllowed:
+			var allow []string
+			for _, m := range strings.Split(rec.Header().Get(echo.HeaderAllow), ",") {
+				if m = strings.TrimSpace(m); m != http.MethodOptions {
+					allow = append(allow, m)
+				}
+			}
+			sort.Strings(allow)
+			if doc := d.methodsAt(route); !slices.Equal(allow, doc) {
+				t.Errorf("405 Allow lists %v, the document %v", allow, doc)
+			}
+		}
+		d.checkJSON(t, msg, body)
+		return
+	}
+	r := d.deref(oaObj(oaObj(op["responses"])[fmt.Sprint(rec.Code)]))
+	if r == nil {
+		t.Errorf("%s %s answered %d, which the document does not list (%s)", method, route, rec.Code, body)
+		return
+	}
+	for _, h := range []string{"Retry-After", HeaderIANAZone, echo.HeaderContentEncoding} {
+		if rec.Header().Get(h) != "" && oaObj(r["headers"])[h] == nil {
+			t.Errorf("%s %s %d: header %s is sent but not documented", method, route, rec.Code, h)
+		}
+	}
+	mt, _, err := mime.ParseMediaType(rec.Header().Get(echo.HeaderContentType))
+	if err != nil {
+		t.Fatalf("Content-Type %q: %v", rec.Header().Get(echo.HeaderContentType), err)
+	}
+	media := oaObj(oaObj(r["content"])[mt])
+	if media == nil {
+		t.Errorf("%s %s %d: content type %s is not documented", method, route, rec.Code, mt)
+		return
+	}
+	schema := d.deref(oaObj(media["schema"]))
+	switch mt {
+	case echo.MIMEApplicationJSON:
+		d.checkJSON(t, schema, body)
+	case echo.MIMEApplicationXML:
+		var root struct{ XMLName xml.Name }
+		if err := xml.Unmarshal(body, &root); err != nil {
+			t.Errorf("XML body: %v", err)
+		} else if want := oaObj(schema["xml"])["name"]; root.XMLName.Local != want {
+			t.Errorf("XML root <%s>, the document says <%v>", root.XMLName.Local, want)
+		}
+	}
+}
+
+// checkJSON validates a JSON body against schema.
+func (d oaDoc) checkJSON(t *testing.T, schema map[string]any, body []byte) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Errorf("body is not JSON: %v: %s", err, body)
+		return
+	}
+	for _, p := range d.validate(schema, v, "body") {
+		t.Errorf("%s (in %.300s)", p, body)
+	}
+}
+
+// TestOpenAPIDescribesAnswers sends requests of every kind to the fully
+// wired server and checks each answer against the document.
+func TestOpenAPIDescribesAnswers(t *testing.T) {
+	d := loadOpenAPI(t)
+	f := newOAFixture(t)
+	geocoderServer(t, true) // builds tinyGeocode
+	tz := newTZFixture(t).loaded.Load()
+	delaware, bndErr := bndDelaware()
+	needDelaware := func(t *testing.T) {
+		if bndErr != nil {
+			t.Skipf("Delaware extract: %v", bndErr)
+		}
+	}
+	load := func() {
+		f.zip4.Store(zip4TestLayer())
+		f.tz.Store(tz)
+		f.geo.Store(tinyGeocode)
+		f.bnd.Store(delaware)
+		f.srv.SetBundle(&Bundle{Name: "delaware-latest", Version: "1", Nodes: 10, Edges: 20, Layers: []string{"routing"}})
+	}
+	job := func(body string) string { return f.order(t, body) }
+	two := orderJSON(nil, addresses(2), addresses(2))
+	queued, toCancel, done, gone := job(two), job(two), job(orderJSON([]string{"distance"}, addresses(3), addresses(2))), job(two)
+	f.complete(t, done)
+	f.env.Expire(t, gone)
+	uuidBody := func(id string) string { return `{"uuid":"` + id + `"}` }
+
+	type req struct {
+		name, method, target, key, body, ctype string
+		hdr                                    map[string]string
+		status                                 int
+		before                                 func()
+		needs                                  func(*testing.T)
+	}
+	k := f.key
+	cases := []req{
+		{name: "healthz", method: "GET", target: "/healthz", status: 200},
+		{name: "readyz before the bundle", method: "GET", target: "/readyz", status: 503},
+		{name: "info before the bundle", method: "GET", target: "/v1/info", status: 200},
+		{name: "openapi", method: "GET", target: OpenAPIPath, status: 200},
+		{name: "POST to a public GET", method: "POST", target: "/healthz", body: "{}", status: 405},
+		{name: "unknown path with key", method: "GET", target: "/nope", key: k, status: 404},
+		{name: "unknown path without key", method: "GET", target: "/nope", status: 403},
+		{name: "wrong key", method: "GET", target: "/zip4v1/xy2zip?zip9=199010001", key: f.other[:20], status: 403},
+		{name: "order as text/plain", method: "POST", target: "/tdmv1/order", key: k, body: two, ctype: "text/plain", status: 415},
+		{name: "order over the body limit", method: "POST", target: "/tdmv1/order", key: k, body: `{"x":"` + strings.Repeat("x", DefaultBodyLimit) + `"}`, status: 413},
+		{name: "zip4 loading", method: "GET", target: "/zip4v1/xy2zip?x=39.165&y=-75.525", key: k, status: 503},
+		{name: "tz loading", method: "GET", target: "/timezonesv1/xy2tzdata?x=-75.5&y=39.1", key: k, status: 503},
+		{name: "admin loading", method: "GET", target: "/adminv1/xy2admininfo?x=-75.5&y=39.1&type=admin0", key: k, status: 503},
+		{name: "geoboundaries loading", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1", key: k, status: 503},
+		{name: "geocoder loading", method: "GET", target: "/geocoderv1/geocoder?address=main", key: k, status: 503},
+		{name: "geocoder loading, xml", method: "GET", target: "/geocoderv1/geocoder?address=main&format=xml", key: k, status: 503},
+		{name: "rev-geocoder loading", method: "GET", target: "/geocoderv1/rev-geocoder?x=-75.4998&y=39.00019", key: k, status: 503},
+		{name: "admin bad type", method: "GET", target: "/adminv1/xy2admininfo?x=-75.5&y=39.1&type=Admin9", key: k, status: 400},
+		{name: "geoboundaries bad category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=abc", key: k, status: 400},
+		{name: "tz bad y", method: "GET", target: "/timezonesv1/xy2tzdata?x=-75.5&y=99", key: k, status: 400},
+		{name: "zip4 bad x", method: "GET", target: "/zip4v1/xy2zip?x=95&y=-75.5", key: k, status: 400},
+
+		{name: "readyz", method: "GET", target: "/readyz", status: 200, before: load},
+		{name: "info", method: "GET", target: "/v1/info", status: 200},
+		{name: "zip4 point", method: "GET", target: "/zip4v1/xy2zip?x=39.165&y=-75.525", key: k, status: 200},
+		{name: "zip4 code", method: "GET", target: "/zip4v1/xy2zip?zip9=199010002", key: k, status: 200},
+		{name: "zip4 nothing", method: "GET", target: "/zip4v1/xy2zip?x=39.5&y=-75.525", key: k, status: 200},
+		{name: "zip4 zip9 with x", method: "GET", target: "/zip4v1/xy2zip?zip9=199010002&x=39", key: k, status: 400},
+		{name: "tz Dover", method: "GET", target: "/timezonesv1/xy2tzdata?x=-75.5244&y=39.1582", key: k, status: 200},
+		{name: "tz Tokyo, no area", method: "GET", target: "/timezonesv1/xy2tzdata?x=139.6917&y=35.6895", key: k, status: 200},
+		{name: "admin Dover", method: "GET", target: "/adminv1/xy2admininfo?x=-75.5244&y=39.1582&type=admin8", key: k, status: 200, needs: needDelaware},
+		{name: "admin at sea", method: "GET", target: "/adminv1/xy2admininfo?x=-74&y=38&type=admin0", key: k, status: 200, needs: needDelaware},
+		{name: "geoboundaries", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.0667&y=38.6097", key: k, status: 200, needs: needDelaware},
+		{name: "geoboundaries national park", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.4667&y=39.25&geo_boundary=922", key: k, status: 200, needs: needDelaware},
+		{name: "geoboundaries unknown category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=1", key: k, status: 400, needs: needDelaware},
+		{name: "geocoder OK", method: "GET", target: "/geocoderv1/geocoder?address=10+North+Main+Street,+Testville,+DE", key: k, status: 200},
+		{name: "geocoder OK, xml", method: "GET", target: "/geocoderv1/geocoder?address=testville&format=xml", key: k, status: 200},
+		{name: "geocoder zero results", method: "GET", target: "/geocoderv1/geocoder?address=qqqq+zzzz", key: k, status: 200},
+		{name: "geocoder invalid", method: "GET", target: "/geocoderv1/geocoder?format=csv", key: k, status: 200},
+		{name: "rev-geocoder OK", method: "GET", target: "/geocoderv1/rev-geocoder?x=-75.4998&y=39.00019", key: k, status: 200},
+		{name: "rev-geocoder xml", method: "GET", target: "/geocoderv1/rev-geocoder?x=-75.4998&y=39.00019&format=xml&result_type=route", key: k, status: 200},
+		{name: "rev-geocoder invalid", method: "GET", target: "/geocoderv1/rev-geocoder?x=-75.4998&y=39.00019&location_type=EXACT", key: k, status: 200},
+
+		{name: "order", method: "POST", target: "/tdmv1/order", key: k, body: two, status: 200},
+		{name: "order invalid", method: "POST", target: "/tdmv1/order", key: k, body: `{"results":["cost"],"origin_addresses":["39.74,-75.55"]}`, status: 400},
+		{name: "fetch malformed", method: "POST", target: "/tdmv1/fetch", key: k, body: `{"uuid":`, status: 400},
+		{name: "fetch unknown", method: "POST", target: "/tdmv1/fetch", key: k, body: uuidBody("bd9288e5-ebe8-425c-846e-a7efcad1daac"), status: 404},
+		{name: "fetch another key's job", method: "POST", target: "/tdmv1/fetch", key: f.other, body: uuidBody(queued), status: 404},
+		{name: "fetch queued", method: "POST", target: "/tdmv1/fetch", key: k, body: uuidBody(queued), status: 200},
+		{name: "fetch finished", method: "POST", target: "/tdmv1/fetch", key: k, body: uuidBody(done), status: 200},
+		{name: "fetch finished, gzip", method: "POST", target: "/tdmv1/fetch", key: k, body: uuidBody(done), hdr: map[string]string{"Accept-Encoding": "gzip"}, status: 200},
+		{name: "fetch expired", method: "POST", target: "/tdmv1/fetch", key: k, body: uuidBody(gone), status: 410},
+		{name: "cancel", method: "POST", target: "/tdmv1/cancel", key: k, body: uuidBody(toCancel), status: 200},
+		{name: "cancel again", method: "POST", target: "/tdmv1/cancel", key: k, body: uuidBody(toCancel), status: 200},
+		{name: "fetch cancelled", method: "POST", target: "/tdmv1/fetch", key: k, body: uuidBody(toCancel), status: 200},
+		{name: "cancel finished", method: "POST", target: "/tdmv1/cancel", key: k, body: uuidBody(done), status: 409},
+		{name: "cancel without uuid", method: "POST", target: "/tdmv1/cancel", key: k, body: `{}`, status: 400},
+	}
+	// Every protected route refuses a request without a key, and every
+	// documented path refuses a method it does not take.
+	for key, rt := range oaRoutes(f.srv) {
+		if !f.srv.IsPublic(rt.Path) {
+			cases = append(cases, req{name: "no key " + key, method: rt.Method, target: rt.Path, body: "{}", status: 403})
+		}
+		cases = append(cases, req{name: "wrong method " + key, method: http.MethodDelete, target: rt.Path, key: k, status: 405})
+	}
+	for _, tc := range cases {
+		if tc.before != nil {
+			tc.before()
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.needs != nil {
+				tc.needs(t)
+			}
+			var body io.Reader
+			if tc.body != "" {
+				body = strings.NewReader(tc.body)
+			}
+			r := httptest.NewRequest(tc.method, tc.target, body)
+			if tc.body != "" {
+				r.Header.Set(echo.HeaderContentType, cmp.Or(tc.ctype, echo.MIMEApplicationJSON))
+			}
+			if tc.key != "" {
+				r.Header.Set(HeaderAPIKey, tc.key)
+			}
+			for h, v := range tc.hdr {
+				r.Header.Set(h, v)
+			}
+			rec := httptest.NewRecorder()
+			f.srv.ServeHTTP(rec, r)
+			if rec.Code != tc.status {
+				t.Errorf("status %d, want %d (%.300s)", rec.Code, tc.status, rec.Body)
+			}
+			route := strings.SplitN(tc.target, "?", 2)[0]
+			d.check(t, tc.method, route, rec)
+		})
+	}
+}
+
+// TestOpenAPIRateLimited: a 429 is documented with its Retry-After.
+func TestOpenAPIRateLimited(t *testing.T) {
+	d := loadOpenAPI(t)
+	rd := redistest.New(t)
+	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
+	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "openapi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Keys: store,
+		RateLimit: RateLimit{Rate: 1, Burst: 1}, Now: func() time.Time { return now }})
+	layer := zip4TestLayer()
+	RegisterZip4(srv.Protected(), Zip4Options{Layer: func() *zip4.Layer { return layer }})
+	for i, want := range []int{200, 429} {
+		r := httptest.NewRequest(http.MethodGet, "/zip4v1/xy2zip?zip9=199010001", nil)
+		r.Header.Set(HeaderAPIKey, key)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, r)
+		if rec.Code != want {
+			t.Fatalf("request %d: %d %s, want %d", i, rec.Code, rec.Body, want)
+		}
+		if want == 429 && rec.Header().Get("Retry-After") == "" {
+			t.Errorf("429 without Retry-After")
+		}
+		d.check(t, http.MethodGet, "/zip4v1/xy2zip", rec)
+	}
+}
