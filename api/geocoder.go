@@ -258,6 +258,10 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("address longer than %d bytes", MaxAddressLen))
 	}
 	query := geocode.Query{Text: address, Components: cf}
+	var msg string
+	if query.ResultTypes, query.LocationTypes, msg = parseTypeFilters(q); msg != "" {
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, msg)
+	}
 	if b := q.Get("bounds"); b != "" {
 		bound, err := parseBounds(b)
 		if err != nil {
@@ -298,17 +302,9 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 	}
 	lon, lat := pt[0], pt[1]
 	opts := geocode.ReverseOptions{AddressTolerance: h.opts.AddressTolerance, StreetTolerance: h.opts.StreetTolerance}
-	for _, t := range splitList(q.Get("result_type")) {
-		if !geocode.ValidResultType(t) {
-			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("invalid result_type %q", t))
-		}
-		opts.ResultTypes = append(opts.ResultTypes, t)
-	}
-	for _, t := range splitList(q.Get("location_type")) {
-		if !geocode.ValidLocationType(t) {
-			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("invalid location_type %q", t))
-		}
-		opts.LocationTypes = append(opts.LocationTypes, geocode.LocationType(strings.ToUpper(t)))
+	var msg2 string
+	if opts.ResultTypes, opts.LocationTypes, msg2 = parseTypeFilters(q); msg2 != "" {
+		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, msg2)
 	}
 	ix, err := h.index(c, format)
 	if ix == nil {
@@ -320,6 +316,27 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 		return h.fail(c, format, http.StatusInternalServerError, GeocodeUnknownError, "internal error, retry later")
 	}
 	return h.write(c, format, http.StatusOK, NewGeocodeResponse(cs))
+}
+
+// parseTypeFilters reads Google's result_type and location_type lists
+// ("street_address|route", "ROOFTOP|APPROXIMATE"), with a message naming
+// the first invalid value.
+func parseTypeFilters(q url.Values) ([]string, []geocode.LocationType, string) {
+	var rts []string
+	var lts []geocode.LocationType
+	for _, t := range splitList(q.Get("result_type")) {
+		if !geocode.ValidResultType(t) {
+			return nil, nil, fmt.Sprintf("invalid result_type %q", t)
+		}
+		rts = append(rts, t)
+	}
+	for _, t := range splitList(q.Get("location_type")) {
+		if !geocode.ValidLocationType(t) {
+			return nil, nil, fmt.Sprintf("invalid location_type %q", t)
+		}
+		lts = append(lts, geocode.LocationType(strings.ToUpper(t)))
+	}
+	return rts, lts, ""
 }
 
 // splitList splits a Google list parameter ("a|b").
@@ -346,9 +363,10 @@ func parseBounds(s string) (orb.Bound, error) {
 		if len(ll) != 2 {
 			return orb.Bound{}, fmt.Errorf("bounds must be lat,lng|lat,lng")
 		}
-		lat, err1 := strconv.ParseFloat(strings.TrimSpace(ll[0]), 64)
-		lng, err2 := strconv.ParseFloat(strings.TrimSpace(ll[1]), 64)
-		if err1 != nil || err2 != nil || math.Abs(lat) > 90 || math.Abs(lng) > 180 || math.IsNaN(lat) || math.IsNaN(lng) {
+		a, b := strings.TrimSpace(ll[0]), strings.TrimSpace(ll[1])
+		lat, err1 := strconv.ParseFloat(a, 64)
+		lng, err2 := strconv.ParseFloat(b, 64)
+		if err1 != nil || err2 != nil || !isDecimal(a) || !isDecimal(b) || math.Abs(lat) > 90 || math.Abs(lng) > 180 {
 			return orb.Bound{}, fmt.Errorf("bounds must be lat,lng|lat,lng in degrees")
 		}
 		pts[i] = orb.Point{lng, lat}

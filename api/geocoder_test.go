@@ -75,6 +75,12 @@ func TestGeocoderForward(t *testing.T) {
 		{"route component", url.Values{"address": {"10"}, "components": {"route:North Main St"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
 		{"route component excludes", url.Values{"address": {"10 main st"}, "components": {"route:Quarry Road"}}, 200, GeocodeZeroResults, ""},
 		{"administrative_area component", url.Values{"address": {"10 main st"}, "components": {"administrative_area:DE"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"result_type on forward", url.Values{"address": {"testville"}, "result_type": {"route"}}, 200, GeocodeZeroResults, ""},
+		{"result_type keeps the locality", url.Values{"address": {"testville"}, "result_type": {"locality"}}, 200, GeocodeOK, "Testville, DE, USA"},
+		{"location_type on forward", url.Values{"address": {"10 main st"}, "location_type": {"rooftop"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"invalid result_type on forward", url.Values{"address": {"main"}, "result_type": {"planet"}}, 200, GeocodeInvalidRequest, ""},
+		{"invalid location_type on forward", url.Values{"address": {"main"}, "location_type": {"NEAR"}}, 200, GeocodeInvalidRequest, ""},
+		{"hex in bounds", url.Values{"address": {"main"}, "bounds": {"0x1p-2,-75|39,-74"}}, 200, GeocodeInvalidRequest, ""},
 		{"component twice", url.Values{"address": {"main"}, "components": {"postal_code:19901|postal_code:19711"}}, 200, GeocodeInvalidRequest, ""},
 		{"empty component value", url.Values{"components": {"locality:"}}, 200, GeocodeInvalidRequest, ""},
 	} {

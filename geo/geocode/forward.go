@@ -177,7 +177,7 @@ func (ix *Index) forward(q Query) []Candidate {
 	// before the score cut-offs, so matching hits ranked below others
 	// still come back.
 	if n := finalists; len(pre) > n {
-		if q.Components != (Components{}) {
+		if q.Components != (Components{}) || len(q.ResultTypes) > 0 || len(q.LocationTypes) > 0 {
 			n = candidatePool
 		}
 		pre = pre[:min(n, len(pre))]
@@ -228,7 +228,7 @@ func (ix *Index) forward(q Query) []Candidate {
 		seen[k] = true
 		c := ix.render(h.fid, h.hn, h.loc)
 		c.Score, c.PartialMatch = h.score, h.partial || dropped
-		if len(ix.filterComponents([]Candidate{c}, q.Components)) == 0 {
+		if len(ix.filterComponents([]Candidate{c}, q.Components)) == 0 || !typesMatch(&c, q.ResultTypes, q.LocationTypes) {
 			continue
 		}
 		ak := c.FormattedAddress + "|" + strings.Join(c.Types, ",")

@@ -25,6 +25,11 @@ type Query struct {
 	// results whose postal code, locality or country (name, ISO code or an
 	// alias of configs/geocode.yaml) equals the given one are returned.
 	Components Components
+	// ResultTypes and LocationTypes, when set, keep the results carrying
+	// one of these types and of one of these location types (Google's
+	// result_type and location_type).
+	ResultTypes   []string
+	LocationTypes []LocationType
 	// Limit is the most results returned; 0 means DefaultLimit.
 	Limit int
 }

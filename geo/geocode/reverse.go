@@ -324,27 +324,30 @@ func (ix *Index) nearestPlaceNamed(name string, p orb.Point) (uint32, bool) {
 
 // filterReverse applies the result_type and location_type filters.
 func filterReverse(cs []Candidate, opts ReverseOptions) []Candidate {
-	if len(opts.ResultTypes) == 0 && len(opts.LocationTypes) == 0 {
-		return cs
-	}
 	out := cs[:0]
 	for _, c := range cs {
-		ok := len(opts.ResultTypes) == 0
-		for _, t := range opts.ResultTypes {
-			ok = ok || c.HasType(t)
-		}
-		if len(opts.LocationTypes) > 0 {
-			lok := false
-			for _, t := range opts.LocationTypes {
-				lok = lok || c.LocationType == t
-			}
-			ok = ok && lok
-		}
-		if ok {
+		if typesMatch(&c, opts.ResultTypes, opts.LocationTypes) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// typesMatch reports whether c carries one of the result types and is of
+// one of the location types (an empty list allows any).
+func typesMatch(c *Candidate, resultTypes []string, locTypes []LocationType) bool {
+	ok := len(resultTypes) == 0
+	for _, t := range resultTypes {
+		ok = ok || c.HasType(t)
+	}
+	if len(locTypes) > 0 {
+		lok := false
+		for _, t := range locTypes {
+			lok = lok || c.LocationType == t
+		}
+		ok = ok && lok
+	}
+	return ok
 }
 
 // areaTypes are the result types of a context's county, state and
