@@ -113,13 +113,14 @@ func Generate() (string, error) {
 }
 
 // Validate returns ErrMalformed unless key has MinLen..MaxLen characters,
-// none of them a control character or a space.
+// each printable ASCII other than a space (what an HTTP header carries
+// unchanged; so bytes and characters are the same count).
 func Validate(key string) error {
 	if len(key) < MinLen || len(key) > MaxLen {
 		return ErrMalformed
 	}
 	for i := 0; i < len(key); i++ {
-		if key[i] <= ' ' || key[i] == 0x7f {
+		if key[i] <= ' ' || key[i] >= 0x7f {
 			return ErrMalformed
 		}
 	}
