@@ -79,9 +79,12 @@ func (s *Server) info(c echo.Context) error {
 }
 
 // Interfaces returns the interfaces registered behind the key, sorted: the
-// distinct first path segments of the protected routes.
+// distinct first path segments of the protected routes, and those added
+// with AddInterface.
 func (s *Server) Interfaces() []string {
-	out := []string{}
+	s.mu.Lock()
+	out := append([]string{}, s.extraIfaces...)
+	s.mu.Unlock()
 	for _, r := range s.e.Routes() {
 		if s.public[r.Path] || r.Path == "" || r.Path == "/*" {
 			continue

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,19 +66,22 @@ type Options struct {
 
 // Server is the REST API server.
 type Server struct {
-	opts      Options
-	log       *slog.Logger
-	e         *echo.Echo
-	hs        *http.Server
-	group     *echo.Group
-	public    map[string]bool
-	limiter   *limiter
-	bundle    atomic.Pointer[Bundle]
-	usage     *keys.UsageBatch // nil: usage written per request
-	mu        sync.Mutex       // guards closed, stopUsage, usageDone
-	closed    bool
-	stopUsage context.CancelFunc
-	usageDone chan struct{}
+	opts    Options
+	log     *slog.Logger
+	e       *echo.Echo
+	hs      *http.Server
+	group   *echo.Group
+	public  map[string]bool
+	limiter *limiter
+	bundle  atomic.Pointer[Bundle]
+	usage   *keys.UsageBatch // nil: usage written per request
+	mu      sync.Mutex       // guards closed, stopUsage, usageDone, extraIfaces
+	// extraIfaces are interfaces served on public routes that check
+	// their key themselves (SOAP).
+	extraIfaces []string
+	closed      bool
+	stopUsage   context.CancelFunc
+	usageDone   chan struct{}
 }
 
 // New returns a Server with its middleware and service endpoints in place.
@@ -155,6 +159,16 @@ func (s *Server) Protected() *echo.Group { return s.group }
 func (s *Server) Public(method, path string, h echo.HandlerFunc) *echo.Route {
 	s.public[path] = true
 	return s.e.Add(method, path, h)
+}
+
+// AddInterface lists an interface in /v1/info that is served on a public
+// route and checks its key itself (the SOAP service, "soap").
+func (s *Server) AddInterface(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.Contains(s.extraIfaces, name) {
+		s.extraIfaces = append(s.extraIfaces, name)
+	}
 }
 
 // IsPublic reports whether the route path was registered with Public.

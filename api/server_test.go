@@ -223,6 +223,12 @@ func TestPublicEndpoints(t *testing.T) {
 		len(info.Interfaces) != 1 || info.Interfaces[0] != "testv1" {
 		t.Errorf("info = %+v", info)
 	}
+	// An interface on a public route that checks its own key (SOAP).
+	f.srv.AddInterface("soap")
+	f.srv.AddInterface("soap")
+	if got := f.srv.Interfaces(); len(got) != 2 || got[0] != "soap" || got[1] != "testv1" {
+		t.Errorf("interfaces with soap = %v", got)
+	}
 
 	// A server whose Redis is gone: not ready, still healthy.
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})

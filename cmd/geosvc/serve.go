@@ -113,6 +113,7 @@ func runServer(r role, args []string) error {
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
 		registerLayers(srv.Protected(), layers)
+		registerSOAP(srv, store, layers, cfg.Auth.SOAPKeyRequests, log)
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return err

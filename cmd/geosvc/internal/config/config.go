@@ -60,6 +60,9 @@ type Auth struct {
 	DemoKey string `yaml:"demo_key"`
 	// Demo enables the demo key at start-up.
 	Demo bool `yaml:"demo"`
+	// SOAPKeyRequests lets the SOAP operation LocationGetSubscriptionKey
+	// issue keys (for the soap interface) to anyone who asks.
+	SOAPKeyRequests bool `yaml:"soap_key_requests"`
 	// RateLimit is the per-key token bucket.
 	RateLimit RateLimit `yaml:"rate_limit"`
 	// UsageRetentionDays is how many days usage counters are kept.

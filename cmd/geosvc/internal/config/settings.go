@@ -45,6 +45,7 @@ var Settings = []Setting{
 	{"http.write_timeout", "GEOSVC_WRITE_TIMEOUT", "write-timeout", "time to write one response", HTTPGroup},
 	{"auth.demo_key", "GEOSVC_DEMO_KEY", "demo-key", "demo API key (30..128 chars); empty: generated on first start", HTTPGroup},
 	{"auth.demo", "GEOSVC_DEMO", "demo", "create or reuse a demo key at start-up", HTTPGroup},
+	{"auth.soap_key_requests", "GEOSVC_SOAP_KEY_REQUESTS", "soap-key-requests", "let the SOAP operation LocationGetSubscriptionKey issue keys (soap only) to anyone who asks", HTTPGroup},
 	{"auth.rate_limit.rate", "GEOSVC_RATE_LIMIT", "rate-limit", "per-key requests per second (0: no limit)", HTTPGroup},
 	{"auth.rate_limit.burst", "GEOSVC_RATE_BURST", "rate-burst", "per-key burst size", HTTPGroup},
 	{"auth.usage_retention_days", "GEOSVC_USAGE_DAYS", "usage-days", "days of usage counters kept", Common},

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/api"
+	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/soap"
+)
+
+// SOAPPath is where the SOAP location service answers (POST) and serves
+// its WSDL (GET /soap, or /soap?wsdl).
+const SOAPPath = "/soap"
+
+// registerSOAP mounts the SOAP location service on srv as a public route:
+// its key travels in the envelope (SubscriptionKey), which the service
+// checks against the same key store as the REST interfaces.
+func registerSOAP(srv *api.Server, store *keys.Store, ls *loadedLayers, keyRequests bool, log *slog.Logger) {
+	svc := soap.New(soap.Options{
+		Geocoder: func() *geocode.Index {
+			ix, _ := ls.get(geocodeLayerName).(*geocode.Index)
+			return ix
+		},
+		Keys:        store,
+		KeyRequests: keyRequests,
+		Logger:      log,
+	})
+	srv.AddInterface(soap.Interface)
+	h := echo.WrapHandler(svc)
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		srv.Public(m, SOAPPath, h)
+	}
+}

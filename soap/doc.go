@@ -1,0 +1,10 @@
+// Package soap is geosvc's SOAP location service: the WSDL
+// (location.wsdl, document/literal, SOAP 1.1 and 1.2 bindings of the
+// fourteen operations of SPEC.md), the envelopes and faults of both SOAP
+// versions, the SubscriptionKey check (the REST interfaces' key store,
+// interface "soap") and the operations. This release answers the gazetteer
+// (GazetteerSimple, Gazetteer: address validation and completion on the
+// geocoder's index) and LocationGetSubscriptionKey; the route planner, map,
+// proximity and location-set operations are in the WSDL and answer a
+// Receiver fault saying they are not available yet.
+package soap

@@ -1,0 +1,193 @@
+package soap
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// Namespace is the target namespace of the service's messages and types.
+const Namespace = "http://geosvc.org/LocationService/"
+
+// The envelope namespaces of SOAP 1.1 and 1.2.
+const (
+	ns11 = "http://schemas.xmlsoap.org/soap/envelope/"
+	ns12 = "http://www.w3.org/2003/05/soap-envelope"
+)
+
+// Version is a SOAP version: 11 or 12.
+type Version int
+
+// The SOAP versions the service speaks.
+const (
+	SOAP11 Version = 11
+	SOAP12 Version = 12
+)
+
+func (v Version) namespace() string {
+	if v == SOAP12 {
+		return ns12
+	}
+	return ns11
+}
+
+func (v Version) contentType() string {
+	if v == SOAP12 {
+		return "application/soap+xml; charset=utf-8"
+	}
+	return "text/xml; charset=utf-8"
+}
+
+// request is a decoded envelope: its version, the operation (the local
+// name of the body's first element) and that element's XML.
+type request struct {
+	version   Version
+	operation string
+	body      []byte
+}
+
+// envelope is what decodeEnvelope reads: the body's inner XML.
+type envelope struct {
+	XMLName xml.Name
+	Body    struct {
+		Inner []byte `xml:",innerxml"`
+	} `xml:"Body"`
+}
+
+// decodeEnvelope reads a SOAP 1.1 or 1.2 envelope from r (its version
+// from the envelope's namespace, which must agree with the content type
+// when that names one).
+func decodeEnvelope(contentType string, r io.Reader) (request, error) {
+	var env envelope
+	dec := xml.NewDecoder(r)
+	if err := dec.Decode(&env); err != nil {
+		return request{}, fmt.Errorf("the request is not a SOAP envelope: %v", err)
+	}
+	var v Version
+	switch {
+	case env.XMLName.Local != "Envelope":
+		return request{}, fmt.Errorf("the root element is %s, not a SOAP Envelope", env.XMLName.Local)
+	case env.XMLName.Space == ns11:
+		v = SOAP11
+	case env.XMLName.Space == ns12:
+		v = SOAP12
+	default:
+		return request{}, fmt.Errorf("envelope namespace %q is neither SOAP 1.1 nor 1.2", env.XMLName.Space)
+	}
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
+		if mt == "application/soap+xml" && v != SOAP12 || mt == "text/xml" && v != SOAP11 {
+			return request{v, "", nil}, fmt.Errorf("content type %s does not match a SOAP %s envelope", mt, v)
+		}
+	}
+	op, err := firstElement(env.Body.Inner)
+	if err != nil {
+		return request{v, "", nil}, err
+	}
+	return request{version: v, operation: op, body: env.Body.Inner}, nil
+}
+
+func (v Version) String() string {
+	if v == SOAP12 {
+		return "1.2"
+	}
+	return "1.1"
+}
+
+// firstElement returns the local name of the first element in b.
+func firstElement(b []byte) (string, error) {
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", errors.New("the SOAP Body holds no operation element")
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			return se.Name.Local, nil
+		}
+	}
+}
+
+// Fault is a SOAP fault: Sender (the request is at fault: a bad key, a
+// malformed or invalid request; soap:Client in SOAP 1.1) or Receiver (the
+// service: an internal error, data not loaded, an operation not
+// available; soap:Server).
+type Fault struct {
+	Sender bool
+	Reason string
+}
+
+func (f *Fault) Error() string { return f.Reason }
+
+// senderFault and receiverFault make faults.
+func senderFault(format string, a ...any) *Fault {
+	return &Fault{Sender: true, Reason: fmt.Sprintf(format, a...)}
+}
+
+func receiverFault(format string, a ...any) *Fault {
+	return &Fault{Reason: fmt.Sprintf(format, a...)}
+}
+
+// status is the HTTP status of a fault: 500 in SOAP 1.1 (which asks it
+// for every fault); 400 for a Sender fault in SOAP 1.2.
+func (f *Fault) status(v Version) int {
+	if v == SOAP12 && f.Sender {
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}
+
+// writeFault writes f as a SOAP fault of version v.
+func writeFault(w http.ResponseWriter, v Version, f *Fault) {
+	var b strings.Builder
+	b.WriteString(xml.Header)
+	if v == SOAP12 {
+		code := "soap:Receiver"
+		if f.Sender {
+			code = "soap:Sender"
+		}
+		fmt.Fprintf(&b, `<soap:Envelope xmlns:soap="%s"><soap:Body><soap:Fault><soap:Code><soap:Value>%s</soap:Value></soap:Code>`+
+			`<soap:Reason><soap:Text xml:lang="en">%s</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
+			ns12, code, escape(f.Reason))
+	} else {
+		code := "soap:Server"
+		if f.Sender {
+			code = "soap:Client"
+		}
+		fmt.Fprintf(&b, `<soap:Envelope xmlns:soap="%s"><soap:Body><soap:Fault><faultcode>%s</faultcode>`+
+			`<faultstring>%s</faultstring></soap:Fault></soap:Body></soap:Envelope>`, ns11, code, escape(f.Reason))
+	}
+	w.Header().Set("Content-Type", v.contentType())
+	w.WriteHeader(f.status(v))
+	io.WriteString(w, b.String())
+}
+
+// writeResponse writes the response element resp (a struct whose XMLName
+// is the operation's response element in Namespace) in an envelope of
+// version v.
+func writeResponse(w http.ResponseWriter, v Version, resp any) error {
+	body, err := xml.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	fmt.Fprintf(&b, `<soap:Envelope xmlns:soap="%s" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soap:Body>`, v.namespace())
+	b.Write(body)
+	b.WriteString(`</soap:Body></soap:Envelope>`)
+	w.Header().Set("Content-Type", v.contentType())
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// escape escapes text for XML character data.
+func escape(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return b.String()
+}

@@ -1,0 +1,150 @@
+package soap
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/geosvc/geosvc/geo/geocode"
+)
+
+// addressInput is a location to check, field by field.
+type addressInput struct {
+	Country, State, City, Street, Premise, PostCode string
+}
+
+func (a addressInput) empty() bool { return a == addressInput{} }
+
+// alternativesMargin: candidates scoring within this of the best are
+// equally good, and a field on which they differ has Alternatives.
+const alternativesMargin = 0.02
+
+// gazetteerField describes one field of a Location: how to read the
+// request's value and the geocoder result's component.
+type gazetteerField struct {
+	component string // Google component type
+	given     func(addressInput) string
+	set       func(*Location, *LocationField)
+}
+
+var gazetteerFields = []gazetteerField{
+	{"country", func(a addressInput) string { return a.Country }, func(l *Location, f *LocationField) { l.Country = f }},
+	{"administrative_area_level_1", func(a addressInput) string { return a.State }, func(l *Location, f *LocationField) { l.State = f }},
+	{"postal_code", func(a addressInput) string { return a.PostCode }, func(l *Location, f *LocationField) { l.PostCode = f }},
+	{"locality", func(a addressInput) string { return a.City }, func(l *Location, f *LocationField) { l.City = f }},
+	{"route", func(a addressInput) string { return a.Street }, func(l *Location, f *LocationField) { l.Street = f }},
+	{"street_number", func(a addressInput) string { return a.Premise }, func(l *Location, f *LocationField) { l.Premise = f }},
+}
+
+// statusRank orders the statuses a Location takes from its fields: the
+// worst field decides.
+var statusRank = map[string]int{
+	StatusOK: 0, StatusCompleted: 1, StatusRangeCheck: 2, StatusAlternatives: 3, StatusIncomplete: 4, StatusConflict: 5,
+}
+
+// checkLocation validates and completes an address with the gazetteer:
+// the best match of the geocoder, field by field (see README.md, "SOAP
+// location service").
+func checkLocation(ix *geocode.Index, in addressInput) Location {
+	loc := Location{locationTail: locationTail{Encoding: EncodingWGS84}}
+	if in.empty() {
+		loc.Status = StatusEmpty
+		return loc
+	}
+	cs := ix.Forward(geocode.Query{HouseNumber: in.Premise, Street: in.Street, City: in.City,
+		Postcode: in.PostCode, State: in.State, Country: in.Country})
+	if len(cs) == 0 {
+		loc.Status = StatusNotChecked
+		for _, gf := range gazetteerFields {
+			if v := gf.given(in); v != "" {
+				gf.set(&loc, &LocationField{Names: []nillableString{{Value: v}}, Status: StatusNotChecked})
+			}
+		}
+		return loc
+	}
+	best := cs[0]
+	ties := []geocode.Candidate{best}
+	for _, c := range cs[1:] {
+		if c.Score >= best.Score-alternativesMargin {
+			ties = append(ties, c)
+		}
+	}
+	loc.Status = StatusOK
+	for _, gf := range gazetteerFields {
+		f := checkField(ix, gf, in, best, ties)
+		gf.set(&loc, f)
+		if statusRank[f.Status] > statusRank[loc.Status] {
+			loc.Status = f.Status
+		}
+	}
+	loc.Name = best.FormattedAddress
+	if len(best.Types) > 0 {
+		loc.Type = best.Types[0]
+	}
+	loc.FID = best.PlaceID
+	loc.X = strconv.FormatFloat(best.Location[0], 'f', 7, 64)
+	loc.Y = strconv.FormatFloat(best.Location[1], 'f', 7, 64)
+	return loc
+}
+
+// checkField compares one field of the request with the best match (and
+// the matches as good as it).
+func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geocode.Candidate, ties []geocode.Candidate) *LocationField {
+	given := strings.TrimSpace(gf.given(in))
+	long, short := best.Component(gf.component)
+	// Matches as good as the best that say something else here.
+	var alts []string
+	for _, c := range ties {
+		l, _ := c.Component(gf.component)
+		if l == "" {
+			continue
+		}
+		dup := false
+		for _, a := range alts {
+			dup = dup || ix.Tables().Normalize(a) == ix.Tables().Normalize(l)
+		}
+		if !dup {
+			alts = append(alts, l)
+		}
+	}
+	f := &LocationField{}
+	switch {
+	case len(alts) > 1:
+		f.Status = StatusAlternatives
+		for _, a := range alts {
+			f.Names = append(f.Names, nillableString{Value: a})
+		}
+		f.Current = given
+	case long == "" && given == "":
+		f.Status = StatusEmpty
+	case long == "":
+		f.Status, f.Current = StatusIncomplete, given // asked for, not found (a house number)
+	case given == "":
+		f.Status, f.Names = StatusCompleted, []nillableString{{Value: long}}
+	case sameValue(ix, gf.component, given, long, short):
+		f.Status, f.Names = StatusOK, []nillableString{{Value: long}}
+		if gf.component == "street_number" && best.LocationType == geocode.RangeInterpolated {
+			f.Status = StatusRangeCheck // within a range of numbers, not a known address
+		}
+	default:
+		f.Status, f.Current, f.Names = StatusConflict, given, []nillableString{{Value: long}}
+	}
+	return f
+}
+
+// sameValue reports whether the request's value names the result's:
+// equal once normalised (St = Street), a country by name, code or alias,
+// a ZIP+4 matching its ZIP.
+func sameValue(ix *geocode.Index, component, given, long, short string) bool {
+	t := ix.Tables()
+	if t.Normalize(given) == t.Normalize(long) || short != "" && t.Normalize(given) == t.Normalize(short) {
+		return true
+	}
+	switch component {
+	case "country":
+		return short != "" && strings.EqualFold(t.CountryCode(given), short)
+	case "postal_code":
+		g := strings.ToUpper(strings.ReplaceAll(given, " ", ""))
+		return strings.HasPrefix(g, strings.ToUpper(strings.ReplaceAll(long, " ", ""))+"-")
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package soap
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// zeepScript calls the service through python3-zeep, a real SOAP client
+// that reads the WSDL: GazetteerSimple over SOAP 1.1 and 1.2, Gazetteer,
+// and a call with a wrong key; it prints what it got as JSON.
+const zeepScript = `
+import json, sys, zeep
+wsdl, key = sys.argv[1], sys.argv[2]
+c = zeep.Client(wsdl)
+out = {}
+r = c.service.GazetteerSimple(Street="North Main Street", Premise="10", PostCode="19711", SubscriptionKey=key)
+out["simple11"] = {"status": r.Status, "postcode": r.PostCode.Status, "current": r.PostCode.Current, "names": r.PostCode.Name, "x": r.X, "y": r.Y, "fid": r.fid}
+s12 = c.bind("LocationService", "LocationServiceSoap12")
+r = s12.GazetteerSimple(City="Testville", SubscriptionKey=key)
+out["simple12"] = {"status": r.Status, "type": r.Type, "city": r.City.Status}
+LI = c.get_type("ns0:LocationInput")
+LF = c.get_type("ns0:LocationInputField")
+req = {"LocationInput": [LI(Street=LF(Name="North Main Street"), Premise=LF(Name="12"), Encoding="EPGS4326", fid="q1")]}
+r = c.service.Gazetteer(GazetteerRequest=req, SubscriptionKey=key)
+out["array"] = [{"status": l.Status, "premise": l.Premise.Status, "fid": l.fid} for l in r]
+try:
+    c.service.GazetteerSimple(City="Testville", SubscriptionKey="wrong")
+    out["fault"] = None
+except zeep.exceptions.Fault as f:
+    out["fault"] = f.message
+print(json.dumps(out))
+`
+
+// TestZeepClient runs python3-zeep (Debian package python3-zeep) against
+// the service; it skips when the package is missing, except in CI, where
+// .ci/run installs it.
+func TestZeepClient(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("python3-zeep is not installed (.ci/run installs it): %v", err)
+		}
+		t.Skip("python3-zeep not installed")
+	}
+	f := newFixture(t, false)
+	srv := httptest.NewServer(f.svc)
+	defer srv.Close()
+	script := filepath.Join(t.TempDir(), "client.py")
+	if err := os.WriteFile(script, []byte(zeepScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, script, srv.URL+"/soap?wsdl", f.key).CombinedOutput()
+	if err != nil {
+		t.Fatalf("zeep client: %v\n%s", err, out)
+	}
+	var got struct {
+		Simple11 struct {
+			Status, Postcode, Current, X, Y, FID string
+			Names                                []string
+		}
+		Simple12 struct{ Status, Type, City string }
+		Array    []struct{ Status, Premise, FID string }
+		Fault    *string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	s := got.Simple11
+	if s.Status != StatusConflict || s.Postcode != StatusConflict || s.Current != "19711" || len(s.Names) != 1 || s.Names[0] != "19901" ||
+		s.X != "-75.4998000" || s.Y != "39.0002000" || s.FID != "n10" {
+		t.Errorf("GazetteerSimple over SOAP 1.1: %+v", s)
+	}
+	if got.Simple12.Status != StatusCompleted || got.Simple12.Type != "locality" || got.Simple12.City != StatusOK {
+		t.Errorf("GazetteerSimple over SOAP 1.2: %+v", got.Simple12)
+	}
+	if len(got.Array) != 1 || got.Array[0].Premise != StatusOK || got.Array[0].Status != StatusCompleted {
+		t.Errorf("Gazetteer: %+v", got.Array)
+	}
+	if got.Fault == nil || *got.Fault != "Forbidden" {
+		t.Errorf("wrong key: fault %v, want Forbidden", got.Fault)
+	}
+}

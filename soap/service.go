@@ -1,0 +1,300 @@
+package soap
+
+import (
+	"bytes"
+	"context"
+	_ "embed" // the WSDL
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"text/template"
+
+	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/geo/geocode"
+)
+
+// Interface is the name of the SOAP service among the interfaces a key
+// may be allowed (keys create --interfaces soap) and in usage counts.
+const Interface = "soap"
+
+// DefaultMaxBody is the largest request envelope read by default.
+const DefaultMaxBody = 1 << 20
+
+// MaxGazetteerLocations bounds the locations of one Gazetteer request.
+const MaxGazetteerLocations = 1000
+
+//go:embed location.wsdl
+var wsdlText string
+
+var wsdlTemplate = template.Must(template.New("wsdl").Parse(wsdlText))
+
+// Options configures a Service.
+type Options struct {
+	// Geocoder returns the gazetteer, nil while the data bundle loads.
+	Geocoder func() *geocode.Index
+	// Keys checks the SubscriptionKey of every request and issues keys.
+	Keys *keys.Store
+	// KeyRequests lets LocationGetSubscriptionKey issue keys to anyone
+	// who asks (off by default: keys come from `geosvc keys create`).
+	KeyRequests bool
+	// MaxBody is the largest envelope read; 0 means DefaultMaxBody.
+	MaxBody int64
+	// Logger logs internal errors; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Service is the SOAP location service: an http.Handler that answers
+// POSTed SOAP 1.1 and 1.2 envelopes and serves its WSDL on GET.
+type Service struct {
+	opts Options
+}
+
+// New returns the service.
+func New(opts Options) *Service {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Service{opts: opts}
+}
+
+// operation answers one request element (its XML in body) for the key's
+// owner; it returns the response element or a *Fault.
+type operation func(ctx context.Context, body []byte) (any, error)
+
+// ServeHTTP answers GET with the WSDL and POST with a SOAP response or
+// fault.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		s.serveWSDL(w, r)
+		return
+	case http.MethodPost:
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	v := versionOf(r.Header.Get("Content-Type"))
+	body, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBody+1))
+	if err != nil {
+		writeFault(w, v, senderFault("cannot read the request: %v", err))
+		return
+	}
+	if int64(len(body)) > s.opts.MaxBody {
+		writeFault(w, v, senderFault("the envelope is larger than %d bytes", s.opts.MaxBody))
+		return
+	}
+	req, err := decodeEnvelope(r.Header.Get("Content-Type"), bytes.NewReader(body))
+	if req.version != 0 {
+		v = req.version
+	}
+	if err != nil {
+		writeFault(w, v, senderFault("%v", err))
+		return
+	}
+	resp, err := s.dispatch(r.Context(), req)
+	if err != nil {
+		var f *Fault
+		if !errors.As(err, &f) {
+			s.opts.Logger.Error("soap operation failed", slog.String("operation", req.operation), slog.Any("error", err))
+			f = receiverFault("internal error, retry later")
+		}
+		writeFault(w, v, f)
+		return
+	}
+	if err := writeResponse(w, v, resp); err != nil {
+		s.opts.Logger.Warn("soap response not written", slog.String("operation", req.operation), slog.Any("error", err))
+	}
+}
+
+// versionOf guesses the SOAP version from a content type, for faults about
+// requests that are not envelopes.
+func versionOf(contentType string) Version {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "application/soap+xml" {
+		return SOAP12
+	}
+	return SOAP11
+}
+
+// operations lists the operations of the WSDL; nil ones are declared but
+// not available in this release.
+func (s *Service) operations() map[string]operation {
+	return map[string]operation{
+		"GazetteerSimple":            s.gazetteerSimple,
+		"Gazetteer":                  s.gazetteer,
+		"LocationGetSubscriptionKey": s.getSubscriptionKey,
+		"RoutePlannerSimple":         nil,
+		"RoutePlanner":               nil,
+		"MapSimple":                  nil,
+		"Map":                        nil,
+		"MapDisplaceLocations":       nil,
+		"MapGetLocation":             nil,
+		"ProximitySimple":            nil,
+		"Proximity":                  nil,
+		"LocationCreateSetSimple":    nil,
+		"LocationDeleteSetSimple":    nil,
+		"LocationUpload":             nil,
+	}
+}
+
+// dispatch checks the key (every operation but LocationGetSubscriptionKey
+// needs one allowed the soap interface) and runs the operation.
+func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
+	op, known := s.operations()[req.operation]
+	if !known {
+		return nil, senderFault("unknown operation %s", req.operation)
+	}
+	if req.operation != "LocationGetSubscriptionKey" {
+		var k keyOnly
+		if err := xml.Unmarshal(req.body, &k); err != nil {
+			return nil, senderFault("malformed %s request: %v", req.operation, err)
+		}
+		key, err := s.authenticate(ctx, strings.TrimSpace(k.SubscriptionKey))
+		if err != nil {
+			return nil, err
+		}
+		if s.opts.Keys != nil {
+			if err := s.opts.Keys.AddUsage(ctx, key.ID, Interface, 1); err != nil {
+				s.opts.Logger.Warn("soap usage not counted", slog.String("key_id", key.ID), slog.Any("error", err))
+			}
+		}
+	}
+	if op == nil {
+		return nil, receiverFault("operation %s is not available in this release of geosvc", req.operation)
+	}
+	return op(ctx, req.body)
+}
+
+// authenticate returns the key, or a Sender fault "Forbidden" for a
+// missing, malformed, unknown or revoked key or one not allowed the soap
+// interface (the REST interfaces' message); a Receiver fault when the key
+// store cannot be reached.
+func (s *Service) authenticate(ctx context.Context, key string) (keys.Key, error) {
+	forbidden := senderFault("Forbidden")
+	if s.opts.Keys == nil {
+		return keys.Key{}, forbidden
+	}
+	k, err := s.opts.Keys.Authenticate(ctx, key)
+	switch {
+	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):
+		return keys.Key{}, forbidden
+	case err != nil:
+		s.opts.Logger.Error("key store unavailable", slog.Any("error", err))
+		return keys.Key{}, receiverFault("key store unavailable, retry later")
+	}
+	if !k.Allows(Interface) {
+		return keys.Key{}, forbidden
+	}
+	return k, nil
+}
+
+// index returns the gazetteer or a Receiver fault while it loads.
+func (s *Service) index() (*geocode.Index, error) {
+	var ix *geocode.Index
+	if s.opts.Geocoder != nil {
+		ix = s.opts.Geocoder()
+	}
+	if ix == nil {
+		return nil, receiverFault("the data bundle is loading, retry shortly")
+	}
+	return ix, nil
+}
+
+func (s *Service) gazetteerSimple(_ context.Context, body []byte) (any, error) {
+	var req gazetteerSimpleRequest
+	if err := xml.Unmarshal(body, &req); err != nil {
+		return nil, senderFault("malformed GazetteerSimple request: %v", err)
+	}
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	in := addressInput{Country: req.Country, State: req.State, City: req.City, Street: req.Street, Premise: req.Premise, PostCode: req.PostCode}
+	return gazetteerSimpleResponse{Result: checkLocation(ix, in)}, nil
+}
+
+func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
+	var req gazetteerRequest
+	if err := xml.Unmarshal(body, &req); err != nil {
+		return nil, senderFault("malformed Gazetteer request: %v", err)
+	}
+	if n := len(req.Request.Locations); n > MaxGazetteerLocations {
+		return nil, senderFault("GazetteerRequest holds %d locations; at most %d", n, MaxGazetteerLocations)
+	}
+	ix, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	var resp gazetteerResponse
+	for i, l := range req.Request.Locations {
+		if l == nil { // xsi:nil
+			resp.Result.Locations = append(resp.Result.Locations, Location{locationTail: locationTail{Encoding: EncodingWGS84}, Status: StatusEmpty})
+			continue
+		}
+		if e := strings.TrimSpace(l.Encoding); e != "" && e != EncodingWGS84 {
+			return nil, senderFault("LocationInput %d: Encoding %s is not supported (use %s)", i+1, e, EncodingWGS84)
+		}
+		in := addressInput{Country: l.Country.value(), State: l.State.value(), City: l.City.value(),
+			Street: l.Street.value(), Premise: l.Premise.value(), PostCode: l.PostCode.value()}
+		loc := checkLocation(ix, in)
+		if loc.FID == "" {
+			loc.FID = l.FID
+		}
+		resp.Result.Locations = append(resp.Result.Locations, loc)
+	}
+	return resp, nil
+}
+
+// getSubscriptionKey issues a key for the SOAP service when the server
+// allows key requests; the key's owner is the company, contact or e-mail
+// given.
+func (s *Service) getSubscriptionKey(ctx context.Context, body []byte) (any, error) {
+	var req getSubscriptionKeyRequest
+	if err := xml.Unmarshal(body, &req); err != nil {
+		return nil, senderFault("malformed LocationGetSubscriptionKey request: %v", err)
+	}
+	if !s.opts.KeyRequests || s.opts.Keys == nil {
+		return nil, senderFault("this server does not issue keys on request: ask its administrator (geosvc keys create)")
+	}
+	owner := ""
+	for _, o := range []string{req.CompanyName, req.ContactName, req.EMail} {
+		if o = strings.TrimSpace(o); o != "" && owner == "" {
+			owner = o
+		}
+	}
+	if owner == "" {
+		return nil, senderFault("give a CompanyName, ContactName or eMail to own the key")
+	}
+	_, plain, err := s.opts.Keys.Create(ctx, keys.CreateOptions{Owner: "soap request: " + owner, Interfaces: []string{Interface}})
+	if err != nil {
+		return nil, fmt.Errorf("create key: %w", err)
+	}
+	return getSubscriptionKeyResponse{Key: plain}, nil
+}
+
+// serveWSDL writes the WSDL with the service address of this request.
+func (s *Service) serveWSDL(w http.ResponseWriter, r *http.Request) {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	var b bytes.Buffer
+	// Escaped: the Host header is the client's to choose.
+	if err := wsdlTemplate.Execute(&b, struct{ Endpoint string }{escape(scheme + "://" + r.Host + r.URL.Path)}); err != nil {
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(b.Bytes())
+	}
+}
