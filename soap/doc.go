@@ -4,7 +4,8 @@
 // versions, the SubscriptionKey check (the REST interfaces' key store,
 // interface "soap") and the operations. This release answers the gazetteer
 // (GazetteerSimple, Gazetteer: address validation and completion on the
-// geocoder's index) and LocationGetSubscriptionKey; the route planner, map,
-// proximity and location-set operations are in the WSDL and answer a
-// Receiver fault saying they are not available yet.
+// geocoder's index), RoutePlannerSimple (routing's graph and its turn-by-
+// turn steps, described in six languages) and LocationGetSubscriptionKey;
+// RoutePlanner and the map, proximity and location-set operations are in
+// the WSDL and answer a Receiver fault saying they are not available yet.
 package soap

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/geosvc/geosvc/routing"
 )
 
 // zeepScript calls the service through python3-zeep, a real SOAP client
@@ -27,6 +29,11 @@ LF = c.get_type("ns0:LocationInputField")
 req = {"LocationInput": [LI(Street=LF(Name="North Main Street"), Premise=LF(Name="12"), Encoding="EPGS4326", fid="q1")]}
 r = c.service.Gazetteer(GazetteerRequest=req, SubscriptionKey=key)
 out["array"] = [{"status": l.Status, "premise": l.Premise.Status, "fid": l.fid} for l in r]
+r = c.service.RoutePlannerSimple(DepartureX="9.999", DepartureY="0.001", ArrivalX="10.001", ArrivalY="0.000",
+    Encoding="EPGS4326", Language="French", WantMetric=True, WantRouteDetails=True, WantDataSet=False,
+    WantDescription=False, WantSpeedInfo=True, WantLocations=False, WantRouteData=True, SubscriptionKey=key)
+out["route"] = {"duration": r.Duration, "distance": r.Distance, "dirs": [d.Dir for d in r.Description.RouteDescriptionItem],
+    "speeds": len(r.SpeedInfo.SpeedItem), "routedata": r.RouteData.decode()}
 try:
     c.service.GazetteerSimple(City="Testville", SubscriptionKey="wrong")
     out["fault"] = None
@@ -47,6 +54,8 @@ func TestZeepClient(t *testing.T) {
 		t.Skip("python3-zeep not installed")
 	}
 	f := newFixture(t, false)
+	g := crossingGraph(t)
+	f.svc.opts.Graph = func() *routing.Graph { return g }
 	srv := httptest.NewServer(f.svc)
 	defer srv.Close()
 	script := filepath.Join(t.TempDir(), "client.py")
@@ -64,7 +73,12 @@ func TestZeepClient(t *testing.T) {
 		}
 		Simple12 struct{ Status, Type, City string }
 		Array    []struct{ Status, Premise, FID string }
-		Fault    *string
+		Route    struct {
+			Duration, Distance, Speeds int
+			Dirs                       []string
+			RouteData                  string
+		}
+		Fault *string
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -79,6 +93,10 @@ func TestZeepClient(t *testing.T) {
 	}
 	if len(got.Array) != 1 || got.Array[0].Premise != StatusOK || got.Array[0].Status != StatusCompleted {
 		t.Errorf("Gazetteer: %+v", got.Array)
+	}
+	if rt := got.Route; rt.Duration != 50 || rt.Distance != 334 || len(rt.Dirs) != 3 || rt.Dirs[1] != "Tournez à droite" ||
+		rt.Speeds != 1 || len(decodePolyline(rt.RouteData)) < 3 || decodePolyline(rt.RouteData)[0] != [2]float64{9.999, 0.001} {
+		t.Errorf("RoutePlannerSimple: %+v", rt)
 	}
 	if got.Fault == nil || *got.Fault != "Forbidden" {
 		t.Errorf("wrong key: fault %v, want Forbidden", got.Fault)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/routing"
 )
 
 // Interface is the name of the SOAP service among the interfaces a key
@@ -37,6 +38,10 @@ var wsdlTemplate = template.Must(template.New("wsdl").Parse(wsdlText))
 type Options struct {
 	// Geocoder returns the gazetteer, nil while the data bundle loads.
 	Geocoder func() *geocode.Index
+	// Graph returns the routing graph, nil while it loads; RoadDataName
+	// names its data set (the bundle's name) in route results.
+	Graph        func() *routing.Graph
+	RoadDataName func() string
 	// Keys checks the SubscriptionKey of every request and issues keys.
 	Keys *keys.Store
 	// KeyRequests lets LocationGetSubscriptionKey issue keys to anyone
@@ -131,7 +136,7 @@ func (s *Service) operations() map[string]operation {
 		"GazetteerSimple":            s.gazetteerSimple,
 		"Gazetteer":                  s.gazetteer,
 		"LocationGetSubscriptionKey": s.getSubscriptionKey,
-		"RoutePlannerSimple":         nil,
+		"RoutePlannerSimple":         s.routePlannerSimple,
 		"RoutePlanner":               nil,
 		"MapSimple":                  nil,
 		"Map":                        nil,

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -92,6 +93,8 @@ func runServer(r role, args []string) error {
 
 	var srv *api.Server
 	layers := newLoadedLayers()
+	// The SOAP route planner's graph, once loaded.
+	var soapGraph atomic.Pointer[loadedGraph]
 	httpErr := make(chan error, 1)
 	if r.http {
 		store := keys.NewStore(rdb, keys.Options{
@@ -113,7 +116,7 @@ func runServer(r role, args []string) error {
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
 		registerLayers(srv.Protected(), layers)
-		registerSOAP(srv, store, layers, cfg.Auth.SOAPKeyRequests, log)
+		registerSOAP(srv, store, layers, &soapGraph, cfg.Auth.SOAPKeyRequests, log)
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return err
@@ -140,8 +143,8 @@ func runServer(r role, args []string) error {
 	go func() {
 		start := time.Now()
 		// Each role loads what it uses: workers the routing graph, the API
-		// the lookup layers (and only the manifest of the graph).
-		g, b, err := loadBundle(cfg.DataDir, r.workers)
+		// the lookup layers and the graph (for the SOAP route planner).
+		g, b, err := loadBundle(cfg.DataDir, r.workers || r.http)
 		if err == nil && r.http {
 			err = loadLayers(cfg.DataDir, layers)
 		}
@@ -173,6 +176,7 @@ wait:
 			}
 			if srv != nil {
 				srv.SetBundle(l.b)
+				soapGraph.Store(&loadedGraph{g: l.g, name: l.b.Name})
 			}
 			if r.workers {
 				w, err = worker.New(worker.Options{

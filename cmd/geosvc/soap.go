@@ -3,12 +3,14 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/geosvc/geosvc/api"
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/soap"
 )
 
@@ -16,14 +18,33 @@ import (
 // its WSDL (GET /soap, or /soap?wsdl).
 const SOAPPath = "/soap"
 
+// loadedGraph is the routing graph of the loaded bundle and the
+// bundle's name.
+type loadedGraph struct {
+	g    *routing.Graph
+	name string
+}
+
 // registerSOAP mounts the SOAP location service on srv as a public route:
 // its key travels in the envelope (SubscriptionKey), which the service
 // checks against the same key store as the REST interfaces.
-func registerSOAP(srv *api.Server, store *keys.Store, ls *loadedLayers, keyRequests bool, log *slog.Logger) {
+func registerSOAP(srv *api.Server, store *keys.Store, ls *loadedLayers, graph *atomic.Pointer[loadedGraph], keyRequests bool, log *slog.Logger) {
 	svc := soap.New(soap.Options{
 		Geocoder: func() *geocode.Index {
 			ix, _ := ls.get(geocodeLayerName).(*geocode.Index)
 			return ix
+		},
+		Graph: func() *routing.Graph {
+			if lg := graph.Load(); lg != nil {
+				return lg.g
+			}
+			return nil
+		},
+		RoadDataName: func() string {
+			if lg := graph.Load(); lg != nil {
+				return lg.name
+			}
+			return ""
 		},
 		Keys:        store,
 		KeyRequests: keyRequests,

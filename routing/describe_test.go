@@ -1,0 +1,94 @@
+package routing
+
+import (
+	"math"
+	"testing"
+
+	"github.com/paulmach/orb"
+)
+
+func TestTurn(t *testing.T) {
+	for _, tc := range []struct {
+		from, to float64
+		want     Maneuver
+	}{
+		{0, 10, Straight}, {350, 10, Straight}, {0, 45, SlightRight}, {0, 90, Right}, {0, 150, SharpRight},
+		{0, 180, UTurn}, {0, 315, SlightLeft}, {0, 270, Left}, {0, 210, SharpLeft}, {90, 0, Left}, {270, 0, Right},
+	} {
+		if got := turn(tc.from, tc.to); got != tc.want {
+			t.Errorf("turn(%v, %v) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+}
+
+// TestSteps: north on A Street, right onto B Street (two segments, one
+// step; a bend still on B Street is no step), left onto an unnamed
+// road, then arrive.
+func TestSteps(t *testing.T) {
+	p := func(x, y float64) orb.Point { return orb.Point{-75.5 + x*1e-3, 39 + y*1e-3} }
+	r := &Route{
+		Segments: []Segment{
+			{Name: "A Street", DistanceM: 100, DurationS: 10, Geometry: orb.LineString{p(0, 0), p(0, 1)}},
+			{Name: "B Street", DistanceM: 80, DurationS: 8, Geometry: orb.LineString{p(0, 1), p(1, 1)}},
+			{Name: "B Street", DistanceM: 70, DurationS: 7, Geometry: orb.LineString{p(1, 1), p(2, 1.2)}},
+			{Name: "", DistanceM: 50, DurationS: 5, Geometry: orb.LineString{p(2, 1.2), p(2, 2.5)}},
+		},
+		Geometry: orb.LineString{p(0, 0), p(0, 1), p(1, 1), p(2, 1.2), p(2, 2.5)},
+	}
+	steps := r.Steps()
+	want := []struct {
+		m      Maneuver
+		street string
+		dist   float64
+		at     orb.Point
+	}{
+		{Depart, "A Street", 100, p(0, 0)},
+		{Right, "B Street", 150, p(0, 1)},
+		{Left, "", 50, p(2, 1.2)},
+		{Arrive, "", 0, p(2, 2.5)},
+	}
+	if len(steps) != len(want) {
+		t.Fatalf("%d steps, want %d: %+v", len(steps), len(want), steps)
+	}
+	for i, w := range want {
+		s := steps[i]
+		if s.Maneuver != w.m || s.Street != w.street || s.DistanceM != w.dist || s.Point != w.at {
+			t.Errorf("step %d = %v %q %.0f m at %v, want %v %q %.0f m at %v", i, s.Maneuver, s.Street, s.DistanceM, s.Point, w.m, w.street, w.dist, w.at)
+		}
+	}
+}
+
+// TestStepsOfRealRoutes: on Andorra's roads, the steps of 50 random
+// routes start with Depart, end with Arrive at the route's end, add up to
+// the route's length and time, and change street or turn at every step.
+func TestStepsOfRealRoutes(t *testing.T) {
+	g := testGraph(t, "andorra")
+	pts := roadPoints(g, 100, 7, 0)
+	n := 0
+	for i := 0; i+1 < len(pts); i += 2 {
+		r, err := g.Route(Fastest, pts[i], pts[i+1])
+		if err != nil || len(r.Segments) == 0 {
+			continue
+		}
+		n++
+		steps := r.Steps()
+		if len(steps) < 2 || steps[0].Maneuver != Depart || steps[len(steps)-1].Maneuver != Arrive ||
+			steps[len(steps)-1].Point != r.Geometry[len(r.Geometry)-1] {
+			t.Fatalf("route %d: steps %+v", i, steps)
+		}
+		var dist, dur float64
+		for k, s := range steps {
+			dist += s.DistanceM
+			dur += s.DurationS
+			if k > 0 && k < len(steps)-1 && s.Street == steps[k-1].Street && s.Maneuver == Straight {
+				t.Errorf("route %d step %d: straight on along the same street %q", i, k, s.Street)
+			}
+		}
+		if math.Abs(dist-float64(r.DistanceM)) > 1 || math.Abs(dur-float64(r.DurationS)) > 1 {
+			t.Errorf("route %d: steps add up to %.1f m %.1f s, route %d m %d s", i, dist, dur, r.DistanceM, r.DurationS)
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d routes", n)
+	}
+}
