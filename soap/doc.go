@@ -5,7 +5,9 @@
 // interface "soap") and the operations. This release answers the gazetteer
 // (GazetteerSimple, Gazetteer: address validation and completion on the
 // geocoder's index), RoutePlannerSimple (routing's graph and its turn-by-
-// turn steps, described in six languages) and LocationGetSubscriptionKey;
-// RoutePlanner and the map, proximity and location-set operations are in
-// the WSDL and answer a Receiver fault saying they are not available yet.
+// turn steps, described in six languages), ProximitySimple (places,
+// postcodes and streets around a point, by straight line, road distance
+// or drive time) and LocationGetSubscriptionKey; RoutePlanner, Proximity
+// and the map and location-set operations are in the WSDL and answer a
+// Receiver fault saying they are not available yet.
 package soap

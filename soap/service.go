@@ -142,7 +142,7 @@ func (s *Service) operations() map[string]operation {
 		"Map":                        nil,
 		"MapDisplaceLocations":       nil,
 		"MapGetLocation":             nil,
-		"ProximitySimple":            nil,
+		"ProximitySimple":            s.proximitySimple,
 		"Proximity":                  nil,
 		"LocationCreateSetSimple":    nil,
 		"LocationDeleteSetSimple":    nil,
