@@ -4,10 +4,11 @@
 // versions, the SubscriptionKey check (the REST interfaces' key store,
 // interface "soap") and the operations. This release answers the gazetteer
 // (GazetteerSimple, Gazetteer: address validation and completion on the
-// geocoder's index), RoutePlannerSimple (routing's graph and its turn-by-
-// turn steps, described in six languages), ProximitySimple (places,
+// geocoder's index), RoutePlannerSimple and RoutePlanner (routing's graph,
+// its turn-by-turn steps described in six languages, stops ordered by
+// routing.BestOrder for TSP), ProximitySimple (places,
 // postcodes and streets around a point, by straight line, road distance
-// or drive time) and LocationGetSubscriptionKey; RoutePlanner, Proximity
-// and the map and location-set operations are in the WSDL and answer a
-// Receiver fault saying they are not available yet.
+// or drive time) and LocationGetSubscriptionKey; Proximity and the map
+// and location-set operations are in the WSDL and answer a Receiver fault
+// saying they are not available yet.
 package soap

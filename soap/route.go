@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/profile"
 )
@@ -84,6 +86,15 @@ var maneuverPhrases = map[string][10]string{
 // request gives no FormatString.
 const defaultRouteFormat = "{n}. {dir} {street} ({dist}, {time})"
 
+// routeWants are the Want* flags and text options common to both route
+// planners.
+type routeWants struct {
+	Language                          string
+	Metric, RouteDetails, Description bool
+	SpeedInfo, Locations, RouteData   bool
+	FormatString                      string
+}
+
 func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error) {
 	var req routePlannerSimpleRequest
 	if err := xml.Unmarshal(body, &req); err != nil {
@@ -91,10 +102,6 @@ func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error
 	}
 	if e := strings.TrimSpace(req.Encoding); e != EncodingWGS84 {
 		return nil, senderFault("Encoding %q is not supported (use %s)", e, EncodingWGS84)
-	}
-	lang := strings.TrimSpace(req.Language)
-	if _, ok := maneuverPhrases[lang]; !ok && lang != "XML" {
-		return nil, senderFault("Language %q is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)", lang)
 	}
 	from, err := parsePoint("Departure", req.DepartureX, req.DepartureY)
 	if err != nil {
@@ -104,50 +111,99 @@ func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error
 	if err != nil {
 		return nil, err
 	}
+	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
+		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString}
+	res, err := s.plan([]stop{{at: from, name: "departure"}, {at: to, name: "arrival"}}, routing.Fastest, false, w)
+	if err != nil {
+		return nil, err
+	}
+	return routePlannerSimpleResponse{Result: res}, nil
+}
+
+// stop is a location of a route: its point and how a fault names it.
+type stop struct {
+	at   orb.Point
+	name string
+	in   *LocationInput // the request's, for RoutePlanner
+}
+
+// plan routes through the stops in order (after reordering all but the
+// first and the last for the shortest drive when tsp), one leg after the
+// other, and writes the result the wants ask for.
+func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (RouteResult, error) {
+	lang := strings.TrimSpace(w.Language)
+	if _, ok := maneuverPhrases[lang]; !ok && lang != "XML" {
+		return RouteResult{}, senderFault("Language %q is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)", lang)
+	}
 	g, err := s.graph()
 	if err != nil {
-		return nil, err
+		return RouteResult{}, err
 	}
-	fs, ts := g.Snap(from, routing.DefaultSnapRadiusM), g.Snap(to, routing.DefaultSnapRadiusM)
-	switch {
-	case !fs.OK:
-		return nil, senderFault("the departure has no road within %d m", routing.DefaultSnapRadiusM)
-	case !ts.OK:
-		return nil, senderFault("the arrival has no road within %d m", routing.DefaultSnapRadiusM)
+	snaps := make([]routing.Snap, len(stops))
+	for i, st := range stops {
+		if snaps[i] = g.Snap(st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
+			return RouteResult{}, senderFault("the %s has no road within %d m", st.name, routing.DefaultSnapRadiusM)
+		}
 	}
-	r, err := g.Route(routing.Fastest, fs, ts)
-	if errors.Is(err, routing.ErrNoRoute) {
-		return nil, senderFault("no route from the departure to the arrival")
+	order := make([]int, len(stops))
+	for i := range order {
+		order[i] = i
 	}
-	if err != nil {
-		return nil, err
+	if tsp && len(stops) > 3 {
+		order = routing.BestOrder(len(snaps), routing.TableCost(g.Matrix(m, snaps, snaps), m))
 	}
-	res := RouteResult{Duration: r.DurationS, Distance: r.DistanceM}
+	res := RouteResult{}
 	if s.opts.RoadDataName != nil {
 		res.RoadDataName = s.opts.RoadDataName()
 	}
-	steps := r.Steps()
-	items := describe(steps, lang, req.WantMetric)
-	if req.WantRouteDetails {
+	var steps []routing.Step
+	var geom orb.LineString
+	whole := &routing.Route{}
+	for k := 1; k < len(order); k++ {
+		a, b := order[k-1], order[k]
+		r, err := g.Route(m, snaps[a], snaps[b])
+		if errors.Is(err, routing.ErrNoRoute) {
+			return RouteResult{}, senderFault("no route from the %s to the %s", stops[a].name, stops[b].name)
+		}
+		if err != nil {
+			return RouteResult{}, err
+		}
+		res.Duration += r.DurationS
+		res.Distance += r.DistanceM
+		steps = append(steps, r.Steps()...)
+		whole.Segments = append(whole.Segments, r.Segments...)
+		if len(geom) > 0 && len(r.Geometry) > 0 && geom[len(geom)-1] == r.Geometry[0] {
+			geom = append(geom, r.Geometry[1:]...)
+		} else {
+			geom = append(geom, r.Geometry...)
+		}
+	}
+	items := describe(steps, lang, w.Metric)
+	if w.RouteDetails {
 		res.Description = &routeDescription{Items: items}
 	}
-	if req.WantDescription {
-		res.FormattedRoute = formatRoute(items, req.FormatString)
+	if w.Description {
+		res.FormattedRoute = formatRoute(items, w.FormatString)
 	}
-	if req.WantSpeedInfo {
-		res.SpeedInfo = &speedInfo{Items: speeds(r, req.WantMetric)}
+	if w.SpeedInfo {
+		res.SpeedInfo = &speedInfo{Items: speeds(whole, w.Metric)}
 	}
-	if req.WantLocations {
-		first, last := steps[0], steps[len(steps)-1]
-		res.Locations = &locationInputs{Locations: []LocationInput{
-			{locationTail: locationTail{Name: first.Street, Type: "departure", X: coord(fs.Point[0]), Y: coord(fs.Point[1]), Encoding: EncodingWGS84}},
-			{locationTail: locationTail{Name: last.Street, Type: "arrival", X: coord(ts.Point[0]), Y: coord(ts.Point[1]), Encoding: EncodingWGS84}},
-		}}
+	if w.Locations {
+		res.Locations = &locationInputs{}
+		for _, i := range order {
+			li := LocationInput{}
+			if stops[i].in != nil {
+				li = *stops[i].in
+			}
+			li.Type = stops[i].name
+			li.X, li.Y, li.Encoding = coord(snaps[i].Point[0]), coord(snaps[i].Point[1]), EncodingWGS84
+			res.Locations.Locations = append(res.Locations.Locations, li)
+		}
 	}
-	if req.WantRouteData {
-		res.RouteData = base64.StdEncoding.EncodeToString([]byte(encodePolyline(r.Geometry)))
+	if w.RouteData {
+		res.RouteData = base64.StdEncoding.EncodeToString([]byte(encodePolyline(geom)))
 	}
-	return routePlannerSimpleResponse{Result: res}, nil
+	return res, nil
 }
 
 // graph returns the routing graph or a Receiver fault.
@@ -269,4 +325,115 @@ func writeVarint(b *strings.Builder, v int64) {
 		u >>= 5
 	}
 	b.WriteByte(byte(u + 63))
+}
+
+// routePlannerRequest is the RoutePlanner request element.
+type routePlannerRequest struct {
+	Locations struct {
+		Items []*LocationInput `xml:"LocationInput"`
+	} `xml:"Locations"`
+	Language                     string
+	WantMetric, WantRouteDetails bool
+	PlanningType                 string
+	Speed                        struct {
+		Items []SpeedItem `xml:"SpeedItem"`
+	} `xml:"Speed"`
+	WantDataSet, WantDescription                bool
+	WantSpeedInfo, WantLocations, WantRouteData bool
+	FormatString                                string
+	SubscriptionKey                             string
+	MergeLocations                              struct {
+		Items []*LocationInput `xml:"LocationInput"`
+	} `xml:"MergeLocations"`
+	Mergedistance int
+	UseDbSet      bool
+}
+
+type routePlannerResponse struct {
+	XMLName xml.Name    `xml:"http://geosvc.org/LocationService/ RoutePlannerResponse"`
+	Result  RouteResult `xml:"RoutePlannerResult"`
+}
+
+// MaxRouteStops bounds the Locations of a RoutePlanner request.
+const MaxRouteStops = 100
+
+func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
+	var req routePlannerRequest
+	if err := xml.Unmarshal(body, &req); err != nil {
+		return nil, senderFault("malformed RoutePlanner request: %v", err)
+	}
+	var m routing.Metric
+	tsp := false
+	switch pt := strings.TrimSpace(req.PlanningType); pt {
+	case "Fastest":
+		m = routing.Fastest
+	case "Shortest":
+		m = routing.Shortest
+	case "TSP":
+		m, tsp = routing.Fastest, true
+	case "Fastest2", "Fastest3", "Shortest2", "Shortest3":
+		return nil, senderFault("PlanningType %s (an alternative route) is not available in this release", pt)
+	default:
+		return nil, senderFault("PlanningType %q is not a RoutePlanningType (Fastest, Shortest, TSP, ...)", pt)
+	}
+	switch {
+	case len(req.Speed.Items) > 0:
+		return nil, senderFault("Speed: custom speeds per road type are not available in this release (the graph's speeds come from configs/car.yaml)")
+	case len(req.MergeLocations.Items) > 0:
+		return nil, senderFault("MergeLocations are not available in this release")
+	case req.UseDbSet:
+		return nil, senderFault("location sets (UseDbSet) are not available in this release")
+	}
+	n := len(req.Locations.Items)
+	if n < 2 || n > MaxRouteStops {
+		return nil, senderFault("Locations holds %d locations: give 2 to %d", n, MaxRouteStops)
+	}
+	stops := make([]stop, n)
+	for i, li := range req.Locations.Items {
+		st, err := s.stopOf(i, li)
+		if err != nil {
+			return nil, err
+		}
+		stops[i] = st
+	}
+	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
+		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString}
+	res, err := s.plan(stops, m, tsp, w)
+	if err != nil {
+		return nil, err
+	}
+	return routePlannerResponse{Result: res}, nil
+}
+
+// stopOf reads location i of a route: its X and Y, or else its address,
+// placed by the gazetteer's best match.
+func (s *Service) stopOf(i int, li *LocationInput) (stop, error) {
+	name := fmt.Sprintf("location %d", i+1)
+	if li == nil {
+		return stop{}, senderFault("%s is nil", name)
+	}
+	if e := strings.TrimSpace(li.Encoding); e != "" && e != EncodingWGS84 {
+		return stop{}, senderFault("%s: Encoding %s is not supported (use %s)", name, e, EncodingWGS84)
+	}
+	if strings.TrimSpace(li.X) != "" || strings.TrimSpace(li.Y) != "" {
+		p, err := parsePoint("", li.X, li.Y)
+		if err != nil {
+			return stop{}, senderFault("%s: %s", name, err.Error())
+		}
+		return stop{at: p, name: name, in: li}, nil
+	}
+	in := addressInput{Country: li.Country.value(), State: li.State.value(), City: li.City.value(),
+		Street: li.Street.value(), Premise: li.Premise.value(), PostCode: li.PostCode.value()}
+	if in.empty() {
+		return stop{}, senderFault("%s has neither X and Y nor an address", name)
+	}
+	ix, err := s.index()
+	if err != nil {
+		return stop{}, err
+	}
+	cs := ix.Forward(geocode.Query{HouseNumber: in.Premise, Street: in.Street, City: in.City, Postcode: in.PostCode, State: in.State, Country: in.Country, Limit: 1})
+	if len(cs) == 0 {
+		return stop{}, senderFault("%s: the address was not found", name)
+	}
+	return stop{at: cs[0].Location, name: name, in: li}, nil
 }

@@ -3,10 +3,14 @@ package soap
 import (
 	"encoding/base64"
 	"encoding/xml"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/geosvc/geosvc/geo"
 
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/osmroad"
@@ -196,5 +200,130 @@ func TestRoutePlannerFaults(t *testing.T) {
 				t.Errorf("fault %q %q, want %q containing %q", code, reason, tc.code, tc.reason)
 			}
 		})
+	}
+}
+
+// plannerRequest is a RoutePlanner request through the given stops
+// (each "x,y", or an address as "street|premise").
+func plannerRequest(key, planning string, stops []string, extra string) string {
+	var b strings.Builder
+	b.WriteString(`<RoutePlanner xmlns="http://geosvc.org/LocationService/"><Locations>`)
+	for i, s := range stops {
+		b.WriteString(`<LocationInput fid="s` + strconv.Itoa(i) + `">`)
+		if street, premise, ok := strings.Cut(s, "|"); ok {
+			b.WriteString("<Street><Name>" + street + "</Name></Street><Premise><Name>" + premise + "</Name></Premise>")
+		} else {
+			x, y, _ := strings.Cut(s, ",")
+			b.WriteString("<X>" + x + "</X><Y>" + y + "</Y>")
+		}
+		b.WriteString("<Encoding>EPGS4326</Encoding></LocationInput>")
+	}
+	b.WriteString(`</Locations><Language>English</Language><WantMetric>true</WantMetric><WantRouteDetails>true</WantRouteDetails>`)
+	b.WriteString(`<PlanningType>` + planning + `</PlanningType>` + extra)
+	b.WriteString(`<WantDataSet>false</WantDataSet><WantDescription>false</WantDescription><WantSpeedInfo>false</WantSpeedInfo>`)
+	b.WriteString(`<WantLocations>true</WantLocations><WantRouteData>false</WantRouteData><SubscriptionKey>` + key + `</SubscriptionKey>`)
+	b.WriteString(`<Mergedistance>0</Mergedistance><UseDbSet>false</UseDbSet></RoutePlanner>`)
+	return b.String()
+}
+
+func plannerResult(t *testing.T, body []byte) RouteResult {
+	t.Helper()
+	var env struct {
+		R RouteResult `xml:"Body>RoutePlannerResponse>RoutePlannerResult"`
+	}
+	if err := xml.Unmarshal(body, &env); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	return env.R
+}
+
+func TestRoutePlanner(t *testing.T) {
+	f := newFixture(t, false)
+	g := crossingGraph(t)
+	f.svc.opts.Graph = func() *routing.Graph { return g }
+	const (
+		w2 = "9.999,0.001"
+		s  = "10.001,0.000"
+		e  = "10.002,0.001"
+		n  = "10.001,0.002"
+	)
+	for _, tc := range []struct {
+		name      string
+		planning  string
+		stops     []string
+		dur, dist int
+		fids      []string
+	}{
+		// The fixture's hand-computed routes: W2 -> S 50.148 s 333.585 m.
+		{"two stops", "Fastest", []string{w2, s}, 50, 334, []string{"s0", "s1"}},
+		// S -> W2 round the banned left turn: 490.839 m.
+		{"shortest round the ban", "Shortest", []string{s, w2}, 71, 491, []string{"s0", "s1"}},
+		// W2 -> E: 333.585 m, 3 x 16.0121 + 2 x 0.0069 s; E -> S: left at
+		// the crossing, 222.390 m, 2 x 16.0121 + 5.3947 s.
+		{"three stops", "Fastest", []string{w2, e, s}, 48 + 37, 334 + 222, []string{"s0", "s1", "s2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, tc.stops, "")))
+			r := plannerResult(t, rec.Body.Bytes())
+			if r.Duration != tc.dur || r.Distance != tc.dist {
+				t.Errorf("%d s %d m, want %d s %d m: %s", r.Duration, r.Distance, tc.dur, tc.dist, rec.Body)
+			}
+			if r.Locations == nil || len(r.Locations.Locations) != len(tc.fids) {
+				t.Fatalf("locations %+v", r.Locations)
+			}
+			for i, l := range r.Locations.Locations {
+				if l.FID != tc.fids[i] {
+					t.Errorf("location %d is %s, want %s", i, l.FID, tc.fids[i])
+				}
+			}
+		})
+	}
+	// TSP: from W2 to N through S and E given in a poor order; the tour
+	// is never longer than the given order and keeps its ends.
+	given := plannerResult(t, f.post("text/xml", envelope11(plannerRequest(f.key, "Fastest", []string{w2, e, s, s, n}, ""))).Body.Bytes())
+	tour := plannerResult(t, f.post("text/xml", envelope11(plannerRequest(f.key, "TSP", []string{w2, e, s, s, n}, ""))).Body.Bytes())
+	if tour.Duration > given.Duration || tour.Duration == 0 {
+		t.Errorf("TSP %d s, the given order %d s", tour.Duration, given.Duration)
+	}
+	if l := tour.Locations.Locations; len(l) != 5 || l[0].FID != "s0" || l[4].FID != "s4" {
+		t.Errorf("TSP order %+v", tour.Locations)
+	}
+	for _, tc := range []struct {
+		name     string
+		planning string
+		stops    []string
+		extra    string
+		reason   string
+	}{
+		{"alternatives", "Fastest2", []string{w2, s}, "", "alternative route"},
+		{"unknown planning", "Scenic", []string{w2, s}, "", "not a RoutePlanningType"},
+		{"one stop", "Fastest", []string{w2}, "", "give 2 to 100"},
+		{"custom speeds", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>100</Speed></SpeedItem></Speed>", "custom speeds"},
+		{"far stop", "Fastest", []string{w2, "20,20"}, "", "location 2 has no road"},
+		{"bad stop", "Fastest", []string{w2, "x,1"}, "", "location 2"},
+		{"address not found", "Fastest", []string{w2, "Nowhere Lane|1"}, "", "location 2: the address was not found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, tc.stops, tc.extra)))
+			if code, reason := faultOf(t, rec.Body.String()); code != "soap:Client" || !strings.Contains(reason, tc.reason) {
+				t.Errorf("fault %q %q, want soap:Client containing %q", code, reason, tc.reason)
+			}
+		})
+	}
+}
+
+// TestRoutePlannerAddresses: stops given by address are placed by the
+// gazetteer (the geocoder fixture and its own road graph).
+func TestRoutePlannerAddresses(t *testing.T) {
+	f := newFixture(t, false)
+	g := tinyGraph(t)
+	f.svc.opts.Graph = func() *routing.Graph { return g }
+	// 10 North Main Street (-75.4998, 39.0002) snaps to Main Street at
+	// -75.4998; the end point to -75.4985: 0.0013 degrees of longitude.
+	rec := f.post("text/xml", envelope11(plannerRequest(f.key, "Shortest", []string{"North Main Street|10", "-75.4985,39.0001"}, "")))
+	r := plannerResult(t, rec.Body.Bytes())
+	want := 0.0013 * geo.EarthRadiusM * math.Pi / 180 * math.Cos(39*math.Pi/180)
+	if math.Abs(float64(r.Distance)-want) > 1 {
+		t.Errorf("%d m, want %.0f: %s", r.Distance, want, rec.Body)
 	}
 }

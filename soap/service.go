@@ -137,7 +137,7 @@ func (s *Service) operations() map[string]operation {
 		"Gazetteer":                  s.gazetteer,
 		"LocationGetSubscriptionKey": s.getSubscriptionKey,
 		"RoutePlannerSimple":         s.routePlannerSimple,
-		"RoutePlanner":               nil,
+		"RoutePlanner":               s.routePlanner,
 		"MapSimple":                  nil,
 		"Map":                        nil,
 		"MapDisplaceLocations":       nil,
