@@ -6,9 +6,11 @@
 // (GazetteerSimple, Gazetteer: address validation and completion on the
 // geocoder's index), RoutePlannerSimple and RoutePlanner (routing's graph,
 // its turn-by-turn steps described in six languages, stops ordered by
-// routing.BestOrder for TSP), ProximitySimple (places,
-// postcodes and streets around a point, by straight line, road distance
-// or drive time) and LocationGetSubscriptionKey; Proximity and the map
-// and location-set operations are in the WSDL and answer a Receiver fault
-// saying they are not available yet.
+// routing.BestOrder for TSP), ProximitySimple and Proximity (places,
+// postcodes, streets or your own locations around a point, by straight
+// line, road distance or drive time), the location sets
+// (LocationCreateSetSimple, LocationUpload, LocationDeleteSetSimple, kept
+// in Redis) and LocationGetSubscriptionKey; the three map operations are
+// in the WSDL and answer a Receiver fault saying they are not available
+// yet.
 package soap

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/routing"
 )
@@ -51,77 +52,169 @@ var proximityKinds = map[string]geocode.NearbyKind{
 	"Streets":     geocode.NearbyStreets,
 }
 
-func (s *Service) proximitySimple(_ context.Context, body []byte) (any, error) {
+func (s *Service) proximitySimple(ctx context.Context, body []byte) (any, error) {
 	var req proximitySimpleRequest
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed ProximitySimple request: %v", err)
 	}
-	if e := strings.TrimSpace(req.Encoding); e != EncodingWGS84 {
-		return nil, senderFault("Encoding %q is not supported (use %s)", e, EncodingWGS84)
-	}
-	p, err := parsePoint("", req.X, req.Y)
+	locs, err := s.proximity(ctx, proximityArgs{X: req.X, Y: req.Y, Encoding: req.Encoding, MaxNofResults: req.MaxNofResults,
+		MaxDistance: req.MaxDistanceMeters, NodeType: req.NodeType, SearchType: req.SearchType, UseDbSet: req.UseDbSet})
 	if err != nil {
 		return nil, err
 	}
-	kind, ok := proximityKinds[strings.TrimSpace(req.NodeType)]
-	switch nt := strings.TrimSpace(req.NodeType); {
-	case req.UseDbSet || nt == "DBLocations":
-		return nil, senderFault("location sets (UseDbSet, NodeType DBLocations) are not available in this release")
+	var resp proximitySimpleResponse
+	resp.Result.Locations = locs
+	return resp, nil
+}
+
+// proximityRequest is the Proximity request element: ProximitySimple's,
+// with Locations to search among (NodeType DBLocations).
+type proximityRequest struct {
+	X, Y      string
+	Encoding  string
+	Locations struct {
+		Items []*LocationInput `xml:"LocationInput"`
+	} `xml:"Locations"`
+	NodeType          string
+	SearchType        string
+	MaxNofResults     int
+	MaxdistanceMeters int
+	UseDbSet          bool
+	SubscriptionKey   string
+}
+
+type proximityResponse struct {
+	XMLName xml.Name       `xml:"http://geosvc.org/LocationService/ ProximityResponse"`
+	Result  locationInputs `xml:"ProximityResult"`
+}
+
+func (s *Service) proximityOp(ctx context.Context, body []byte) (any, error) {
+	var req proximityRequest
+	if err := xml.Unmarshal(body, &req); err != nil {
+		return nil, senderFault("malformed Proximity request: %v", err)
+	}
+	locs, err := s.proximity(ctx, proximityArgs{X: req.X, Y: req.Y, Encoding: req.Encoding, MaxNofResults: req.MaxNofResults,
+		MaxDistance: req.MaxdistanceMeters, NodeType: req.NodeType, SearchType: req.SearchType, UseDbSet: req.UseDbSet,
+		Locations: req.Locations.Items})
+	if err != nil {
+		return nil, err
+	}
+	var resp proximityResponse
+	resp.Result.Locations = locs
+	return resp, nil
+}
+
+// proximityArgs are the inputs of both proximity operations.
+type proximityArgs struct {
+	X, Y, Encoding       string
+	MaxNofResults        int
+	MaxDistance          int
+	NodeType, SearchType string
+	UseDbSet             bool
+	Locations            []*LocationInput // the request's own, for DBLocations
+}
+
+// proximity finds what the args ask for around their point.
+func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInput, error) {
+	if e := strings.TrimSpace(a.Encoding); e != EncodingWGS84 {
+		return nil, senderFault("Encoding %q is not supported (use %s)", e, EncodingWGS84)
+	}
+	p, err := parsePoint("", a.X, a.Y)
+	if err != nil {
+		return nil, err
+	}
+	nt := strings.TrimSpace(a.NodeType)
+	kind, gazetteer := proximityKinds[nt]
+	switch {
 	case nt == "Node" || nt == "ReachableNode":
-		return nil, senderFault("NodeType %s is not available in this release (Cities, LargeCities, PostalCodes, Streets are)", nt)
-	case !ok:
+		return nil, senderFault("NodeType %s is not available in this release (Cities, LargeCities, PostalCodes, Streets, DBLocations are)", nt)
+	case a.UseDbSet && nt != "DBLocations":
+		return nil, senderFault("UseDbSet searches the key's location set: give NodeType DBLocations")
+	case !gazetteer && nt != "DBLocations":
 		return nil, senderFault("NodeType %q is not a ProximityNodeTypes value", nt)
 	}
-	if req.MaxNofResults < 1 || req.MaxNofResults > MaxProximityResults {
-		return nil, senderFault("MaxNofResults %d: give 1 to %d", req.MaxNofResults, MaxProximityResults)
+	if a.MaxNofResults < 1 || a.MaxNofResults > MaxProximityResults {
+		return nil, senderFault("MaxNofResults %d: give 1 to %d", a.MaxNofResults, MaxProximityResults)
 	}
-	st := strings.TrimSpace(req.SearchType)
+	st := strings.TrimSpace(a.SearchType)
+	switch st {
+	case "Radius", "RoadDistance", "RoadTimeMinutes":
+	default:
+		return nil, senderFault("SearchType %q is not a ProximitySearchTypes value (Radius, RoadDistance, RoadTimeMinutes)", st)
+	}
 	limit, unit := MaxProximityMeters, "metres"
 	if st == "RoadTimeMinutes" {
 		limit, unit = MaxProximityMinutes, "minutes"
 	}
-	if req.MaxDistanceMeters < 1 || req.MaxDistanceMeters > limit {
-		return nil, senderFault("MaxDistanceMeters %d: give 1 to %d (%s for SearchType %s)", req.MaxDistanceMeters, limit, unit, st)
+	if a.MaxDistance < 1 || a.MaxDistance > limit {
+		return nil, senderFault("the maximum distance %d: give 1 to %d (%s for SearchType %s)", a.MaxDistance, limit, unit, st)
 	}
-	ix, err := s.index()
-	if err != nil {
-		return nil, err
+	radius := float64(a.MaxDistance) // straight-line bound of the candidates
+	if st == "RoadTimeMinutes" {
+		radius *= 60 * proximityFastestMS
+	}
+	var cands []nearbyResult
+	if gazetteer {
+		ix, err := s.index()
+		if err != nil {
+			return nil, err
+		}
+		n := a.MaxNofResults
+		if st != "Radius" {
+			n = MaxProximityResults // the road search picks among more
+		}
+		for _, c := range ix.Nearby(p, radius, kind, n) {
+			cands = append(cands, nearbyResult{at: c.Location, c: c, metres: c.Distance})
+		}
+	} else {
+		locs := a.Locations
+		if a.UseDbSet {
+			set, err := s.keySetLocations(ctx)
+			if err != nil {
+				return nil, err
+			}
+			locs = append(append([]*LocationInput(nil), locs...), set...)
+		}
+		for i, li := range locs {
+			if li == nil {
+				continue
+			}
+			at, err := parsePoint("", li.X, li.Y)
+			if err != nil {
+				return nil, senderFault("location %d: %s", i+1, err.Error())
+			}
+			if d := geo.HaversineM(p, at); d <= radius {
+				cands = append(cands, nearbyResult{at: at, li: li, metres: d})
+			}
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].metres < cands[j].metres })
 	}
 	var found []nearbyResult
-	switch st {
-	case "Radius":
-		for _, c := range ix.Nearby(p, float64(req.MaxDistanceMeters), kind, req.MaxNofResults) {
-			found = append(found, nearbyResult{c: c, metres: c.Distance})
-		}
-	case "RoadDistance", "RoadTimeMinutes":
+	if st == "Radius" {
+		found = cands[:min(a.MaxNofResults, len(cands))]
+	} else {
 		g, err := s.graph()
 		if err != nil {
 			return nil, err
 		}
-		radius := float64(req.MaxDistanceMeters)
-		if st == "RoadTimeMinutes" {
-			radius *= 60 * proximityFastestMS
-		}
-		found, err = byRoad(g, p, ix.Nearby(p, radius, kind, MaxProximityResults), st, req.MaxDistanceMeters, req.MaxNofResults)
-		if err != nil {
+		if found, err = byRoad(g, p, cands, st, a.MaxDistance, a.MaxNofResults); err != nil {
 			return nil, err
 		}
-	default:
-		return nil, senderFault("SearchType %q is not a ProximitySearchTypes value (Radius, RoadDistance, RoadTimeMinutes)", st)
 	}
-	var resp proximitySimpleResponse
-	resp.Result.Locations = make([]LocationInput, 0, len(found))
+	out := make([]LocationInput, 0, len(found))
 	for _, r := range found {
-		resp.Result.Locations = append(resp.Result.Locations, r.locationInput())
+		out = append(out, r.locationInput())
 	}
-	return resp, nil
+	return out, nil
 }
 
-// nearbyResult is a proximity hit: the gazetteer's candidate and its
-// distance (straight, or by road) and travel time (by road; -1 when not
-// computed).
+// nearbyResult is a proximity hit: a gazetteer candidate (c) or a given
+// location (li), where it is, and its distance (straight, or by road) and
+// travel time (by road; 0 when not computed).
 type nearbyResult struct {
+	at      orb.Point
 	c       geocode.Candidate
+	li      *LocationInput
 	metres  float64
 	seconds int
 }
@@ -129,7 +222,7 @@ type nearbyResult struct {
 // byRoad keeps the candidates whose road distance (RoadDistance, metres)
 // or travel time (RoadTimeMinutes, minutes) from p is within max, nearest
 // first, at most limit.
-func byRoad(g *routing.Graph, p orb.Point, cs []geocode.Candidate, searchType string, max, limit int) ([]nearbyResult, error) {
+func byRoad(g *routing.Graph, p orb.Point, cs []nearbyResult, searchType string, max, limit int) ([]nearbyResult, error) {
 	from := g.Snap(p, routing.DefaultSnapRadiusM)
 	if !from.OK {
 		return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
@@ -139,7 +232,7 @@ func byRoad(g *routing.Graph, p orb.Point, cs []geocode.Candidate, searchType st
 	}
 	dst := make([]routing.Snap, len(cs))
 	for i, c := range cs {
-		dst[i] = g.Snap(c.Location, routing.DefaultSnapRadiusM)
+		dst[i] = g.Snap(c.at, routing.DefaultSnapRadiusM)
 	}
 	m := routing.Shortest
 	if searchType == "RoadTimeMinutes" {
@@ -155,7 +248,8 @@ func byRoad(g *routing.Graph, p orb.Point, cs []geocode.Candidate, searchType st
 		if searchType == "RoadTimeMinutes" && float64(d) > float64(max)*60 || searchType == "RoadDistance" && int(dist) > max {
 			continue
 		}
-		out = append(out, nearbyResult{c: c, metres: float64(dist), seconds: int(d)})
+		c.metres, c.seconds = float64(dist), int(d)
+		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if searchType == "RoadTimeMinutes" {
@@ -166,26 +260,33 @@ func byRoad(g *routing.Graph, p orb.Point, cs []geocode.Candidate, searchType st
 	return out[:min(limit, len(out))], nil
 }
 
-// locationInput writes a proximity hit: its components in the location
-// fields, Name its formatted address, Type its Google type, X/Y its
-// location, Radius its distance in metres (by road for the road
-// searches) and, for those, Time its travel time in minutes.
+// locationInput writes a proximity hit: a given location as it was given,
+// a gazetteer candidate with its components in the location fields, Name
+// its formatted address, Type its Google type and fid its place_id; both
+// with X/Y, Radius the distance in metres (by road for the road
+// searches) and, for those, Time the drive in minutes.
 func (r nearbyResult) locationInput() LocationInput {
-	c := r.c
-	field := func(t string) *LocationInputField {
-		if l, _ := c.Component(t); l != "" {
-			return &LocationInputField{Name: l}
+	var li LocationInput
+	if r.li != nil {
+		li = *r.li
+	} else {
+		c := r.c
+		field := func(t string) *LocationInputField {
+			if l, _ := c.Component(t); l != "" {
+				return &LocationInputField{Name: l}
+			}
+			return nil
 		}
-		return nil
+		li = LocationInput{Country: field("country"), State: field("administrative_area_level_1"), City: field("locality"),
+			Street: field("route"), PostCode: field("postal_code"), FID: c.PlaceID}
+		li.Name = c.FormattedAddress
+		if len(c.Types) > 0 {
+			li.Type = c.Types[0]
+		}
+		li.X, li.Y = coord(c.Location[0]), coord(c.Location[1])
 	}
-	li := LocationInput{Country: field("country"), State: field("administrative_area_level_1"), City: field("locality"),
-		Street: field("route"), PostCode: field("postal_code"), FID: c.PlaceID}
-	li.Name = c.FormattedAddress
-	if len(c.Types) > 0 {
-		li.Type = c.Types[0]
-	}
-	li.X, li.Y = coord(c.Location[0]), coord(c.Location[1])
 	li.Radius = strconv.FormatFloat(r.metres, 'f', 0, 64)
+	li.Time = ""
 	if r.seconds > 0 {
 		li.Time = strconv.FormatFloat(float64(r.seconds)/60, 'f', 1, 64)
 	}

@@ -35,7 +35,7 @@ func tinyGraph(t *testing.T) *routing.Graph {
 	return g
 }
 
-func proximityRequest(key string, fields map[string]string) string {
+func proximitySimpleBody(key string, fields map[string]string) string {
 	base := map[string]string{"X": "-75.4995", "Y": "39.0005", "Encoding": "EPGS4326", "MaxNofResults": "10",
 		"MaxDistanceMeters": "1000", "NodeType": "Cities", "SearchType": "Radius", "UseDbSet": "false"}
 	for k, v := range fields {
@@ -75,7 +75,7 @@ func TestProximitySimple(t *testing.T) {
 		{"postal codes", map[string]string{"NodeType": "PostalCodes"}, []string{"Testville, DE 19901, USA"}, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := f.post("text/xml", envelope11(proximityRequest(f.key, tc.fields)))
+			rec := f.post("text/xml", envelope11(proximitySimpleBody(f.key, tc.fields)))
 			var env struct {
 				Locs []LocationInput `xml:"Body>ProximitySimpleResponse>ProximitySimpleResult>LocationInput"`
 			}
@@ -105,18 +105,18 @@ func TestProximitySimple(t *testing.T) {
 		fields map[string]string
 		reason string
 	}{
-		{"location sets", map[string]string{"UseDbSet": "true"}, "location sets"},
-		{"DBLocations", map[string]string{"NodeType": "DBLocations"}, "location sets"},
+		{"location set with another node type", map[string]string{"UseDbSet": "true"}, "give NodeType DBLocations"},
+		{"location set of a key without one", map[string]string{"UseDbSet": "true", "NodeType": "DBLocations"}, "addresses no location set"},
 		{"Node", map[string]string{"NodeType": "Node"}, "NodeType Node is not available"},
 		{"unknown node type", map[string]string{"NodeType": "Castles"}, "not a ProximityNodeTypes"},
 		{"no results asked", map[string]string{"MaxNofResults": "0"}, "MaxNofResults 0"},
-		{"too far", map[string]string{"MaxDistanceMeters": "500000"}, "MaxDistanceMeters 500000"},
+		{"too far", map[string]string{"MaxDistanceMeters": "500000"}, "maximum distance 500000"},
 		{"too long", map[string]string{"SearchType": "RoadTimeMinutes", "MaxDistanceMeters": "1000"}, "minutes"},
 		{"unknown search", map[string]string{"SearchType": "AsTheCrowFlies"}, "not a ProximitySearchTypes"},
 		{"bad point", map[string]string{"X": "x"}, "X and Y"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := f.post("text/xml", envelope11(proximityRequest(f.key, tc.fields)))
+			rec := f.post("text/xml", envelope11(proximitySimpleBody(f.key, tc.fields)))
 			if code, reason := faultOf(t, rec.Body.String()); code != "soap:Client" || !strings.Contains(reason, tc.reason) {
 				t.Errorf("fault %q %q, want soap:Client containing %q", code, reason, tc.reason)
 			}

@@ -382,7 +382,7 @@ func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 	case len(req.MergeLocations.Items) > 0:
 		return nil, senderFault("MergeLocations are not available in this release")
 	case req.UseDbSet:
-		return nil, senderFault("location sets (UseDbSet) are not available in this release")
+		return nil, senderFault("UseDbSet: RoutePlanner does not route through location sets in this release; give the Locations")
 	}
 	n := len(req.Locations.Items)
 	if n < 2 || n > MaxRouteStops {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/routing"
@@ -47,6 +49,10 @@ type Options struct {
 	// KeyRequests lets LocationGetSubscriptionKey issue keys to anyone
 	// who asks (off by default: keys come from `geosvc keys create`).
 	KeyRequests bool
+	// Redis stores the location sets (LocationCreateSetSimple, ...) under
+	// Prefix; nil: location sets are not available.
+	Redis  redis.UniversalClient
+	Prefix string
 	// MaxBody is the largest envelope read; 0 means DefaultMaxBody.
 	MaxBody int64
 	// Logger logs internal errors; nil means slog.Default().
@@ -68,6 +74,15 @@ func New(opts Options) *Service {
 		opts.Logger = slog.Default()
 	}
 	return &Service{opts: opts}
+}
+
+// keyContext carries the request's authenticated key to the operations.
+type keyContext struct{}
+
+// requestKey returns the key the request was made with.
+func requestKey(ctx context.Context) keys.Key {
+	k, _ := ctx.Value(keyContext{}).(keys.Key)
+	return k
 }
 
 // operation answers one request element (its XML in body) for the key's
@@ -143,10 +158,10 @@ func (s *Service) operations() map[string]operation {
 		"MapDisplaceLocations":       nil,
 		"MapGetLocation":             nil,
 		"ProximitySimple":            s.proximitySimple,
-		"Proximity":                  nil,
-		"LocationCreateSetSimple":    nil,
-		"LocationDeleteSetSimple":    nil,
-		"LocationUpload":             nil,
+		"Proximity":                  s.proximityOp,
+		"LocationCreateSetSimple":    s.createSet,
+		"LocationDeleteSetSimple":    s.deleteSet,
+		"LocationUpload":             s.upload,
 	}
 }
 
@@ -162,10 +177,15 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 		if err := xml.Unmarshal(req.body, &k); err != nil {
 			return nil, senderFault("malformed %s request: %v", req.operation, err)
 		}
-		key, err := s.authenticate(ctx, strings.TrimSpace(k.SubscriptionKey))
+		given := k.SubscriptionKey
+		if req.operation == "LocationUpload" {
+			given = k.NameOrSubscriptionKey
+		}
+		key, err := s.authenticate(ctx, strings.TrimSpace(given))
 		if err != nil {
 			return nil, err
 		}
+		ctx = context.WithValue(ctx, keyContext{}, key)
 		if s.opts.Keys != nil {
 			if err := s.opts.Keys.AddUsage(ctx, key.ID, Interface, 1); err != nil {
 				s.opts.Logger.Warn("soap usage not counted", slog.String("key_id", key.ID), slog.Any("error", err))

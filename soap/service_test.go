@@ -52,7 +52,7 @@ func newFixture(t testing.TB, keyRequests bool) *fixture {
 	if _, f.other, err = store.Create(context.Background(), keys.CreateOptions{Owner: "admin only", Interfaces: []string{"adminv1"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Keys: store, KeyRequests: keyRequests})
+	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Keys: store, KeyRequests: keyRequests, Redis: rdb, Prefix: "soaptest:"})
 	return f
 }
 

@@ -124,7 +124,9 @@ type getSubscriptionKeyResponse struct {
 	Key     string   `xml:"SubscriptionKey"`
 }
 
-// keyOnly reads the SubscriptionKey of any request element.
+// keyOnly reads the key of any request element (LocationUpload's is its
+// NameOrSubscriptionKey).
 type keyOnly struct {
-	SubscriptionKey string
+	SubscriptionKey       string
+	NameOrSubscriptionKey string
 }

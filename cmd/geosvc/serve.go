@@ -20,6 +20,7 @@ import (
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/soap"
 	"github.com/geosvc/geosvc/worker"
 )
 
@@ -116,7 +117,7 @@ func runServer(r role, args []string) error {
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
 		registerLayers(srv.Protected(), layers)
-		registerSOAP(srv, store, layers, &soapGraph, cfg.Auth.SOAPKeyRequests, log)
+		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, KeyRequests: cfg.Auth.SOAPKeyRequests, Logger: log}, layers, &soapGraph)
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return err

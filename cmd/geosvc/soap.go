@@ -1,14 +1,12 @@
 package main
 
 import (
-	"log/slog"
 	"net/http"
 	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/geosvc/geosvc/api"
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/soap"
@@ -28,28 +26,24 @@ type loadedGraph struct {
 // registerSOAP mounts the SOAP location service on srv as a public route:
 // its key travels in the envelope (SubscriptionKey), which the service
 // checks against the same key store as the REST interfaces.
-func registerSOAP(srv *api.Server, store *keys.Store, ls *loadedLayers, graph *atomic.Pointer[loadedGraph], keyRequests bool, log *slog.Logger) {
-	svc := soap.New(soap.Options{
-		Geocoder: func() *geocode.Index {
-			ix, _ := ls.get(geocodeLayerName).(*geocode.Index)
-			return ix
-		},
-		Graph: func() *routing.Graph {
-			if lg := graph.Load(); lg != nil {
-				return lg.g
-			}
-			return nil
-		},
-		RoadDataName: func() string {
-			if lg := graph.Load(); lg != nil {
-				return lg.name
-			}
-			return ""
-		},
-		Keys:        store,
-		KeyRequests: keyRequests,
-		Logger:      log,
-	})
+func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *atomic.Pointer[loadedGraph]) {
+	opts.Geocoder = func() *geocode.Index {
+		ix, _ := ls.get(geocodeLayerName).(*geocode.Index)
+		return ix
+	}
+	opts.Graph = func() *routing.Graph {
+		if lg := graph.Load(); lg != nil {
+			return lg.g
+		}
+		return nil
+	}
+	opts.RoadDataName = func() string {
+		if lg := graph.Load(); lg != nil {
+			return lg.name
+		}
+		return ""
+	}
+	svc := soap.New(opts)
 	srv.AddInterface(soap.Interface)
 	h := echo.WrapHandler(svc)
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
