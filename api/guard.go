@@ -1,11 +1,13 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -111,6 +113,34 @@ type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 func (r errReader) Close() error             { return nil }
+
+// TakeToken takes one token of the key's rate limit for a request that
+// checks its key itself (SOAP): zero when it may go on, else how long to
+// wait; zero also when the limit is off or Redis cannot say.
+func (s *Server) TakeToken(ctx context.Context, keyID string) time.Duration {
+	if s.limiter == nil {
+		return 0
+	}
+	d, err := s.limiter.allow(ctx, keyID)
+	if err != nil {
+		s.log.Warn("rate limiter unavailable, request let through", slog.String("key_id", keyID), slog.Any("error", err))
+		return 0
+	}
+	return d.retryAfter
+}
+
+// CountUsage counts n requests of a key to an interface, as the guard
+// counts the REST ones (batched when auth.usage_flush is set).
+func (s *Server) CountUsage(ctx context.Context, keyID, iface string, n int64) {
+	switch {
+	case s.usage != nil:
+		s.usage.Add(keyID, iface, n)
+	case s.opts.Keys != nil:
+		if err := s.opts.Keys.AddUsage(ctx, keyID, iface, n); err != nil {
+			s.log.Warn("usage not counted", slog.String("key_id", keyID), slog.Any("error", err))
+		}
+	}
+}
 
 // takesBody reports whether requests of the method carry a body.
 func takesBody(method string) bool {

@@ -57,6 +57,10 @@ func (r *Route) Steps() []Step {
 	var lastBearing float64
 	for i, s := range r.Segments {
 		if len(s.Geometry) < 2 {
+			if len(steps) > 0 { // a stretch without shape still counts
+				steps[len(steps)-1].DistanceM += s.DistanceM
+				steps[len(steps)-1].DurationS += s.DurationS
+			}
 			continue
 		}
 		in, out := bearing(s.Geometry[0], s.Geometry[1]), bearing(s.Geometry[len(s.Geometry)-2], s.Geometry[len(s.Geometry)-1])

@@ -54,7 +54,13 @@ type request struct {
 // envelope is what decodeEnvelope reads: the body's inner XML.
 type envelope struct {
 	XMLName xml.Name
-	Body    struct {
+	Header  struct {
+		Entries []struct {
+			XMLName        xml.Name
+			MustUnderstand string `xml:"mustUnderstand,attr"`
+		} `xml:",any"`
+	} `xml:"Header"`
+	Body struct {
 		Inner []byte `xml:",innerxml"`
 	} `xml:"Body"`
 }
@@ -77,7 +83,12 @@ func decodeEnvelope(contentType string, r io.Reader) (request, error) {
 	case env.XMLName.Space == ns12:
 		v = SOAP12
 	default:
-		return request{}, fmt.Errorf("envelope namespace %q is neither SOAP 1.1 nor 1.2", env.XMLName.Space)
+		return request{}, &Fault{Code: "VersionMismatch", Reason: fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor 1.2", env.XMLName.Space)}
+	}
+	for _, h := range env.Header.Entries {
+		if h.MustUnderstand == "1" || h.MustUnderstand == "true" {
+			return request{v, "", nil}, &Fault{Code: "MustUnderstand", Reason: fmt.Sprintf("header %s is not understood", h.XMLName.Local)}
+		}
 	}
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
 		if mt == "application/soap+xml" && v != SOAP12 || mt == "text/xml" && v != SOAP11 {
@@ -88,7 +99,10 @@ func decodeEnvelope(contentType string, r io.Reader) (request, error) {
 	if err != nil {
 		return request{v, "", nil}, err
 	}
-	return request{version: v, operation: op, body: env.Body.Inner}, nil
+	if op.Space != Namespace {
+		return request{v, "", nil}, fmt.Errorf("the operation element %s is in namespace %q, not %q", op.Local, op.Space, Namespace)
+	}
+	return request{version: v, operation: op.Local, body: env.Body.Inner}, nil
 }
 
 func (v Version) String() string {
@@ -98,16 +112,16 @@ func (v Version) String() string {
 	return "1.1"
 }
 
-// firstElement returns the local name of the first element in b.
-func firstElement(b []byte) (string, error) {
+// firstElement returns the name of the first element in b.
+func firstElement(b []byte) (xml.Name, error) {
 	dec := xml.NewDecoder(bytes.NewReader(b))
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return "", errors.New("the SOAP Body holds no operation element")
+			return xml.Name{}, errors.New("the SOAP Body holds no operation element")
 		}
 		if se, ok := tok.(xml.StartElement); ok {
-			return se.Name.Local, nil
+			return se.Name, nil
 		}
 	}
 }
@@ -119,6 +133,9 @@ func firstElement(b []byte) (string, error) {
 type Fault struct {
 	Sender bool
 	Reason string
+	// Code, when set, is the fault code in place of Sender/Receiver
+	// (VersionMismatch, MustUnderstand).
+	Code string
 }
 
 func (f *Fault) Error() string { return f.Reason }
@@ -135,7 +152,7 @@ func receiverFault(format string, a ...any) *Fault {
 // status is the HTTP status of a fault: 500 in SOAP 1.1 (which asks it
 // for every fault); 400 for a Sender fault in SOAP 1.2.
 func (f *Fault) status(v Version) int {
-	if v == SOAP12 && f.Sender {
+	if v == SOAP12 && (f.Sender || f.Code == "MustUnderstand") {
 		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
@@ -150,6 +167,9 @@ func writeFault(w http.ResponseWriter, v Version, f *Fault) {
 		if f.Sender {
 			code = "soap:Sender"
 		}
+		if f.Code != "" {
+			code = "soap:" + f.Code
+		}
 		fmt.Fprintf(&b, `<soap:Envelope xmlns:soap="%s"><soap:Body><soap:Fault><soap:Code><soap:Value>%s</soap:Value></soap:Code>`+
 			`<soap:Reason><soap:Text xml:lang="en">%s</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
 			ns12, code, escape(f.Reason))
@@ -157,6 +177,9 @@ func writeFault(w http.ResponseWriter, v Version, f *Fault) {
 		code := "soap:Server"
 		if f.Sender {
 			code = "soap:Client"
+		}
+		if f.Code != "" {
+			code = "soap:" + f.Code
 		}
 		fmt.Fprintf(&b, `<soap:Envelope xmlns:soap="%s"><soap:Body><soap:Fault><faultcode>%s</faultcode>`+
 			`<faultstring>%s</faultstring></soap:Fault></soap:Body></soap:Envelope>`, ns11, code, escape(f.Reason))

@@ -38,7 +38,7 @@ var gazetteerFields = []gazetteerField{
 // statusRank orders the statuses a Location takes from its fields: the
 // worst field decides.
 var statusRank = map[string]int{
-	StatusOK: 0, StatusCompleted: 1, StatusRangeCheck: 2, StatusAlternatives: 3, StatusIncomplete: 4, StatusConflict: 5,
+	StatusOK: 0, StatusCompleted: 1, StatusNotChecked: 2, StatusRangeCheck: 3, StatusAlternatives: 4, StatusIncomplete: 5, StatusConflict: 6,
 }
 
 // checkLocation validates and completes an address with the gazetteer:
@@ -107,28 +107,48 @@ func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geoc
 		}
 	}
 	f := &LocationField{}
-	switch {
-	case len(alts) > 1:
-		f.Status = StatusAlternatives
-		for _, a := range alts {
-			f.Names = append(f.Names, nillableString{Value: a})
+	names := func(vs ...string) []nillableString {
+		out := make([]nillableString, len(vs))
+		for i, v := range vs {
+			out[i] = nillableString{Value: v}
 		}
-		f.Current = given
-	case long == "" && given == "":
-		f.Status = StatusEmpty
-	case long == "":
-		f.Status, f.Current = StatusIncomplete, given // asked for, not found (a house number)
-	case given == "":
-		f.Status, f.Names = StatusCompleted, []nillableString{{Value: long}}
-	case sameValue(ix, gf.component, given, long, short):
-		f.Status, f.Names = StatusOK, []nillableString{{Value: long}}
+		return out
+	}
+	switch {
+	case given != "" && long != "" && sameValue(ix, gf.component, given, long, short):
+		f.Status, f.Names = StatusOK, names(long)
 		if gf.component == "street_number" && best.LocationType == geocode.RangeInterpolated {
 			f.Status = StatusRangeCheck // within a range of numbers, not a known address
 		}
+	case given != "" && len(alts) > 0 && !anySame(ix, gf.component, given, alts):
+		// None of the matches as good as the best has the given value.
+		f.Status, f.Current, f.Names = StatusConflict, given, names(alts...)
+	case len(alts) > 1:
+		f.Status, f.Current, f.Names = StatusAlternatives, given, names(alts...)
+	case long == "" && given == "":
+		f.Status = StatusEmpty
+	case long == "" && gf.component == "street_number":
+		f.Status, f.Current = StatusIncomplete, given // the street has no such number
+	case long == "":
+		// The match (a town, a street) says nothing of this field: the
+		// given value could not be checked.
+		f.Status, f.Names = StatusNotChecked, names(given)
+	case given == "":
+		f.Status, f.Names = StatusCompleted, names(long)
 	default:
-		f.Status, f.Current, f.Names = StatusConflict, given, []nillableString{{Value: long}}
+		f.Status, f.Current, f.Names = StatusConflict, given, names(long)
 	}
 	return f
+}
+
+// anySame reports whether the given value names one of the values.
+func anySame(ix *geocode.Index, component, given string, values []string) bool {
+	for _, v := range values {
+		if sameValue(ix, component, given, v, "") {
+			return true
+		}
+	}
+	return false
 }
 
 // sameValue reports whether the request's value names the result's:

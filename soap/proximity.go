@@ -210,13 +210,14 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInp
 
 // nearbyResult is a proximity hit: a gazetteer candidate (c) or a given
 // location (li), where it is, and its distance (straight, or by road) and
-// travel time (by road; 0 when not computed).
+// travel time (by road, when byRoad).
 type nearbyResult struct {
 	at      orb.Point
 	c       geocode.Candidate
 	li      *LocationInput
 	metres  float64
 	seconds int
+	byRoad  bool // seconds holds a drive time
 }
 
 // byRoad keeps the candidates whose road distance (RoadDistance, metres)
@@ -248,7 +249,7 @@ func byRoad(g *routing.Graph, p orb.Point, cs []nearbyResult, searchType string,
 		if searchType == "RoadTimeMinutes" && float64(d) > float64(max)*60 || searchType == "RoadDistance" && int(dist) > max {
 			continue
 		}
-		c.metres, c.seconds = float64(dist), int(d)
+		c.metres, c.seconds, c.byRoad = float64(dist), int(d), true
 		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -287,7 +288,7 @@ func (r nearbyResult) locationInput() LocationInput {
 	}
 	li.Radius = strconv.FormatFloat(r.metres, 'f', 0, 64)
 	li.Time = ""
-	if r.seconds > 0 {
+	if r.byRoad {
 		li.Time = strconv.FormatFloat(float64(r.seconds)/60, 'f', 1, 64)
 	}
 	li.Encoding = EncodingWGS84

@@ -195,7 +195,9 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 			if stops[i].in != nil {
 				li = *stops[i].in
 			}
-			li.Type = stops[i].name
+			if li.Type == "" {
+				li.Type = stops[i].name
+			}
 			li.X, li.Y, li.Encoding = coord(snaps[i].Point[0]), coord(snaps[i].Point[1]), EncodingWGS84
 			res.Locations.Locations = append(res.Locations.Locations, li)
 		}
@@ -273,7 +275,8 @@ func formatRoute(items []RouteDescriptionItem, format string) string {
 }
 
 // speeds returns the average speed driven on each road type of the route
-// (km/h, or mph when not metric), by road type.
+// (km/h, or mph when not metric), by road type: distance over driving
+// time, turn and signal penalties left out.
 func speeds(r *routing.Route, metric bool) []SpeedItem {
 	type acc struct{ m, s float64 }
 	by := map[profile.RoadType]*acc{}
@@ -284,7 +287,7 @@ func speeds(r *routing.Route, metric bool) []SpeedItem {
 			by[seg.RoadType] = a
 		}
 		a.m += seg.DistanceM
-		a.s += seg.DurationS
+		a.s += seg.DurationS - seg.TurnCostS // driving time, not waiting at turns and signals
 	}
 	var out []SpeedItem
 	for rt, a := range by {

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -53,6 +54,16 @@ type Options struct {
 	// Prefix; nil: location sets are not available.
 	Redis  redis.UniversalClient
 	Prefix string
+	// TakeToken takes a token of a key's rate limit (the REST interfaces'
+	// bucket) and says how long to wait when none is left; CountUsage
+	// counts a successful request in a key's usage. Nil: no limit, no
+	// counting.
+	TakeToken  func(ctx context.Context, keyID string) time.Duration
+	CountUsage func(ctx context.Context, keyID, iface string, n int64)
+	// PublicURL, when set, is the base URL the WSDL advertises
+	// (PublicURL + the request's path); else the request's scheme and
+	// Host.
+	PublicURL string
 	// MaxBody is the largest envelope read; 0 means DefaultMaxBody.
 	MaxBody int64
 	// Logger logs internal errors; nil means slog.Default().
@@ -76,13 +87,27 @@ func New(opts Options) *Service {
 	return &Service{opts: opts}
 }
 
-// keyContext carries the request's authenticated key to the operations.
+// keyContext carries the request's requestAuth to the operations.
 type keyContext struct{}
+
+// requestAuth is who makes a request: its key, and the set the key
+// addresses when it is a set key.
+type requestAuth struct {
+	key keys.Key
+	set *setRef
+}
 
 // requestKey returns the key the request was made with.
 func requestKey(ctx context.Context) keys.Key {
-	k, _ := ctx.Value(keyContext{}).(keys.Key)
-	return k
+	a, _ := ctx.Value(keyContext{}).(requestAuth)
+	return a.key
+}
+
+// requestSet returns the set of the request's set key, nil for another
+// key.
+func requestSet(ctx context.Context) *setRef {
+	a, _ := ctx.Value(keyContext{}).(requestAuth)
+	return a.set
 }
 
 // operation answers one request element (its XML in body) for the key's
@@ -117,7 +142,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v = req.version
 	}
 	if err != nil {
-		writeFault(w, v, senderFault("%v", err))
+		f, ok := err.(*Fault)
+		if !ok {
+			f = senderFault("%v", err)
+		}
+		writeFault(w, v, f)
 		return
 	}
 	resp, err := s.dispatch(r.Context(), req)
@@ -166,36 +195,54 @@ func (s *Service) operations() map[string]operation {
 }
 
 // dispatch checks the key (every operation but LocationGetSubscriptionKey
-// needs one allowed the soap interface) and runs the operation.
+// needs one allowed the soap interface; a set key's owner must be active
+// too), takes a token of the key's rate limit, runs the operation and
+// counts it in the usage of the key (a set key's owner) when it succeeds.
 func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 	op, known := s.operations()[req.operation]
 	if !known {
 		return nil, senderFault("unknown operation %s", req.operation)
 	}
-	if req.operation != "LocationGetSubscriptionKey" {
-		var k keyOnly
-		if err := xml.Unmarshal(req.body, &k); err != nil {
-			return nil, senderFault("malformed %s request: %v", req.operation, err)
+	if req.operation == "LocationGetSubscriptionKey" {
+		return op(ctx, req.body)
+	}
+	var k keyOnly
+	if err := xml.Unmarshal(req.body, &k); err != nil {
+		return nil, senderFault("malformed %s request: %v", req.operation, err)
+	}
+	given := k.SubscriptionKey
+	if req.operation == "LocationUpload" {
+		given = k.NameOrSubscriptionKey
+	}
+	key, err := s.authenticate(ctx, strings.TrimSpace(given))
+	if err != nil {
+		return nil, err
+	}
+	billed := key.ID
+	set, err := s.setOfKey(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if set != nil {
+		if req.operation == "LocationCreateSetSimple" {
+			return nil, senderFault("a set key cannot create location sets: use the key that created its set")
 		}
-		given := k.SubscriptionKey
-		if req.operation == "LocationUpload" {
-			given = k.NameOrSubscriptionKey
-		}
-		key, err := s.authenticate(ctx, strings.TrimSpace(given))
-		if err != nil {
-			return nil, err
-		}
-		ctx = context.WithValue(ctx, keyContext{}, key)
-		if s.opts.Keys != nil {
-			if err := s.opts.Keys.AddUsage(ctx, key.ID, Interface, 1); err != nil {
-				s.opts.Logger.Warn("soap usage not counted", slog.String("key_id", key.ID), slog.Any("error", err))
-			}
+		billed = set.owner
+	}
+	if s.opts.TakeToken != nil {
+		if wait := s.opts.TakeToken(ctx, billed); wait > 0 {
+			return nil, senderFault("rate limit exceeded: retry in %d s", int((wait+time.Second-1)/time.Second))
 		}
 	}
+	ctx = context.WithValue(ctx, keyContext{}, requestAuth{key: key, set: set})
 	if op == nil {
 		return nil, receiverFault("operation %s is not available in this release of geosvc", req.operation)
 	}
-	return op(ctx, req.body)
+	resp, err := op(ctx, req.body)
+	if err == nil && s.opts.CountUsage != nil {
+		s.opts.CountUsage(ctx, billed, Interface, 1)
+	}
+	return resp, err
 }
 
 // authenticate returns the key, or a Sender fault "Forbidden" for a
@@ -260,7 +307,7 @@ func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
 	}
 	var resp gazetteerResponse
 	for i, l := range req.Request.Locations {
-		if l == nil { // xsi:nil
+		if l == nil { // not produced by encoding/xml (an xsi:nil element decodes as an empty one), kept for safety
 			resp.Result.Locations = append(resp.Result.Locations, Location{locationTail: locationTail{Encoding: EncodingWGS84}, Status: StatusEmpty})
 			continue
 		}
@@ -307,13 +354,17 @@ func (s *Service) getSubscriptionKey(ctx context.Context, body []byte) (any, err
 
 // serveWSDL writes the WSDL with the service address of this request.
 func (s *Service) serveWSDL(w http.ResponseWriter, r *http.Request) {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+	base := strings.TrimSuffix(s.opts.PublicURL, "/")
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + r.Host
 	}
 	var b bytes.Buffer
 	// Escaped: the Host header is the client's to choose.
-	if err := wsdlTemplate.Execute(&b, struct{ Endpoint string }{escape(scheme + "://" + r.Host + r.URL.Path)}); err != nil {
+	if err := wsdlTemplate.Execute(&b, struct{ Endpoint string }{escape(base + r.URL.Path)}); err != nil {
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}

@@ -126,10 +126,12 @@ func TestEnvelopesAndFaults(t *testing.T) {
 		{"not XML", "text/xml", "hello", 500, "text/xml", "soap:Client", "not a SOAP envelope"},
 		{"not XML, SOAP 1.2", "application/soap+xml", "hello", 400, "application/soap+xml", "soap:Sender", "not a SOAP envelope"},
 		{"other root", "text/xml", "<a/>", 500, "text/xml", "soap:Client", "not a SOAP Envelope"},
-		{"other namespace", "text/xml", `<Envelope xmlns="urn:x"><Body/></Envelope>`, 500, "text/xml", "soap:Client", "neither SOAP 1.1 nor 1.2"},
+		{"other namespace", "text/xml", `<Envelope xmlns="urn:x"><Body/></Envelope>`, 500, "text/xml", "soap:VersionMismatch", "neither SOAP 1.1 nor 1.2"},
+		{"mustUnderstand header", "application/soap+xml", `<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Header><t:Tx xmlns:t="urn:t" env:mustUnderstand="true"/></env:Header><env:Body>` + ok + `</env:Body></env:Envelope>`, 400, "application/soap+xml", "soap:MustUnderstand", "header Tx"},
+		{"operation in another namespace", "text/xml", envelope11(`<GazetteerSimple xmlns="urn:other"/>`), 500, "text/xml", "soap:Client", "is in namespace"},
 		{"1.2 envelope as text/xml", "text/xml", envelope12(ok), 400, "application/soap+xml", "soap:Sender", "does not match"},
 		{"empty body", "text/xml", envelope11(""), 500, "text/xml", "soap:Client", "no operation"},
-		{"unknown operation", "text/xml", envelope11("<Teleport/>"), 500, "text/xml", "soap:Client", "unknown operation Teleport"},
+		{"unknown operation", "text/xml", envelope11(`<Teleport xmlns="http://geosvc.org/LocationService/"/>`), 500, "text/xml", "soap:Client", "unknown operation Teleport"},
 		{"no key", "text/xml", envelope11(gazetteerSimple("", map[string]string{"City": "Testville"})), 500, "text/xml", "soap:Client", "Forbidden"},
 		{"unknown key", "text/xml", envelope11(gazetteerSimple("gs_"+strings.Repeat("x", 40), map[string]string{"City": "Testville"})), 500, "text/xml", "soap:Client", "Forbidden"},
 		{"key not allowed soap", "application/soap+xml", envelope12(gazetteerSimple(f.other, map[string]string{"City": "Testville"})), 400, "application/soap+xml", "soap:Sender", "Forbidden"},
@@ -199,6 +201,10 @@ func TestGazetteerSimple(t *testing.T) {
 			StatusRangeCheck, map[string]string{"Premise": "RangeCheck 24"}},
 		{"house number not found", map[string]string{"Street": "North Main Street", "Premise": "99"},
 			StatusIncomplete, map[string]string{"Premise": "Incomplete (99)", "Street": "OK North Main Street"}},
+		{"wrong city", map[string]string{"Street": "North Main Street", "Premise": "10", "City": "Dover"},
+			StatusConflict, map[string]string{"City": "Conflict Testville (Dover)", "Street": "OK North Main Street"}},
+		{"a postcode the town result cannot check", map[string]string{"City": "Testville", "PostCode": "19901"},
+			StatusNotChecked, map[string]string{"City": "OK Testville", "PostCode": "NotChecked 19901"}},
 		{"nothing found", map[string]string{"Street": "Qqqq Zzzz Road"},
 			StatusNotChecked, map[string]string{"Street": "NotChecked Qqqq Zzzz Road", "City": "-"}},
 		{"nothing given", map[string]string{},
@@ -313,6 +319,23 @@ func TestWSDL(t *testing.T) {
 		if a.Location != `http://geo.example:8080"><x/soap` {
 			t.Errorf("address %q: the Host is not carried (escaped) into the WSDL", a.Location)
 		}
+	}
+	// Behind a proxy: the configured public URL.
+	f.svc.opts.PublicURL = "https://geo.example.org/"
+	rec = httptest.NewRecorder()
+	f.svc.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/soap?wsdl", nil))
+	if !strings.Contains(rec.Body.String(), `location="https://geo.example.org/soap"`) {
+		t.Errorf("WSDL behind a proxy does not advertise the public URL")
+	}
+	// A Host with "--" (punycode) keeps the WSDL well-formed.
+	req = httptest.NewRequest(http.MethodGet, "/soap?wsdl", nil)
+	req.Host = "xn--bcher-kva.example"
+	f.svc.opts.PublicURL = ""
+	rec = httptest.NewRecorder()
+	f.svc.ServeHTTP(rec, req)
+	var again struct{ XMLName xml.Name }
+	if err := xml.Unmarshal(rec.Body.Bytes(), &again); err != nil {
+		t.Errorf("WSDL for a punycode host: %v", err)
 	}
 	// Every operation of the WSDL is one the service knows.
 	for _, op := range defs.Ops {

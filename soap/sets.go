@@ -18,14 +18,22 @@ import (
 // Location sets: named lists of locations a key owns, addressed by a key
 // of their own (the set key LocationCreateSetSimple returns). Requests
 // made with a set key and UseDbSet search its locations (NodeType
-// DBLocations); LocationUpload fills it.
+// DBLocations); LocationUpload fills it. Set names are the owner's own:
+// two keys may each have a set "depots". A set key works only while its
+// owner's key is active, cannot create sets, and its requests count in
+// the owner's usage and rate limit.
 //
-// Redis: PREFIX soapset:NAME is a hash {owner, key, created}; PREFIX
-// soapset:NAME:locs the list of its locations (JSON); PREFIX
-// soapsetkey:KEYID the name of the set a set key addresses.
+// Redis: PREFIX soapset:OWNER:NAME is a hash {key, created}; PREFIX
+// soapset:OWNER:NAME:locs the list of its locations (JSON); PREFIX
+// soapsets:OWNER the set of the owner's set names; PREFIX
+// soapsetkey:KEYID "OWNER:NAME", the set a set key addresses.
 
-// MaxSetLocations bounds the locations of one set.
-const MaxSetLocations = 10000
+// MaxSetLocations bounds the locations of one set, MaxSetsPerKey the sets
+// of one owner.
+const (
+	MaxSetLocations = 10000
+	MaxSetsPerKey   = 100
+)
 
 var setNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
@@ -63,9 +71,15 @@ type uploadResponse struct {
 	Result  UploadResult `xml:"LocationUploadResult"`
 }
 
-func (s *Service) setKey(name string) string     { return s.opts.Prefix + "soapset:" + name }
-func (s *Service) setLocsKey(name string) string { return s.opts.Prefix + "soapset:" + name + ":locs" }
-func (s *Service) setOfKey(id string) string     { return s.opts.Prefix + "soapsetkey:" + id }
+// setRef names a set: its owner's key id and its name.
+type setRef struct{ owner, name string }
+
+func (s *Service) setKey(r setRef) string     { return s.opts.Prefix + "soapset:" + r.owner + ":" + r.name }
+func (s *Service) setLocsKey(r setRef) string { return s.setKey(r) + ":locs" }
+func (s *Service) setsOf(owner string) string { return s.opts.Prefix + "soapsets:" + owner }
+func (s *Service) setKeyIndex(id string) string {
+	return s.opts.Prefix + "soapsetkey:" + id
+}
 
 // sets returns the Redis client, or a Receiver fault without one.
 func (s *Service) sets() (redis.UniversalClient, error) {
@@ -75,36 +89,76 @@ func (s *Service) sets() (redis.UniversalClient, error) {
 	return s.opts.Redis, nil
 }
 
-// createSet makes a set owned by the request's key and a set key for it.
-func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
+// setOfKey returns the set a key addresses (nil when it is no set key),
+// or Forbidden when the set's owner key is no longer active.
+func (s *Service) setOfKey(ctx context.Context, k keys.Key) (*setRef, error) {
+	if s.opts.Redis == nil || s.opts.Keys == nil {
+		return nil, nil
+	}
+	v, err := s.opts.Redis.Get(ctx, s.setKeyIndex(k.ID)).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	owner, name, _ := strings.Cut(v, ":")
+	ok, err := s.opts.Keys.Get(ctx, owner)
+	if errors.Is(err, keys.ErrNotFound) || err == nil && !ok.Active() {
+		return nil, senderFault("Forbidden")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &setRef{owner: owner, name: name}, nil
+}
+
+// setName reads and checks a LocationSetName.
+func setName(body []byte, op string) (string, error) {
 	var req createSetRequest
 	if err := xml.Unmarshal(body, &req); err != nil {
-		return nil, senderFault("malformed LocationCreateSetSimple request: %v", err)
+		return "", senderFault("malformed %s request: %v", op, err)
+	}
+	name := strings.TrimSpace(req.LocationSetName)
+	if !setNameRE.MatchString(name) {
+		return "", senderFault("LocationSetName %q: 1 to 64 letters, digits, '.', '_' or '-'", name)
+	}
+	return name, nil
+}
+
+// createSet makes a set owned by the request's key and a set key for it.
+func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
+	name, err := setName(body, "LocationCreateSetSimple")
+	if err != nil {
+		return nil, err
 	}
 	rdb, err := s.sets()
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(req.LocationSetName)
-	if !setNameRE.MatchString(name) {
-		return nil, senderFault("LocationSetName %q: 1 to 64 letters, digits, '.', '_' or '-'", name)
-	}
 	owner := requestKey(ctx)
-	ok, err := rdb.HSetNX(ctx, s.setKey(name), "owner", owner.ID).Result()
+	ref := setRef{owner: owner.ID, name: name}
+	if n, err := rdb.SCard(ctx, s.setsOf(owner.ID)).Result(); err != nil {
+		return nil, err
+	} else if n >= MaxSetsPerKey {
+		return nil, senderFault("the key has %d location sets, the most it may have: delete one first", n)
+	}
+	ok, err := rdb.HSetNX(ctx, s.setKey(ref), "created", time.Now().UTC().Format(time.RFC3339)).Result()
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, senderFault("location set %s exists", name)
+		return nil, senderFault("you have a location set %s already", name)
 	}
 	k, plain, err := s.opts.Keys.Create(ctx, keys.CreateOptions{Owner: "location set " + name + " of key " + owner.ID, Interfaces: []string{Interface}})
 	if err != nil {
-		rdb.Del(context.WithoutCancel(ctx), s.setKey(name))
+		rdb.Del(context.WithoutCancel(ctx), s.setKey(ref))
 		return nil, fmt.Errorf("create set key: %w", err)
 	}
 	_, err = rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, s.setKey(name), "key", k.ID, "created", time.Now().UTC().Format(time.RFC3339))
-		p.Set(ctx, s.setOfKey(k.ID), name, 0)
+		p.HSet(ctx, s.setKey(ref), "key", k.ID)
+		p.SAdd(ctx, s.setsOf(owner.ID), name)
+		p.Set(ctx, s.setKeyIndex(k.ID), owner.ID+":"+name, 0)
 		return nil
 	})
 	if err != nil {
@@ -113,39 +167,62 @@ func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
 	return createSetResponse{Key: plain}, nil
 }
 
-// deleteSet removes a set (its owner's key or its own may) and revokes
-// its key; false when there is no such set.
+// deleteSet removes a set of the request's key (or the set of the
+// request's set key, by its name) and revokes its set key; false when
+// there is no such set.
 func (s *Service) deleteSet(ctx context.Context, body []byte) (any, error) {
-	var req createSetRequest
-	if err := xml.Unmarshal(body, &req); err != nil {
-		return nil, senderFault("malformed LocationDeleteSetSimple request: %v", err)
+	name, err := setName(body, "LocationDeleteSetSimple")
+	if f, ok := err.(*Fault); ok && strings.HasPrefix(f.Reason, "LocationSetName") {
+		return deleteSetResponse{Deleted: false}, nil // no set has such a name
+	}
+	if err != nil {
+		return nil, err
 	}
 	rdb, err := s.sets()
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(req.LocationSetName)
-	rec, err := rdb.HGetAll(ctx, s.setKey(name)).Result()
+	ref := setRef{owner: requestKey(ctx).ID, name: name}
+	if set := requestSet(ctx); set != nil {
+		if set.name != name {
+			return nil, senderFault("Forbidden")
+		}
+		ref = *set
+	}
+	setKeyID, err := rdb.HGet(ctx, s.setKey(ref), "key").Result()
+	if errors.Is(err, redis.Nil) {
+		return deleteSetResponse{Deleted: false}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	if len(rec) == 0 || !setNameRE.MatchString(name) {
-		return deleteSetResponse{Deleted: false}, nil
-	}
-	caller := requestKey(ctx)
-	if caller.ID != rec["owner"] && caller.ID != rec["key"] {
-		return nil, senderFault("Forbidden")
-	}
-	if err := rdb.Del(ctx, s.setKey(name), s.setLocsKey(name), s.setOfKey(rec["key"])).Err(); err != nil {
+	_, err = rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, s.setKey(ref), s.setLocsKey(ref), s.setKeyIndex(setKeyID))
+		p.SRem(ctx, s.setsOf(ref.owner), ref.name)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	if rec["key"] != "" {
-		if _, err := s.opts.Keys.Revoke(ctx, rec["key"]); err != nil && !errors.Is(err, keys.ErrNotFound) {
-			return nil, err
-		}
+	if _, err := s.opts.Keys.Revoke(ctx, setKeyID); err != nil && !errors.Is(err, keys.ErrNotFound) {
+		return nil, err
 	}
 	return deleteSetResponse{Deleted: true}, nil
 }
+
+// uploadScript empties the list when ARGV[1] is "1", then appends
+// ARGV[3..] (1,000 at a time: Lua's unpack has a limit) unless the list
+// would hold more than ARGV[2]: it returns the new length, or -1 when full
+// (atomic, so concurrent uploads cannot pass the bound).
+var uploadScript = redis.NewScript(`
+local n = 0
+if ARGV[1] ~= "1" then n = redis.call("LLEN", KEYS[1]) end
+if n + #ARGV - 2 > tonumber(ARGV[2]) then return -1 end
+if ARGV[1] == "1" then redis.call("DEL", KEYS[1]) end
+for i = 3, #ARGV, 1000 do
+  n = redis.call("RPUSH", KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+return n`)
 
 // upload adds locations to the set of the request's set key (its
 // NameOrSubscriptionKey: a set's name alone carries no authority, so the
@@ -160,12 +237,15 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, err := s.setOf(ctx, rdb)
-	if err != nil {
-		return nil, err
+	set := requestSet(ctx)
+	if set == nil {
+		return nil, senderFault("the key addresses no location set: use the key LocationCreateSetSimple returned")
 	}
 	var res UploadResult
-	var vals []any
+	args := []any{"0", MaxSetLocations}
+	if req.ClearBeforeUpload {
+		args[0] = "1"
+	}
 	var reasons []string
 	for i, li := range req.Locations.Items {
 		reject := func(why string) {
@@ -175,7 +255,7 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 			}
 		}
 		if li == nil {
-			reject("nil")
+			reject("empty")
 			continue
 		}
 		if e := strings.TrimSpace(li.Encoding); e != "" && e != EncodingWGS84 {
@@ -190,43 +270,21 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		vals = append(vals, b)
+		args = append(args, b)
 	}
-	n, err := rdb.LLen(ctx, s.setLocsKey(name)).Result()
+	if len(args)-2 > MaxSetLocations {
+		return nil, senderFault("%d locations: a set holds at most %d", len(args)-2, MaxSetLocations)
+	}
+	n, err := uploadScript.Run(ctx, rdb, []string{s.setLocsKey(*set)}, args...).Int()
 	if err != nil {
 		return nil, err
 	}
-	if req.ClearBeforeUpload {
-		n = 0
+	if n < 0 {
+		return nil, senderFault("the set would hold more than %d locations", MaxSetLocations)
 	}
-	if int(n)+len(vals) > MaxSetLocations {
-		return nil, senderFault("the set would hold %d locations; at most %d", int(n)+len(vals), MaxSetLocations)
-	}
-	_, err = rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		if req.ClearBeforeUpload {
-			p.Del(ctx, s.setLocsKey(name))
-		}
-		if len(vals) > 0 {
-			p.RPush(ctx, s.setLocsKey(name), vals...)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	res.Uploaded = len(vals)
+	res.Uploaded = len(args) - 2
 	res.Message = strings.Join(reasons, "; ")
 	return uploadResponse{Result: res}, nil
-}
-
-// setOf returns the name of the set the request's key addresses, or a
-// Sender fault when it is no set key.
-func (s *Service) setOf(ctx context.Context, rdb redis.UniversalClient) (string, error) {
-	name, err := rdb.Get(ctx, s.setOfKey(requestKey(ctx).ID)).Result()
-	if errors.Is(err, redis.Nil) {
-		return "", senderFault("the key addresses no location set: use the key LocationCreateSetSimple returned")
-	}
-	return name, err
 }
 
 // keySetLocations returns the locations of the request key's set.
@@ -235,11 +293,11 @@ func (s *Service) keySetLocations(ctx context.Context) ([]*LocationInput, error)
 	if err != nil {
 		return nil, err
 	}
-	name, err := s.setOf(ctx, rdb)
-	if err != nil {
-		return nil, err
+	set := requestSet(ctx)
+	if set == nil {
+		return nil, senderFault("the key addresses no location set: use the key LocationCreateSetSimple returned")
 	}
-	raw, err := rdb.LRange(ctx, s.setLocsKey(name), 0, -1).Result()
+	raw, err := rdb.LRange(ctx, s.setLocsKey(*set), 0, -1).Result()
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +305,7 @@ func (s *Service) keySetLocations(ctx context.Context) ([]*LocationInput, error)
 	for _, r := range raw {
 		var li LocationInput
 		if err := json.Unmarshal([]byte(r), &li); err != nil {
-			return nil, fmt.Errorf("location set %s: %w", name, err)
+			return nil, fmt.Errorf("location set %s: %w", set.name, err)
 		}
 		out = append(out, &li)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/geosvc/geosvc/api/keys"
 )
@@ -53,7 +54,8 @@ func TestLocationSets(t *testing.T) {
 		t.Fatalf("no set key: %v", err)
 	}
 	setKey := created.Key
-	fault(setOp("LocationCreateSetSimple", f.key, "depots"), "exists")
+	fault(setOp("LocationCreateSetSimple", f.key, "depots"), "already")
+	fault(setOp("LocationCreateSetSimple", setKey, "more"), "a set key cannot create")
 	fault(setOp("LocationCreateSetSimple", f.key, "no spaces"), "LocationSetName")
 
 	// Two depots east of the point (-75.4995, 39.0005), one bad.
@@ -109,9 +111,15 @@ func TestLocationSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fault(setOp("LocationDeleteSetSimple", stranger, "depots"), "Forbidden")
 	var del struct {
 		OK bool `xml:"Body>LocationDeleteSetSimpleResponse>CreateDBStatus"`
+	}
+	// Set names are each key's own: the stranger has no set "depots".
+	if err := xml.Unmarshal(must(setOp("LocationDeleteSetSimple", stranger, "depots")), &del); err != nil || del.OK {
+		t.Errorf("stranger's delete: %v %v", del.OK, err)
+	}
+	if locs := search(setKey); len(locs) != 1 {
+		t.Errorf("the set is gone after a stranger's delete: %+v", locs)
 	}
 	if err := xml.Unmarshal(must(setOp("LocationDeleteSetSimple", f.key, "depots")), &del); err != nil || !del.OK {
 		t.Errorf("delete: %v %v", del.OK, err)
@@ -119,5 +127,104 @@ func TestLocationSets(t *testing.T) {
 	fault(uploadOp(setKey, false, "-75.4990,39.0005"), "Forbidden") // the set key is revoked
 	if err := xml.Unmarshal(must(setOp("LocationDeleteSetSimple", f.key, "depots")), &del); err != nil || del.OK {
 		t.Errorf("second delete: %v %v", del.OK, err)
+	}
+}
+
+// TestSetKeyFollowsItsOwner: a set key stops working when its owner's key
+// is revoked, and its requests count in the owner's usage and rate limit.
+func TestSetKeyFollowsItsOwner(t *testing.T) {
+	f := newFixture(t, false)
+	ctx := context.Background()
+	owner, ownerKey, err := f.store.Create(ctx, keys.CreateOptions{Owner: "owner"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var billed []string
+	f.svc.opts.CountUsage = func(_ context.Context, id, iface string, n int64) { billed = append(billed, id+" "+iface) }
+	limited := ""
+	f.svc.opts.TakeToken = func(_ context.Context, id string) time.Duration {
+		if id == limited {
+			return 2 * time.Second
+		}
+		return 0
+	}
+	rec := f.post("text/xml", envelope11(setOp("LocationCreateSetSimple", ownerKey, "mine")))
+	var created struct {
+		Key string `xml:"Body>LocationCreateSetSimpleResponse>SubscriptionKey"`
+	}
+	if err := xml.Unmarshal(rec.Body.Bytes(), &created); err != nil || created.Key == "" {
+		t.Fatalf("no set key: %s", rec.Body)
+	}
+	billed = nil
+	rec = f.post("text/xml", envelope11(uploadOp(created.Key, false, "-75.4990,39.0005")))
+	if code, reason := faultOf(t, rec.Body.String()); code != "" || len(billed) != 1 || billed[0] != owner.ID+" soap" {
+		t.Errorf("upload with the set key: %s %s, billed %v, want the owner %s", code, reason, billed, owner.ID)
+	}
+	// A fault is not billed.
+	billed = nil
+	f.post("text/xml", envelope11(uploadOp(created.Key, false, "x,y")))
+	rec = f.post("text/xml", envelope11(gazetteerSimple(ownerKey, map[string]string{"Street": "Qqqq"})))
+	if len(billed) != 2 { // the upload (one location rejected, still an answer) and the gazetteer
+		t.Errorf("billed %v", billed)
+	}
+	billed = nil
+	f.post("text/xml", envelope11(`<MapSimple xmlns="http://geosvc.org/LocationService/"><SubscriptionKey>`+ownerKey+`</SubscriptionKey></MapSimple>`))
+	if len(billed) != 0 {
+		t.Errorf("a fault was billed: %v", billed)
+	}
+	// The owner's rate limit applies to the set key.
+	limited = owner.ID
+	rec = f.post("text/xml", envelope11(uploadOp(created.Key, false, "-75.4990,39.0005")))
+	if _, reason := faultOf(t, rec.Body.String()); !strings.Contains(reason, "rate limit exceeded: retry in 2 s") {
+		t.Errorf("rate limited: %q", reason)
+	}
+	limited = ""
+	// Revoking the owner disables the set key.
+	if _, err := f.store.Revoke(ctx, owner.ID); err != nil {
+		t.Fatal(err)
+	}
+	rec = f.post("text/xml", envelope11(uploadOp(created.Key, false, "-75.4990,39.0005")))
+	if _, reason := faultOf(t, rec.Body.String()); reason != "Forbidden" {
+		t.Errorf("set key of a revoked owner: %q, want Forbidden", reason)
+	}
+}
+
+// TestUploadScriptBound: the upload script refuses to grow a set past its
+// bound, atomically, and empties it first on request.
+func TestUploadScriptBound(t *testing.T) {
+	f := newFixture(t, false)
+	ctx := context.Background()
+	rdb := f.svc.opts.Redis
+	key := "soaptest:bound"
+	run := func(clear string, max int, vals ...string) int {
+		t.Helper()
+		args := []any{clear, max}
+		for _, v := range vals {
+			args = append(args, v)
+		}
+		n, err := uploadScript.Run(ctx, rdb, []string{key}, args...).Int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := run("0", 3, "a", "b"); n != 2 {
+		t.Errorf("first upload: %d", n)
+	}
+	if n := run("0", 3, "c", "d"); n != -1 {
+		t.Errorf("over the bound: %d, want -1", n)
+	}
+	if n := run("1", 3, "x", "y", "z"); n != 3 {
+		t.Errorf("cleared upload: %d, want 3", n)
+	}
+	if got, _ := rdb.LRange(ctx, key, 0, -1).Result(); strings.Join(got, "") != "xyz" {
+		t.Errorf("list %v", got)
+	}
+	many := make([]string, 2500) // more than one unpack at a time
+	for i := range many {
+		many[i] = "v"
+	}
+	if n := run("1", 10000, many...); n != 2500 {
+		t.Errorf("2,500 values: %d", n)
 	}
 }

@@ -117,7 +117,7 @@ func runServer(r role, args []string) error {
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
 		registerLayers(srv.Protected(), layers)
-		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, KeyRequests: cfg.Auth.SOAPKeyRequests, Logger: log}, layers, &soapGraph)
+		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, KeyRequests: cfg.Auth.SOAPKeyRequests, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return err

@@ -43,6 +43,8 @@ func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *a
 		}
 		return ""
 	}
+	opts.TakeToken = srv.TakeToken
+	opts.CountUsage = srv.CountUsage
 	svc := soap.New(opts)
 	srv.AddInterface(soap.Interface)
 	h := echo.WrapHandler(svc)

@@ -52,6 +52,9 @@ type HTTP struct {
 	ReadTimeout time.Duration `yaml:"read_timeout"`
 	// WriteTimeout bounds writing a response.
 	WriteTimeout time.Duration `yaml:"write_timeout"`
+	// PublicURL is the service's base URL as clients reach it (behind a
+	// proxy); empty: taken from each request.
+	PublicURL string `yaml:"public_url"`
 }
 
 // Auth configures API keys, the rate limit and usage counters.

@@ -43,6 +43,7 @@ var Settings = []Setting{
 	{"http.shutdown_timeout", "GEOSVC_SHUTDOWN_TIMEOUT", "shutdown-timeout", "graceful shutdown wait for in-flight requests", HTTPGroup},
 	{"http.read_timeout", "GEOSVC_READ_TIMEOUT", "read-timeout", "time to read one request", HTTPGroup},
 	{"http.write_timeout", "GEOSVC_WRITE_TIMEOUT", "write-timeout", "time to write one response", HTTPGroup},
+	{"http.public_url", "GEOSVC_PUBLIC_URL", "public-url", "base URL clients reach the service at (behind a proxy); the SOAP WSDL advertises it; empty: from each request", HTTPGroup},
 	{"auth.demo_key", "GEOSVC_DEMO_KEY", "demo-key", "demo API key (30..128 chars); empty: generated on first start", HTTPGroup},
 	{"auth.demo", "GEOSVC_DEMO", "demo", "create or reuse a demo key at start-up", HTTPGroup},
 	{"auth.soap_key_requests", "GEOSVC_SOAP_KEY_REQUESTS", "soap-key-requests", "let the SOAP operation LocationGetSubscriptionKey issue keys (soap only) to anyone who asks", HTTPGroup},
