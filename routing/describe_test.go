@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing/profile"
 )
 
 func TestTurn(t *testing.T) {
@@ -90,5 +92,22 @@ func TestStepsOfRealRoutes(t *testing.T) {
 	}
 	if n < 30 {
 		t.Fatalf("only %d routes", n)
+	}
+}
+
+func TestRoadsIn(t *testing.T) {
+	g := testGraph(t, "andorra")
+	all, some := 0, 0
+	g.RoadsIn(g.Bounds(), func([]orb.Point, profile.RoadType, string) { all++ })
+	c := g.Bounds().Center()
+	small := orb.Bound{Min: orb.Point{c[0] - 0.01, c[1] - 0.01}, Max: orb.Point{c[0] + 0.01, c[1] + 0.01}}
+	g.RoadsIn(small, func(shape []orb.Point, _ profile.RoadType, class string) {
+		some++
+		if !orb.LineString(shape).Bound().Intersects(small) || class == "" {
+			t.Errorf("road %v (%s) outside the bound", orb.LineString(shape).Bound(), class)
+		}
+	})
+	if all == 0 || some == 0 || some >= all {
+		t.Errorf("%d roads in all, %d in the small bound", all, some)
 	}
 }

@@ -2,7 +2,7 @@
 // (location.wsdl, document/literal, SOAP 1.1 and 1.2 bindings of the
 // fourteen operations of SPEC.md), the envelopes and faults of both SOAP
 // versions, the SubscriptionKey check (the REST interfaces' key store,
-// interface "soap") and the operations. This release answers the gazetteer
+// interface "soap") and the operations: the gazetteer
 // (GazetteerSimple, Gazetteer: address validation and completion on the
 // geocoder's index), RoutePlannerSimple and RoutePlanner (routing's graph,
 // its turn-by-turn steps described in six languages, stops ordered by
@@ -10,7 +10,7 @@
 // postcodes, streets or your own locations around a point, by straight
 // line, road distance or drive time), the location sets
 // (LocationCreateSetSimple, LocationUpload, LocationDeleteSetSimple, kept
-// in Redis) and LocationGetSubscriptionKey; the three map operations are
-// in the WSDL and answer a Receiver fault saying they are not available
-// yet.
+// in Redis), the maps (MapSimple and Map drawn by geo/render from the
+// routing graph's roads; MapDisplaceLocations, MapGetLocation) and
+// LocationGetSubscriptionKey.
 package soap

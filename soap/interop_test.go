@@ -34,6 +34,10 @@ r = c.service.RoutePlannerSimple(DepartureX="9.999", DepartureY="0.001", Arrival
     WantDescription=False, WantSpeedInfo=True, WantLocations=False, WantRouteData=True, SubscriptionKey=key)
 out["route"] = {"duration": r.Duration, "distance": r.Distance, "dirs": [d.Dir for d in r.Description.RouteDescriptionItem],
     "speeds": len(r.SpeedInfo.SpeedItem), "routedata": r.RouteData.decode()}
+m = c.service.MapSimple(X="10.001", Y="0.001", Encoding="EPGS4326", ZoomFactor=2, AreaX=400, AreaY=0, PanX=0, PanY=0,
+    Action="None", ImageType="Png", LevelOfDetail=0, Width=120, Height=80, Metrics="Meters", UseDbSet=False,
+    WantImageData=True, WantLegend=True, SubscriptionKey=key)
+out["map"] = {"areax": m.AreaX, "png": m.ImageData[:8].hex(), "roads": [i.Name for i in m.RoadLegend.RoadLegendItem]}
 try:
     c.service.GazetteerSimple(City="Testville", SubscriptionKey="wrong")
     out["fault"] = None
@@ -78,6 +82,11 @@ func TestZeepClient(t *testing.T) {
 			Dirs                       []string
 			RouteData                  string
 		}
+		Map   struct {
+			AreaX int
+			PNG   string
+			Roads []string
+		}
 		Fault *string
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
@@ -95,8 +104,11 @@ func TestZeepClient(t *testing.T) {
 		t.Errorf("Gazetteer: %+v", got.Array)
 	}
 	if rt := got.Route; rt.Duration != 50 || rt.Distance != 334 || len(rt.Dirs) != 3 || rt.Dirs[1] != "Tournez à droite" ||
-		rt.Speeds != 1 || len(decodePolyline(rt.RouteData)) < 3 || decodePolyline(rt.RouteData)[0] != [2]float64{9.999, 0.001} {
+		rt.Speeds != 1 || len(decodePolylineRef(rt.RouteData)) < 3 || decodePolylineRef(rt.RouteData)[0] != [2]float64{9.999, 0.001} {
 		t.Errorf("RoutePlannerSimple: %+v", rt)
+	}
+	if got.Map.AreaX != 400 || got.Map.PNG != "89504e470d0a1a0a" || len(got.Map.Roads) == 0 {
+		t.Errorf("MapSimple: %+v", got.Map)
 	}
 	if got.Fault == nil || *got.Fault != "Forbidden" {
 		t.Errorf("wrong key: fault %v, want Forbidden", got.Fault)

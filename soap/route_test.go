@@ -110,7 +110,7 @@ func TestRoutePlannerSimple(t *testing.T) {
 		t.Errorf("Locations %+v", r.Locations)
 	}
 	poly, err := base64.StdEncoding.DecodeString(r.RouteData)
-	pts := decodePolyline(string(poly))
+	pts := decodePolylineRef(string(poly))
 	if err != nil || len(pts) < 3 || pts[0] != [2]float64{9.999, 0.001} || pts[len(pts)-1] != [2]float64{10.001, 0} {
 		t.Errorf("RouteData %q decodes to %v (%v): want W2 ... S", poly, pts, err)
 	}
@@ -143,7 +143,7 @@ func merge(a, b map[string]string) map[string]string {
 
 // decodePolyline decodes Google's encoded polyline format (precision 5)
 // into lon, lat pairs.
-func decodePolyline(s string) [][2]float64 {
+func decodePolylineRef(s string) [][2]float64 {
 	var out [][2]float64
 	var lat, lon int64
 	next := func(i *int) int64 {

@@ -173,8 +173,7 @@ func versionOf(contentType string) Version {
 	return SOAP11
 }
 
-// operations lists the operations of the WSDL; nil ones are declared but
-// not available in this release.
+// operations lists the operations of the WSDL.
 func (s *Service) operations() map[string]operation {
 	return map[string]operation{
 		"GazetteerSimple":            s.gazetteerSimple,
@@ -182,10 +181,10 @@ func (s *Service) operations() map[string]operation {
 		"LocationGetSubscriptionKey": s.getSubscriptionKey,
 		"RoutePlannerSimple":         s.routePlannerSimple,
 		"RoutePlanner":               s.routePlanner,
-		"MapSimple":                  nil,
-		"Map":                        nil,
-		"MapDisplaceLocations":       nil,
-		"MapGetLocation":             nil,
+		"MapSimple":                  s.mapSimple,
+		"Map":                        s.mapOp,
+		"MapDisplaceLocations":       s.displaceLocations,
+		"MapGetLocation":             s.getLocation,
 		"ProximitySimple":            s.proximitySimple,
 		"Proximity":                  s.proximityOp,
 		"LocationCreateSetSimple":    s.createSet,
@@ -235,9 +234,6 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 		}
 	}
 	ctx = context.WithValue(ctx, keyContext{}, requestAuth{key: key, set: set})
-	if op == nil {
-		return nil, receiverFault("operation %s is not available in this release of geosvc", req.operation)
-	}
 	resp, err := op(ctx, req.body)
 	if err == nil && s.opts.CountUsage != nil {
 		s.opts.CountUsage(ctx, billed, Interface, 1)

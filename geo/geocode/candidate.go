@@ -95,7 +95,11 @@ type Candidate struct {
 	// query point to the feature.
 	Distance float64
 
-	fid uint32 // the feature found
+	// Population and PlaceClass are a place's population tag (0 when
+	// untagged) and type ("city", "town", ...); zero for other kinds.
+	Population uint32
+	PlaceClass string
+	fid        uint32 // the feature found
 }
 
 // HasType reports whether the candidate carries result type t.
@@ -220,6 +224,7 @@ func (ix *Index) renderIn(fid uint32, hn int, loc orb.Point, ctx *placeCtx) Cand
 		}
 	case KindPlace:
 		c.Types = placeResultTypes[ix.str(f.class)]
+		c.Population, c.PlaceClass = f.pop, ix.str(f.class)
 		c.LocationType = Approximate
 		c.Viewport = f.bound
 	case KindPostcode:
