@@ -82,7 +82,7 @@ func TestZeepClient(t *testing.T) {
 			Dirs                       []string
 			RouteData                  string
 		}
-		Map   struct {
+		Map struct {
 			AreaX int
 			PNG   string
 			Roads []string

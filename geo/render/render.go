@@ -24,9 +24,9 @@ const MaxSide = 2048
 // View is the part of the world an image shows: a centre, the size of
 // the area in metres (at the centre's latitude) and the image size.
 type View struct {
-	Center         orb.Point
+	Center          orb.Point
 	WidthM, HeightM float64
-	W, H           int
+	W, H            int
 }
 
 // ViewOf returns the view of a bound at an image size (the bound's
