@@ -233,13 +233,9 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed LocationUpload request: %v", err)
 	}
-	rdb, err := s.sets()
+	rdb, set, err := s.keySet(ctx)
 	if err != nil {
 		return nil, err
-	}
-	set := requestSet(ctx)
-	if set == nil {
-		return nil, senderFault("the key addresses no location set: use the key LocationCreateSetSimple returned")
 	}
 	var res UploadResult
 	args := []any{"0", MaxSetLocations}
@@ -287,15 +283,25 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 	return uploadResponse{Result: res}, nil
 }
 
-// keySetLocations returns the locations of the request key's set.
-func (s *Service) keySetLocations(ctx context.Context) ([]*LocationInput, error) {
+// keySet returns the Redis client and the set of the request's set key,
+// or a fault when the key is no set key.
+func (s *Service) keySet(ctx context.Context) (redis.UniversalClient, *setRef, error) {
 	rdb, err := s.sets()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	set := requestSet(ctx)
 	if set == nil {
-		return nil, senderFault("the key addresses no location set: use the key LocationCreateSetSimple returned")
+		return nil, nil, senderFault("the key addresses no location set: use the key LocationCreateSetSimple returned")
+	}
+	return rdb, set, nil
+}
+
+// keySetLocations returns the locations of the request key's set.
+func (s *Service) keySetLocations(ctx context.Context) ([]*LocationInput, error) {
+	rdb, set, err := s.keySet(ctx)
+	if err != nil {
+		return nil, err
 	}
 	raw, err := rdb.LRange(ctx, s.setLocsKey(*set), 0, -1).Result()
 	if err != nil {
