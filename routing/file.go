@@ -10,8 +10,10 @@ import (
 )
 
 // formatVersion is the routing graph file format version. Bump it whenever
-// the layout or the meaning of a section changes.
-const formatVersion uint32 = 2
+// the layout or the meaning of a section changes. Version 3: a road
+// without a name is named by its route numbers as signs write them
+// ("I-95 / US-202"), not by its raw ref tag.
+const formatVersion uint32 = 3
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}

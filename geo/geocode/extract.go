@@ -229,7 +229,7 @@ func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
 		// searching: reverse geocoding names the road.
 		var names []string
 		if !strings.HasSuffix(h, "_link") { // a ramp's ref is its exit number
-			names = refNames(t.Find("ref"))
+			names = geo.RouteNumbers(t.Find("ref"))
 		}
 		byRef := len(names) > 0
 		alias := make([]bool, len(names))
@@ -263,37 +263,6 @@ func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
 		}
 	}
 }
-
-// refNames returns the route numbers of a ref tag as signs write them:
-// "I 95;US 13" -> "I-95", "US-13"; "CG-1" stays.
-func refNames(ref string) []string {
-	var out []string
-	for _, r := range strings.Split(ref, ";") {
-		r = strings.Join(strings.Fields(r), " ")
-		if r == "" {
-			continue
-		}
-		if !strings.ContainsFunc(r, isASCIILetter) || !strings.ContainsAny(r, "0123456789") {
-			continue // "(221)": no route number a user would type
-		}
-		if a, b, ok := strings.Cut(r, " "); ok && isLetters(a) && b != "" && b[0] >= '0' && b[0] <= '9' {
-			r = a + "-" + b
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-func isLetters(s string) bool {
-	for _, c := range s {
-		if !isASCIILetter(c) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func isASCIILetter(c rune) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
 // tigerRanges reads TIGER address ranges (tiger:from_address_left, ...)
 // when an extract carries them.

@@ -136,10 +136,15 @@ func (b *builder) way(w *osm.Way) {
 	})
 }
 
-// wayName is the street name shown for a way: name, else ref, else "".
+// wayName is the street name shown for a way: name, else its route
+// numbers as signs write them ("I 95;US 202" -> "I-95 / US-202"), else
+// the raw ref, else "".
 func wayName(t osm.Tags) string {
 	if n := t.Find("name"); n != "" {
 		return n
+	}
+	if refs := geo.RouteNumbers(t.Find("ref")); len(refs) > 0 {
+		return strings.Join(refs, " / ")
 	}
 	return t.Find("ref")
 }
