@@ -125,6 +125,9 @@ func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geoc
 		f.Status, f.Current, f.Names = StatusConflict, given, names(alts...)
 	case len(alts) > 1:
 		f.Status, f.Current, f.Names = StatusAlternatives, given, names(alts...)
+	case given != "" && long != "" && anySame(ix, gf.component, given, []string{long}):
+		// Given in part ("Loockerman St" of "East Loockerman Street").
+		f.Status, f.Current, f.Names = StatusCompleted, given, names(long)
 	case long == "" && given == "":
 		f.Status = StatusEmpty
 	case long == "" && gf.component == "street_number":
@@ -141,14 +144,32 @@ func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geoc
 	return f
 }
 
-// anySame reports whether the given value names one of the values.
+// anySame reports whether the given value names one of the values:
+// exactly (sameValue), or a street by some of its words ("Loockerman St"
+// names "East Loockerman Street").
 func anySame(ix *geocode.Index, component, given string, values []string) bool {
 	for _, v := range values {
-		if sameValue(ix, component, given, v, "") {
+		if sameValue(ix, component, given, v, "") || component == "route" && wordsOf(ix, given, v) {
 			return true
 		}
 	}
 	return false
+}
+
+// wordsOf reports whether every word of part is a word of whole, once
+// normalised.
+func wordsOf(ix *geocode.Index, part, whole string) bool {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(ix.Tables().Normalize(whole)) {
+		have[w] = true
+	}
+	words := strings.Fields(ix.Tables().Normalize(part))
+	for _, w := range words {
+		if !have[w] {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // sameValue reports whether the request's value names the result's:

@@ -201,6 +201,8 @@ func TestGazetteerSimple(t *testing.T) {
 			StatusRangeCheck, map[string]string{"Premise": "RangeCheck 24"}},
 		{"house number not found", map[string]string{"Street": "North Main Street", "Premise": "99"},
 			StatusIncomplete, map[string]string{"Premise": "Incomplete (99)", "Street": "OK North Main Street"}},
+		{"street given in part", map[string]string{"Street": "Main St", "Premise": "10"},
+			StatusCompleted, map[string]string{"Street": "Completed North Main Street (Main St)", "Premise": "OK 10"}},
 		{"wrong city", map[string]string{"Street": "North Main Street", "Premise": "10", "City": "Dover"},
 			StatusConflict, map[string]string{"City": "Conflict Testville (Dover)", "Street": "OK North Main Street"}},
 		{"a postcode the town result cannot check", map[string]string{"City": "Testville", "PostCode": "19901"},
