@@ -17,7 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/geosvc/geosvc/api/internal/redistest"
+	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/api/keys"
 )
 

@@ -18,7 +18,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/api/internal/redistest"
+	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/timezone"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/api/internal/redistest"
+	"github.com/geosvc/geosvc/api/keys/redistest"
 )
 
 // newStore returns a store on the test Redis with a clock tests can move.

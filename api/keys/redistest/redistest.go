@@ -1,4 +1,4 @@
-// Package redistest gives tests of the api packages a Redis to talk to: the
+// Package redistest gives tests of the api and soap packages a Redis to talk to: the
 // server named by REDIS_URL when it is set (CI runs a real redis-server),
 // otherwise an in-process miniredis. Every test gets its own key prefix, and
 // on a real server only the keys under that prefix are deleted afterwards.
