@@ -18,8 +18,8 @@ import (
 
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/boundary"
 )
 

@@ -18,8 +18,8 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/timezone"
 )
 

@@ -10,10 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/go-redis/v9"
-
 	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/geocode"
 )
 
@@ -24,7 +22,7 @@ var (
 )
 
 // fixture is a service on the geocoder's hand-written fixture
-// (geo/geocode/testdata/tiny.osm) and an in-process Redis key store.
+// (geo/geocode/testdata/tiny.osm) and a Redis key store.
 type fixture struct {
 	svc   *Service
 	store *keys.Store
@@ -40,10 +38,11 @@ func newFixture(t testing.TB, keyRequests bool) *fixture {
 	if tinyErr != nil {
 		t.Fatal(tinyErr)
 	}
-	mr := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
-	t.Cleanup(func() { rdb.Close() })
-	store := keys.NewStore(rdb, keys.Options{Prefix: "soaptest:"})
+	// The real Redis of REDIS_URL when set (CI), else an in-process one;
+	// keys under a prefix of this test's own.
+	r := redistest.New(t)
+	rdb := r.Client
+	store := keys.NewStore(rdb, keys.Options{Prefix: r.Prefix})
 	f := &fixture{store: store}
 	var err error
 	if _, f.key, err = store.Create(context.Background(), keys.CreateOptions{Owner: "test"}); err != nil {
@@ -52,7 +51,7 @@ func newFixture(t testing.TB, keyRequests bool) *fixture {
 	if _, f.other, err = store.Create(context.Background(), keys.CreateOptions{Owner: "admin only", Interfaces: []string{"adminv1"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Keys: store, KeyRequests: keyRequests, Redis: rdb, Prefix: "soaptest:"})
+	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Keys: store, KeyRequests: keyRequests, Redis: rdb, Prefix: r.Prefix})
 	return f
 }
 

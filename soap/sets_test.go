@@ -195,7 +195,7 @@ func TestUploadScriptBound(t *testing.T) {
 	f := newFixture(t, false)
 	ctx := context.Background()
 	rdb := f.svc.opts.Redis
-	key := "soaptest:bound"
+	key := f.svc.opts.Prefix + "bound"
 	run := func(clear string, max int, vals ...string) int {
 		t.Helper()
 		args := []any{clear, max}
