@@ -162,6 +162,8 @@ func TestLoadErrors(t *testing.T) {
 		{"bad duration", nil, map[string]string{"GEOSVC_TDM_RETENTION": "soon"}, "tdm.retention"},
 		{"bad number", []string{"--concurrency", "many"}, nil, "worker.concurrency"},
 		{"short demo key", nil, map[string]string{"GEOSVC_DEMO_KEY": "short"}, "auth.demo_key: 5 characters"},
+		{"public URL without scheme", nil, map[string]string{"GEOSVC_PUBLIC_URL": "geo.example.org"}, "http.public_url"},
+		{"public URL with a query", nil, map[string]string{"GEOSVC_PUBLIC_URL": "https://geo.example.org/?a=1"}, "http.public_url"},
 		{"tdm queue not polled", []string{"--queues", "other=1"}, nil, `queue.tdm_queue: "tdm" is not in queue.queues`},
 		{"bad log level", []string{"--log-level", "loud"}, nil, "log.level"},
 	}
@@ -180,6 +182,7 @@ func TestSetGetRoundTrip(t *testing.T) {
 		{"http.body_limit", "2048", "2048"},
 		{"worker.task_check_interval", "250ms", "250ms"},
 		{"auth.demo", "false", "false"},
+		{"http.public_url", "https://geo.example.org/base", "https://geo.example.org/base"},
 		{"tdm.snap_radius_m", "1500.5", "1500.5"},
 		{"http.cors_origins", "", ""},
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -31,6 +32,11 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.ShutdownTimeout <= 0 || c.HTTP.ReadTimeout <= 0 || c.HTTP.WriteTimeout <= 0 {
 		bad("http timeouts must be positive")
+	}
+	if u := c.HTTP.PublicURL; u != "" {
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.RawQuery != "" || pu.Fragment != "" {
+			bad("http.public_url: %q is not an http(s) base URL like https://geo.example.org", u)
+		}
 	}
 	if k := c.Auth.DemoKey; k != "" && (len(k) < 30 || len(k) > 128) {
 		bad("auth.demo_key: %d characters, want 30 to 128", len(k))
