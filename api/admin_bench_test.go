@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
 // BenchmarkAdminHandler is xy2admininfo without the server's middleware
@@ -19,9 +20,7 @@ import (
 // Delaware points and the nine types.
 func BenchmarkAdminHandler(b *testing.B) {
 	l, err := bndDelaware()
-	if err != nil {
-		b.Skipf("Delaware extract: %v", err)
-	}
+	extracts.Need(b, err)
 	e := echo.New()
 	RegisterAdmin(e.Group(""), BoundaryOptions{Layer: func() *boundary.Layer { return l }, Now: time.Now})
 	rng := rand.New(rand.NewPCG(1, 1))

@@ -65,9 +65,7 @@ func newBndFixture(t testing.TB, delaware bool) *bndFixture {
 	RegisterGeoBoundaries(f.srv.Protected(), opts)
 	if delaware {
 		l, err := bndDelaware()
-		if err != nil {
-			t.Skipf("Delaware extract: %v", err)
-		}
+		extracts.Need(t, err)
 		f.loaded.Store(l)
 	}
 	return f

@@ -30,6 +30,7 @@ import (
 	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/geo/zip4"
 )
@@ -692,9 +693,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 	tz := newTZFixture(t).loaded.Load()
 	delaware, bndErr := bndDelaware()
 	needDelaware := func(t *testing.T) {
-		if bndErr != nil {
-			t.Skipf("Delaware extract: %v", bndErr)
-		}
+		extracts.Need(t, bndErr)
 	}
 	load := func() {
 		f.zip4.Store(zip4TestLayer())

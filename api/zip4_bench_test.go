@@ -4,29 +4,19 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/zip4"
 )
 
 // zip4Delaware derives the ZIP+4 layer of the Delaware extract (no
 // counties), skipping when the extract is not in the module cache.
 func zip4Delaware(b *testing.B) *zip4.Layer {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-	if err != nil {
-		b.Skipf("github.com/paulmach/osm: %v", err)
-	}
-	path := filepath.Join(strings.TrimSpace(string(out)), "testdata", "delaware-latest.osm.pbf")
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("Delaware extract: %v", err)
-	}
+	path := extracts.Require(b, "delaware")
 	src, err := zip4.ReadOSM(path)
 	if err != nil {
 		b.Fatal(err)

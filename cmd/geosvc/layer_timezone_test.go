@@ -1,17 +1,14 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/timezone"
 )
 
@@ -19,14 +16,7 @@ import (
 // file, and a time-zone index over it with the clock at 2026-06-15.
 func tzIndexOf(t *testing.T, file string) *timezone.Index {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-	if err != nil {
-		t.Skipf("paulmach/osm module not found: %v", err)
-	}
-	path := filepath.Join(strings.TrimSpace(string(out)), "testdata", file)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("extract %s not available", path)
-	}
+	path := extracts.Require(t, file)
 	dir := t.TempDir()
 	if _, err := boundary.Build(boundary.BuildOptions{OSMPath: path, Out: dir}); err != nil {
 		t.Fatal(err)
@@ -68,14 +58,14 @@ func TestTimezoneLayerRealData(t *testing.T) {
 		country    string
 		names      []string // some of local_boundary_names
 	}{
-		{"delaware-latest.osm.pbf", "Dover DE", orb.Point{-75.5244, 39.1582}, "America/New_York", "Dover", 117178, "USA",
+		{"delaware", "Dover DE", orb.Point{-75.5244, 39.1582}, "America/New_York", "Dover", 117178, "USA",
 			[]string{"Delaware", "Kent County", "New Castle County", "Sussex County", "Dover", "Wilmington"}},
-		{"andorra-latest.osm.bz2", "Andorra la Vella", orb.Point{1.5218, 42.5063}, "Europe/Andorra", "Andorra la Vella", 0, "AND",
+		{"andorra", "Andorra la Vella", orb.Point{1.5218, 42.5063}, "Europe/Andorra", "Andorra la Vella", 0, "AND",
 			[]string{"Andorra", "Andorra la Vella", "Canillo", "Escaldes-Engordany", "Sant Julià de Lòria"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if testing.Short() && strings.HasSuffix(tt.file, ".bz2") {
+			if testing.Short() && tt.file == "andorra" {
 				t.Skip("bzip2 extract: slow to read")
 			}
 			ix := tzIndexOf(t, tt.file)

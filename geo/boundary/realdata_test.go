@@ -1,6 +1,7 @@
 package boundary
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -10,15 +11,6 @@ import (
 
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
-
-// extractPath returns the path of a named real extract, "" when absent.
-func extractPath(name string) string {
-	p, err := extracts.Path(name)
-	if err != nil {
-		return ""
-	}
-	return p
-}
 
 type builtLayer struct {
 	layer  *Layer
@@ -35,10 +27,7 @@ var (
 // extract, skipping the test when the extract is absent.
 func realLayer(t testing.TB, name string) (*Layer, *Report) {
 	t.Helper()
-	path := extractPath(name)
-	if path == "" {
-		t.Skipf("extract %s not available", name)
-	}
+	path := extracts.Require(t, name)
 	builtMu.Lock()
 	defer builtMu.Unlock()
 	b, ok := built[name]
@@ -101,21 +90,22 @@ func TestKnownPoints(t *testing.T) {
 		{"monaco", orb.Point{7.4246, 43.7384}, 0, "Monaco", "MCO"},
 	}
 	for _, tc := range tests {
-		l, _ := realLayer(t, tc.extract)
-		a, ok := l.AdminAt(tc.p, tc.admin)
-		if tc.want == "" {
-			if ok {
-				t.Errorf("%s admin%d at %v = %q, want none", tc.extract, tc.admin, tc.p, a.Name)
+		t.Run(fmt.Sprintf("%s/admin%d/%s", tc.extract, tc.admin, tc.want), func(t *testing.T) {
+			l, _ := realLayer(t, tc.extract)
+			a, ok := l.AdminAt(tc.p, tc.admin)
+			if tc.want == "" {
+				if ok {
+					t.Errorf("%s admin%d at %v = %q, want none", tc.extract, tc.admin, tc.p, a.Name)
+				}
+				return
 			}
-			continue
-		}
-		if !ok {
-			t.Errorf("%s admin%d at %v: none, want %q", tc.extract, tc.admin, tc.p, tc.want)
-			continue
-		}
-		if a.Name != tc.want || a.CountryISO3 != tc.wantISO {
-			t.Errorf("%s admin%d at %v = %q (%s), want %q (%s)", tc.extract, tc.admin, tc.p, a.Name, a.CountryISO3, tc.want, tc.wantISO)
-		}
+			if !ok {
+				t.Fatalf("%s admin%d at %v: none, want %q", tc.extract, tc.admin, tc.p, tc.want)
+			}
+			if a.Name != tc.want || a.CountryISO3 != tc.wantISO {
+				t.Errorf("%s admin%d at %v = %q (%s), want %q (%s)", tc.extract, tc.admin, tc.p, a.Name, a.CountryISO3, tc.want, tc.wantISO)
+			}
+		})
 	}
 }
 
@@ -134,23 +124,25 @@ func TestLayerSizes(t *testing.T) {
 		{"andorra", 7, 7, []string{"Andorra la Vella", "Canillo", "Encamp", "Escaldes-Engordany", "La Massana", "Ordino", "Sant Julià de Lòria"}},
 	}
 	for _, tc := range tests {
-		l, rep := realLayer(t, tc.extract)
-		names := map[string]bool{}
-		n := 0
-		for _, a := range l.Areas() {
-			if a.Kind == KindAdmin && a.AdminLevel == tc.level {
-				n++
-				names[a.Name] = true
+		t.Run(fmt.Sprintf("%s/admin_level=%d", tc.extract, tc.level), func(t *testing.T) {
+			l, rep := realLayer(t, tc.extract)
+			names := map[string]bool{}
+			n := 0
+			for _, a := range l.Areas() {
+				if a.Kind == KindAdmin && a.AdminLevel == tc.level {
+					n++
+					names[a.Name] = true
+				}
 			}
-		}
-		if n != tc.want {
-			t.Errorf("%s: %d areas of admin_level %d, want %d\n%s", tc.extract, n, tc.level, tc.want, rep)
-		}
-		for _, name := range tc.names {
-			if !names[name] {
-				t.Errorf("%s: no admin_level %d area %q", tc.extract, tc.level, name)
+			if n != tc.want {
+				t.Errorf("%s: %d areas of admin_level %d, want %d\n%s", tc.extract, n, tc.level, tc.want, rep)
 			}
-		}
+			for _, name := range tc.names {
+				if !names[name] {
+					t.Errorf("%s: no admin_level %d area %q", tc.extract, tc.level, name)
+				}
+			}
+		})
 	}
 }
 
@@ -195,14 +187,16 @@ func TestAreaFields(t *testing.T) {
 
 func TestEveryAreaContainsItsRepresentativePoint(t *testing.T) {
 	for _, name := range []string{"delaware", "andorra", "monaco"} {
-		l, _ := realLayer(t, name)
-		for _, a := range l.Areas() {
-			if !a.Contains(a.RepPoint) {
-				t.Errorf("%s: area %d %q does not contain its representative point %v", name, a.ID, a.Name, a.RepPoint)
+		t.Run(name, func(t *testing.T) {
+			l, _ := realLayer(t, name)
+			for _, a := range l.Areas() {
+				if !a.Contains(a.RepPoint) {
+					t.Errorf("%s: area %d %q does not contain its representative point %v", name, a.ID, a.Name, a.RepPoint)
+				}
+				if !a.BBox.Contains(a.RepPoint) {
+					t.Errorf("%s: area %d: bbox %v misses %v", name, a.ID, a.BBox, a.RepPoint)
+				}
 			}
-			if !a.BBox.Contains(a.RepPoint) {
-				t.Errorf("%s: area %d: bbox %v misses %v", name, a.ID, a.BBox, a.RepPoint)
-			}
-		}
+		})
 	}
 }

@@ -3,40 +3,24 @@ package geocode
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
 // extractPath returns the path of a test extract shipped in the
-// github.com/paulmach/osm module, skipping the test when it is absent.
+// github.com/paulmach/osm module (delaware or andorra), skipping the test
+// when it is absent (failing under CI=true).
 func extractPath(t testing.TB, name string) string {
 	t.Helper()
-	osmDirOnce.Do(func() {
-		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-		if err == nil {
-			osmDir = strings.TrimSpace(string(out))
-		}
-	})
-	p := filepath.Join(osmDir, "testdata", name)
-	if osmDir == "" {
-		t.Skipf("module github.com/paulmach/osm not found: no %s", name)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("extract %s absent: %v", name, err)
-	}
-	return p
+	return extracts.Require(t, name)
 }
 
 var (
-	osmDirOnce sync.Once
-	osmDir     string
-	builtMu    sync.Mutex
-	built      = map[string]*builtIndex{}
+	builtMu sync.Mutex
+	built   = map[string]*builtIndex{}
 )
 
 type builtIndex struct {
@@ -64,8 +48,8 @@ func testIndex(t testing.TB, name string) *Index {
 }
 
 const (
-	delaware = "delaware-latest.osm.pbf"
-	andorra  = "andorra-latest.osm.bz2"
+	delaware = "delaware"
+	andorra  = "andorra"
 )
 
 // buildBundle builds an extract's index as `geosvc build` does: the

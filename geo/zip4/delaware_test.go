@@ -1,12 +1,10 @@
 package zip4
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
 // The Delaware extract of github.com/paulmach/osm's testdata, and the
@@ -22,18 +20,10 @@ var delaware struct {
 }
 
 // delawarePath returns the Delaware extract's path, skipping the test
-// when the module is not in the module cache.
+// when the module is not in the module cache (failing under CI=true).
 func delawarePath(t testing.TB) string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/paulmach/osm").Output()
-	if err != nil {
-		t.Skipf("github.com/paulmach/osm not available: %v", err)
-	}
-	p := filepath.Join(strings.TrimSpace(string(out)), "testdata", "delaware-latest.osm.pbf")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("Delaware extract not available: %v", err)
-	}
-	return p
+	return extracts.Require(t, "delaware")
 }
 
 // delawareLayer derives the Delaware layer once (counties from

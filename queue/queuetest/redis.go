@@ -72,13 +72,45 @@ func New(t testing.TB) *Env {
 }
 
 // Expire makes every key of job id vanish as its TTL would, leaving the
-// tombstone.
+// tombstone. Neither a real Redis nor other jobs of the test can be
+// fast-forwarded, so Expire first asserts (PTTL) that each key of the job
+// that exists carries a TTL no longer than the retention and that the
+// tombstone outlives it, then deletes the job's keys.
 func (e *Env) Expire(t testing.TB, id string) {
 	t.Helper()
 	ctx := context.Background()
-	for _, suffix := range []string{"job", "done", "res"} {
-		if err := e.Client.Del(ctx, e.Config.Prefix+":{"+id+"}:"+suffix).Err(); err != nil {
+	retention := e.Config.Retention
+	if retention == 0 {
+		retention = queue.DefaultRetention
+	}
+	tombstone := e.Config.TombstoneTTL
+	if tombstone == 0 {
+		tombstone = queue.DefaultTombstoneTTL
+	}
+	key := func(suffix string) string { return e.Config.Prefix + ":{" + id + "}:" + suffix }
+	for _, suffix := range []string{"job", "done", "res", "gone"} {
+		ttl, err := e.Client.PTTL(ctx, key(suffix)).Result()
+		if err != nil {
 			t.Fatal(err)
+		}
+		limit := retention
+		if suffix == "gone" {
+			limit = retention + tombstone
+		}
+		switch {
+		case ttl == -2*time.Nanosecond && suffix != "gone":
+			continue // not written (yet): nothing to expire
+		case ttl < 0:
+			t.Fatalf("job %s: %s has PTTL %v, want a TTL in (0, %v]", id, suffix, ttl, limit)
+		case ttl > limit:
+			t.Fatalf("job %s: %s has PTTL %v, longer than %v", id, suffix, ttl, limit)
+		case suffix == "gone" && ttl <= retention:
+			t.Fatalf("job %s: the tombstone's PTTL %v does not outlive the retention %v", id, ttl, retention)
+		}
+		if suffix != "gone" {
+			if err := e.Client.Del(ctx, key(suffix)).Err(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

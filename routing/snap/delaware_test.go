@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+	"github.com/geosvc/geosvc/internal/testenv"
 
 	"github.com/paulmach/orb"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -57,7 +58,7 @@ func delaware(tb testing.TB) *network {
 		delawareNet, delawareErr = readPBF(path)
 	})
 	if delawareErr != nil {
-		tb.Skipf("Delaware extract not available: %v", delawareErr)
+		testenv.Skip(tb, "Delaware extract not available: %v", delawareErr)
 	}
 	return delawareNet
 }

@@ -1,6 +1,7 @@
 package extracts
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestPath(t *testing.T) {
 			t.Errorf("%s: %s, want a path ending in %s", tc.name, p, tc.suffix)
 		}
 	}
-	if _, err := Path("no_such_extract"); err == nil {
-		t.Error("a missing extract has a path")
+	if _, err := Path("no_such_extract"); !errors.Is(err, ErrMissing) {
+		t.Errorf("a missing extract: err %v, want ErrMissing", err)
 	}
 }
