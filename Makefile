@@ -10,6 +10,7 @@ OSM          ?=
 VERSION      ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS      := -X main.version=$(VERSION)
 TEST_TIMEOUT ?= 20m
+STATICCHECK  ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME     ?= 10s
 BENCH_ARGS   ?=
 # load: which lookup `make load` drives (admin, geoboundaries, tz, or a
@@ -39,11 +40,16 @@ data: build
 run: data
 	$(BIN) serve --data $(DATA)
 
-## vet: go vet
+## vet: the module is tidy (go mod tidy -diff), the code gofmt-formatted,
+## go vet and staticcheck (pinned, fetched through the module proxy) clean
 vet:
+	$(GO) mod tidy -diff
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt: not formatted:" $$unformatted; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
-## test: go vet and every test (REDIS_URL selects a real Redis; without it
+## test: make vet, then every test (REDIS_URL selects a real Redis; without it
 ## the tests use an embedded one)
 test: vet
 	$(GO) test -timeout $(TEST_TIMEOUT) ./...

@@ -32,6 +32,11 @@ const (
 	GeocodeUnknownError = "UNKNOWN_ERROR"
 )
 
+// mimeJSONUTF8 is the geocoder's JSON content type, with the charset
+// parameter that Google's geocoder also sends (echo deprecates its constant
+// for this value, not the value).
+const mimeJSONUTF8 = "application/json; charset=UTF-8"
+
 // MaxAddressLen is the longest address the forward geocoder accepts, in
 // bytes.
 const MaxAddressLen = 1024
@@ -192,7 +197,7 @@ func (h *geocoderHandler) write(c echo.Context, format string, code int, r Geoco
 	if err != nil {
 		return err
 	}
-	return c.Blob(code, echo.MIMEApplicationJSONCharsetUTF8, b)
+	return c.Blob(code, mimeJSONUTF8, b)
 }
 
 // fail answers a status without results.

@@ -163,7 +163,7 @@ func TestSetKeyFollowsItsOwner(t *testing.T) {
 	// A fault is not billed.
 	billed = nil
 	f.post("text/xml", envelope11(uploadOp(created.Key, false, "x,y")))
-	rec = f.post("text/xml", envelope11(gazetteerSimple(ownerKey, map[string]string{"Street": "Qqqq"})))
+	f.post("text/xml", envelope11(gazetteerSimple(ownerKey, map[string]string{"Street": "Qqqq"})))
 	if len(billed) != 2 { // the upload (one location rejected, still an answer) and the gazetteer
 		t.Errorf("billed %v", billed)
 	}

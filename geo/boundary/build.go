@@ -1,7 +1,6 @@
 package boundary
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -91,5 +90,3 @@ func (r *Report) String() string {
 // Build reads the boundaries of opts.OSMPath (and opts.GeoJSON) and writes
 // the layer file into opts.Out.
 func Build(opts BuildOptions) (*Report, error) { return build(opts) }
-
-var errNotYet = errors.New("boundary: not implemented yet")

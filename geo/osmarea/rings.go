@@ -210,26 +210,17 @@ func joinWays(members []Member) (rings []ring, open int) {
 			}
 		}
 		if nodes[0] != nodes[len(nodes)-1] {
-			// Dead end: the chain may still grow at its start; whatever
-			// it gathers, it is one open ring.
-			for {
-				t := next(nodes[0])
-				if t == nil {
-					break
-				}
+			// Dead end: the chain may still grow at its start. Whatever
+			// it gathers is one open chain, so its segments are only
+			// marked used (and not counted again), never assembled.
+			start := nodes[0]
+			for t := next(start); t != nil; t = next(start) {
 				t.used = true
-				var pre []int64
-				var prePts []orb.Point
-				if t.nodes[len(t.nodes)-1] == nodes[0] {
-					pre, prePts = t.nodes[:len(t.nodes)-1], t.pts[:len(t.pts)-1]
+				if t.nodes[len(t.nodes)-1] == start {
+					start = t.nodes[0]
 				} else {
-					for k := len(t.nodes) - 1; k >= 1; k-- {
-						pre = append(pre, t.nodes[k])
-						prePts = append(prePts, t.pts[k])
-					}
+					start = t.nodes[len(t.nodes)-1]
 				}
-				nodes = append(append([]int64(nil), pre...), nodes...)
-				pts = append(append([]orb.Point(nil), prePts...), pts...)
 			}
 			open++
 			continue

@@ -105,9 +105,6 @@ func ScanReader(r io.Reader, format Format, filter Filter, fn func(osm.Object) e
 	return h, nil
 }
 
-// errStop carries fn's error out of the scan loop.
-type errStop struct{ err error }
-
 func scan(r io.Reader, format Format, filter Filter, fn func(osm.Object) error, gate bool) (h Header, err error) {
 	defer func() {
 		if p := recover(); p != nil {

@@ -19,8 +19,6 @@ func newMinHeap(n int) *minHeap {
 
 func (h *minHeap) len() int { return len(h.nodes) }
 
-func (h *minHeap) contains(v uint32) bool { return h.pos[v] >= 0 }
-
 // clear empties the heap, resetting only the positions it used.
 func (h *minHeap) clear() {
 	for _, v := range h.nodes {
