@@ -46,8 +46,8 @@ func (s *Server) logRequest(c echo.Context, start time.Time, aborted bool) {
 		slog.Int("status", res.Status),
 		slog.Duration("latency", time.Since(start)),
 		slog.Int64("bytes", res.Size),
-		slog.String("request_id", RequestID(c)),
-		slog.String("key_id", KeyID(c)),
+		slog.String("request_id", requestIDOf(c)),
+		slog.String("key_id", keyIDOf(c)),
 		slog.String("remote", c.RealIP()),
 	}
 	if aborted {

@@ -13,15 +13,15 @@ import (
 	"github.com/geosvc/geosvc/geo/boundary"
 )
 
-// AdminInterface is the interface name of the administrative boundary
+// adminInterface is the interface name of the administrative boundary
 // endpoint, as keys and usage counters know it.
-const AdminInterface = "adminv1"
+const adminInterface = "adminv1"
 
-// AdminGeometryName is the geometry_name of adminv1 features.
-const AdminGeometryName = "geom"
+// adminGeometryName is the geometry_name of adminv1 features.
+const adminGeometryName = "geom"
 
-// AdminCRS is the CRS name of adminv1 and zip4v1 collections.
-const AdminCRS = "urn:ogc:def:crs:EPSG::4326"
+// adminCRS is the CRS name of adminv1 and zip4v1 collections.
+const adminCRS = "urn:ogc:def:crs:EPSG::4326"
 
 // BoundaryOptions configures the adminv1 and geoboundariesv1 endpoints.
 type BoundaryOptions struct {
@@ -33,7 +33,7 @@ type BoundaryOptions struct {
 }
 
 // errBoundaryLoading answers a lookup before the layer is loaded.
-var errBoundaryLoading = Error(http.StatusServiceUnavailable, "data bundle loading")
+var errBoundaryLoading = httpError(http.StatusServiceUnavailable, "data bundle loading")
 
 // RegisterAdmin adds GET /adminv1/xy2admininfo to g, which must
 // authenticate requests (Server.Protected).
@@ -54,7 +54,7 @@ func RegisterAdmin(g *echo.Group, opts BoundaryOptions) {
 	}
 	h := &adminHandler{opts: opts}
 	h.bufs.New = func() any { b := make([]byte, 0, 16<<10); return &b }
-	g.GET("/"+AdminInterface+"/xy2admininfo", h.xy2admininfo)
+	g.GET("/"+adminInterface+"/xy2admininfo", h.xy2admininfo)
 }
 
 // adminHandler serves adminv1.
@@ -80,13 +80,13 @@ type adminGeom struct {
 
 func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	q := c.QueryParams()
-	p, msg := ParseLookupPoint(q, LookupLonX, LookupLatY)
+	p, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
 	if msg != "" {
-		return Error(http.StatusBadRequest, msg)
+		return httpError(http.StatusBadRequest, msg)
 	}
-	level, msg := ParseAdminType(q)
+	level, msg := parseAdminType(q)
 	if msg != "" {
-		return Error(http.StatusBadRequest, msg)
+		return httpError(http.StatusBadRequest, msg)
 	}
 	l := h.opts.Layer()
 	if l == nil {
@@ -140,7 +140,7 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 		code, _ := a.AdminCategoryCode()
 		b = append(b, `{"type":"Feature","id":null,"geometry":`...)
 		b = append(b, g.json...)
-		b = append(b, `,"geometry_name":"`+AdminGeometryName+`","properties":{"boundary_id":`...)
+		b = append(b, `,"geometry_name":"`+adminGeometryName+`","properties":{"boundary_id":`...)
 		b = strconv.AppendInt(b, a.ID, 10)
 		b = append(b, `,"country_code":`...)
 		b = strconv.AppendInt(b, int64(a.DialCode), 10)
@@ -164,7 +164,7 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, `,"timeStamp":"`...)
 	b = now.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
-	b = append(b, `","crs":{"type":"name","properties":{"name":"`+AdminCRS+`"}},"bbox":`...)
+	b = append(b, `","crs":{"type":"name","properties":{"name":"`+adminCRS+`"}},"bbox":`...)
 	if a == nil {
 		b = append(b, "null"...)
 	} else {

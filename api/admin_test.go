@@ -74,7 +74,7 @@ func newBndFixture(t testing.TB, delaware bool) *bndFixture {
 func (f *bndFixture) get(t testing.TB, path string) (int, []byte) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
-	req.Header.Set(HeaderAPIKey, f.key)
+	req.Header.Set(headerAPIKey, f.key)
 	rec := httptest.NewRecorder()
 	f.srv.ServeHTTP(rec, req)
 	return rec.Code, rec.Body.Bytes()
@@ -303,7 +303,7 @@ func TestBoundaryBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		code, body := f.get(t, tc.path)
-		var m Message
+		var m messageBody
 		json.Unmarshal(body, &m)
 		if code != http.StatusBadRequest || !strings.Contains(m.Message, tc.want) {
 			t.Errorf("%s: %d %s, want 400 with %q", tc.path, code, body, tc.want)
@@ -339,14 +339,14 @@ func FuzzLookupQuery(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p, msg := ParseLookupPoint(q, LookupLonX, LookupLatY)
+		p, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
 		if msg == "" && (p[0] < -180 || p[0] > 180 || p[1] < -90 || p[1] > 90 || p[0] != p[0] || p[1] != p[1]) {
 			t.Errorf("%q: accepted %v", raw, p)
 		}
-		if lvl, msg := ParseAdminType(q); msg == "" && (lvl < 0 || lvl > 8 || q.Get("type") != "admin"+string(rune('0'+lvl))) {
+		if lvl, msg := parseAdminType(q); msg == "" && (lvl < 0 || lvl > 8 || q.Get("type") != "admin"+string(rune('0'+lvl))) {
 			t.Errorf("%q: type level %d", raw, lvl)
 		}
-		if _, ok, msg := ParseCategoryCode(q, "geo_boundary"); ok && msg != "" {
+		if _, ok, msg := parseCategoryCode(q, "geo_boundary"); ok && msg != "" {
 			t.Errorf("%q: ok with message %q", raw, msg)
 		}
 	})

@@ -9,22 +9,22 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// Message is the body of every error response: {"message": "..."}.
-type Message struct {
+// messageBody is the body of every error response: {"message": "..."}.
+type messageBody struct {
 	Message string `json:"message"`
 }
 
-// Forbidden is the exact body of a refused API key (SPEC.md, Errors).
-var Forbidden = Message{Message: "Forbidden"}
+// forbidden is the exact body of a refused API key (SPEC.md, Errors).
+var forbidden = messageBody{Message: "Forbidden"}
 
-// Error returns an error that the server answers with status code and the
+// httpError returns an error that the server answers with status code and the
 // body {"message": msg}.
-func Error(code int, msg string) *echo.HTTPError {
+func httpError(code int, msg string) *echo.HTTPError {
 	return echo.NewHTTPError(code, msg)
 }
 
-// Errorf is Error with a formatted message.
-func Errorf(code int, format string, args ...any) *echo.HTTPError {
+// httpErrorf is httpError with a formatted message.
+func httpErrorf(code int, format string, args ...any) *echo.HTTPError {
 	return echo.NewHTTPError(code, fmt.Sprintf(format, args...))
 }
 
@@ -38,13 +38,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	code := http.StatusInternalServerError
-	var body any = Message{Message: http.StatusText(code)}
+	var body any = messageBody{Message: http.StatusText(code)}
 	var he *echo.HTTPError
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
 		code = http.StatusRequestEntityTooLarge
-		body = Message{Message: fmt.Sprintf("request body larger than %d bytes", mbe.Limit)}
+		body = messageBody{Message: fmt.Sprintf("request body larger than %d bytes", mbe.Limit)}
 	case errors.As(err, &he):
 		if inner, ok := he.Internal.(*echo.HTTPError); ok {
 			he = inner
@@ -52,17 +52,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 		code = he.Code
 		switch m := he.Message.(type) {
 		case string:
-			body = Message{Message: m}
+			body = messageBody{Message: m}
 		case error:
-			body = Message{Message: m.Error()}
+			body = messageBody{Message: m.Error()}
 		case nil:
-			body = Message{Message: http.StatusText(code)}
+			body = messageBody{Message: http.StatusText(code)}
 		default:
 			body = m
 		}
 	}
 	if code >= 500 {
-		s.log.Error("request failed", slog.String("request_id", RequestID(c)), slog.Int("status", code), slog.Any("error", err))
+		s.log.Error("request failed", slog.String("request_id", requestIDOf(c)), slog.Int("status", code), slog.Any("error", err))
 	}
 	if c.Request().Method == http.MethodHead {
 		err = c.NoContent(code)

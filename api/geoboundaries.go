@@ -11,9 +11,9 @@ import (
 	"github.com/geosvc/geosvc/geo/boundary"
 )
 
-// GeoBoundariesInterface is the interface name of the geo-boundary
+// geoBoundariesInterface is the interface name of the geo-boundary
 // endpoint, as keys and usage counters know it.
-const GeoBoundariesInterface = "geoboundariesv1"
+const geoBoundariesInterface = "geoboundariesv1"
 
 // RegisterGeoBoundaries adds GET /geoboundariesv1/xy2bounddata to g, which
 // must authenticate requests (Server.Protected).
@@ -25,7 +25,7 @@ const GeoBoundariesInterface = "geoboundariesv1"
 // 503 until the layer is loaded.
 func RegisterGeoBoundaries(g *echo.Group, opts BoundaryOptions) {
 	h := &geoBoundariesHandler{opts: opts}
-	g.GET("/"+GeoBoundariesInterface+"/xy2bounddata", h.xy2bounddata)
+	g.GET("/"+geoBoundariesInterface+"/xy2bounddata", h.xy2bounddata)
 }
 
 // geoBoundariesHandler serves geoboundariesv1.
@@ -52,13 +52,13 @@ type geoBoundariesAnswer struct {
 
 func (h *geoBoundariesHandler) xy2bounddata(c echo.Context) error {
 	q := c.QueryParams()
-	p, msg := ParseLookupPoint(q, LookupLonX, LookupLatY)
+	p, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
 	if msg != "" {
-		return Error(http.StatusBadRequest, msg)
+		return httpError(http.StatusBadRequest, msg)
 	}
-	code, hasCode, msg := ParseCategoryCode(q, "geo_boundary")
+	code, hasCode, msg := parseCategoryCode(q, "geo_boundary")
 	if msg != "" {
-		return Error(http.StatusBadRequest, msg)
+		return httpError(http.StatusBadRequest, msg)
 	}
 	l := h.opts.Layer()
 	if l == nil {
@@ -67,7 +67,7 @@ func (h *geoBoundariesHandler) xy2bounddata(c echo.Context) error {
 	var cat *int
 	if hasCode {
 		if !l.HasCategory(code) {
-			return Error(http.StatusBadRequest, fmt.Sprintf("geo_boundary %d is not a category: use one of %s", code, categoryList(l)))
+			return httpError(http.StatusBadRequest, fmt.Sprintf("geo_boundary %d is not a category: use one of %s", code, categoryList(l)))
 		}
 		cat = &code
 	}

@@ -17,19 +17,19 @@ import (
 	"github.com/geosvc/geosvc/geo/geocode"
 )
 
-// GeocoderInterface is the interface name of the geocoder endpoints.
-const GeocoderInterface = "geocoderv1"
+// geocoderInterface is the interface name of the geocoder endpoints.
+const geocoderInterface = "geocoderv1"
 
 // Geocoder statuses (SPEC.md, Errors).
 const (
-	// GeocodeOK: at least one result.
-	GeocodeOK = "OK"
-	// GeocodeZeroResults: a valid request that found nothing.
-	GeocodeZeroResults = "ZERO_RESULTS"
-	// GeocodeInvalidRequest: a missing or invalid parameter.
-	GeocodeInvalidRequest = "INVALID_REQUEST"
-	// GeocodeUnknownError: a server error (HTTP 5xx); a retry may succeed.
-	GeocodeUnknownError = "UNKNOWN_ERROR"
+	// geocodeOK: at least one result.
+	geocodeOK = "OK"
+	// geocodeZeroResults: a valid request that found nothing.
+	geocodeZeroResults = "ZERO_RESULTS"
+	// geocodeInvalidRequest: a missing or invalid parameter.
+	geocodeInvalidRequest = "INVALID_REQUEST"
+	// geocodeUnknownError: a server error (HTTP 5xx); a retry may succeed.
+	geocodeUnknownError = "UNKNOWN_ERROR"
 )
 
 // mimeJSONUTF8 is the geocoder's JSON content type, with the charset
@@ -37,9 +37,9 @@ const (
 // for this value, not the value).
 const mimeJSONUTF8 = "application/json; charset=UTF-8"
 
-// MaxAddressLen is the longest address the forward geocoder accepts, in
+// maxAddressLen is the longest address the forward geocoder accepts, in
 // bytes.
-const MaxAddressLen = 1024
+const maxAddressLen = 1024
 
 // GeocoderOptions configures the geocoderv1 endpoints.
 type GeocoderOptions struct {
@@ -64,15 +64,15 @@ func RegisterGeocoder(g *echo.Group, opts GeocoderOptions) {
 		opts.Logger = slog.Default()
 	}
 	h := &geocoderHandler{opts: opts}
-	g.GET("/"+GeocoderInterface+"/geocoder", h.forward)
-	g.GET("/"+GeocoderInterface+"/rev-geocoder", h.reverse)
+	g.GET("/"+geocoderInterface+"/geocoder", h.forward)
+	g.GET("/"+geocoderInterface+"/rev-geocoder", h.reverse)
 }
 
 type geocoderHandler struct{ opts GeocoderOptions }
 
-// GeocodeResponse is the body of both endpoints (JSON, or XML with the
-// GeocodeResponse root element).
-type GeocodeResponse struct {
+// geocodeResponse is the body of both endpoints (JSON, or XML with the
+// geocodeResponse root element).
+type geocodeResponse struct {
 	// XMLName is the XML root element, GeocodeResponse.
 	XMLName xml.Name `json:"-" xml:"GeocodeResponse"`
 	// Status is OK, ZERO_RESULTS, INVALID_REQUEST or UNKNOWN_ERROR.
@@ -81,27 +81,27 @@ type GeocodeResponse struct {
 	ErrorMessage string `json:"error_message,omitempty" xml:"error_message,omitempty"`
 	// Results are the hits, most specific first (an empty array, never
 	// null, in JSON).
-	Results []GeocodeResult `json:"results" xml:"result"`
+	Results []geocodeResult `json:"results" xml:"result"`
 }
 
-// GeocodeResult is one result (Google's layout).
-type GeocodeResult struct {
+// geocodeResult is one result (Google's layout).
+type geocodeResult struct {
 	// Types are the result's types ("street_address", "route", ...).
 	Types []string `json:"types" xml:"type"`
 	// FormattedAddress is the address as one line.
 	FormattedAddress string `json:"formatted_address" xml:"formatted_address"`
 	// AddressComponents are the address parts, most specific first.
-	AddressComponents []AddressComponent `json:"address_components" xml:"address_component"`
+	AddressComponents []addressComponent `json:"address_components" xml:"address_component"`
 	// Geometry is the location, its precision and viewport.
-	Geometry GeocodeGeometry `json:"geometry" xml:"geometry"`
+	Geometry geocodeGeometry `json:"geometry" xml:"geometry"`
 	// PlaceID identifies the result stably across builds of the same data.
 	PlaceID string `json:"place_id" xml:"place_id"`
 	// PartialMatch is true when not every word of the query matched.
 	PartialMatch bool `json:"partial_match,omitempty" xml:"partial_match,omitempty"`
 }
 
-// AddressComponent is one part of a result's address.
-type AddressComponent struct {
+// addressComponent is one part of a result's address.
+type addressComponent struct {
 	// LongName is the full name ("Main Street", "Delaware").
 	LongName string `json:"long_name" xml:"long_name"`
 	// ShortName is the abbreviated name ("Main St", "DE").
@@ -110,59 +110,59 @@ type AddressComponent struct {
 	Types []string `json:"types" xml:"type"`
 }
 
-// GeocodeGeometry is a result's location, its precision and viewport.
-type GeocodeGeometry struct {
+// geocodeGeometry is a result's location, its precision and viewport.
+type geocodeGeometry struct {
 	// Location is the result's point.
-	Location LatLng `json:"location" xml:"location"`
+	Location latLngJSON `json:"location" xml:"location"`
 	// LocationType is ROOFTOP, RANGE_INTERPOLATED, GEOMETRIC_CENTER or
 	// APPROXIMATE.
 	LocationType string `json:"location_type" xml:"location_type"`
 	// Viewport is the box to show the result in.
-	Viewport Viewport `json:"viewport" xml:"viewport"`
+	Viewport viewport `json:"viewport" xml:"viewport"`
 }
 
-// LatLng is a point, latitude first as in Google's format.
-type LatLng struct {
+// latLngJSON is a point, latitude first as in Google's format.
+type latLngJSON struct {
 	// Lat is the latitude in degrees.
 	Lat float64 `json:"lat" xml:"lat"`
 	// Lng is the longitude in degrees.
 	Lng float64 `json:"lng" xml:"lng"`
 }
 
-// Viewport is a box by its south-west and north-east corners.
-type Viewport struct {
+// viewport is a box by its south-west and north-east corners.
+type viewport struct {
 	// Southwest is the lowest latitude and longitude.
-	Southwest LatLng `json:"southwest" xml:"southwest"`
+	Southwest latLngJSON `json:"southwest" xml:"southwest"`
 	// Northeast is the highest latitude and longitude.
-	Northeast LatLng `json:"northeast" xml:"northeast"`
+	Northeast latLngJSON `json:"northeast" xml:"northeast"`
 }
 
-// NewGeocodeResponse renders candidates as a response (OK, or
+// newGeocodeResponse renders candidates as a response (OK, or
 // ZERO_RESULTS when there are none).
-func NewGeocodeResponse(cs []geocode.Candidate) GeocodeResponse {
-	r := GeocodeResponse{Status: GeocodeOK, Results: make([]GeocodeResult, 0, len(cs))}
+func newGeocodeResponse(cs []geocode.Candidate) geocodeResponse {
+	r := geocodeResponse{Status: geocodeOK, Results: make([]geocodeResult, 0, len(cs))}
 	if len(cs) == 0 {
-		r.Status = GeocodeZeroResults
+		r.Status = geocodeZeroResults
 	}
 	for _, c := range cs {
-		res := GeocodeResult{Types: c.Types, FormattedAddress: c.FormattedAddress, PlaceID: c.PlaceID,
+		res := geocodeResult{Types: c.Types, FormattedAddress: c.FormattedAddress, PlaceID: c.PlaceID,
 			PartialMatch: c.PartialMatch,
-			Geometry: GeocodeGeometry{Location: latLng(c.Location), LocationType: string(c.LocationType),
-				Viewport: Viewport{Southwest: latLng(c.Viewport.Min), Northeast: latLng(c.Viewport.Max)}}}
+			Geometry: geocodeGeometry{Location: latLng(c.Location), LocationType: string(c.LocationType),
+				Viewport: viewport{Southwest: latLng(c.Viewport.Min), Northeast: latLng(c.Viewport.Max)}}}
 		if res.Types == nil {
 			res.Types = []string{}
 		}
-		res.AddressComponents = make([]AddressComponent, len(c.Components))
+		res.AddressComponents = make([]addressComponent, len(c.Components))
 		for i, comp := range c.Components {
-			res.AddressComponents[i] = AddressComponent{comp.LongName, comp.ShortName, comp.Types}
+			res.AddressComponents[i] = addressComponent{comp.LongName, comp.ShortName, comp.Types}
 		}
 		r.Results = append(r.Results, res)
 	}
 	return r
 }
 
-func latLng(p orb.Point) LatLng {
-	return LatLng{Lat: round7(p[1]), Lng: round7(p[0])}
+func latLng(p orb.Point) latLngJSON {
+	return latLngJSON{Lat: round7(p[1]), Lng: round7(p[0])}
 }
 
 func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
@@ -179,7 +179,7 @@ func geocodeFormat(q url.Values) string {
 }
 
 // write answers r in format (json when unknown) with HTTP code.
-func (h *geocoderHandler) write(c echo.Context, format string, code int, r GeocodeResponse) error {
+func (h *geocoderHandler) write(c echo.Context, format string, code int, r geocodeResponse) error {
 	if format == "xml" {
 		b, err := xml.Marshal(r)
 		if err != nil {
@@ -202,7 +202,7 @@ func (h *geocoderHandler) write(c echo.Context, format string, code int, r Geoco
 
 // fail answers a status without results.
 func (h *geocoderHandler) fail(c echo.Context, format string, code int, status, msg string) error {
-	return h.write(c, format, code, GeocodeResponse{Status: status, ErrorMessage: msg, Results: []GeocodeResult{}})
+	return h.write(c, format, code, geocodeResponse{Status: status, ErrorMessage: msg, Results: []geocodeResult{}})
 }
 
 // index returns the loaded index, or answers 503.
@@ -213,7 +213,7 @@ func (h *geocoderHandler) index(c echo.Context, format string) (*geocode.Index, 
 	}
 	if ix == nil {
 		c.Response().Header().Set("Retry-After", "5")
-		return nil, h.fail(c, format, http.StatusServiceUnavailable, GeocodeUnknownError, "data bundle loading")
+		return nil, h.fail(c, format, http.StatusServiceUnavailable, geocodeUnknownError, "data bundle loading")
 	}
 	return ix, nil
 }
@@ -237,17 +237,17 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 		if format == "" {
 			format = "json"
 		}
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "malformed query string")
+		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, "malformed query string")
 	}
 	if format == "" {
-		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
+		return h.fail(c, "json", http.StatusOK, geocodeInvalidRequest, "format must be json or xml")
 	}
 	address := strings.TrimSpace(q.Get("address"))
 	var cf geocode.Components
 	if comps := q.Get("components"); comps != "" {
 		var err error
 		if cf, err = parseComponents(comps); err != nil {
-			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+			return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, err.Error())
 		}
 	}
 	// The filter values are also words of the query: components alone
@@ -257,20 +257,20 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 		address = strings.TrimPrefix(address+", "+t, ", ")
 	}
 	if address == "" {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "address or components is required")
+		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, "address or components is required")
 	}
-	if len(address) > MaxAddressLen {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, fmt.Sprintf("address longer than %d bytes", MaxAddressLen))
+	if len(address) > maxAddressLen {
+		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, fmt.Sprintf("address longer than %d bytes", maxAddressLen))
 	}
 	query := geocode.Query{Text: address, Components: cf}
 	var msg string
 	if query.ResultTypes, query.LocationTypes, msg = parseTypeFilters(q); msg != "" {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, msg)
+		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, msg)
 	}
 	if b := q.Get("bounds"); b != "" {
 		bound, err := parseBounds(b)
 		if err != nil {
-			return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, err.Error())
+			return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, err.Error())
 		}
 		query.Bounds = &bound
 	}
@@ -280,10 +280,10 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 	}
 	var cs []geocode.Candidate
 	if err := safely(func() { cs = ix.Forward(query) }); err != nil {
-		h.opts.Logger.Error("geocoder failed", slog.String("request_id", RequestID(c)), slog.Any("error", err))
-		return h.fail(c, format, http.StatusInternalServerError, GeocodeUnknownError, "internal error, retry later")
+		h.opts.Logger.Error("geocoder failed", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
+		return h.fail(c, format, http.StatusInternalServerError, geocodeUnknownError, "internal error, retry later")
 	}
-	return h.write(c, format, http.StatusOK, NewGeocodeResponse(cs))
+	return h.write(c, format, http.StatusOK, newGeocodeResponse(cs))
 }
 
 // reverse answers GET /geocoderv1/rev-geocoder?x=lon&y=lat
@@ -294,22 +294,22 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 		if format == "" {
 			format = "json"
 		}
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, "malformed query string")
+		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, "malformed query string")
 	}
 	if format == "" {
-		return h.fail(c, "json", http.StatusOK, GeocodeInvalidRequest, "format must be json or xml")
+		return h.fail(c, "json", http.StatusOK, geocodeInvalidRequest, "format must be json or xml")
 	}
 	// The coordinate rules of the point lookups: plain decimal numbers
 	// (no hex, no underscores), within range, the first of a repeat.
-	pt, msg := ParseLookupPoint(q, LookupLonX, LookupLatY)
+	pt, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
 	if msg != "" {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, msg)
+		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, msg)
 	}
 	lon, lat := pt[0], pt[1]
 	opts := geocode.ReverseOptions{AddressTolerance: h.opts.AddressTolerance, StreetTolerance: h.opts.StreetTolerance}
 	var msg2 string
 	if opts.ResultTypes, opts.LocationTypes, msg2 = parseTypeFilters(q); msg2 != "" {
-		return h.fail(c, format, http.StatusOK, GeocodeInvalidRequest, msg2)
+		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, msg2)
 	}
 	ix, err := h.index(c, format)
 	if ix == nil {
@@ -317,10 +317,10 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 	}
 	var cs []geocode.Candidate
 	if err := safely(func() { cs = ix.Reverse(orb.Point{lon, lat}, opts) }); err != nil {
-		h.opts.Logger.Error("reverse geocoder failed", slog.String("request_id", RequestID(c)), slog.Any("error", err))
-		return h.fail(c, format, http.StatusInternalServerError, GeocodeUnknownError, "internal error, retry later")
+		h.opts.Logger.Error("reverse geocoder failed", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
+		return h.fail(c, format, http.StatusInternalServerError, geocodeUnknownError, "internal error, retry later")
 	}
-	return h.write(c, format, http.StatusOK, NewGeocodeResponse(cs))
+	return h.write(c, format, http.StatusOK, newGeocodeResponse(cs))
 }
 
 // parseTypeFilters reads Google's result_type and location_type lists

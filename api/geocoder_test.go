@@ -59,37 +59,37 @@ func TestGeocoderForward(t *testing.T) {
 		status string
 		first  string
 	}{
-		{"address", url.Values{"address": {"10 North Main Street, Testville, DE"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"json explicit", url.Values{"address": {"testville"}, "format": {"JSON"}}, 200, GeocodeOK, "Testville, DE, USA"},
-		{"missing address", url.Values{}, 200, GeocodeInvalidRequest, ""},
-		{"blank address", url.Values{"address": {"  "}}, 200, GeocodeInvalidRequest, ""},
-		{"too long", url.Values{"address": {strings.Repeat("main ", 300)}}, 200, GeocodeInvalidRequest, ""},
-		{"bad format", url.Values{"address": {"x"}, "format": {"csv"}}, 200, GeocodeInvalidRequest, ""},
-		{"no match", url.Values{"address": {"qqqq zzzz"}}, 200, GeocodeZeroResults, ""},
-		{"bad bounds", url.Values{"address": {"main"}, "bounds": {"1,2"}}, 200, GeocodeInvalidRequest, ""},
-		{"bad components", url.Values{"address": {"main"}, "components": {"planet:earth"}}, 200, GeocodeInvalidRequest, ""},
-		{"components filter", url.Values{"address": {"10 main st"}, "components": {"postal_code:19901|country:US"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"components exclude", url.Values{"address": {"10 main st"}, "components": {"country:AD"}}, 200, GeocodeZeroResults, ""},
-		{"components alone", url.Values{"components": {"postal_code:19901"}}, 200, GeocodeOK, "Testville, DE 19901, USA"},
-		{"components alone, locality", url.Values{"components": {"locality:Testville|country:US"}}, 200, GeocodeOK, "Testville, DE, USA"},
-		{"route component", url.Values{"address": {"10"}, "components": {"route:North Main St"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"route component excludes", url.Values{"address": {"10 main st"}, "components": {"route:Quarry Road"}}, 200, GeocodeZeroResults, ""},
-		{"administrative_area component", url.Values{"address": {"10 main st"}, "components": {"administrative_area:DE"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"result_type on forward", url.Values{"address": {"testville"}, "result_type": {"route"}}, 200, GeocodeZeroResults, ""},
-		{"result_type keeps the locality", url.Values{"address": {"testville"}, "result_type": {"locality"}}, 200, GeocodeOK, "Testville, DE, USA"},
-		{"location_type on forward", url.Values{"address": {"10 main st"}, "location_type": {"rooftop"}}, 200, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"invalid result_type on forward", url.Values{"address": {"main"}, "result_type": {"planet"}}, 200, GeocodeInvalidRequest, ""},
-		{"invalid location_type on forward", url.Values{"address": {"main"}, "location_type": {"NEAR"}}, 200, GeocodeInvalidRequest, ""},
-		{"hex in bounds", url.Values{"address": {"main"}, "bounds": {"0x1p-2,-75|39,-74"}}, 200, GeocodeInvalidRequest, ""},
-		{"component twice", url.Values{"address": {"main"}, "components": {"postal_code:19901|postal_code:19711"}}, 200, GeocodeInvalidRequest, ""},
-		{"empty component value", url.Values{"components": {"locality:"}}, 200, GeocodeInvalidRequest, ""},
+		{"address", url.Values{"address": {"10 North Main Street, Testville, DE"}}, 200, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"json explicit", url.Values{"address": {"testville"}, "format": {"JSON"}}, 200, geocodeOK, "Testville, DE, USA"},
+		{"missing address", url.Values{}, 200, geocodeInvalidRequest, ""},
+		{"blank address", url.Values{"address": {"  "}}, 200, geocodeInvalidRequest, ""},
+		{"too long", url.Values{"address": {strings.Repeat("main ", 300)}}, 200, geocodeInvalidRequest, ""},
+		{"bad format", url.Values{"address": {"x"}, "format": {"csv"}}, 200, geocodeInvalidRequest, ""},
+		{"no match", url.Values{"address": {"qqqq zzzz"}}, 200, geocodeZeroResults, ""},
+		{"bad bounds", url.Values{"address": {"main"}, "bounds": {"1,2"}}, 200, geocodeInvalidRequest, ""},
+		{"bad components", url.Values{"address": {"main"}, "components": {"planet:earth"}}, 200, geocodeInvalidRequest, ""},
+		{"components filter", url.Values{"address": {"10 main st"}, "components": {"postal_code:19901|country:US"}}, 200, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"components exclude", url.Values{"address": {"10 main st"}, "components": {"country:AD"}}, 200, geocodeZeroResults, ""},
+		{"components alone", url.Values{"components": {"postal_code:19901"}}, 200, geocodeOK, "Testville, DE 19901, USA"},
+		{"components alone, locality", url.Values{"components": {"locality:Testville|country:US"}}, 200, geocodeOK, "Testville, DE, USA"},
+		{"route component", url.Values{"address": {"10"}, "components": {"route:North Main St"}}, 200, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"route component excludes", url.Values{"address": {"10 main st"}, "components": {"route:Quarry Road"}}, 200, geocodeZeroResults, ""},
+		{"administrative_area component", url.Values{"address": {"10 main st"}, "components": {"administrative_area:DE"}}, 200, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"result_type on forward", url.Values{"address": {"testville"}, "result_type": {"route"}}, 200, geocodeZeroResults, ""},
+		{"result_type keeps the locality", url.Values{"address": {"testville"}, "result_type": {"locality"}}, 200, geocodeOK, "Testville, DE, USA"},
+		{"location_type on forward", url.Values{"address": {"10 main st"}, "location_type": {"rooftop"}}, 200, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"invalid result_type on forward", url.Values{"address": {"main"}, "result_type": {"planet"}}, 200, geocodeInvalidRequest, ""},
+		{"invalid location_type on forward", url.Values{"address": {"main"}, "location_type": {"NEAR"}}, 200, geocodeInvalidRequest, ""},
+		{"hex in bounds", url.Values{"address": {"main"}, "bounds": {"0x1p-2,-75|39,-74"}}, 200, geocodeInvalidRequest, ""},
+		{"component twice", url.Values{"address": {"main"}, "components": {"postal_code:19901|postal_code:19711"}}, 200, geocodeInvalidRequest, ""},
+		{"empty component value", url.Values{"components": {"locality:"}}, 200, geocodeInvalidRequest, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, ct, body := getGeocoder(e, "/geocoderv1/geocoder", tc.q)
 			if code != tc.code || !strings.HasPrefix(ct, "application/json") {
 				t.Fatalf("code %d %s, want %d json: %s", code, ct, tc.code, body)
 			}
-			var r GeocodeResponse
+			var r geocodeResponse
 			if err := json.Unmarshal([]byte(body), &r); err != nil {
 				t.Fatal(err)
 			}
@@ -121,30 +121,30 @@ func TestGeocoderReverse(t *testing.T) {
 		status string
 		first  string
 	}{
-		{"address", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"route only", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "result_type": {"route"}}, GeocodeOK, "N Main St, Testville, DE 19901, USA"},
-		{"rooftop", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "location_type": {"ROOFTOP|APPROXIMATE"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"far", url.Values{"x": {"-75.3"}, "y": {"39.1"}}, GeocodeZeroResults, ""},
-		{"missing y", url.Values{"x": {"-75.4998"}}, GeocodeInvalidRequest, ""},
-		{"hex float", url.Values{"x": {"0x1p-2"}, "y": {"39"}}, GeocodeInvalidRequest, ""},
-		{"underscores", url.Values{"x": {"-75_4998"}, "y": {"39"}}, GeocodeInvalidRequest, ""},
-		{"exponent", url.Values{"x": {"-7.54998e1"}, "y": {"3.900019e1"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"not a number", url.Values{"x": {"abc"}, "y": {"39"}}, GeocodeInvalidRequest, ""},
-		{"out of range", url.Values{"x": {"-75"}, "y": {"91"}}, GeocodeInvalidRequest, ""},
-		{"nan", url.Values{"x": {"NaN"}, "y": {"39"}}, GeocodeInvalidRequest, ""},
-		{"bad result_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"street"}}, GeocodeInvalidRequest, ""},
-		{"bad location_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "location_type": {"roof"}}, GeocodeInvalidRequest, ""},
-		{"location_type any case", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "location_type": {"rooftop"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
-		{"postal_town valid, never produced", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"postal_town"}}, GeocodeZeroResults, ""},
-		{"administrative_area_level_3 valid", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"administrative_area_level_3"}}, GeocodeZeroResults, ""},
-		{"airport|street_address", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "result_type": {"airport|street_address"}}, GeocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"address", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}}, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"route only", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "result_type": {"route"}}, geocodeOK, "N Main St, Testville, DE 19901, USA"},
+		{"rooftop", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "location_type": {"ROOFTOP|APPROXIMATE"}}, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"far", url.Values{"x": {"-75.3"}, "y": {"39.1"}}, geocodeZeroResults, ""},
+		{"missing y", url.Values{"x": {"-75.4998"}}, geocodeInvalidRequest, ""},
+		{"hex float", url.Values{"x": {"0x1p-2"}, "y": {"39"}}, geocodeInvalidRequest, ""},
+		{"underscores", url.Values{"x": {"-75_4998"}, "y": {"39"}}, geocodeInvalidRequest, ""},
+		{"exponent", url.Values{"x": {"-7.54998e1"}, "y": {"3.900019e1"}}, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"not a number", url.Values{"x": {"abc"}, "y": {"39"}}, geocodeInvalidRequest, ""},
+		{"out of range", url.Values{"x": {"-75"}, "y": {"91"}}, geocodeInvalidRequest, ""},
+		{"nan", url.Values{"x": {"NaN"}, "y": {"39"}}, geocodeInvalidRequest, ""},
+		{"bad result_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"street"}}, geocodeInvalidRequest, ""},
+		{"bad location_type", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "location_type": {"roof"}}, geocodeInvalidRequest, ""},
+		{"location_type any case", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "location_type": {"rooftop"}}, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
+		{"postal_town valid, never produced", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"postal_town"}}, geocodeZeroResults, ""},
+		{"administrative_area_level_3 valid", url.Values{"x": {"-75.4998"}, "y": {"39.0002"}, "result_type": {"administrative_area_level_3"}}, geocodeZeroResults, ""},
+		{"airport|street_address", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}, "result_type": {"airport|street_address"}}, geocodeOK, "10 N Main St, Testville, DE 19901, USA"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, body := getGeocoder(e, "/geocoderv1/rev-geocoder", tc.q)
 			if code != 200 {
 				t.Fatalf("code %d: %s", code, body)
 			}
-			var r GeocodeResponse
+			var r geocodeResponse
 			if err := json.Unmarshal([]byte(body), &r); err != nil {
 				t.Fatal(err)
 			}
@@ -176,12 +176,12 @@ func TestGeocoderXML(t *testing.T) {
 		if !strings.HasPrefix(body, "<?xml") || !strings.Contains(body, "<GeocodeResponse><status>") {
 			t.Errorf("not a GeocodeResponse document: %s", body)
 		}
-		var r GeocodeResponse
+		var r geocodeResponse
 		d := xml.NewDecoder(strings.NewReader(body))
 		if err := d.Decode(&r); err != nil {
 			t.Fatalf("%v: not well-formed: %v\n%s", q, err, body)
 		}
-		if r.Status == GeocodeOK && (len(r.Results) == 0 || len(r.Results[0].AddressComponents) == 0 || r.Results[0].Geometry.LocationType == "") {
+		if r.Status == geocodeOK && (len(r.Results) == 0 || len(r.Results[0].AddressComponents) == 0 || r.Results[0].Geometry.LocationType == "") {
 			t.Errorf("XML lost content: %s", body)
 		}
 	}
@@ -197,7 +197,7 @@ func TestGeocoderLoading(t *testing.T) {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, req)
-		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), GeocodeUnknownError) {
+		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), geocodeUnknownError) {
 			t.Errorf("%s: %d %s, want 503 UNKNOWN_ERROR", path, rec.Code, rec.Body.String())
 		}
 	}
@@ -208,16 +208,16 @@ func TestGeocoderMalformedQuery(t *testing.T) {
 	for _, tc := range []struct {
 		name, target, status, msg string
 	}{
-		{"forward bad escape", "/geocoderv1/geocoder?address=10%zzMain", GeocodeInvalidRequest, "malformed query string"},
-		{"forward bad escape elsewhere", "/geocoderv1/geocoder?address=testville&x=%", GeocodeInvalidRequest, "malformed query string"},
-		{"forward fine", "/geocoderv1/geocoder?address=10%20n%20main%20st", GeocodeOK, ""},
-		{"reverse bad escape", "/geocoderv1/rev-geocoder?x=-75.4998&y=39.0002%G1", GeocodeInvalidRequest, "malformed query string"},
+		{"forward bad escape", "/geocoderv1/geocoder?address=10%zzMain", geocodeInvalidRequest, "malformed query string"},
+		{"forward bad escape elsewhere", "/geocoderv1/geocoder?address=testville&x=%", geocodeInvalidRequest, "malformed query string"},
+		{"forward fine", "/geocoderv1/geocoder?address=10%20n%20main%20st", geocodeOK, ""},
+		{"reverse bad escape", "/geocoderv1/rev-geocoder?x=-75.4998&y=39.0002%G1", geocodeInvalidRequest, "malformed query string"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := httptest.NewRequest(http.MethodGet, tc.target, nil)
 			rec := httptest.NewRecorder()
 			e.ServeHTTP(rec, req)
-			var r GeocodeResponse
+			var r geocodeResponse
 			if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
 				t.Fatalf("%v: %s", err, rec.Body)
 			}
@@ -252,13 +252,13 @@ func FuzzGeocoderQuery(f *testing.F) {
 			if !strings.HasPrefix(rec.Header().Get(echo.HeaderContentType), "application/json") {
 				continue // format=xml
 			}
-			var r GeocodeResponse
+			var r geocodeResponse
 			if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
 				t.Fatalf("%s?%s: %v", path, raw, err)
 			}
 			switch r.Status {
-			case GeocodeOK, GeocodeZeroResults:
-			case GeocodeInvalidRequest:
+			case geocodeOK, geocodeZeroResults:
+			case geocodeInvalidRequest:
 				if r.ErrorMessage == "" {
 					t.Fatalf("%s?%s: INVALID_REQUEST without a message", path, raw)
 				}

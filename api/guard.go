@@ -14,8 +14,8 @@ import (
 	"github.com/geosvc/geosvc/api/keys"
 )
 
-// HeaderAPIKey carries the API key (SPEC.md, Authentication).
-const HeaderAPIKey = "x-api-key"
+// headerAPIKey carries the API key (SPEC.md, Authentication).
+const headerAPIKey = "x-api-key"
 
 const ctxKey = "geosvc.key"
 
@@ -42,10 +42,10 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.limiter != nil {
 			d, err := s.limiter.allow(req.Context(), k.ID)
 			if err != nil {
-				s.log.Warn("rate limiter unavailable, request let through", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+				s.log.Warn("rate limiter unavailable, request let through", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 			} else if d.retryAfter > 0 {
 				c.Response().Header().Set("Retry-After", d.retryAfterHeader())
-				return Error(http.StatusTooManyRequests, "rate limit exceeded: retry later")
+				return httpError(http.StatusTooManyRequests, "rate limit exceeded: retry later")
 			}
 		}
 		s.limitBody(c)
@@ -60,10 +60,10 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if st := c.Response().Status; st >= 200 && st < 300 && s.usage != nil {
-			s.usage.Add(k.ID, Interface(c), 1)
+			s.usage.Add(k.ID, interfaceOf(c), 1)
 		} else if st >= 200 && st < 300 && s.opts.Keys != nil {
-			if err := s.opts.Keys.AddUsage(req.Context(), k.ID, Interface(c), 1); err != nil {
-				s.log.Warn("usage not counted", slog.String("request_id", RequestID(c)), slog.String("key_id", k.ID), slog.Any("error", err))
+			if err := s.opts.Keys.AddUsage(req.Context(), k.ID, interfaceOf(c), 1); err != nil {
+				s.log.Warn("usage not counted", slog.String("request_id", requestIDOf(c)), slog.String("key_id", k.ID), slog.Any("error", err))
 			}
 		}
 		return nil
@@ -75,19 +75,19 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 // and for a key not allowed to use the interface; 503 when the key store
 // cannot be reached.
 func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
-	forbidden := echo.NewHTTPError(http.StatusForbidden, Forbidden.Message)
+	forbidden := echo.NewHTTPError(http.StatusForbidden, forbidden.Message)
 	if s.opts.Keys == nil {
 		return keys.Key{}, forbidden
 	}
-	k, err := s.opts.Keys.Authenticate(c.Request().Context(), c.Request().Header.Get(HeaderAPIKey))
+	k, err := s.opts.Keys.Authenticate(c.Request().Context(), c.Request().Header.Get(headerAPIKey))
 	switch {
 	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):
 		return keys.Key{}, forbidden
 	case err != nil:
-		s.log.Error("key store unavailable", slog.String("request_id", RequestID(c)), slog.Any("error", err))
-		return keys.Key{}, Error(http.StatusServiceUnavailable, "key store unavailable, retry later")
+		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
+		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
 	}
-	if !k.Allows(Interface(c)) {
+	if !k.Allows(interfaceOf(c)) {
 		return keys.Key{}, forbidden
 	}
 	return k, nil
@@ -171,14 +171,14 @@ func checkContentType(req *http.Request) error {
 		if ct == "" {
 			ct = "none"
 		}
-		return Errorf(http.StatusUnsupportedMediaType, "content type %s is not supported: send application/json", ct)
+		return httpErrorf(http.StatusUnsupportedMediaType, "content type %s is not supported: send application/json", ct)
 	}
 	return nil
 }
 
-// Interface returns the interface a request addresses: the first segment of
+// interfaceOf returns the interface a request addresses: the first segment of
 // its route ("tdmv1" for /tdmv1/order), or of its path for unknown routes.
-func Interface(c echo.Context) string {
+func interfaceOf(c echo.Context) string {
 	p := c.Path()
 	if p == "" || p == "/*" {
 		p = c.Request().URL.Path
@@ -190,14 +190,14 @@ func Interface(c echo.Context) string {
 	return p
 }
 
-// Key returns the authenticated key of the request, false on public routes.
-func Key(c echo.Context) (keys.Key, bool) {
+// keyOf returns the authenticated key of the request, false on public routes.
+func keyOf(c echo.Context) (keys.Key, bool) {
 	k, ok := c.Get(ctxKey).(keys.Key)
 	return k, ok
 }
 
-// KeyID returns the id of the request's authenticated key, "" if none.
-func KeyID(c echo.Context) string {
-	k, _ := Key(c)
+// keyIDOf returns the id of the request's authenticated key, "" if none.
+func keyIDOf(c echo.Context) string {
+	k, _ := keyOf(c)
 	return k.ID
 }

@@ -41,21 +41,21 @@ func (s *Server) healthz(c echo.Context) error {
 // else 503 {"message": reason}.
 func (s *Server) readyz(c echo.Context) error {
 	if s.bundle.Load() == nil {
-		return Error(http.StatusServiceUnavailable, "not ready: data bundle not loaded")
+		return httpError(http.StatusServiceUnavailable, "not ready: data bundle not loaded")
 	}
 	if s.opts.Redis == nil {
-		return Error(http.StatusServiceUnavailable, "not ready: no Redis configured")
+		return httpError(http.StatusServiceUnavailable, "not ready: no Redis configured")
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.opts.Redis.Ping(ctx).Err(); err != nil {
-		return Errorf(http.StatusServiceUnavailable, "not ready: Redis unreachable: %v", err)
+		return httpErrorf(http.StatusServiceUnavailable, "not ready: Redis unreachable: %v", err)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 }
 
-// Info is the body of /v1/info.
-type Info struct {
+// infoBody is the body of /v1/info.
+type infoBody struct {
 	// Service is "geosvc".
 	Service string `json:"service"`
 	// Version is the program version.
@@ -69,11 +69,11 @@ type Info struct {
 }
 
 func (s *Server) info(c echo.Context) error {
-	return c.JSON(http.StatusOK, Info{
+	return c.JSON(http.StatusOK, infoBody{
 		Service:     "geosvc",
 		Version:     s.opts.Version,
 		Data:        s.bundle.Load(),
-		Attribution: Attribution,
+		Attribution: attribution,
 		Interfaces:  s.Interfaces(),
 	})
 }

@@ -20,8 +20,8 @@ import (
 // lookupMaxEcho is the longest piece of a bad value quoted back.
 const lookupMaxEcho = 32
 
-// LookupCoord describes one coordinate query parameter.
-type LookupCoord struct {
+// lookupCoord describes one coordinate query parameter.
+type lookupCoord struct {
 	// Param is the query parameter ("x").
 	Param string
 	// What names the coordinate ("longitude").
@@ -33,12 +33,12 @@ type LookupCoord struct {
 // The coordinate parameters of adminv1 and geoboundariesv1 (x is the
 // longitude, y the latitude; zip4v1 swaps them).
 var (
-	LookupLonX = LookupCoord{"x", "longitude", 180}
-	LookupLatY = LookupCoord{"y", "latitude", 90}
+	lookupLonX = lookupCoord{"x", "longitude", 180}
+	lookupLatY = lookupCoord{"y", "latitude", 90}
 )
 
-// ParseLookupPoint reads a point from the query's lon and lat parameters.
-func ParseLookupPoint(q url.Values, lon, lat LookupCoord) (orb.Point, string) {
+// parseLookupPoint reads a point from the query's lon and lat parameters.
+func parseLookupPoint(q url.Values, lon, lat lookupCoord) (orb.Point, string) {
 	x, msg := lon.Parse(q)
 	if msg != "" {
 		return orb.Point{}, msg
@@ -52,7 +52,7 @@ func ParseLookupPoint(q url.Values, lon, lat LookupCoord) (orb.Point, string) {
 
 // Parse reads the coordinate: required, a finite decimal number within
 // -Limit..Limit.
-func (c LookupCoord) Parse(q url.Values) (float64, string) {
+func (c lookupCoord) Parse(q url.Values) (float64, string) {
 	s := q.Get(c.Param)
 	if s == "" {
 		return 0, fmt.Sprintf("%s is required: the %s in decimal degrees, -%g to %g", c.Param, c.What, c.Limit, c.Limit)
@@ -94,9 +94,9 @@ func quoteEcho(s string) string {
 // adminTypes lists the allowed values of adminv1's type.
 const adminTypes = "admin0, admin1, admin2, admin3, admin4, admin5, admin6, admin7, admin8"
 
-// ParseAdminType reads adminv1's type parameter ("admin0".."admin8",
+// parseAdminType reads adminv1's type parameter ("admin0".."admin8",
 // required) and returns the level 0..8.
-func ParseAdminType(q url.Values) (int, string) {
+func parseAdminType(q url.Values) (int, string) {
 	s := q.Get("type")
 	if s == "" {
 		return 0, "type is required: one of " + adminTypes
@@ -107,9 +107,9 @@ func ParseAdminType(q url.Values) (int, string) {
 	return 0, fmt.Sprintf("type %s is not allowed: use one of %s", quoteEcho(s), adminTypes)
 }
 
-// ParseCategoryCode reads an optional integer category code parameter;
+// parseCategoryCode reads an optional integer category code parameter;
 // ok is false when it is absent.
-func ParseCategoryCode(q url.Values, param string) (code int, ok bool, msg string) {
+func parseCategoryCode(q url.Values, param string) (code int, ok bool, msg string) {
 	vs, present := q[param]
 	if !present || len(vs) == 0 {
 		return 0, false, ""

@@ -7,8 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// OpenAPIPath is the public route of the OpenAPI document.
-const OpenAPIPath = "/openapi.yaml"
+// openAPIPath is the public route of the OpenAPI document.
+const openAPIPath = "/openapi.yaml"
 
 // openAPIDoc is the OpenAPI 3.0 document of the REST API.
 //

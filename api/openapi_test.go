@@ -526,8 +526,8 @@ func TestOpenAPISecurity(t *testing.T) {
 	d := loadOpenAPI(t)
 	f := newOAFixture(t)
 	scheme := oaObj(oaObj(oaObj(d["components"])["securitySchemes"])["apiKey"])
-	if scheme["type"] != "apiKey" || scheme["in"] != "header" || scheme["name"] != HeaderAPIKey {
-		t.Errorf("securitySchemes.apiKey = %v, want an apiKey in header %s", scheme, HeaderAPIKey)
+	if scheme["type"] != "apiKey" || scheme["in"] != "header" || scheme["name"] != headerAPIKey {
+		t.Errorf("securitySchemes.apiKey = %v, want an apiKey in header %s", scheme, headerAPIKey)
 	}
 	if desc, _ := scheme["description"].(string); !strings.Contains(desc, fmt.Sprintf("%d to %d characters", keys.MinLen, keys.MaxLen)) {
 		t.Errorf("securitySchemes.apiKey.description does not give the key length %d to %d", keys.MinLen, keys.MaxLen)
@@ -563,7 +563,7 @@ func TestOpenAPISecurity(t *testing.T) {
 		})
 	}
 	if public != 4 {
-		t.Errorf("%d public operations, want 4 (/healthz, /readyz, /v1/info, %s)", public, OpenAPIPath)
+		t.Errorf("%d public operations, want 4 (/healthz, /readyz, /v1/info, %s)", public, openAPIPath)
 	}
 }
 
@@ -579,7 +579,7 @@ func TestOpenAPIServed(t *testing.T) {
 		{"good key", f.key},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := f.do(http.MethodGet, OpenAPIPath, tc.key, "", nil)
+			rec := f.do(http.MethodGet, openAPIPath, tc.key, "", nil)
 			if rec.Code != http.StatusOK {
 				t.Fatalf("status %d %s, want 200", rec.Code, rec.Body)
 			}
@@ -591,8 +591,8 @@ func TestOpenAPIServed(t *testing.T) {
 			}
 		})
 	}
-	if slices.Contains(f.srv.Interfaces(), strings.TrimPrefix(OpenAPIPath, "/")) {
-		t.Errorf("/v1/info lists %s as an interface: %v", OpenAPIPath, f.srv.Interfaces())
+	if slices.Contains(f.srv.Interfaces(), strings.TrimPrefix(openAPIPath, "/")) {
+		t.Errorf("/v1/info lists %s as an interface: %v", openAPIPath, f.srv.Interfaces())
 	}
 }
 
@@ -643,7 +643,7 @@ func (d oaDoc) check(t *testing.T, method, route string, rec *httptest.ResponseR
 		t.Errorf("%s %s answered %d, which the document does not list (%s)", method, route, rec.Code, body)
 		return
 	}
-	for _, h := range []string{"Retry-After", HeaderIANAZone, echo.HeaderContentEncoding} {
+	for _, h := range []string{"Retry-After", headerIANAZone, echo.HeaderContentEncoding} {
 		if rec.Header().Get(h) != "" && oaObj(r["headers"])[h] == nil {
 			t.Errorf("%s %s %d: header %s is sent but not documented", method, route, rec.Code, h)
 		}
@@ -721,13 +721,13 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "healthz", method: "GET", target: "/healthz", status: 200},
 		{name: "readyz before the bundle", method: "GET", target: "/readyz", status: 503},
 		{name: "info before the bundle", method: "GET", target: "/v1/info", status: 200},
-		{name: "openapi", method: "GET", target: OpenAPIPath, status: 200},
+		{name: "openapi", method: "GET", target: openAPIPath, status: 200},
 		{name: "POST to a public GET", method: "POST", target: "/healthz", body: "{}", status: 405},
 		{name: "unknown path with key", method: "GET", target: "/nope", key: k, status: 404},
 		{name: "unknown path without key", method: "GET", target: "/nope", status: 403},
 		{name: "wrong key", method: "GET", target: "/zip4v1/xy2zip?zip9=199010001", key: f.other[:20], status: 403},
 		{name: "order as text/plain", method: "POST", target: "/tdmv1/order", key: k, body: two, ctype: "text/plain", status: 415},
-		{name: "order over the body limit", method: "POST", target: "/tdmv1/order", key: k, body: `{"x":"` + strings.Repeat("x", DefaultBodyLimit) + `"}`, status: 413},
+		{name: "order over the body limit", method: "POST", target: "/tdmv1/order", key: k, body: `{"x":"` + strings.Repeat("x", defaultBodyLimit) + `"}`, status: 413},
 		{name: "zip4 loading", method: "GET", target: "/zip4v1/xy2zip?x=39.165&y=-75.525", key: k, status: 503},
 		{name: "tz loading", method: "GET", target: "/timezonesv1/xy2tzdata?x=-75.5&y=39.1", key: k, status: 503},
 		{name: "admin loading", method: "GET", target: "/adminv1/xy2admininfo?x=-75.5&y=39.1&type=admin0", key: k, status: 503},
@@ -801,7 +801,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 				r.Header.Set(echo.HeaderContentType, cmp.Or(tc.ctype, echo.MIMEApplicationJSON))
 			}
 			if tc.key != "" {
-				r.Header.Set(HeaderAPIKey, tc.key)
+				r.Header.Set(headerAPIKey, tc.key)
 			}
 			for h, v := range tc.hdr {
 				r.Header.Set(h, v)
@@ -833,7 +833,7 @@ func TestOpenAPIRateLimited(t *testing.T) {
 	RegisterZip4(srv.Protected(), Zip4Options{Layer: func() *zip4.Layer { return layer }})
 	for i, want := range []int{200, 429} {
 		r := httptest.NewRequest(http.MethodGet, "/zip4v1/xy2zip?zip9=199010001", nil)
-		r.Header.Set(HeaderAPIKey, key)
+		r.Header.Set(headerAPIKey, key)
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, r)
 		if rec.Code != want {

@@ -22,9 +22,9 @@ func (s *Server) recoverPanic(next echo.HandlerFunc) echo.HandlerFunc {
 			if e, ok := r.(error); ok && errors.Is(e, http.ErrAbortHandler) {
 				panic(r)
 			}
-			s.log.Error("panic", slog.String("request_id", RequestID(c)),
+			s.log.Error("panic", slog.String("request_id", requestIDOf(c)),
 				slog.String("panic", fmt.Sprint(r)), slog.String("stack", string(debug.Stack())))
-			err = Error(http.StatusInternalServerError, http.StatusText(http.StatusInternalServerError))
+			err = httpError(http.StatusInternalServerError, http.StatusText(http.StatusInternalServerError))
 		}()
 		return next(c)
 	}

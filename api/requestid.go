@@ -5,8 +5,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// HeaderRequestID carries the request id, both ways.
-const HeaderRequestID = "X-Request-Id"
+// headerRequestID carries the request id, both ways.
+const headerRequestID = "X-Request-Id"
 
 const ctxRequestID = "geosvc.request_id"
 
@@ -18,12 +18,12 @@ const maxRequestIDLen = 128
 // response.
 func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id := c.Request().Header.Get(HeaderRequestID)
+		id := c.Request().Header.Get(headerRequestID)
 		if !validRequestID(id) {
 			id = uuid.NewString()
 		}
 		c.Set(ctxRequestID, id)
-		c.Response().Header().Set(HeaderRequestID, id)
+		c.Response().Header().Set(headerRequestID, id)
 		return next(c)
 	}
 }
@@ -40,8 +40,8 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// RequestID returns the id of the request c serves.
-func RequestID(c echo.Context) string {
+// requestIDOf returns the id of the request c serves.
+func requestIDOf(c echo.Context) string {
 	id, _ := c.Get(ctxRequestID).(string)
 	return id
 }

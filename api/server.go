@@ -26,16 +26,16 @@ import (
 
 // Defaults for Options.
 const (
-	// DefaultBodyLimit is the largest request body accepted, in bytes.
-	DefaultBodyLimit = 1 << 20
-	// DefaultReadTimeout bounds reading one request.
-	DefaultReadTimeout = 30 * time.Second
-	// DefaultWriteTimeout bounds writing one response.
-	DefaultWriteTimeout = 120 * time.Second
+	// defaultBodyLimit is the largest request body accepted, in bytes.
+	defaultBodyLimit = 1 << 20
+	// defaultReadTimeout bounds reading one request.
+	defaultReadTimeout = 30 * time.Second
+	// defaultWriteTimeout bounds writing one response.
+	defaultWriteTimeout = 120 * time.Second
 )
 
-// Attribution is the data licence notice /v1/info returns.
-const Attribution = "(c) OpenStreetMap contributors, ODbL"
+// attribution is the data licence notice /v1/info returns.
+const attribution = "(c) OpenStreetMap contributors, ODbL"
 
 // Options configures a Server.
 type Options struct {
@@ -46,7 +46,7 @@ type Options struct {
 	// Keys authenticates requests and counts usage.
 	Keys *keys.Store
 	// BodyLimit is the largest request body in bytes; 0 means
-	// DefaultBodyLimit.
+	// defaultBodyLimit.
 	BodyLimit int64
 	// CORSOrigins are the origins browsers may call from ("*" for any);
 	// empty disables CORS.
@@ -90,13 +90,13 @@ func New(opts Options) *Server {
 		opts.Logger = slog.Default()
 	}
 	if opts.BodyLimit <= 0 {
-		opts.BodyLimit = DefaultBodyLimit
+		opts.BodyLimit = defaultBodyLimit
 	}
 	if opts.ReadTimeout <= 0 {
-		opts.ReadTimeout = DefaultReadTimeout
+		opts.ReadTimeout = defaultReadTimeout
 	}
 	if opts.WriteTimeout <= 0 {
-		opts.WriteTimeout = DefaultWriteTimeout
+		opts.WriteTimeout = defaultWriteTimeout
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -133,8 +133,8 @@ func New(opts Options) *Server {
 	if len(opts.CORSOrigins) > 0 {
 		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins:  opts.CORSOrigins,
-			AllowHeaders:  []string{HeaderAPIKey, echo.HeaderContentType, echo.HeaderAccept, "Cache-Control", HeaderRequestID},
-			ExposeHeaders: []string{HeaderRequestID, "Retry-After"},
+			AllowHeaders:  []string{headerAPIKey, echo.HeaderContentType, echo.HeaderAccept, "Cache-Control", headerRequestID},
+			ExposeHeaders: []string{headerRequestID, "Retry-After"},
 			MaxAge:        86400,
 		}))
 	}
@@ -144,7 +144,7 @@ func New(opts Options) *Server {
 	s.Public(http.MethodGet, "/healthz", s.healthz)
 	s.Public(http.MethodGet, "/readyz", s.readyz)
 	s.Public(http.MethodGet, "/v1/info", s.info)
-	s.Public(http.MethodGet, OpenAPIPath, s.openAPI)
+	s.Public(http.MethodGet, openAPIPath, s.openAPI)
 	return s
 }
 

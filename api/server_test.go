@@ -85,7 +85,7 @@ func newFixture(t *testing.T, tweak func(*Options)) *fixture {
 	f.srv = New(opts)
 	g := f.srv.Protected()
 	g.GET("/testv1/item/:id", func(c echo.Context) error {
-		return c.JSON(http.StatusOK, map[string]string{"id": c.Param("id"), "key_id": KeyID(c)})
+		return c.JSON(http.StatusOK, map[string]string{"id": c.Param("id"), "key_id": keyIDOf(c)})
 	})
 	g.POST("/testv1/echo", func(c echo.Context) error {
 		var v map[string]any
@@ -120,7 +120,7 @@ func (f *fixture) do(method, path, key, body string, hdr map[string]string) *htt
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if key != "" {
-		req.Header.Set(HeaderAPIKey, key)
+		req.Header.Set(headerAPIKey, key)
 	}
 	for k, v := range hdr {
 		if v == "" {
@@ -214,7 +214,7 @@ func TestPublicEndpoints(t *testing.T) {
 		t.Errorf("readyz with bundle = %d %s", rec.Code, rec.Body)
 	}
 	rec := f.do(http.MethodGet, "/v1/info", "", "", nil)
-	var info Info
+	var info infoBody
 	if err := json.Unmarshal(rec.Body.Bytes(), &info); err != nil || rec.Code != 200 {
 		t.Fatalf("info = %d %s %v", rec.Code, rec.Body, err)
 	}
@@ -276,7 +276,7 @@ func TestErrorBodies(t *testing.T) {
 			if tt.body != "" {
 				req.Header.Set("Content-Type", "application/json")
 			}
-			req.Header.Set(HeaderAPIKey, f.key)
+			req.Header.Set(headerAPIKey, f.key)
 			for k, v := range tt.hdr {
 				if k == "Content-Length" {
 					req.ContentLength = -1
@@ -397,8 +397,8 @@ func TestRequestID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := f.do(http.MethodGet, "/healthz", "", "", map[string]string{HeaderRequestID: tt.sent})
-			got := rec.Header().Get(HeaderRequestID)
+			rec := f.do(http.MethodGet, "/healthz", "", "", map[string]string{headerRequestID: tt.sent})
+			got := rec.Header().Get(headerRequestID)
 			if tt.echoed && got != tt.sent {
 				t.Errorf("X-Request-Id = %q, want %q", got, tt.sent)
 			}
@@ -414,7 +414,7 @@ func TestRequestID(t *testing.T) {
 func TestUsageAndAccessLog(t *testing.T) {
 	f := newFixture(t, nil)
 	for _, p := range []string{"/testv1/item/1", "/testv1/item/2", "/testv1/nope"} {
-		f.do(http.MethodGet, p, f.key, "", map[string]string{HeaderRequestID: "rid-" + p[len(p)-1:]})
+		f.do(http.MethodGet, p, f.key, "", map[string]string{headerRequestID: "rid-" + p[len(p)-1:]})
 	}
 	u, err := f.store.Usage(context.Background(), f.keyID, 1)
 	if err != nil {

@@ -18,9 +18,9 @@ import (
 	"github.com/geosvc/geosvc/queue"
 )
 
-// TDMInterface is the interface name of the matrix endpoints, as keys and
+// tdmInterface is the interface name of the matrix endpoints, as keys and
 // usage counters know it.
-const TDMInterface = "tdmv1"
+const tdmInterface = "tdmv1"
 
 // CellCounter counts matrix cells in a key's usage; *keys.Store is one.
 type CellCounter interface {
@@ -58,9 +58,9 @@ func RegisterTDM(g *echo.Group, opts TDMOptions) {
 		opts.GzipLevel = gzip.HuffmanOnly
 	}
 	h := &tdmHandler{opts: opts, q: opts.Queue, log: opts.Logger}
-	g.POST("/"+TDMInterface+"/order", h.order)
-	g.POST("/"+TDMInterface+"/fetch", h.fetch)
-	g.POST("/"+TDMInterface+"/cancel", h.cancel)
+	g.POST("/"+tdmInterface+"/order", h.order)
+	g.POST("/"+tdmInterface+"/fetch", h.fetch)
+	g.POST("/"+tdmInterface+"/cancel", h.cancel)
 }
 
 // tdmHandler serves the tdmv1 endpoints.
@@ -100,16 +100,16 @@ func (h *tdmHandler) order(c echo.Context) error {
 	if len(errs) > 0 {
 		return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", errs))
 	}
-	o.Owner = KeyID(c)
+	o.Owner = keyIDOf(c)
 	ctx := c.Request().Context()
 	j, err := h.q.Submit(ctx, o)
 	if err != nil {
-		h.log.Error("tdm order not stored", slog.String("request_id", RequestID(c)), slog.Any("error", err))
-		return Error(http.StatusServiceUnavailable, "the job queue is unavailable, retry later")
+		h.log.Error("tdm order not stored", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
+		return httpError(http.StatusServiceUnavailable, "the job queue is unavailable, retry later")
 	}
 	if h.opts.Usage != nil {
-		if err := h.opts.Usage.AddCells(ctx, o.Owner, TDMInterface, int64(j.Rows)*int64(j.Cols)); err != nil {
-			h.log.Warn("matrix cells not counted", slog.String("request_id", RequestID(c)),
+		if err := h.opts.Usage.AddCells(ctx, o.Owner, tdmInterface, int64(j.Rows)*int64(j.Cols)); err != nil {
+			h.log.Warn("matrix cells not counted", slog.String("request_id", requestIDOf(c)),
 				slog.String("key_id", o.Owner), slog.Any("error", err))
 		}
 	}
@@ -150,7 +150,7 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 	if err != nil {
 		// The status line is out: cut the connection so that the client
 		// sees a broken response rather than truncated JSON.
-		h.log.Warn("tdm result stream broken", slog.String("request_id", RequestID(c)),
+		h.log.Warn("tdm result stream broken", slog.String("request_id", requestIDOf(c)),
 			slog.String("uuid", j.ID), slog.Any("error", err))
 		panic(http.ErrAbortHandler)
 	}
@@ -164,7 +164,7 @@ func (h *tdmHandler) cancel(c echo.Context) error {
 		return err
 	}
 	if !j.Status.Terminal() {
-		cj, err := h.q.Cancel(c.Request().Context(), j.ID, KeyID(c))
+		cj, err := h.q.Cancel(c.Request().Context(), j.ID, keyIDOf(c))
 		if err != nil {
 			return h.storeError(c, j.ID, err)
 		}
@@ -199,28 +199,28 @@ func (h *tdmHandler) lookup(c echo.Context) (*queue.Job, error) {
 	}
 	var b uuidBody
 	if err := json.Unmarshal(body, &b); err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request", []FieldError{{"body", bodyReason(err)}}))
+		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request", []fieldError{{"body", bodyReason(err)}}))
 	}
 	var s string
 	if isNull(b.UUID) {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",
-			[]FieldError{{"uuid", "is required: the uuid that order returned"}}))
+			[]fieldError{{"uuid", "is required: the uuid that order returned"}}))
 	}
 	if err := json.Unmarshal(b.UUID, &s); err != nil {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",
-			[]FieldError{{"uuid", "must be a string: the uuid that order returned"}}))
+			[]fieldError{{"uuid", "must be a string: the uuid that order returned"}}))
 	}
 	id, err := uuid.Parse(strings.TrimSpace(s))
 	if err != nil {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",
-			[]FieldError{{"uuid", fmt.Sprintf("%q is not a uuid", s)}}))
+			[]fieldError{{"uuid", fmt.Sprintf("%q is not a uuid", s)}}))
 	}
-	j, err := h.q.Get(c.Request().Context(), id.String(), KeyID(c))
+	j, err := h.q.Get(c.Request().Context(), id.String(), keyIDOf(c))
 	if err == nil {
 		if checked, cerr := h.q.Check(c.Request().Context(), j); cerr == nil {
 			j = checked
 		} else {
-			h.log.Warn("tdm job check", slog.String("request_id", RequestID(c)), slog.String("uuid", id.String()), slog.Any("error", cerr))
+			h.log.Warn("tdm job check", slog.String("request_id", requestIDOf(c)), slog.String("uuid", id.String()), slog.Any("error", cerr))
 		}
 	}
 	if err != nil {
@@ -233,13 +233,13 @@ func (h *tdmHandler) lookup(c echo.Context) (*queue.Job, error) {
 func (h *tdmHandler) storeError(c echo.Context, id string, err error) error {
 	switch {
 	case errors.Is(err, queue.ErrNotFound):
-		return Errorf(http.StatusNotFound, "no job %s for this key", id)
+		return httpErrorf(http.StatusNotFound, "no job %s for this key", id)
 	case errors.Is(err, queue.ErrExpired):
-		return Errorf(http.StatusGone, "job %s has expired: results are kept for %s after the order",
+		return httpErrorf(http.StatusGone, "job %s has expired: results are kept for %s after the order",
 			id, shortDuration(h.q.Config().Retention))
 	}
-	h.log.Error("tdm job store", slog.String("request_id", RequestID(c)), slog.String("uuid", id), slog.Any("error", err))
-	return Error(http.StatusServiceUnavailable, "the job store is unavailable, retry later")
+	h.log.Error("tdm job store", slog.String("request_id", requestIDOf(c)), slog.String("uuid", id), slog.Any("error", err))
+	return httpError(http.StatusServiceUnavailable, "the job store is unavailable, retry later")
 }
 
 // shortDuration formats d without trailing zero units: "24h", "1h30m".

@@ -41,7 +41,7 @@ func BenchmarkTDMFetch1000(b *testing.B) {
 			for b.Loop() {
 				req := httptest.NewRequest(http.MethodPost, "/tdmv1/fetch", strings.NewReader(`{"uuid":"`+id+`"}`))
 				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set(HeaderAPIKey, f.key)
+				req.Header.Set(headerAPIKey, f.key)
 				req.Header.Set("Accept-Encoding", enc)
 				w := &countingWriter{h: http.Header{}}
 				f.srv.ServeHTTP(w, req)

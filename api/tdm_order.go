@@ -14,31 +14,31 @@ import (
 	"github.com/geosvc/geosvc/routing"
 )
 
-// MaxTDMAddresses is the most origins, and the most destinations, one
+// maxTDMAddresses is the most origins, and the most destinations, one
 // matrix order may hold (SPEC.md, Limits).
-const MaxTDMAddresses = 1000
+const maxTDMAddresses = 1000
 
 // maxListedErrors caps the field errors one 400 answer lists.
 const maxListedErrors = 50
 
-// FieldError names one invalid input and says what is wrong with it.
-type FieldError struct {
+// fieldError names one invalid input and says what is wrong with it.
+type fieldError struct {
 	// Field is the JSON path of the input, e.g. "origin_addresses[17]".
 	Field string `json:"field"`
 	// Reason says what is wrong and what is expected.
 	Reason string `json:"reason"`
 }
 
-// ValidationError is the body of a 400 answer to an invalid request:
+// validationError is the body of a 400 answer to an invalid request:
 // {"message": ..., "errors": [{"field": ..., "reason": ...}]}.
-type ValidationError struct {
+type validationError struct {
 	Message string       `json:"message"`
-	Errors  []FieldError `json:"errors"`
+	Errors  []fieldError `json:"errors"`
 }
 
 // newValidationError summarises errs (at least one) in a message and lists
 // the first maxListedErrors of them.
-func newValidationError(what string, errs []FieldError) *ValidationError {
+func newValidationError(what string, errs []fieldError) *validationError {
 	msg := fmt.Sprintf("invalid %s: %s: %s", what, errs[0].Field, errs[0].Reason)
 	if n := len(errs) - 1; n > 0 {
 		msg += fmt.Sprintf(" (and %d more problem%s", n, plural(n))
@@ -48,7 +48,7 @@ func newValidationError(what string, errs []FieldError) *ValidationError {
 		}
 		msg += ")"
 	}
-	return &ValidationError{Message: msg, Errors: errs}
+	return &validationError{Message: msg, Errors: errs}
 }
 
 func plural(n int) string {
@@ -72,16 +72,16 @@ type orderBody struct {
 // problem of the field "body".
 // Field names are matched exactly: an unknown or differently cased key
 // (a typo such as "results") is a 400, never silently ignored.
-func parseOrder(body []byte) (queue.Order, []FieldError) {
+func parseOrder(body []byte) (queue.Order, []fieldError) {
 	var o queue.Order
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
-		return o, []FieldError{{Field: "body", Reason: bodyReason(err)}}
+		return o, []fieldError{{Field: "body", Reason: bodyReason(err)}}
 	}
 	if fields == nil {
-		return o, []FieldError{{Field: "body", Reason: "the body must be a JSON object"}}
+		return o, []fieldError{{Field: "body", Reason: "the body must be a JSON object"}}
 	}
-	var errs []FieldError
+	var errs []fieldError
 	b := orderBody{
 		Result:       fields["result"],
 		Origins:      fields["origin_addresses"],
@@ -98,7 +98,7 @@ func parseOrder(body []byte) (queue.Order, []FieldError) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, FieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses and routing (names are case-sensitive)"})
+		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses and routing (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
 	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, errs)
@@ -122,24 +122,24 @@ func isNull(raw json.RawMessage) bool {
 
 // parseOutputs reads "result": absent or null is both matrices; "cost" is
 // an alias of "duration".
-func parseOutputs(raw json.RawMessage, errs []FieldError) (queue.Outputs, []FieldError) {
+func parseOutputs(raw json.RawMessage, errs []fieldError) (queue.Outputs, []fieldError) {
 	const want = `"duration", "distance" or "cost" (an alias of duration)`
 	if isNull(raw) {
 		return queue.OutBoth, errs
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return 0, append(errs, FieldError{"result", "must be an array of strings, each " + want})
+		return 0, append(errs, fieldError{"result", "must be an array of strings, each " + want})
 	}
 	if len(items) == 0 {
-		return 0, append(errs, FieldError{"result", "is empty: name at least one of " + want + ", or leave result out for both matrices"})
+		return 0, append(errs, fieldError{"result", "is empty: name at least one of " + want + ", or leave result out for both matrices"})
 	}
 	var out queue.Outputs
 	for i, item := range items {
 		field := fmt.Sprintf("result[%d]", i)
 		var s string
 		if err := json.Unmarshal(item, &s); err != nil {
-			errs = append(errs, FieldError{field, "must be a string, one of " + want})
+			errs = append(errs, fieldError{field, "must be a string, one of " + want})
 			continue
 		}
 		switch strings.ToLower(strings.TrimSpace(s)) {
@@ -148,38 +148,38 @@ func parseOutputs(raw json.RawMessage, errs []FieldError) (queue.Outputs, []Fiel
 		case "distance":
 			out |= queue.OutDistance
 		default:
-			errs = append(errs, FieldError{field, fmt.Sprintf("unknown output %q: want %s", s, want)})
+			errs = append(errs, fieldError{field, fmt.Sprintf("unknown output %q: want %s", s, want)})
 		}
 	}
 	return out, errs
 }
 
-// parseAddresses reads a list of 1..MaxTDMAddresses "lon,lat" strings.
-func parseAddresses(field, what string, raw json.RawMessage, errs []FieldError) ([]string, []orb.Point, []FieldError) {
+// parseAddresses reads a list of 1..maxTDMAddresses "lon,lat" strings.
+func parseAddresses(field, what string, raw json.RawMessage, errs []fieldError) ([]string, []orb.Point, []fieldError) {
 	if isNull(raw) {
-		return nil, nil, append(errs, FieldError{field, fmt.Sprintf(`is required: an array of 1 to %d %s, each "lon,lat"`, MaxTDMAddresses, what)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`is required: an array of 1 to %d %s, each "lon,lat"`, maxTDMAddresses, what)})
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, nil, append(errs, FieldError{field, fmt.Sprintf(`must be an array of 1 to %d strings, each "lon,lat"`, MaxTDMAddresses)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`must be an array of 1 to %d strings, each "lon,lat"`, maxTDMAddresses)})
 	}
 	switch {
 	case len(items) == 0:
-		return nil, nil, append(errs, FieldError{field, fmt.Sprintf("is empty: an order needs 1 to %d %s", MaxTDMAddresses, what)})
-	case len(items) > MaxTDMAddresses:
-		return nil, nil, append(errs, FieldError{field, fmt.Sprintf("holds %d %s: the limit is %d", len(items), what, MaxTDMAddresses)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("is empty: an order needs 1 to %d %s", maxTDMAddresses, what)})
+	case len(items) > maxTDMAddresses:
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("holds %d %s: the limit is %d", len(items), what, maxTDMAddresses)})
 	}
 	addrs := make([]string, len(items))
 	pts := make([]orb.Point, len(items))
 	for i, item := range items {
 		f := fmt.Sprintf("%s[%d]", field, i)
 		if err := json.Unmarshal(item, &addrs[i]); err != nil {
-			errs = append(errs, FieldError{f, `must be a string "lon,lat"`})
+			errs = append(errs, fieldError{f, `must be a string "lon,lat"`})
 			continue
 		}
 		p, reason := parseLonLat(addrs[i])
 		if reason != "" {
-			errs = append(errs, FieldError{f, reason})
+			errs = append(errs, fieldError{f, reason})
 			continue
 		}
 		pts[i] = p
@@ -258,17 +258,17 @@ func isDecimal(s string) bool {
 
 // parseRouting reads the optional "routing": "fastest" (default) or
 // "shortest".
-func parseRouting(raw json.RawMessage, errs []FieldError) (routing.Metric, []FieldError) {
+func parseRouting(raw json.RawMessage, errs []fieldError) (routing.Metric, []fieldError) {
 	if isNull(raw) {
 		return routing.Fastest, errs
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return routing.Fastest, append(errs, FieldError{"routing", `must be a string: "fastest" (default) or "shortest"`})
+		return routing.Fastest, append(errs, fieldError{"routing", `must be a string: "fastest" (default) or "shortest"`})
 	}
 	m, err := routing.ParseMetric(s)
 	if err != nil {
-		return routing.Fastest, append(errs, FieldError{"routing", fmt.Sprintf(`unknown routing %q: want "fastest" (default) or "shortest"`, s)})
+		return routing.Fastest, append(errs, fieldError{"routing", fmt.Sprintf(`unknown routing %q: want "fastest" (default) or "shortest"`, s)})
 	}
 	return m, errs
 }

@@ -63,7 +63,7 @@ func newTDMFixture(t testing.TB, chunkRows int) *tdmFixture {
 func (f *tdmFixture) post(op, key, body string, hdr ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodPost, "/tdmv1/"+op, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(HeaderAPIKey, key)
+	req.Header.Set(headerAPIKey, key)
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
@@ -202,7 +202,7 @@ func TestTDMOrderValidation(t *testing.T) {
 			if rec.Code != http.StatusBadRequest {
 				t.Fatalf("status %d %s, want 400", rec.Code, rec.Body)
 			}
-			var v ValidationError
+			var v validationError
 			if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil || len(v.Errors) == 0 {
 				t.Fatalf("body %s: want {message, errors}", rec.Body)
 			}
@@ -229,7 +229,7 @@ func TestTDMOrderListsEveryProblem(t *testing.T) {
 		origins[i] = "x,y"
 	}
 	rec := f.post("order", f.key, orderJSON([]string{"speed"}, origins, []string{"1,2", "500,2"}))
-	var v ValidationError
+	var v validationError
 	json.Unmarshal(rec.Body.Bytes(), &v)
 	if rec.Code != http.StatusBadRequest || len(v.Errors) != maxListedErrors {
 		t.Fatalf("status %d, %d errors listed; want 400 and %d", rec.Code, len(v.Errors), maxListedErrors)

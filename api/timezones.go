@@ -10,14 +10,14 @@ import (
 	"github.com/geosvc/geosvc/geo/timezone"
 )
 
-// TimezonesInterface is the interface name of the time-zone endpoint, as
+// timezonesInterface is the interface name of the time-zone endpoint, as
 // keys and usage counters know it.
-const TimezonesInterface = "timezonesv1"
+const timezonesInterface = "timezonesv1"
 
-// HeaderIANAZone is the response header carrying the IANA name of the
+// headerIANAZone is the response header carrying the IANA name of the
 // answer's zone ("America/New_York"), which the specification's body has
 // no field for.
-const HeaderIANAZone = "X-Time-Zone"
+const headerIANAZone = "X-Time-Zone"
 
 // TimezonesOptions configures the timezonesv1 endpoint.
 type TimezonesOptions struct {
@@ -41,7 +41,7 @@ func RegisterTimezones(g *echo.Group, opts TimezonesOptions) {
 	}
 	h := &tzHandler{index: opts.Index, log: opts.Logger}
 	h.enc.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
-	g.GET("/"+TimezonesInterface+"/xy2tzdata", h.xy2tzdata)
+	g.GET("/"+timezonesInterface+"/xy2tzdata", h.xy2tzdata)
 }
 
 // tzHandler serves timezonesv1.
@@ -52,13 +52,13 @@ type tzHandler struct {
 }
 
 // errBundleLoading is the answer of a lookup before the bundle is loaded.
-var errBundleLoading = Error(http.StatusServiceUnavailable, "data bundle loading")
+var errBundleLoading = httpError(http.StatusServiceUnavailable, "data bundle loading")
 
 // xy2tzdata answers the time-zone data of the point x (lon), y (lat).
 func (h *tzHandler) xy2tzdata(c echo.Context) error {
-	p, msg := ParseLookupPoint(c.QueryParams(), LookupLonX, LookupLatY)
+	p, msg := parseLookupPoint(c.QueryParams(), lookupLonX, lookupLatY)
 	if msg != "" {
-		return Error(http.StatusBadRequest, msg)
+		return httpError(http.StatusBadRequest, msg)
 	}
 	ix := h.index()
 	if ix == nil {
@@ -66,10 +66,10 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 	}
 	r, err := ix.Lookup(p)
 	if errors.Is(err, timezone.ErrNoZone) {
-		return Error(http.StatusNotFound, "no time zone at this point")
+		return httpError(http.StatusNotFound, "no time zone at this point")
 	}
 	if err != nil {
-		h.log.Error("time zone lookup failed", slog.String("request_id", RequestID(c)), slog.Any("error", err))
+		h.log.Error("time zone lookup failed", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 		return err
 	}
 	bp := h.enc.bufs.Get().(*[]byte)
@@ -79,6 +79,6 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 		return err
 	}
 	*bp = b
-	c.Response().Header().Set(HeaderIANAZone, r.Zone.Name)
+	c.Response().Header().Set(headerIANAZone, r.Zone.Name)
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
 }

@@ -21,7 +21,7 @@ func BenchmarkXY2TZData(b *testing.B) {
 	for i := range reqs {
 		p := orb.Point{-75.79 + r.Float64()*0.74, 38.45 + r.Float64()*1.39}
 		reqs[i] = httptest.NewRequest(http.MethodGet, fmt.Sprintf("/timezonesv1/xy2tzdata?x=%.6f&y=%.6f", p[0], p[1]), nil)
-		reqs[i].Header.Set(HeaderAPIKey, f.key)
+		reqs[i].Header.Set(headerAPIKey, f.key)
 	}
 	i := 0
 	for b.Loop() {

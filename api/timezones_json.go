@@ -9,9 +9,9 @@ import (
 	"github.com/geosvc/geosvc/geo/timezone"
 )
 
-// TZCategoryCode is the category_code of the time_zone object (the
+// tzCategoryCode is the category_code of the time_zone object (the
 // specification's description says 911).
-const TZCategoryCode = 911
+const tzCategoryCode = 911
 
 // tzTimeZone is the time_zone object, fields in the specification's order.
 type tzTimeZone struct {
@@ -60,7 +60,7 @@ func (e *tzEncoder) encoded(r timezone.Result) (*tzEncoded, error) {
 	}
 	z := r.Zone
 	tz := tzTimeZone{
-		CategoryCode:          TZCategoryCode,
+		CategoryCode:          tzCategoryCode,
 		CategoryName:          "time_zone",
 		TimeZone:              z.UTCOffset(),
 		CountryISO3Codes:      z.Countries,

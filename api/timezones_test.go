@@ -104,7 +104,7 @@ func newTZFixture(t testing.TB) *tzFixture {
 func (f *tzFixture) get(t testing.TB, q string) (int, http.Header, []byte) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, "/timezonesv1/xy2tzdata?"+q, nil)
-	req.Header.Set(HeaderAPIKey, f.key)
+	req.Header.Set(headerAPIKey, f.key)
 	rec := httptest.NewRecorder()
 	f.srv.ServeHTTP(rec, req)
 	return rec.Code, rec.Header(), rec.Body.Bytes()
@@ -178,8 +178,8 @@ func TestXY2TZData(t *testing.T) {
 			if code != http.StatusOK {
 				t.Fatalf("status %d: %s", code, body)
 			}
-			if got := h.Get(HeaderIANAZone); got != tt.iana {
-				t.Errorf("%s = %q, want %q", HeaderIANAZone, got, tt.iana)
+			if got := h.Get(headerIANAZone); got != tt.iana {
+				t.Errorf("%s = %q, want %q", headerIANAZone, got, tt.iana)
 			}
 			var a tzAnswer
 			if err := json.Unmarshal(body, &a); err != nil {
@@ -340,7 +340,7 @@ func TestXY2TZDataBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		code, _, body := f.get(t, tt.q)
-		var m Message
+		var m messageBody
 		if err := json.Unmarshal(body, &m); err != nil {
 			t.Fatalf("%q: %v: %s", tt.q, err, body)
 		}
@@ -381,7 +381,7 @@ func FuzzParseTZPoint(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p, msg := ParseLookupPoint(v, LookupLonX, LookupLatY)
+		p, msg := parseLookupPoint(v, lookupLonX, lookupLatY)
 		if msg != "" {
 			if p != (orb.Point{}) {
 				t.Errorf("%q: error %q with point %v", q, msg, p)

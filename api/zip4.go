@@ -10,9 +10,9 @@ import (
 	"github.com/geosvc/geosvc/geo/zip4"
 )
 
-// Zip4Interface is the interface name of the ZIP+4 endpoint, as keys and
+// zip4Interface is the interface name of the ZIP+4 endpoint, as keys and
 // usage counters know it.
-const Zip4Interface = "zip4v1"
+const zip4Interface = "zip4v1"
 
 // Zip4 answer constants.
 const (
@@ -37,7 +37,7 @@ type Zip4Options struct {
 // the area of that code, both as the spec's feature collection.
 func RegisterZip4(g *echo.Group, opts Zip4Options) {
 	h := &zip4Handler{layer: opts.Layer}
-	g.GET("/"+Zip4Interface+"/xy2zip", h.xy2zip)
+	g.GET("/"+zip4Interface+"/xy2zip", h.xy2zip)
 }
 
 // zip4Handler serves zip4v1.
@@ -107,11 +107,11 @@ type zip4Properties struct {
 func (h *zip4Handler) xy2zip(c echo.Context) error {
 	q, err := parseZip4Query(c.QueryParams())
 	if err != nil {
-		return Error(http.StatusBadRequest, err.Error())
+		return httpError(http.StatusBadRequest, err.Error())
 	}
 	l := h.layer()
 	if l == nil {
-		return Error(http.StatusServiceUnavailable, "data bundle loading")
+		return httpError(http.StatusServiceUnavailable, "data bundle loading")
 	}
 	var ids []int
 	if q.ByCode {

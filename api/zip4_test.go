@@ -138,7 +138,7 @@ func TestZip4BadRequests(t *testing.T) {
 		{"zip9=", `zip9 must be exactly 9 digits (ZIP5 and +4, e.g. 199010001), got ""`},
 	} {
 		rec := f.do(http.MethodGet, "/zip4v1/xy2zip?"+tc.query, f.key, "", nil)
-		var m Message
+		var m messageBody
 		_ = json.Unmarshal(rec.Body.Bytes(), &m)
 		if rec.Code != http.StatusBadRequest || m.Message != tc.msg {
 			t.Errorf("%q: %d %s, want 400 %q", tc.query, rec.Code, rec.Body, tc.msg)

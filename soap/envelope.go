@@ -11,8 +11,8 @@ import (
 	"strings"
 )
 
-// Namespace is the target namespace of the service's messages and types.
-const Namespace = "http://geosvc.org/LocationService/"
+// namespace is the target namespace of the service's messages and types.
+const namespace = "http://geosvc.org/LocationService/"
 
 // The envelope namespaces of SOAP 1.1 and 1.2.
 const (
@@ -20,24 +20,24 @@ const (
 	ns12 = "http://www.w3.org/2003/05/soap-envelope"
 )
 
-// Version is a SOAP version: 11 or 12.
-type Version int
+// soapVersion is a SOAP version: 11 or 12.
+type soapVersion int
 
 // The SOAP versions the service speaks.
 const (
-	SOAP11 Version = 11
-	SOAP12 Version = 12
+	soap11 soapVersion = 11
+	soap12 soapVersion = 12
 )
 
-func (v Version) namespace() string {
-	if v == SOAP12 {
+func (v soapVersion) namespace() string {
+	if v == soap12 {
 		return ns12
 	}
 	return ns11
 }
 
-func (v Version) contentType() string {
-	if v == SOAP12 {
+func (v soapVersion) contentType() string {
+	if v == soap12 {
 		return "application/soap+xml; charset=utf-8"
 	}
 	return "text/xml; charset=utf-8"
@@ -46,7 +46,7 @@ func (v Version) contentType() string {
 // request is a decoded envelope: its version, the operation (the local
 // name of the body's first element) and that element's XML.
 type request struct {
-	version   Version
+	version   soapVersion
 	operation string
 	body      []byte
 }
@@ -74,24 +74,24 @@ func decodeEnvelope(contentType string, r io.Reader) (request, error) {
 	if err := dec.Decode(&env); err != nil {
 		return request{}, fmt.Errorf("the request is not a SOAP envelope: %v", err)
 	}
-	var v Version
+	var v soapVersion
 	switch {
 	case env.XMLName.Local != "Envelope":
 		return request{}, fmt.Errorf("the root element is %s, not a SOAP Envelope", env.XMLName.Local)
 	case env.XMLName.Space == ns11:
-		v = SOAP11
+		v = soap11
 	case env.XMLName.Space == ns12:
-		v = SOAP12
+		v = soap12
 	default:
-		return request{}, &Fault{Code: "VersionMismatch", Reason: fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor 1.2", env.XMLName.Space)}
+		return request{}, &fault{Code: "VersionMismatch", Reason: fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor 1.2", env.XMLName.Space)}
 	}
 	for _, h := range env.Header.Entries {
 		if h.MustUnderstand == "1" || h.MustUnderstand == "true" {
-			return request{v, "", nil}, &Fault{Code: "MustUnderstand", Reason: fmt.Sprintf("header %s is not understood", h.XMLName.Local)}
+			return request{v, "", nil}, &fault{Code: "MustUnderstand", Reason: fmt.Sprintf("header %s is not understood", h.XMLName.Local)}
 		}
 	}
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
-		if mt == "application/soap+xml" && v != SOAP12 || mt == "text/xml" && v != SOAP11 {
+		if mt == "application/soap+xml" && v != soap12 || mt == "text/xml" && v != soap11 {
 			return request{v, "", nil}, fmt.Errorf("content type %s does not match a SOAP %s envelope", mt, v)
 		}
 	}
@@ -99,14 +99,14 @@ func decodeEnvelope(contentType string, r io.Reader) (request, error) {
 	if err != nil {
 		return request{v, "", nil}, err
 	}
-	if op.Space != Namespace {
-		return request{v, "", nil}, fmt.Errorf("the operation element %s is in namespace %q, not %q", op.Local, op.Space, Namespace)
+	if op.Space != namespace {
+		return request{v, "", nil}, fmt.Errorf("the operation element %s is in namespace %q, not %q", op.Local, op.Space, namespace)
 	}
 	return request{version: v, operation: op.Local, body: env.Body.Inner}, nil
 }
 
-func (v Version) String() string {
-	if v == SOAP12 {
+func (v soapVersion) String() string {
+	if v == soap12 {
 		return "1.2"
 	}
 	return "1.1"
@@ -126,11 +126,11 @@ func firstElement(b []byte) (xml.Name, error) {
 	}
 }
 
-// Fault is a SOAP fault: Sender (the request is at fault: a bad key, a
+// fault is a SOAP fault: Sender (the request is at fault: a bad key, a
 // malformed or invalid request; soap:Client in SOAP 1.1) or Receiver (the
 // service: an internal error, data not loaded, an operation not
 // available; soap:Server).
-type Fault struct {
+type fault struct {
 	Sender bool
 	Reason string
 	// Code, when set, is the fault code in place of Sender/Receiver
@@ -138,31 +138,31 @@ type Fault struct {
 	Code string
 }
 
-func (f *Fault) Error() string { return f.Reason }
+func (f *fault) Error() string { return f.Reason }
 
 // senderFault and receiverFault make faults.
-func senderFault(format string, a ...any) *Fault {
-	return &Fault{Sender: true, Reason: fmt.Sprintf(format, a...)}
+func senderFault(format string, a ...any) *fault {
+	return &fault{Sender: true, Reason: fmt.Sprintf(format, a...)}
 }
 
-func receiverFault(format string, a ...any) *Fault {
-	return &Fault{Reason: fmt.Sprintf(format, a...)}
+func receiverFault(format string, a ...any) *fault {
+	return &fault{Reason: fmt.Sprintf(format, a...)}
 }
 
 // status is the HTTP status of a fault: 500 in SOAP 1.1 (which asks it
 // for every fault); 400 for a Sender fault in SOAP 1.2.
-func (f *Fault) status(v Version) int {
-	if v == SOAP12 && (f.Sender || f.Code == "MustUnderstand") {
+func (f *fault) status(v soapVersion) int {
+	if v == soap12 && (f.Sender || f.Code == "MustUnderstand") {
 		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
 }
 
 // writeFault writes f as a SOAP fault of version v.
-func writeFault(w http.ResponseWriter, v Version, f *Fault) {
+func writeFault(w http.ResponseWriter, v soapVersion, f *fault) {
 	var b strings.Builder
 	b.WriteString(xml.Header)
-	if v == SOAP12 {
+	if v == soap12 {
 		code := "soap:Receiver"
 		if f.Sender {
 			code = "soap:Sender"
@@ -192,7 +192,7 @@ func writeFault(w http.ResponseWriter, v Version, f *Fault) {
 // writeResponse writes the response element resp (a struct whose XMLName
 // is the operation's response element in Namespace) in an envelope of
 // version v.
-func writeResponse(w http.ResponseWriter, v Version, resp any) error {
+func writeResponse(w http.ResponseWriter, v soapVersion, resp any) error {
 	body, err := xml.Marshal(resp)
 	if err != nil {
 		return err

@@ -23,40 +23,40 @@ const alternativesMargin = 0.02
 type gazetteerField struct {
 	component string // Google component type
 	given     func(addressInput) string
-	set       func(*Location, *LocationField)
+	set       func(*location, *locationField)
 }
 
 var gazetteerFields = []gazetteerField{
-	{"country", func(a addressInput) string { return a.Country }, func(l *Location, f *LocationField) { l.Country = f }},
-	{"administrative_area_level_1", func(a addressInput) string { return a.State }, func(l *Location, f *LocationField) { l.State = f }},
-	{"postal_code", func(a addressInput) string { return a.PostCode }, func(l *Location, f *LocationField) { l.PostCode = f }},
-	{"locality", func(a addressInput) string { return a.City }, func(l *Location, f *LocationField) { l.City = f }},
-	{"route", func(a addressInput) string { return a.Street }, func(l *Location, f *LocationField) { l.Street = f }},
-	{"street_number", func(a addressInput) string { return a.Premise }, func(l *Location, f *LocationField) { l.Premise = f }},
+	{"country", func(a addressInput) string { return a.Country }, func(l *location, f *locationField) { l.Country = f }},
+	{"administrative_area_level_1", func(a addressInput) string { return a.State }, func(l *location, f *locationField) { l.State = f }},
+	{"postal_code", func(a addressInput) string { return a.PostCode }, func(l *location, f *locationField) { l.PostCode = f }},
+	{"locality", func(a addressInput) string { return a.City }, func(l *location, f *locationField) { l.City = f }},
+	{"route", func(a addressInput) string { return a.Street }, func(l *location, f *locationField) { l.Street = f }},
+	{"street_number", func(a addressInput) string { return a.Premise }, func(l *location, f *locationField) { l.Premise = f }},
 }
 
 // statusRank orders the statuses a Location takes from its fields: the
 // worst field decides.
 var statusRank = map[string]int{
-	StatusOK: 0, StatusCompleted: 1, StatusNotChecked: 2, StatusRangeCheck: 3, StatusAlternatives: 4, StatusIncomplete: 5, StatusConflict: 6,
+	statusOK: 0, statusCompleted: 1, statusNotChecked: 2, statusRangeCheck: 3, statusAlternatives: 4, statusIncomplete: 5, statusConflict: 6,
 }
 
 // checkLocation validates and completes an address with the gazetteer:
 // the best match of the geocoder, field by field (see README.md, "SOAP
 // location service").
-func checkLocation(ix *geocode.Index, in addressInput) Location {
-	loc := Location{locationTail: locationTail{Encoding: EncodingWGS84}}
+func checkLocation(ix *geocode.Index, in addressInput) location {
+	loc := location{locationTail: locationTail{Encoding: encodingWGS84}}
 	if in.empty() {
-		loc.Status = StatusEmpty
+		loc.Status = statusEmpty
 		return loc
 	}
 	cs := ix.Forward(geocode.Query{HouseNumber: in.Premise, Street: in.Street, City: in.City,
 		Postcode: in.PostCode, State: in.State, Country: in.Country})
 	if len(cs) == 0 {
-		loc.Status = StatusNotChecked
+		loc.Status = statusNotChecked
 		for _, gf := range gazetteerFields {
 			if v := gf.given(in); v != "" {
-				gf.set(&loc, &LocationField{Names: []nillableString{{Value: v}}, Status: StatusNotChecked})
+				gf.set(&loc, &locationField{Names: []nillableString{{Value: v}}, Status: statusNotChecked})
 			}
 		}
 		return loc
@@ -68,7 +68,7 @@ func checkLocation(ix *geocode.Index, in addressInput) Location {
 			ties = append(ties, c)
 		}
 	}
-	loc.Status = StatusOK
+	loc.Status = statusOK
 	for _, gf := range gazetteerFields {
 		f := checkField(ix, gf, in, best, ties)
 		gf.set(&loc, f)
@@ -88,7 +88,7 @@ func checkLocation(ix *geocode.Index, in addressInput) Location {
 
 // checkField compares one field of the request with the best match (and
 // the matches as good as it).
-func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geocode.Candidate, ties []geocode.Candidate) *LocationField {
+func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geocode.Candidate, ties []geocode.Candidate) *locationField {
 	given := strings.TrimSpace(gf.given(in))
 	long, short := best.Component(gf.component)
 	// Matches as good as the best that say something else here.
@@ -106,7 +106,7 @@ func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geoc
 			alts = append(alts, l)
 		}
 	}
-	f := &LocationField{}
+	f := &locationField{}
 	names := func(vs ...string) []nillableString {
 		out := make([]nillableString, len(vs))
 		for i, v := range vs {
@@ -116,30 +116,30 @@ func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geoc
 	}
 	switch {
 	case given != "" && long != "" && sameValue(ix, gf.component, given, long, short):
-		f.Status, f.Names = StatusOK, names(long)
+		f.Status, f.Names = statusOK, names(long)
 		if gf.component == "street_number" && best.LocationType == geocode.RangeInterpolated {
-			f.Status = StatusRangeCheck // within a range of numbers, not a known address
+			f.Status = statusRangeCheck // within a range of numbers, not a known address
 		}
 	case given != "" && len(alts) > 0 && !anySame(ix, gf.component, given, alts):
 		// None of the matches as good as the best has the given value.
-		f.Status, f.Current, f.Names = StatusConflict, given, names(alts...)
+		f.Status, f.Current, f.Names = statusConflict, given, names(alts...)
 	case len(alts) > 1:
-		f.Status, f.Current, f.Names = StatusAlternatives, given, names(alts...)
+		f.Status, f.Current, f.Names = statusAlternatives, given, names(alts...)
 	case given != "" && long != "" && anySame(ix, gf.component, given, []string{long}):
 		// Given in part ("Loockerman St" of "East Loockerman Street").
-		f.Status, f.Current, f.Names = StatusCompleted, given, names(long)
+		f.Status, f.Current, f.Names = statusCompleted, given, names(long)
 	case long == "" && given == "":
-		f.Status = StatusEmpty
+		f.Status = statusEmpty
 	case long == "" && gf.component == "street_number":
-		f.Status, f.Current = StatusIncomplete, given // the street has no such number
+		f.Status, f.Current = statusIncomplete, given // the street has no such number
 	case long == "":
 		// The match (a town, a street) says nothing of this field: the
 		// given value could not be checked.
-		f.Status, f.Names = StatusNotChecked, names(given)
+		f.Status, f.Names = statusNotChecked, names(given)
 	case given == "":
-		f.Status, f.Names = StatusCompleted, names(long)
+		f.Status, f.Names = statusCompleted, names(long)
 	default:
-		f.Status, f.Current, f.Names = StatusConflict, given, names(long)
+		f.Status, f.Current, f.Names = statusConflict, given, names(long)
 	}
 	return f
 }

@@ -91,14 +91,14 @@ func TestZeepClient(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	s := got.Simple11
-	if s.Status != StatusConflict || s.Postcode != StatusConflict || s.Current != "19711" || len(s.Names) != 1 || s.Names[0] != "19901" ||
+	if s.Status != statusConflict || s.Postcode != statusConflict || s.Current != "19711" || len(s.Names) != 1 || s.Names[0] != "19901" ||
 		s.X != "-75.4998000" || s.Y != "39.0002000" || s.FID != "n10" {
 		t.Errorf("GazetteerSimple over SOAP 1.1: %+v", s)
 	}
-	if got.Simple12.Status != StatusCompleted || got.Simple12.Type != "locality" || got.Simple12.City != StatusOK {
+	if got.Simple12.Status != statusCompleted || got.Simple12.Type != "locality" || got.Simple12.City != statusOK {
 		t.Errorf("GazetteerSimple over SOAP 1.2: %+v", got.Simple12)
 	}
-	if len(got.Array) != 1 || got.Array[0].Premise != StatusOK || got.Array[0].Status != StatusCompleted {
+	if len(got.Array) != 1 || got.Array[0].Premise != statusOK || got.Array[0].Status != statusCompleted {
 		t.Errorf("Gazetteer: %+v", got.Array)
 	}
 	if rt := got.Route; rt.Duration != 50 || rt.Distance != 334 || len(rt.Dirs) != 3 || rt.Dirs[1] != "Tournez à droite" ||

@@ -40,9 +40,9 @@ type mapView struct {
 	SubscriptionKey           string
 	DbRecords                 []dbRecord `xml:"DbRecord"`
 	Locations                 struct {
-		Items []*LocationInput `xml:"LocationInput"`
+		Items []*locationInput `xml:"LocationInput"`
 	} `xml:"Locations"`
-	Legend *Legend `xml:"Legend"`
+	Legend *legend `xml:"Legend"`
 }
 
 // dbRecord is a DbRecord: a string (MapSimple) or an ArrayOfString (Map,
@@ -52,65 +52,65 @@ type dbRecord struct {
 	Items []string `xml:"string"`
 }
 
-// Legend is a map's legend (and, in a Map request, the colors to draw
+// legend is a map's legend (and, in a Map request, the colors to draw
 // with).
-type Legend struct {
+type legend struct {
 	Background *backgroundLegend `xml:"BackgroundLegend,omitempty"`
 	Road       *roadLegend       `xml:"RoadLegend,omitempty"`
 	Label      *labelLegend      `xml:"LabelLegend,omitempty"`
 }
 
 type backgroundLegend struct {
-	Items []BackgroundLegendItem `xml:"BackgroundLegendItem"`
+	Items []backgroundLegendItem `xml:"BackgroundLegendItem"`
 }
 type roadLegend struct {
-	Items []RoadLegendItem `xml:"RoadLegendItem"`
+	Items []roadLegendItem `xml:"RoadLegendItem"`
 }
 type labelLegend struct {
-	Items []LabelLegendItem `xml:"LabelLegendItem"`
+	Items []labelLegendItem `xml:"LabelLegendItem"`
 }
 
-// LegendColor is how a map draws a background, a road or its parts.
-type LegendColor struct {
+// legendColor is how a map draws a background, a road or its parts.
+type legendColor struct {
 	Color           string `xml:"Color,attr,omitempty"`
 	WorldWidth      string `xml:"WorldWidth,attr,omitempty"`
 	Width           string `xml:"Width,attr,omitempty"`
 	LargeScaleWidth string `xml:"LargeScaleWidth,attr,omitempty"`
 }
 
-// LegendText is how a map writes (here: marks) a label.
-type LegendText struct {
+// legendText is how a map writes (here: marks) a label.
+type legendText struct {
 	Color string `xml:"Color,attr,omitempty"`
 	Size  string `xml:"Size,attr,omitempty"`
 	Bold  bool   `xml:"Bold,attr,omitempty"`
 	Name  string `xml:"Name,attr,omitempty"`
 }
 
-// BackgroundLegendItem, RoadLegendItem and LabelLegendItem are legend
+// backgroundLegendItem, roadLegendItem and labelLegendItem are legend
 // entries.
-type BackgroundLegendItem struct {
+type backgroundLegendItem struct {
 	Name   string       `xml:"Name"`
-	Inner  *LegendColor `xml:"Inner"`
-	Border *LegendColor `xml:"Border"`
+	Inner  *legendColor `xml:"Inner"`
+	Border *legendColor `xml:"Border"`
 }
 
-type RoadLegendItem struct {
+type roadLegendItem struct {
 	Name  string       `xml:"Name"`
-	Inner *LegendColor `xml:"Inner,omitempty"`
+	Inner *legendColor `xml:"Inner,omitempty"`
 }
 
-type LabelLegendItem struct {
+type labelLegendItem struct {
 	Name string      `xml:"Name"`
-	Text *LegendText `xml:"Text"`
+	Text *legendText `xml:"Text"`
 }
 
-// MapData is a rendered map (SPEC.md, "MapData").
-type MapData struct {
+// mapData is a rendered map (SPEC.md, "mapData").
+type mapData struct {
 	X, Y         string
 	AreaX, AreaY int
 	Encoding     string
 	ImageMap     *struct {
-		Areas []MapArea `xml:"Area"`
+		Areas []mapArea `xml:"Area"`
 	} `xml:"ImageMap,omitempty"`
 	BackgroundLegend *backgroundLegend `xml:"BackgroundLegend,omitempty"`
 	RoadLegend       *roadLegend       `xml:"RoadLegend,omitempty"`
@@ -118,8 +118,8 @@ type MapData struct {
 	ImageData        string            `xml:"ImageData,omitempty"`
 }
 
-// MapArea is a clickable area of the image (an HTML image map's area).
-type MapArea struct {
+// mapArea is a clickable area of the image (an HTML image map's area).
+type mapArea struct {
 	Shape  string `xml:"Shape,attr"`
 	Alt    string `xml:"Alt,attr,omitempty"`
 	Coords string `xml:"Coords,attr"`
@@ -128,12 +128,12 @@ type MapArea struct {
 
 type mapSimpleResponse struct {
 	XMLName xml.Name `xml:"http://geosvc.org/LocationService/ MapSimpleResponse"`
-	Result  MapData  `xml:"MapSimpleResult"`
+	Result  mapData  `xml:"MapSimpleResult"`
 }
 
 type mapResponse struct {
 	XMLName xml.Name `xml:"http://geosvc.org/LocationService/ MapResponse"`
-	Result  MapData  `xml:"MapResult"`
+	Result  mapData  `xml:"MapResult"`
 }
 
 type displaceResponse struct {
@@ -207,8 +207,8 @@ const (
 // centre (X, Y) and AreaX x AreaY metres; moved PanX/PanY pixels; then
 // the Action.
 func view(mv *mapView, focus []orb.Point) (render.View, error) {
-	if e := strings.TrimSpace(mv.Encoding); e != EncodingWGS84 {
-		return render.View{}, senderFault("Encoding %q is not supported (use %s)", e, EncodingWGS84)
+	if e := strings.TrimSpace(mv.Encoding); e != encodingWGS84 {
+		return render.View{}, senderFault("Encoding %q is not supported (use %s)", e, encodingWGS84)
 	}
 	if mv.Width < 1 || mv.Width > render.MaxSide || mv.Height < 1 || mv.Height > render.MaxSide {
 		return render.View{}, senderFault("Width and Height must be 1 to %d pixels, not %d x %d", render.MaxSide, mv.Width, mv.Height)
@@ -317,8 +317,8 @@ func (s *Service) mapOp(ctx context.Context, body []byte) (any, error) {
 // mapLocations returns the request's Locations and, with UseDbSet, those
 // of the key's set whose fid DbRecord lists (all when it lists none),
 // with their points.
-func (s *Service) mapLocations(ctx context.Context, mv *mapView) ([]*LocationInput, []orb.Point, error) {
-	locs := append([]*LocationInput(nil), mv.Locations.Items...)
+func (s *Service) mapLocations(ctx context.Context, mv *mapView) ([]*locationInput, []orb.Point, error) {
+	locs := append([]*locationInput(nil), mv.Locations.Items...)
 	if mv.UseDbSet {
 		set, err := s.keySetLocations(ctx)
 		if err != nil {
@@ -338,7 +338,7 @@ func (s *Service) mapLocations(ctx context.Context, mv *mapView) ([]*LocationInp
 			}
 		}
 	}
-	var kept []*LocationInput
+	var kept []*locationInput
 	var pts []orb.Point
 	for i, li := range locs {
 		if li == nil {
@@ -355,10 +355,10 @@ func (s *Service) mapLocations(ctx context.Context, mv *mapView) ([]*LocationInp
 }
 
 // drawMap renders the map of a MapSimple or Map request.
-func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (MapData, error) {
+func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (mapData, error) {
 	locs, pts, err := s.mapLocations(ctx, mv)
 	if err != nil {
-		return MapData{}, err
+		return mapData{}, err
 	}
 	focus := pts
 	if strings.TrimSpace(mv.Action) == "ZoomRoute" {
@@ -366,31 +366,31 @@ func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (
 	}
 	v, err := view(mv, focus)
 	if err != nil {
-		return MapData{}, err
+		return mapData{}, err
 	}
 	format, ok := map[string]render.Format{"Png": render.PNG, "Gif": render.GIF, "Wbmp": render.WBMP}[strings.TrimSpace(mv.ImageType)]
 	if !ok {
-		return MapData{}, senderFault("ImageType %q is not Gif, Wbmp or Png", mv.ImageType)
+		return mapData{}, senderFault("ImageType %q is not Gif, Wbmp or Png", mv.ImageType)
 	}
 	metric := strings.TrimSpace(mv.Metrics) != "Miles"
 	if m := strings.TrimSpace(mv.Metrics); m != "" && m != "Meters" && m != "Miles" {
-		return MapData{}, senderFault("Metrics %q is not Meters or Miles", m)
+		return mapData{}, senderFault("Metrics %q is not Meters or Miles", m)
 	}
 	minRoad, ok := levelOfDetail[mv.LevelOfDetail]
 	if !ok {
-		return MapData{}, senderFault("LevelOfDetail %d: give 0 (every road) to 3 (motorways only)", mv.LevelOfDetail)
+		return mapData{}, senderFault("LevelOfDetail %d: give 0 (every road) to 3 (motorways only)", mv.LevelOfDetail)
 	}
 	g, err := s.graph()
 	if err != nil {
-		return MapData{}, err
+		return mapData{}, err
 	}
 	if name := strings.TrimSpace(mv.RoadDataName); name != "" && s.opts.RoadDataName != nil && name != s.opts.RoadDataName() {
-		return MapData{}, senderFault("RoadDataName %q: this server has %q", name, s.opts.RoadDataName())
+		return mapData{}, senderFault("RoadDataName %q: this server has %q", name, s.opts.RoadDataName())
 	}
 	styles := legendStyles(mv.Legend)
 	canvas, err := render.NewCanvas(v, styles.land)
 	if err != nil {
-		return MapData{}, senderFault("%v", err)
+		return mapData{}, senderFault("%v", err)
 	}
 	// Roads, minor first.
 	byType := map[string][][]orb.Point{}
@@ -430,8 +430,8 @@ func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (
 	drawScaleBar(canvas, metric)
 	labels = append(labels, "ScaleBar")
 	// Locations on top, with their image map areas.
-	md := MapData{X: coord(v.Center[0]), Y: coord(v.Center[1]), AreaX: int(math.Round(v.WidthM)), AreaY: int(math.Round(v.HeightM)), Encoding: EncodingWGS84}
-	var areas []MapArea
+	md := mapData{X: coord(v.Center[0]), Y: coord(v.Center[1]), AreaX: int(math.Round(v.WidthM)), AreaY: int(math.Round(v.HeightM)), Encoding: encodingWGS84}
+	var areas []mapArea
 	for i, p := range pts {
 		canvas.Dot(p, 5, markerColor)
 		x, y := v.Pixel(p)
@@ -442,30 +442,30 @@ func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (
 		if u := strings.TrimSpace(mv.ImageMapURL); u != "" {
 			href = strings.ReplaceAll(u, "{fid}", locs[i].FID)
 		}
-		areas = append(areas, MapArea{Shape: "circle", Alt: locs[i].Name, Coords: fmt.Sprintf("%d,%d,6", int(x), int(y)), Href: href})
+		areas = append(areas, mapArea{Shape: "circle", Alt: locs[i].Name, Coords: fmt.Sprintf("%d,%d,6", int(x), int(y)), Href: href})
 	}
 	if len(areas) > 0 {
 		md.ImageMap = &struct {
-			Areas []MapArea `xml:"Area"`
+			Areas []mapArea `xml:"Area"`
 		}{areas}
 	}
 	if mv.WantLegend {
-		md.BackgroundLegend = &backgroundLegend{Items: []BackgroundLegendItem{{Name: "Land", Inner: &LegendColor{Color: hexColor(styles.land)}}}}
+		md.BackgroundLegend = &backgroundLegend{Items: []backgroundLegendItem{{Name: "Land", Inner: &legendColor{Color: hexColor(styles.land)}}}}
 		md.RoadLegend = &roadLegend{}
 		for _, rt := range drawn {
 			st := styles.roads[rt]
-			md.RoadLegend.Items = append(md.RoadLegend.Items, RoadLegendItem{Name: rt, Inner: &LegendColor{Color: hexColor(st.col), Width: strconv.FormatFloat(st.width, 'f', -1, 64)}})
+			md.RoadLegend.Items = append(md.RoadLegend.Items, roadLegendItem{Name: rt, Inner: &legendColor{Color: hexColor(st.col), Width: strconv.FormatFloat(st.width, 'f', -1, 64)}})
 		}
 		md.LabelLegend = &labelLegend{}
 		sort.SliceStable(labels, func(i, j int) bool { return labelRank(labels[i]) < labelRank(labels[j]) })
 		for _, l := range labels {
-			md.LabelLegend.Items = append(md.LabelLegend.Items, LabelLegendItem{Name: l, Text: &LegendText{Color: hexColor(labelColor), Size: labelSize(l)}})
+			md.LabelLegend.Items = append(md.LabelLegend.Items, labelLegendItem{Name: l, Text: &legendText{Color: hexColor(labelColor), Size: labelSize(l)}})
 		}
 	}
 	if mv.WantImageData {
 		img, err := canvas.Encode(format)
 		if err != nil {
-			return MapData{}, err
+			return mapData{}, err
 		}
 		md.ImageData = base64.StdEncoding.EncodeToString(img)
 	}
@@ -484,7 +484,7 @@ type mapStyles struct {
 // legendStyles returns the default styles with the colors and widths a
 // request's Legend sets (Land's Inner color, a road type's Inner color
 // and width).
-func legendStyles(l *Legend) mapStyles {
+func legendStyles(l *legend) mapStyles {
 	st := mapStyles{land: landColor, roads: map[string]struct {
 		col   color.RGBA
 		width float64
@@ -520,7 +520,7 @@ func legendStyles(l *Legend) mapStyles {
 	return st
 }
 
-func colorOf(c *LegendColor) string {
+func colorOf(c *legendColor) string {
 	if c == nil {
 		return ""
 	}
@@ -652,7 +652,7 @@ func (s *Service) displaceLocations(ctx context.Context, body []byte) (any, erro
 		placed = append(placed, iconBox(at.X, at.Y, iw, ih))
 		li := *locs[i]
 		q := v.Point(float64(at.X), float64(at.Y))
-		li.X, li.Y, li.Encoding = coord(q[0]), coord(q[1]), EncodingWGS84
+		li.X, li.Y, li.Encoding = coord(q[0]), coord(q[1]), encodingWGS84
 		resp.Result.Locations = append(resp.Result.Locations, li)
 	}
 	return resp, nil
@@ -683,13 +683,13 @@ func (s *Service) getLocation(ctx context.Context, body []byte) (any, error) {
 		x, y := v.Pixel(p)
 		if click.In(iconBox(int(math.Round(x)), int(math.Round(y)), iw, ih)) {
 			li := *locs[i]
-			li.Encoding = EncodingWGS84
+			li.Encoding = encodingWGS84
 			resp.Result.Locations = append(resp.Result.Locations, li)
 		}
 	}
 	if len(resp.Result.Locations) == 0 { // nothing there: the clicked point itself
 		q := v.Point(vx, vy)
-		resp.Result.Locations = []LocationInput{{locationTail: locationTail{Type: "point", X: coord(q[0]), Y: coord(q[1]), Encoding: EncodingWGS84}}}
+		resp.Result.Locations = []locationInput{{locationTail: locationTail{Type: "point", X: coord(q[0]), Y: coord(q[1]), Encoding: encodingWGS84}}}
 	}
 	return resp, nil
 }

@@ -38,7 +38,7 @@ func mapBody(op, key string, fields map[string]string, inner string) string {
 	return b.String()
 }
 
-func mapResult(t *testing.T, body []byte, op string) MapData {
+func mapResult(t *testing.T, body []byte, op string) mapData {
 	t.Helper()
 	var env struct {
 		Body struct {
@@ -49,8 +49,8 @@ func mapResult(t *testing.T, body []byte, op string) MapData {
 		t.Fatal(err)
 	}
 	var md struct {
-		Simple MapData `xml:"MapSimpleResult"`
-		Full   MapData `xml:"MapResult"`
+		Simple mapData `xml:"MapSimpleResult"`
+		Full   mapData `xml:"MapResult"`
 	}
 	if err := xml.Unmarshal(env.Body.Inner, &md); err != nil {
 		t.Fatalf("%v: %s", err, body)
@@ -70,7 +70,7 @@ func TestMapSimple(t *testing.T) {
 		t.Fatalf("fault %s %s", code, reason)
 	}
 	md := mapResult(t, rec.Body.Bytes(), "MapSimple")
-	if md.X != "-75.4990000" || md.Y != "39.0000000" || md.AreaX != 500 || md.AreaY != 250 || md.Encoding != EncodingWGS84 {
+	if md.X != "-75.4990000" || md.Y != "39.0000000" || md.AreaX != 500 || md.AreaY != 250 || md.Encoding != encodingWGS84 {
 		t.Errorf("view: %+v", md)
 	}
 	raw, _ := base64.StdEncoding.DecodeString(md.ImageData)
@@ -132,7 +132,7 @@ func TestMapActions(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
 	f.svc.opts.Graph = func() *routing.Graph { return g }
-	get := func(fields map[string]string) MapData {
+	get := func(fields map[string]string) mapData {
 		t.Helper()
 		fields["WantImageData"] = "false"
 		rec := f.post("text/xml", envelope11(mapBody("MapSimple", f.key, fields, "")))
@@ -230,7 +230,7 @@ func TestDisplaceAndGetLocation(t *testing.T) {
 	fields := map[string]string{"IconWidth": "16", "IconHeight": "16"}
 	rec := f.post("text/xml", envelope11(mapBody("MapDisplaceLocations", f.key, fields, two)))
 	var env struct {
-		Locs []LocationInput `xml:"Body>MapDisplaceLocationsResponse>MapDisplaceLocationsResult>LocationInput"`
+		Locs []locationInput `xml:"Body>MapDisplaceLocationsResponse>MapDisplaceLocationsResult>LocationInput"`
 	}
 	if err := xml.Unmarshal(rec.Body.Bytes(), &env); err != nil || len(env.Locs) != 2 {
 		t.Fatalf("%v: %s", err, rec.Body)
@@ -248,11 +248,11 @@ func TestDisplaceAndGetLocation(t *testing.T) {
 	}
 	// A click on the first icon finds it; a click far away, the point.
 	cx, cy := v.Pixel(orb.Point{-75.4990, 39.0})
-	click := func(x, y float64) []LocationInput {
+	click := func(x, y float64) []locationInput {
 		fields := map[string]string{"ViewX": strconv.Itoa(int(x)), "ViewY": strconv.Itoa(int(y)), "IconWidth": "16", "IconHeight": "16"}
 		rec := f.post("text/xml", envelope11(mapBody("MapGetLocation", f.key, fields, `<Locations><LocationInput fid="a"><X>-75.4990</X><Y>39.0000</Y><Encoding>EPGS4326</Encoding></LocationInput></Locations>`)))
 		var env struct {
-			Locs []LocationInput `xml:"Body>MapGetLocationResponse>MapGetLocationResult>LocationInput"`
+			Locs []locationInput `xml:"Body>MapGetLocationResponse>MapGetLocationResult>LocationInput"`
 		}
 		if err := xml.Unmarshal(rec.Body.Bytes(), &env); err != nil {
 			t.Fatal(err)

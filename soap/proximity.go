@@ -33,12 +33,12 @@ type proximitySimpleResponse struct {
 
 // Limits of a proximity search.
 const (
-	// MaxProximityResults bounds MaxNofResults.
-	MaxProximityResults = 1000
-	// MaxProximityMeters bounds MaxDistanceMeters of the Radius and
-	// RoadDistance searches; MaxProximityMinutes that of RoadTimeMinutes.
-	MaxProximityMeters  = 200_000
-	MaxProximityMinutes = 240
+	// maxProximityResults bounds MaxNofResults.
+	maxProximityResults = 1000
+	// maxProximityMeters bounds MaxDistanceMeters of the Radius and
+	// RoadDistance searches; maxProximityMinutes that of RoadTimeMinutes.
+	maxProximityMeters  = 200_000
+	maxProximityMinutes = 240
 	// proximityFastestMS is the fastest a car goes (m/s, 150 km/h): a
 	// RoadTimeMinutes search looks that far in a straight line.
 	proximityFastestMS = 150 / 3.6
@@ -73,7 +73,7 @@ type proximityRequest struct {
 	X, Y      string
 	Encoding  string
 	Locations struct {
-		Items []*LocationInput `xml:"LocationInput"`
+		Items []*locationInput `xml:"LocationInput"`
 	} `xml:"Locations"`
 	NodeType          string
 	SearchType        string
@@ -111,13 +111,13 @@ type proximityArgs struct {
 	MaxDistance          int
 	NodeType, SearchType string
 	UseDbSet             bool
-	Locations            []*LocationInput // the request's own, for DBLocations
+	Locations            []*locationInput // the request's own, for DBLocations
 }
 
 // proximity finds what the args ask for around their point.
-func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInput, error) {
-	if e := strings.TrimSpace(a.Encoding); e != EncodingWGS84 {
-		return nil, senderFault("Encoding %q is not supported (use %s)", e, EncodingWGS84)
+func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]locationInput, error) {
+	if e := strings.TrimSpace(a.Encoding); e != encodingWGS84 {
+		return nil, senderFault("Encoding %q is not supported (use %s)", e, encodingWGS84)
 	}
 	p, err := parsePoint("", a.X, a.Y)
 	if err != nil {
@@ -133,8 +133,8 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInp
 	case !gazetteer && nt != "DBLocations":
 		return nil, senderFault("NodeType %q is not a ProximityNodeTypes value", nt)
 	}
-	if a.MaxNofResults < 1 || a.MaxNofResults > MaxProximityResults {
-		return nil, senderFault("MaxNofResults %d: give 1 to %d", a.MaxNofResults, MaxProximityResults)
+	if a.MaxNofResults < 1 || a.MaxNofResults > maxProximityResults {
+		return nil, senderFault("MaxNofResults %d: give 1 to %d", a.MaxNofResults, maxProximityResults)
 	}
 	st := strings.TrimSpace(a.SearchType)
 	switch st {
@@ -142,9 +142,9 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInp
 	default:
 		return nil, senderFault("SearchType %q is not a ProximitySearchTypes value (Radius, RoadDistance, RoadTimeMinutes)", st)
 	}
-	limit, unit := MaxProximityMeters, "metres"
+	limit, unit := maxProximityMeters, "metres"
 	if st == "RoadTimeMinutes" {
-		limit, unit = MaxProximityMinutes, "minutes"
+		limit, unit = maxProximityMinutes, "minutes"
 	}
 	if a.MaxDistance < 1 || a.MaxDistance > limit {
 		return nil, senderFault("the maximum distance %d: give 1 to %d (%s for SearchType %s)", a.MaxDistance, limit, unit, st)
@@ -161,7 +161,7 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInp
 		}
 		n := a.MaxNofResults
 		if st != "Radius" {
-			n = MaxProximityResults // the road search picks among more
+			n = maxProximityResults // the road search picks among more
 		}
 		for _, c := range ix.Nearby(p, radius, kind, n) {
 			cands = append(cands, nearbyResult{at: c.Location, c: c, metres: c.Distance})
@@ -173,7 +173,7 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInp
 			if err != nil {
 				return nil, err
 			}
-			locs = append(append([]*LocationInput(nil), locs...), set...)
+			locs = append(append([]*locationInput(nil), locs...), set...)
 		}
 		for i, li := range locs {
 			if li == nil {
@@ -201,7 +201,7 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInp
 			return nil, err
 		}
 	}
-	out := make([]LocationInput, 0, len(found))
+	out := make([]locationInput, 0, len(found))
 	for _, r := range found {
 		out = append(out, r.locationInput())
 	}
@@ -214,7 +214,7 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]LocationInp
 type nearbyResult struct {
 	at      orb.Point
 	c       geocode.Candidate
-	li      *LocationInput
+	li      *locationInput
 	metres  float64
 	seconds int
 	byRoad  bool // seconds holds a drive time
@@ -266,19 +266,19 @@ func byRoad(g *routing.Graph, p orb.Point, cs []nearbyResult, searchType string,
 // its formatted address, Type its Google type and fid its place_id; both
 // with X/Y, Radius the distance in metres (by road for the road
 // searches) and, for those, Time the drive in minutes.
-func (r nearbyResult) locationInput() LocationInput {
-	var li LocationInput
+func (r nearbyResult) locationInput() locationInput {
+	var li locationInput
 	if r.li != nil {
 		li = *r.li
 	} else {
 		c := r.c
-		field := func(t string) *LocationInputField {
+		field := func(t string) *locationInputField {
 			if l, _ := c.Component(t); l != "" {
-				return &LocationInputField{Name: l}
+				return &locationInputField{Name: l}
 			}
 			return nil
 		}
-		li = LocationInput{Country: field("country"), State: field("administrative_area_level_1"), City: field("locality"),
+		li = locationInput{Country: field("country"), State: field("administrative_area_level_1"), City: field("locality"),
 			Street: field("route"), PostCode: field("postal_code"), FID: c.PlaceID}
 		li.Name = c.FormattedAddress
 		if len(c.Types) > 0 {
@@ -291,6 +291,6 @@ func (r nearbyResult) locationInput() LocationInput {
 	if r.byRoad {
 		li.Time = strconv.FormatFloat(float64(r.seconds)/60, 'f', 1, 64)
 	}
-	li.Encoding = EncodingWGS84
+	li.Encoding = encodingWGS84
 	return li
 }

@@ -77,7 +77,7 @@ func TestProximitySimple(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := f.post("text/xml", envelope11(proximitySimpleBody(f.key, tc.fields)))
 			var env struct {
-				Locs []LocationInput `xml:"Body>ProximitySimpleResponse>ProximitySimpleResult>LocationInput"`
+				Locs []locationInput `xml:"Body>ProximitySimpleResponse>ProximitySimpleResult>LocationInput"`
 			}
 			if err := xml.Unmarshal(rec.Body.Bytes(), &env); err != nil || rec.Code != 200 {
 				t.Fatalf("HTTP %d %v: %s", rec.Code, err, rec.Body)
@@ -86,7 +86,7 @@ func TestProximitySimple(t *testing.T) {
 				t.Fatalf("%d locations, want %d: %s", len(env.Locs), len(tc.names), rec.Body)
 			}
 			for i, l := range env.Locs {
-				if l.Name != tc.names[i] || l.Encoding != EncodingWGS84 || l.X == "" || l.FID == "" {
+				if l.Name != tc.names[i] || l.Encoding != encodingWGS84 || l.X == "" || l.FID == "" {
 					t.Errorf("location %d: %+v, want %q", i, l, tc.names[i])
 				}
 				if tc.radius != nil {

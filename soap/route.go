@@ -31,11 +31,11 @@ type routePlannerSimpleRequest struct {
 
 type routePlannerSimpleResponse struct {
 	XMLName xml.Name    `xml:"http://geosvc.org/LocationService/ RoutePlannerSimpleResponse"`
-	Result  RouteResult `xml:"RoutePlannerSimpleResult"`
+	Result  routeResult `xml:"RoutePlannerSimpleResult"`
 }
 
-// RouteResult is a planned route (SPEC.md, "RouteResult").
-type RouteResult struct {
+// routeResult is a planned route (SPEC.md, "routeResult").
+type routeResult struct {
 	Description         *routeDescription `xml:"Description,omitempty"`
 	FormattedRoute      string            `xml:"FormattedRoute,omitempty"`
 	RouteData           string            `xml:"RouteData,omitempty"` // base64Binary
@@ -48,25 +48,25 @@ type RouteResult struct {
 }
 
 type routeDescription struct {
-	Items []RouteDescriptionItem `xml:"RouteDescriptionItem"`
+	Items []routeDescriptionItem `xml:"RouteDescriptionItem"`
 }
 
-// RouteDescriptionItem is one step of a route description.
-type RouteDescriptionItem struct {
+// routeDescriptionItem is one step of a route description.
+type routeDescriptionItem struct {
 	Loc, Dir, Street, Dist, Time, Level, X, Y string
 	Encoding                                  string
 }
 
 type locationInputs struct {
-	Locations []LocationInput `xml:"LocationInput"`
+	Locations []locationInput `xml:"LocationInput"`
 }
 
 type speedInfo struct {
-	Items []SpeedItem `xml:"SpeedItem"`
+	Items []speedItem `xml:"SpeedItem"`
 }
 
-// SpeedItem is the average speed driven on one road type.
-type SpeedItem struct {
+// speedItem is the average speed driven on one road type.
+type speedItem struct {
 	Name  string
 	Speed string
 }
@@ -100,8 +100,8 @@ func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed RoutePlannerSimple request: %v", err)
 	}
-	if e := strings.TrimSpace(req.Encoding); e != EncodingWGS84 {
-		return nil, senderFault("Encoding %q is not supported (use %s)", e, EncodingWGS84)
+	if e := strings.TrimSpace(req.Encoding); e != encodingWGS84 {
+		return nil, senderFault("Encoding %q is not supported (use %s)", e, encodingWGS84)
 	}
 	from, err := parsePoint("Departure", req.DepartureX, req.DepartureY)
 	if err != nil {
@@ -124,25 +124,25 @@ func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error
 type stop struct {
 	at   orb.Point
 	name string
-	in   *LocationInput // the request's, for RoutePlanner
+	in   *locationInput // the request's, for RoutePlanner
 }
 
 // plan routes through the stops in order (after reordering all but the
 // first and the last for the shortest drive when tsp), one leg after the
 // other, and writes the result the wants ask for.
-func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (RouteResult, error) {
+func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (routeResult, error) {
 	lang := strings.TrimSpace(w.Language)
 	if _, ok := maneuverPhrases[lang]; !ok && lang != "XML" {
-		return RouteResult{}, senderFault("Language %q is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)", lang)
+		return routeResult{}, senderFault("Language %q is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)", lang)
 	}
 	g, err := s.graph()
 	if err != nil {
-		return RouteResult{}, err
+		return routeResult{}, err
 	}
 	snaps := make([]routing.Snap, len(stops))
 	for i, st := range stops {
 		if snaps[i] = g.Snap(st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
-			return RouteResult{}, senderFault("the %s has no road within %d m", st.name, routing.DefaultSnapRadiusM)
+			return routeResult{}, senderFault("the %s has no road within %d m", st.name, routing.DefaultSnapRadiusM)
 		}
 	}
 	order := make([]int, len(stops))
@@ -152,7 +152,7 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 	if tsp && len(stops) > 3 {
 		order = routing.BestOrder(len(snaps), routing.TableCost(g.Matrix(m, snaps, snaps), m))
 	}
-	res := RouteResult{}
+	res := routeResult{}
 	if s.opts.RoadDataName != nil {
 		res.RoadDataName = s.opts.RoadDataName()
 	}
@@ -163,10 +163,10 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 		a, b := order[k-1], order[k]
 		r, err := g.Route(m, snaps[a], snaps[b])
 		if errors.Is(err, routing.ErrNoRoute) {
-			return RouteResult{}, senderFault("no route from the %s to the %s", stops[a].name, stops[b].name)
+			return routeResult{}, senderFault("no route from the %s to the %s", stops[a].name, stops[b].name)
 		}
 		if err != nil {
-			return RouteResult{}, err
+			return routeResult{}, err
 		}
 		res.Duration += r.DurationS
 		res.Distance += r.DistanceM
@@ -191,14 +191,14 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 	if w.Locations {
 		res.Locations = &locationInputs{}
 		for _, i := range order {
-			li := LocationInput{}
+			li := locationInput{}
 			if stops[i].in != nil {
 				li = *stops[i].in
 			}
 			if li.Type == "" {
 				li.Type = stops[i].name
 			}
-			li.X, li.Y, li.Encoding = coord(snaps[i].Point[0]), coord(snaps[i].Point[1]), EncodingWGS84
+			li.X, li.Y, li.Encoding = coord(snaps[i].Point[0]), coord(snaps[i].Point[1]), encodingWGS84
 			res.Locations.Locations = append(res.Locations.Locations, li)
 		}
 	}
@@ -236,16 +236,16 @@ func coord(v float64) string { return strconv.FormatFloat(v, 'f', 7, 64) }
 // Dir the maneuver in the language, Street, Dist the stretch after it (km,
 // or miles when not metric, two decimals), Time its seconds, Level its
 // road type, X and Y where the maneuver is.
-func describe(steps []routing.Step, lang string, metric bool) []RouteDescriptionItem {
-	items := make([]RouteDescriptionItem, len(steps))
+func describe(steps []routing.Step, lang string, metric bool) []routeDescriptionItem {
+	items := make([]routeDescriptionItem, len(steps))
 	for i, st := range steps {
 		dir := st.Maneuver.String()
 		if p, ok := maneuverPhrases[lang]; ok {
 			dir = p[st.Maneuver]
 		}
-		items[i] = RouteDescriptionItem{Loc: strconv.Itoa(i + 1), Dir: dir, Street: st.Street, Dist: distance(st.DistanceM, metric),
+		items[i] = routeDescriptionItem{Loc: strconv.Itoa(i + 1), Dir: dir, Street: st.Street, Dist: distance(st.DistanceM, metric),
 			Time: strconv.Itoa(int(math.Round(st.DurationS))), Level: st.RoadType.String(),
-			X: coord(st.Point[0]), Y: coord(st.Point[1]), Encoding: EncodingWGS84}
+			X: coord(st.Point[0]), Y: coord(st.Point[1]), Encoding: encodingWGS84}
 	}
 	return items
 }
@@ -261,7 +261,7 @@ func distance(m float64, metric bool) string {
 // formatRoute writes one line per item from format, where {n}, {dir},
 // {street}, {dist}, {time} (seconds), {level}, {x} and {y} stand for the
 // item's fields.
-func formatRoute(items []RouteDescriptionItem, format string) string {
+func formatRoute(items []routeDescriptionItem, format string) string {
 	if strings.TrimSpace(format) == "" {
 		format = defaultRouteFormat
 	}
@@ -277,7 +277,7 @@ func formatRoute(items []RouteDescriptionItem, format string) string {
 // speeds returns the average speed driven on each road type of the route
 // (km/h, or mph when not metric), by road type: distance over driving
 // time, turn and signal penalties left out.
-func speeds(r *routing.Route, metric bool) []SpeedItem {
+func speeds(r *routing.Route, metric bool) []speedItem {
 	type acc struct{ m, s float64 }
 	by := map[profile.RoadType]*acc{}
 	for _, seg := range r.Segments {
@@ -289,7 +289,7 @@ func speeds(r *routing.Route, metric bool) []SpeedItem {
 		a.m += seg.DistanceM
 		a.s += seg.DurationS - seg.TurnCostS // driving time, not waiting at turns and signals
 	}
-	var out []SpeedItem
+	var out []speedItem
 	for rt, a := range by {
 		if a.s <= 0 {
 			continue
@@ -298,7 +298,7 @@ func speeds(r *routing.Route, metric bool) []SpeedItem {
 		if !metric {
 			v /= 1.609344
 		}
-		out = append(out, SpeedItem{Name: rt.String(), Speed: strconv.FormatFloat(v, 'f', 1, 64)})
+		out = append(out, speedItem{Name: rt.String(), Speed: strconv.FormatFloat(v, 'f', 1, 64)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -333,20 +333,20 @@ func writeVarint(b *strings.Builder, v int64) {
 // routePlannerRequest is the RoutePlanner request element.
 type routePlannerRequest struct {
 	Locations struct {
-		Items []*LocationInput `xml:"LocationInput"`
+		Items []*locationInput `xml:"LocationInput"`
 	} `xml:"Locations"`
 	Language                     string
 	WantMetric, WantRouteDetails bool
 	PlanningType                 string
 	Speed                        struct {
-		Items []SpeedItem `xml:"SpeedItem"`
+		Items []speedItem `xml:"SpeedItem"`
 	} `xml:"Speed"`
 	WantDataSet, WantDescription                bool
 	WantSpeedInfo, WantLocations, WantRouteData bool
 	FormatString                                string
 	SubscriptionKey                             string
 	MergeLocations                              struct {
-		Items []*LocationInput `xml:"LocationInput"`
+		Items []*locationInput `xml:"LocationInput"`
 	} `xml:"MergeLocations"`
 	Mergedistance int
 	UseDbSet      bool
@@ -354,11 +354,11 @@ type routePlannerRequest struct {
 
 type routePlannerResponse struct {
 	XMLName xml.Name    `xml:"http://geosvc.org/LocationService/ RoutePlannerResponse"`
-	Result  RouteResult `xml:"RoutePlannerResult"`
+	Result  routeResult `xml:"RoutePlannerResult"`
 }
 
-// MaxRouteStops bounds the Locations of a RoutePlanner request.
-const MaxRouteStops = 100
+// maxRouteStops bounds the Locations of a RoutePlanner request.
+const maxRouteStops = 100
 
 func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 	var req routePlannerRequest
@@ -388,8 +388,8 @@ func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 		return nil, senderFault("UseDbSet: RoutePlanner does not route through location sets in this release; give the Locations")
 	}
 	n := len(req.Locations.Items)
-	if n < 2 || n > MaxRouteStops {
-		return nil, senderFault("Locations holds %d locations: give 2 to %d", n, MaxRouteStops)
+	if n < 2 || n > maxRouteStops {
+		return nil, senderFault("Locations holds %d locations: give 2 to %d", n, maxRouteStops)
 	}
 	stops := make([]stop, n)
 	for i, li := range req.Locations.Items {
@@ -410,13 +410,13 @@ func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 
 // stopOf reads location i of a route: its X and Y, or else its address,
 // placed by the gazetteer's best match.
-func (s *Service) stopOf(i int, li *LocationInput) (stop, error) {
+func (s *Service) stopOf(i int, li *locationInput) (stop, error) {
 	name := fmt.Sprintf("location %d", i+1)
 	if li == nil {
 		return stop{}, senderFault("%s is nil", name)
 	}
-	if e := strings.TrimSpace(li.Encoding); e != "" && e != EncodingWGS84 {
-		return stop{}, senderFault("%s: Encoding %s is not supported (use %s)", name, e, EncodingWGS84)
+	if e := strings.TrimSpace(li.Encoding); e != "" && e != encodingWGS84 {
+		return stop{}, senderFault("%s: Encoding %s is not supported (use %s)", name, e, encodingWGS84)
 	}
 	if strings.TrimSpace(li.X) != "" || strings.TrimSpace(li.Y) != "" {
 		p, err := parsePoint("", li.X, li.Y)

@@ -79,7 +79,7 @@ func TestRoutePlannerSimple(t *testing.T) {
 		t.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
 	}
 	var env struct {
-		R RouteResult `xml:"Body>RoutePlannerSimpleResponse>RoutePlannerSimpleResult"`
+		R routeResult `xml:"Body>RoutePlannerSimpleResponse>RoutePlannerSimpleResult"`
 	}
 	if err := xml.Unmarshal(rec.Body.Bytes(), &env); err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestRoutePlannerSimple(t *testing.T) {
 	}
 	for i, w := range want {
 		it := r.Description.Items[i]
-		if it.Dir != w.dir || it.Street != w.street || it.Dist != w.dist || it.Encoding != EncodingWGS84 {
+		if it.Dir != w.dir || it.Street != w.street || it.Dist != w.dist || it.Encoding != encodingWGS84 {
 			t.Errorf("step %d: %+v, want %s %s %s", i+1, it, w.dir, w.street, w.dist)
 		}
 	}
@@ -117,7 +117,7 @@ func TestRoutePlannerSimple(t *testing.T) {
 	// Other languages and units.
 	rec = f.post("text/xml", envelope11(routeRequest(f.key, merge(w2ToS, map[string]string{"Language": "German", "WantMetric": "false", "FormatString": "{dir}: {street}"}))))
 	var de struct {
-		R RouteResult `xml:"Body>RoutePlannerSimpleResponse>RoutePlannerSimpleResult"`
+		R routeResult `xml:"Body>RoutePlannerSimpleResponse>RoutePlannerSimpleResult"`
 	}
 	if err := xml.Unmarshal(rec.Body.Bytes(), &de); err != nil {
 		t.Fatal(err)
@@ -226,10 +226,10 @@ func plannerRequest(key, planning string, stops []string, extra string) string {
 	return b.String()
 }
 
-func plannerResult(t *testing.T, body []byte) RouteResult {
+func plannerResult(t *testing.T, body []byte) routeResult {
 	t.Helper()
 	var env struct {
-		R RouteResult `xml:"Body>RoutePlannerResponse>RoutePlannerResult"`
+		R routeResult `xml:"Body>RoutePlannerResponse>RoutePlannerResult"`
 	}
 	if err := xml.Unmarshal(body, &env); err != nil {
 		t.Fatalf("%v: %s", err, body)

@@ -26,11 +26,11 @@ import (
 // may be allowed (keys create --interfaces soap) and in usage counts.
 const Interface = "soap"
 
-// DefaultMaxBody is the largest request envelope read by default.
-const DefaultMaxBody = 1 << 20
+// defaultMaxBody is the largest request envelope read by default.
+const defaultMaxBody = 1 << 20
 
-// MaxGazetteerLocations bounds the locations of one Gazetteer request.
-const MaxGazetteerLocations = 1000
+// maxGazetteerLocations bounds the locations of one Gazetteer request.
+const maxGazetteerLocations = 1000
 
 //go:embed location.wsdl
 var wsdlText string
@@ -64,7 +64,7 @@ type Options struct {
 	// (PublicURL + the request's path); else the request's scheme and
 	// Host.
 	PublicURL string
-	// MaxBody is the largest envelope read; 0 means DefaultMaxBody.
+	// MaxBody is the largest envelope read; 0 means defaultMaxBody.
 	MaxBody int64
 	// Logger logs internal errors; nil means slog.Default().
 	Logger *slog.Logger
@@ -79,7 +79,7 @@ type Service struct {
 // New returns the service.
 func New(opts Options) *Service {
 	if opts.MaxBody <= 0 {
-		opts.MaxBody = DefaultMaxBody
+		opts.MaxBody = defaultMaxBody
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -111,7 +111,7 @@ func requestSet(ctx context.Context) *setRef {
 }
 
 // operation answers one request element (its XML in body) for the key's
-// owner; it returns the response element or a *Fault.
+// owner; it returns the response element or a *fault.
 type operation func(ctx context.Context, body []byte) (any, error)
 
 // ServeHTTP answers GET with the WSDL and POST with a SOAP response or
@@ -142,7 +142,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v = req.version
 	}
 	if err != nil {
-		f, ok := err.(*Fault)
+		f, ok := err.(*fault)
 		if !ok {
 			f = senderFault("%v", err)
 		}
@@ -151,7 +151,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, err := s.dispatch(r.Context(), req)
 	if err != nil {
-		var f *Fault
+		var f *fault
 		if !errors.As(err, &f) {
 			s.opts.Logger.Error("soap operation failed", slog.String("operation", req.operation), slog.Any("error", err))
 			f = receiverFault("internal error, retry later")
@@ -166,11 +166,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // versionOf guesses the SOAP version from a content type, for faults about
 // requests that are not envelopes.
-func versionOf(contentType string) Version {
+func versionOf(contentType string) soapVersion {
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == "application/soap+xml" {
-		return SOAP12
+		return soap12
 	}
-	return SOAP11
+	return soap11
 }
 
 // operations lists the operations of the WSDL.
@@ -294,8 +294,8 @@ func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed Gazetteer request: %v", err)
 	}
-	if n := len(req.Request.Locations); n > MaxGazetteerLocations {
-		return nil, senderFault("GazetteerRequest holds %d locations; at most %d", n, MaxGazetteerLocations)
+	if n := len(req.Request.Locations); n > maxGazetteerLocations {
+		return nil, senderFault("GazetteerRequest holds %d locations; at most %d", n, maxGazetteerLocations)
 	}
 	ix, err := s.index()
 	if err != nil {
@@ -304,11 +304,11 @@ func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
 	var resp gazetteerResponse
 	for i, l := range req.Request.Locations {
 		if l == nil { // not produced by encoding/xml (an xsi:nil element decodes as an empty one), kept for safety
-			resp.Result.Locations = append(resp.Result.Locations, Location{locationTail: locationTail{Encoding: EncodingWGS84}, Status: StatusEmpty})
+			resp.Result.Locations = append(resp.Result.Locations, location{locationTail: locationTail{Encoding: encodingWGS84}, Status: statusEmpty})
 			continue
 		}
-		if e := strings.TrimSpace(l.Encoding); e != "" && e != EncodingWGS84 {
-			return nil, senderFault("LocationInput %d: Encoding %s is not supported (use %s)", i+1, e, EncodingWGS84)
+		if e := strings.TrimSpace(l.Encoding); e != "" && e != encodingWGS84 {
+			return nil, senderFault("LocationInput %d: Encoding %s is not supported (use %s)", i+1, e, encodingWGS84)
 		}
 		in := addressInput{Country: l.Country.value(), State: l.State.value(), City: l.City.value(),
 			Street: l.Street.value(), Premise: l.Premise.value(), PostCode: l.PostCode.value()}

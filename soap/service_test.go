@@ -135,7 +135,7 @@ func TestEnvelopesAndFaults(t *testing.T) {
 		{"unknown key", "text/xml", envelope11(gazetteerSimple("gs_"+strings.Repeat("x", 40), map[string]string{"City": "Testville"})), 500, "text/xml", "soap:Client", "Forbidden"},
 		{"key not allowed soap", "application/soap+xml", envelope12(gazetteerSimple(f.other, map[string]string{"City": "Testville"})), 400, "application/soap+xml", "soap:Sender", "Forbidden"},
 		{"map without a size", "text/xml", envelope11(`<MapSimple xmlns="http://geosvc.org/LocationService/"><X>-75.5</X><Y>39</Y><Encoding>EPGS4326</Encoding><SubscriptionKey>` + f.key + `</SubscriptionKey></MapSimple>`), 500, "text/xml", "soap:Client", "Width and Height"},
-		{"too many locations", "text/xml", envelope11(`<Gazetteer xmlns="http://geosvc.org/LocationService/"><GazetteerRequest>` + strings.Repeat("<LocationInput><Encoding>EPGS4326</Encoding></LocationInput>", MaxGazetteerLocations+1) + `</GazetteerRequest><SubscriptionKey>` + f.key + `</SubscriptionKey></Gazetteer>`), 500, "text/xml", "soap:Client", "at most 1000"},
+		{"too many locations", "text/xml", envelope11(`<Gazetteer xmlns="http://geosvc.org/LocationService/"><GazetteerRequest>` + strings.Repeat("<LocationInput><Encoding>EPGS4326</Encoding></LocationInput>", maxGazetteerLocations+1) + `</GazetteerRequest><SubscriptionKey>` + f.key + `</SubscriptionKey></Gazetteer>`), 500, "text/xml", "soap:Client", "at most 1000"},
 		{"other encoding", "text/xml", envelope11(`<Gazetteer xmlns="http://geosvc.org/LocationService/"><GazetteerRequest><LocationInput><Encoding>VENDOR1</Encoding></LocationInput></GazetteerRequest><SubscriptionKey>` + f.key + `</SubscriptionKey></Gazetteer>`), 500, "text/xml", "soap:Client", "Encoding VENDOR1"},
 		{"key requests off", "text/xml", envelope11(`<LocationGetSubscriptionKey xmlns="http://geosvc.org/LocationService/"><CompanyName>Acme</CompanyName></LocationGetSubscriptionKey>`), 500, "text/xml", "soap:Client", "does not issue keys"},
 	} {
@@ -153,12 +153,12 @@ func TestEnvelopesAndFaults(t *testing.T) {
 }
 
 // gazetteerResult decodes the Location of a GazetteerSimple response.
-func gazetteerResult(t *testing.T, body string) Location {
+func gazetteerResult(t *testing.T, body string) location {
 	t.Helper()
 	var env struct {
 		Body struct {
 			Resp struct {
-				Result Location `xml:"GazetteerSimpleResult"`
+				Result location `xml:"GazetteerSimpleResult"`
 			} `xml:"GazetteerSimpleResponse"`
 		} `xml:"Body"`
 	}
@@ -168,7 +168,7 @@ func gazetteerResult(t *testing.T, body string) Location {
 	return env.Body.Resp.Result
 }
 
-func fieldStatus(f *LocationField) string {
+func fieldStatus(f *locationField) string {
 	if f == nil {
 		return "-"
 	}
@@ -191,25 +191,25 @@ func TestGazetteerSimple(t *testing.T) {
 		fields map[string]string // field -> "Status names (current)"
 	}{
 		{"all given, all right", map[string]string{"Street": "North Main Street", "Premise": "10", "City": "Testville", "PostCode": "19901", "State": "DE", "Country": "US"},
-			StatusOK, map[string]string{"Street": "OK North Main Street", "Premise": "OK 10", "PostCode": "OK 19901", "City": "OK Testville", "State": "OK Delaware", "Country": "OK United States"}},
+			statusOK, map[string]string{"Street": "OK North Main Street", "Premise": "OK 10", "PostCode": "OK 19901", "City": "OK Testville", "State": "OK Delaware", "Country": "OK United States"}},
 		{"completed", map[string]string{"Street": "n main st", "Premise": "10"},
-			StatusCompleted, map[string]string{"Street": "OK North Main Street", "Premise": "OK 10", "PostCode": "Completed 19901", "City": "Completed Testville", "Country": "Completed United States"}},
+			statusCompleted, map[string]string{"Street": "OK North Main Street", "Premise": "OK 10", "PostCode": "Completed 19901", "City": "Completed Testville", "Country": "Completed United States"}},
 		{"wrong postcode", map[string]string{"Street": "North Main Street", "Premise": "10", "PostCode": "19711"},
-			StatusConflict, map[string]string{"PostCode": "Conflict 19901 (19711)", "Premise": "OK 10"}},
+			statusConflict, map[string]string{"PostCode": "Conflict 19901 (19711)", "Premise": "OK 10"}},
 		{"house number in a range", map[string]string{"Street": "North Main Street", "Premise": "24"},
-			StatusRangeCheck, map[string]string{"Premise": "RangeCheck 24"}},
+			statusRangeCheck, map[string]string{"Premise": "RangeCheck 24"}},
 		{"house number not found", map[string]string{"Street": "North Main Street", "Premise": "99"},
-			StatusIncomplete, map[string]string{"Premise": "Incomplete (99)", "Street": "OK North Main Street"}},
+			statusIncomplete, map[string]string{"Premise": "Incomplete (99)", "Street": "OK North Main Street"}},
 		{"street given in part", map[string]string{"Street": "Main St", "Premise": "10"},
-			StatusCompleted, map[string]string{"Street": "Completed North Main Street (Main St)", "Premise": "OK 10"}},
+			statusCompleted, map[string]string{"Street": "Completed North Main Street (Main St)", "Premise": "OK 10"}},
 		{"wrong city", map[string]string{"Street": "North Main Street", "Premise": "10", "City": "Dover"},
-			StatusConflict, map[string]string{"City": "Conflict Testville (Dover)", "Street": "OK North Main Street"}},
+			statusConflict, map[string]string{"City": "Conflict Testville (Dover)", "Street": "OK North Main Street"}},
 		{"a postcode the town result cannot check", map[string]string{"City": "Testville", "PostCode": "19901"},
-			StatusNotChecked, map[string]string{"City": "OK Testville", "PostCode": "NotChecked 19901"}},
+			statusNotChecked, map[string]string{"City": "OK Testville", "PostCode": "NotChecked 19901"}},
 		{"nothing found", map[string]string{"Street": "Qqqq Zzzz Road"},
-			StatusNotChecked, map[string]string{"Street": "NotChecked Qqqq Zzzz Road", "City": "-"}},
+			statusNotChecked, map[string]string{"Street": "NotChecked Qqqq Zzzz Road", "City": "-"}},
 		{"nothing given", map[string]string{},
-			StatusEmpty, map[string]string{"Street": "-"}},
+			statusEmpty, map[string]string{"Street": "-"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := f.post("text/xml", envelope11(gazetteerSimple(f.key, tc.in)))
@@ -217,16 +217,16 @@ func TestGazetteerSimple(t *testing.T) {
 				t.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
 			}
 			loc := gazetteerResult(t, rec.Body.String())
-			if loc.Status != tc.status || loc.Encoding != EncodingWGS84 {
+			if loc.Status != tc.status || loc.Encoding != encodingWGS84 {
 				t.Errorf("Location Status %s Encoding %s, want %s", loc.Status, loc.Encoding, tc.status)
 			}
-			got := map[string]*LocationField{"Country": loc.Country, "State": loc.State, "PostCode": loc.PostCode, "City": loc.City, "Street": loc.Street, "Premise": loc.Premise}
+			got := map[string]*locationField{"Country": loc.Country, "State": loc.State, "PostCode": loc.PostCode, "City": loc.City, "Street": loc.Street, "Premise": loc.Premise}
 			for k, want := range tc.fields {
 				if g := fieldStatus(got[k]); g != want {
 					t.Errorf("%s: %q, want %q", k, g, want)
 				}
 			}
-			if tc.status != StatusNotChecked && tc.status != StatusEmpty && (loc.X == "" || loc.Y == "" || loc.FID == "") {
+			if tc.status != statusNotChecked && tc.status != statusEmpty && (loc.X == "" || loc.Y == "" || loc.FID == "") {
 				t.Errorf("no X, Y or fid: %+v", loc)
 			}
 		})
@@ -246,7 +246,7 @@ func TestGazetteerArray(t *testing.T) {
 	var env struct {
 		Body struct {
 			Resp struct {
-				Locations []Location `xml:"GazetteerResult>Location"`
+				Locations []location `xml:"GazetteerResult>Location"`
 			} `xml:"GazetteerResponse"`
 		} `xml:"Body"`
 	}

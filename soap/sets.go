@@ -28,11 +28,11 @@ import (
 // soapsets:OWNER the set of the owner's set names; PREFIX
 // soapsetkey:KEYID "OWNER:NAME", the set a set key addresses.
 
-// MaxSetLocations bounds the locations of one set, MaxSetsPerKey the sets
+// maxSetLocations bounds the locations of one set, maxSetsPerKey the sets
 // of one owner.
 const (
-	MaxSetLocations = 10000
-	MaxSetsPerKey   = 100
+	maxSetLocations = 10000
+	maxSetsPerKey   = 100
 )
 
 var setNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
@@ -53,14 +53,14 @@ type deleteSetResponse struct {
 
 type uploadRequest struct {
 	Locations struct {
-		Items []*LocationInput `xml:"LocationInput"`
+		Items []*locationInput `xml:"LocationInput"`
 	} `xml:"Locations"`
 	ClearBeforeUpload bool
 }
 
-// UploadResult is LocationUpload's answer (its fields are geosvc's: the
+// uploadResult is LocationUpload's answer (its fields are geosvc's: the
 // specification does not show them).
-type UploadResult struct {
+type uploadResult struct {
 	Uploaded int    `xml:"Uploaded"`
 	Rejected int    `xml:"Rejected"`
 	Message  string `xml:"Message,omitempty"`
@@ -68,7 +68,7 @@ type UploadResult struct {
 
 type uploadResponse struct {
 	XMLName xml.Name     `xml:"http://geosvc.org/LocationService/ LocationUploadResponse"`
-	Result  UploadResult `xml:"LocationUploadResult"`
+	Result  uploadResult `xml:"LocationUploadResult"`
 }
 
 // setRef names a set: its owner's key id and its name.
@@ -140,7 +140,7 @@ func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
 	ref := setRef{owner: owner.ID, name: name}
 	if n, err := rdb.SCard(ctx, s.setsOf(owner.ID)).Result(); err != nil {
 		return nil, err
-	} else if n >= MaxSetsPerKey {
+	} else if n >= maxSetsPerKey {
 		return nil, senderFault("the key has %d location sets, the most it may have: delete one first", n)
 	}
 	ok, err := rdb.HSetNX(ctx, s.setKey(ref), "created", time.Now().UTC().Format(time.RFC3339)).Result()
@@ -172,7 +172,7 @@ func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
 // there is no such set.
 func (s *Service) deleteSet(ctx context.Context, body []byte) (any, error) {
 	name, err := setName(body, "LocationDeleteSetSimple")
-	if f, ok := err.(*Fault); ok && strings.HasPrefix(f.Reason, "LocationSetName") {
+	if f, ok := err.(*fault); ok && strings.HasPrefix(f.Reason, "LocationSetName") {
 		return deleteSetResponse{Deleted: false}, nil // no set has such a name
 	}
 	if err != nil {
@@ -237,8 +237,8 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var res UploadResult
-	args := []any{"0", MaxSetLocations}
+	var res uploadResult
+	args := []any{"0", maxSetLocations}
 	if req.ClearBeforeUpload {
 		args[0] = "1"
 	}
@@ -254,7 +254,7 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 			reject("empty")
 			continue
 		}
-		if e := strings.TrimSpace(li.Encoding); e != "" && e != EncodingWGS84 {
+		if e := strings.TrimSpace(li.Encoding); e != "" && e != encodingWGS84 {
 			reject("Encoding " + e + " is not supported")
 			continue
 		}
@@ -268,15 +268,15 @@ func (s *Service) upload(ctx context.Context, body []byte) (any, error) {
 		}
 		args = append(args, b)
 	}
-	if len(args)-2 > MaxSetLocations {
-		return nil, senderFault("%d locations: a set holds at most %d", len(args)-2, MaxSetLocations)
+	if len(args)-2 > maxSetLocations {
+		return nil, senderFault("%d locations: a set holds at most %d", len(args)-2, maxSetLocations)
 	}
 	n, err := uploadScript.Run(ctx, rdb, []string{s.setLocsKey(*set)}, args...).Int()
 	if err != nil {
 		return nil, err
 	}
 	if n < 0 {
-		return nil, senderFault("the set would hold more than %d locations", MaxSetLocations)
+		return nil, senderFault("the set would hold more than %d locations", maxSetLocations)
 	}
 	res.Uploaded = len(args) - 2
 	res.Message = strings.Join(reasons, "; ")
@@ -298,7 +298,7 @@ func (s *Service) keySet(ctx context.Context) (redis.UniversalClient, *setRef, e
 }
 
 // keySetLocations returns the locations of the request key's set.
-func (s *Service) keySetLocations(ctx context.Context) ([]*LocationInput, error) {
+func (s *Service) keySetLocations(ctx context.Context) ([]*locationInput, error) {
 	rdb, set, err := s.keySet(ctx)
 	if err != nil {
 		return nil, err
@@ -307,9 +307,9 @@ func (s *Service) keySetLocations(ctx context.Context) ([]*LocationInput, error)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*LocationInput, 0, len(raw))
+	out := make([]*locationInput, 0, len(raw))
 	for _, r := range raw {
-		var li LocationInput
+		var li locationInput
 		if err := json.Unmarshal([]byte(r), &li); err != nil {
 			return nil, fmt.Errorf("location set %s: %w", set.name, err)
 		}

@@ -60,7 +60,7 @@ func TestLocationSets(t *testing.T) {
 
 	// Two depots east of the point (-75.4995, 39.0005), one bad.
 	var up struct {
-		R UploadResult `xml:"Body>LocationUploadResponse>LocationUploadResult"`
+		R uploadResult `xml:"Body>LocationUploadResponse>LocationUploadResult"`
 	}
 	if err := xml.Unmarshal(must(uploadOp(setKey, false, "-75.4990,39.0005", "-75.4980,39.0005", "east,39")), &up); err != nil {
 		t.Fatal(err)
@@ -71,10 +71,10 @@ func TestLocationSets(t *testing.T) {
 	fault(uploadOp(f.key, false, "-75.4990,39.0005"), "addresses no location set")
 	fault(uploadOp("depots", false, "-75.4990,39.0005"), "Forbidden") // a name is no key
 
-	search := func(key string) []LocationInput {
+	search := func(key string) []locationInput {
 		t.Helper()
 		var env struct {
-			Locs []LocationInput `xml:"Body>ProximitySimpleResponse>ProximitySimpleResult>LocationInput"`
+			Locs []locationInput `xml:"Body>ProximitySimpleResponse>ProximitySimpleResult>LocationInput"`
 		}
 		if err := xml.Unmarshal(must(proximitySimpleBody(key, map[string]string{"NodeType": "DBLocations", "UseDbSet": "true"})), &env); err != nil {
 			t.Fatal(err)
@@ -100,7 +100,7 @@ func TestLocationSets(t *testing.T) {
 		`</Locations><NodeType>DBLocations</NodeType><SearchType>Radius</SearchType><MaxNofResults>5</MaxNofResults>` +
 		`<MaxdistanceMeters>500</MaxdistanceMeters><UseDbSet>false</UseDbSet><SubscriptionKey>` + f.key + `</SubscriptionKey></Proximity>`
 	var prox struct {
-		Locs []LocationInput `xml:"Body>ProximityResponse>ProximityResult>LocationInput"`
+		Locs []locationInput `xml:"Body>ProximityResponse>ProximityResult>LocationInput"`
 	}
 	if err := xml.Unmarshal(must(body), &prox); err != nil || len(prox.Locs) != 1 || prox.Locs[0].FID != "near" {
 		t.Errorf("Proximity: %+v %v", prox.Locs, err)

@@ -4,23 +4,23 @@ import "encoding/xml"
 
 // FieldStatus values (SPEC.md, "SOAP location service: enumerations").
 const (
-	StatusOK           = "OK"
-	StatusNotChecked   = "NotChecked"
-	StatusCompleted    = "Completed"
-	StatusAlternatives = "Alternatives"
-	StatusConflict     = "Conflict"
-	StatusIncomplete   = "Incomplete"
-	StatusEmpty        = "Empty"
-	StatusRangeCheck   = "RangeCheck"
+	statusOK           = "OK"
+	statusNotChecked   = "NotChecked"
+	statusCompleted    = "Completed"
+	statusAlternatives = "Alternatives"
+	statusConflict     = "Conflict"
+	statusIncomplete   = "Incomplete"
+	statusEmpty        = "Empty"
+	statusRangeCheck   = "RangeCheck"
 )
 
-// EncodingWGS84 is the EncodingType of longitude/latitude in degrees; the
+// encodingWGS84 is the EncodingType of longitude/latitude in degrees; the
 // specification spells it EPGS4326.
-const EncodingWGS84 = "EPGS4326"
+const encodingWGS84 = "EPGS4326"
 
-// LocationField is one field of a checked location: the value(s) found,
+// locationField is one field of a checked location: the value(s) found,
 // the field's status and, when the request's value differs, that value.
-type LocationField struct {
+type locationField struct {
 	Names   []nillableString `xml:"Name"`
 	Status  string           `xml:"Status,attr"`
 	Current string           `xml:"Current,attr,omitempty"`
@@ -32,16 +32,16 @@ type nillableString struct {
 	Nil   string `xml:"http://www.w3.org/2001/XMLSchema-instance nil,attr,omitempty"`
 }
 
-// Location is a checked location (the Gazetteer's answer).
-type Location struct {
-	Country   *LocationField `xml:"Country,omitempty"`
-	State     *LocationField `xml:"State,omitempty"`
-	PostCode  *LocationField `xml:"PostCode,omitempty"`
-	City      *LocationField `xml:"City,omitempty"`
-	Street    *LocationField `xml:"Street,omitempty"`
-	Premise   *LocationField `xml:"Premise,omitempty"`
-	PoBox     *LocationField `xml:"PoBox,omitempty"`
-	LargeUser *LocationField `xml:"LargeUser,omitempty"`
+// location is a checked location (the Gazetteer's answer).
+type location struct {
+	Country   *locationField `xml:"Country,omitempty"`
+	State     *locationField `xml:"State,omitempty"`
+	PostCode  *locationField `xml:"PostCode,omitempty"`
+	City      *locationField `xml:"City,omitempty"`
+	Street    *locationField `xml:"Street,omitempty"`
+	Premise   *locationField `xml:"Premise,omitempty"`
+	PoBox     *locationField `xml:"PoBox,omitempty"`
+	LargeUser *locationField `xml:"LargeUser,omitempty"`
 	locationTail
 	FID    string `xml:"fid,attr,omitempty"`
 	Status string `xml:"Status,attr"`
@@ -60,26 +60,26 @@ type locationTail struct {
 	Encoding string `xml:"Encoding"`
 }
 
-// LocationInputField is one field of a location to check.
-type LocationInputField struct {
+// locationInputField is one field of a location to check.
+type locationInputField struct {
 	Name string `xml:"Name"`
 }
 
-// LocationInput is a location to check (and the location type the
+// locationInput is a location to check (and the location type the
 // proximity and map operations return).
-type LocationInput struct {
-	Country  *LocationInputField `xml:"Country"`
-	State    *LocationInputField `xml:"State"`
-	City     *LocationInputField `xml:"City"`
-	Street   *LocationInputField `xml:"Street"`
-	Premise  *LocationInputField `xml:"Premise"`
-	PostCode *LocationInputField `xml:"PostCode"`
+type locationInput struct {
+	Country  *locationInputField `xml:"Country"`
+	State    *locationInputField `xml:"State"`
+	City     *locationInputField `xml:"City"`
+	Street   *locationInputField `xml:"Street"`
+	Premise  *locationInputField `xml:"Premise"`
+	PostCode *locationInputField `xml:"PostCode"`
 	locationTail
 	FID string `xml:"fid,attr"`
 }
 
 // value returns the value of an input field, "" when absent.
-func (f *LocationInputField) value() string {
+func (f *locationInputField) value() string {
 	if f == nil {
 		return ""
 	}
@@ -94,13 +94,13 @@ type gazetteerSimpleRequest struct {
 
 type gazetteerSimpleResponse struct {
 	XMLName xml.Name `xml:"http://geosvc.org/LocationService/ GazetteerSimpleResponse"`
-	Result  Location `xml:"GazetteerSimpleResult"`
+	Result  location `xml:"GazetteerSimpleResult"`
 }
 
 // gazetteerRequest is the Gazetteer request element.
 type gazetteerRequest struct {
 	Request struct {
-		Locations []*LocationInput `xml:"LocationInput"`
+		Locations []*locationInput `xml:"LocationInput"`
 	} `xml:"GazetteerRequest"`
 	SubscriptionKey string
 }
@@ -108,7 +108,7 @@ type gazetteerRequest struct {
 type gazetteerResponse struct {
 	XMLName xml.Name `xml:"http://geosvc.org/LocationService/ GazetteerResponse"`
 	Result  struct {
-		Locations []Location `xml:"Location"`
+		Locations []location `xml:"Location"`
 	} `xml:"GazetteerResult"`
 }
 
