@@ -64,14 +64,15 @@ func RegisterGeocoder(g *echo.Group, opts GeocoderOptions) {
 		opts.Logger = slog.Default()
 	}
 	h := &geocoderHandler{opts: opts}
-	g.GET("/"+geocoderInterface+"/geocoder", h.forward)
-	g.GET("/"+geocoderInterface+"/rev-geocoder", h.reverse)
+	shape := withErrorWriter(h.writeError)
+	g.GET("/"+geocoderInterface+"/geocoder", h.forward, shape)
+	g.GET("/"+geocoderInterface+"/rev-geocoder", h.reverse, shape)
 }
 
 type geocoderHandler struct{ opts GeocoderOptions }
 
 // geocodeResponse is the body of both endpoints (JSON, or XML with the
-// geocodeResponse root element).
+// GeocodeResponse root element).
 type geocodeResponse struct {
 	// XMLName is the XML root element, GeocodeResponse.
 	XMLName xml.Name `json:"-" xml:"GeocodeResponse"`
@@ -200,54 +201,85 @@ func (h *geocoderHandler) write(c echo.Context, format string, code int, r geoco
 	return c.Blob(code, mimeJSONUTF8, b)
 }
 
-// fail answers a status without results.
-func (h *geocoderHandler) fail(c echo.Context, format string, code int, status, msg string) error {
-	return h.write(c, format, code, geocodeResponse{Status: status, ErrorMessage: msg, Results: []geocodeResult{}})
+// geocodeFailure is a geocoder answer without results: INVALID_REQUEST
+// (on HTTP 200, as Google answers it) or UNKNOWN_ERROR (on a 5xx). The
+// handlers return it as their error; writeError renders it.
+type geocodeFailure struct {
+	code        int
+	status, msg string
 }
 
-// index returns the loaded index, or answers 503.
-func (h *geocoderHandler) index(c echo.Context, format string) (*geocode.Index, error) {
+func (f *geocodeFailure) Error() string { return f.status + ": " + f.msg }
+
+// StatusCode is the HTTP status the failure is answered with.
+func (f *geocodeFailure) StatusCode() int { return f.code }
+
+// invalidRequest is the INVALID_REQUEST answer with msg.
+func invalidRequest(msg string) error {
+	return &geocodeFailure{http.StatusOK, geocodeInvalidRequest, msg}
+}
+
+// writeError is the geocoder routes' errorWriter: every error of theirs,
+// a panic turned into a 500 by the server's recovery included, is answered
+// in Google's shape and in the requested format (JSON when the format is
+// unknown): a geocodeFailure as it is, any other 5xx as UNKNOWN_ERROR with
+// no detail, any other status as INVALID_REQUEST with its message.
+func (h *geocoderHandler) writeError(c echo.Context, code int, msg string, err error) error {
+	format := geocodeFormat(c.QueryParams())
+	if format == "" {
+		format = "json"
+	}
+	f, ok := err.(*geocodeFailure)
+	switch {
+	case ok:
+	case code >= 500:
+		f = &geocodeFailure{code, geocodeUnknownError, "internal error, retry later"}
+	default:
+		f = &geocodeFailure{code, geocodeInvalidRequest, msg}
+	}
+	return h.write(c, format, f.code, geocodeResponse{Status: f.status, ErrorMessage: f.msg, Results: []geocodeResult{}})
+}
+
+// parseQuery reads the query string both endpoints share: a malformed one,
+// or a format other than json and xml, is INVALID_REQUEST.
+func parseQuery(c echo.Context) (url.Values, error) {
+	q, err := url.ParseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return nil, invalidRequest("malformed query string")
+	}
+	if geocodeFormat(q) == "" {
+		return nil, invalidRequest("format must be json or xml")
+	}
+	return q, nil
+}
+
+// answer runs search on the loaded index and writes its candidates in the
+// requested format; before the index is loaded it is a 503 UNKNOWN_ERROR
+// with Retry-After.
+func (h *geocoderHandler) answer(c echo.Context, q url.Values, search func(*geocode.Index) []geocode.Candidate) error {
 	var ix *geocode.Index
 	if h.opts.Index != nil {
 		ix = h.opts.Index()
 	}
 	if ix == nil {
 		c.Response().Header().Set("Retry-After", "5")
-		return nil, h.fail(c, format, http.StatusServiceUnavailable, geocodeUnknownError, "data bundle loading")
+		return &geocodeFailure{http.StatusServiceUnavailable, geocodeUnknownError, "data bundle loading"}
 	}
-	return ix, nil
-}
-
-// safely runs fn, turning a panic into an error.
-func safely(fn func()) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("geocoder panic: %v", p)
-		}
-	}()
-	fn()
-	return nil
+	return h.write(c, geocodeFormat(q), http.StatusOK, newGeocodeResponse(search(ix)))
 }
 
 // forward answers GET /geocoderv1/geocoder?address=...
 func (h *geocoderHandler) forward(c echo.Context) error {
-	q, perr := url.ParseQuery(c.Request().URL.RawQuery)
-	format := geocodeFormat(q)
-	if perr != nil {
-		if format == "" {
-			format = "json"
-		}
-		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, "malformed query string")
-	}
-	if format == "" {
-		return h.fail(c, "json", http.StatusOK, geocodeInvalidRequest, "format must be json or xml")
+	q, err := parseQuery(c)
+	if err != nil {
+		return err
 	}
 	address := strings.TrimSpace(q.Get("address"))
 	var cf geocode.Components
 	if comps := q.Get("components"); comps != "" {
 		var err error
 		if cf, err = parseComponents(comps); err != nil {
-			return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, err.Error())
+			return invalidRequest(err.Error())
 		}
 	}
 	// The filter values are also words of the query: components alone
@@ -257,70 +289,45 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 		address = strings.TrimPrefix(address+", "+t, ", ")
 	}
 	if address == "" {
-		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, "address or components is required")
+		return invalidRequest("address or components is required")
 	}
 	if len(address) > maxAddressLen {
-		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, fmt.Sprintf("address longer than %d bytes", maxAddressLen))
+		return invalidRequest(fmt.Sprintf("address longer than %d bytes", maxAddressLen))
 	}
 	query := geocode.Query{Text: address, Components: cf}
 	var msg string
 	if query.ResultTypes, query.LocationTypes, msg = parseTypeFilters(q); msg != "" {
-		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, msg)
+		return invalidRequest(msg)
 	}
 	if b := q.Get("bounds"); b != "" {
 		bound, err := parseBounds(b)
 		if err != nil {
-			return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, err.Error())
+			return invalidRequest(err.Error())
 		}
 		query.Bounds = &bound
 	}
-	ix, err := h.index(c, format)
-	if ix == nil {
-		return err
-	}
-	var cs []geocode.Candidate
-	if err := safely(func() { cs = ix.Forward(query) }); err != nil {
-		h.opts.Logger.Error("geocoder failed", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
-		return h.fail(c, format, http.StatusInternalServerError, geocodeUnknownError, "internal error, retry later")
-	}
-	return h.write(c, format, http.StatusOK, newGeocodeResponse(cs))
+	return h.answer(c, q, func(ix *geocode.Index) []geocode.Candidate { return ix.Forward(query) })
 }
 
 // reverse answers GET /geocoderv1/rev-geocoder?x=lon&y=lat
 func (h *geocoderHandler) reverse(c echo.Context) error {
-	q, perr := url.ParseQuery(c.Request().URL.RawQuery)
-	format := geocodeFormat(q)
-	if perr != nil {
-		if format == "" {
-			format = "json"
-		}
-		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, "malformed query string")
-	}
-	if format == "" {
-		return h.fail(c, "json", http.StatusOK, geocodeInvalidRequest, "format must be json or xml")
+	q, err := parseQuery(c)
+	if err != nil {
+		return err
 	}
 	// The coordinate rules of the point lookups: plain decimal numbers
 	// (no hex, no underscores), within range, the first of a repeat.
 	pt, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
 	if msg != "" {
-		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, msg)
+		return invalidRequest(msg)
 	}
 	lon, lat := pt[0], pt[1]
 	opts := geocode.ReverseOptions{AddressTolerance: h.opts.AddressTolerance, StreetTolerance: h.opts.StreetTolerance}
 	var msg2 string
 	if opts.ResultTypes, opts.LocationTypes, msg2 = parseTypeFilters(q); msg2 != "" {
-		return h.fail(c, format, http.StatusOK, geocodeInvalidRequest, msg2)
+		return invalidRequest(msg2)
 	}
-	ix, err := h.index(c, format)
-	if ix == nil {
-		return err
-	}
-	var cs []geocode.Candidate
-	if err := safely(func() { cs = ix.Reverse(orb.Point{lon, lat}, opts) }); err != nil {
-		h.opts.Logger.Error("reverse geocoder failed", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
-		return h.fail(c, format, http.StatusInternalServerError, geocodeUnknownError, "internal error, retry later")
-	}
-	return h.write(c, format, http.StatusOK, newGeocodeResponse(cs))
+	return h.answer(c, q, func(ix *geocode.Index) []geocode.Candidate { return ix.Reverse(orb.Point{lon, lat}, opts) })
 }
 
 // parseTypeFilters reads Google's result_type and location_type lists

@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"encoding/xml"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -33,7 +35,11 @@ func geocoderServer(t testing.TB, loaded bool) *echo.Echo {
 	if tinyGeocodeErr != nil {
 		t.Fatal(tinyGeocodeErr)
 	}
+	// The server's error handler and panic recovery, without its key check.
+	s := &Server{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	e := echo.New()
+	e.HTTPErrorHandler = s.handleError
+	e.Use(s.recoverPanic)
 	RegisterGeocoder(e.Group(""), GeocoderOptions{Index: func() *geocode.Index {
 		if !loaded {
 			return nil
@@ -267,4 +273,37 @@ func FuzzGeocoderQuery(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGeocoderPanicKeepsGoogleShape: a panic under a geocoder route is
+// recovered by the server's one recovery middleware and still answered in
+// the geocoder's shape and format: HTTP 500, UNKNOWN_ERROR, no detail.
+func TestGeocoderPanicKeepsGoogleShape(t *testing.T) {
+	e := geocoderServer(t, true)
+	h := &geocoderHandler{}
+	e.GET("/geocoderv1/panic", func(echo.Context) error { panic("index corrupted") }, withErrorWriter(h.writeError))
+	tests := []struct {
+		query, ctype, want string
+	}{
+		{"", "application/json", `"status":"UNKNOWN_ERROR"`},
+		{"format=xml", "application/xml", `<status>UNKNOWN_ERROR</status>`},
+		{"format=bogus", "application/json", `"status":"UNKNOWN_ERROR"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			code, ctype, body := getGeocoder(e, "/geocoderv1/panic", mustQuery(t, tc.query))
+			if code != http.StatusInternalServerError || !strings.HasPrefix(ctype, tc.ctype) || !strings.Contains(body, tc.want) || strings.Contains(body, "corrupted") {
+				t.Errorf("panic: %d %s %s, want 500 %s with %s and no detail", code, ctype, body, tc.ctype, tc.want)
+			}
+		})
+	}
+}
+
+func mustQuery(t *testing.T, raw string) url.Values {
+	t.Helper()
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }

@@ -1,7 +1,9 @@
-// Package geo holds the geometry helpers shared by every data set: distances
-// on the sphere, local projections, spatial indexes and web-mercator tiles.
-// Sub-packages own one data set each (boundaries, time zones, ZIP+4, health
-// data, the geocoder, map rendering).
+// Package geo holds the geometry helpers shared by every data set:
+// distances on the sphere (HaversineM), a local plane for short distances
+// (LocalProjection), and points inside polygons (InteriorPoint, LabelPoint).
+// Its sub-packages own one thing each: a data set (boundary, timezone,
+// zip4, geocode), a spatial index (spatial), OSM reading (osmfile,
+// osmarea), road reference numbers (roadref) or map rendering (render).
 package geo
 
 import (

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/geosvc/geosvc/geo/binfmt"
+	"github.com/geosvc/geosvc/internal/binfmt"
 	"github.com/geosvc/geosvc/routing/ch"
 	"github.com/geosvc/geosvc/routing/snap"
 )

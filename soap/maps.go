@@ -104,7 +104,7 @@ type labelLegendItem struct {
 	Text *legendText `xml:"Text"`
 }
 
-// mapData is a rendered map (SPEC.md, "mapData").
+// mapData is a rendered map (SPEC.md, "MapData").
 type mapData struct {
 	X, Y         string
 	AreaX, AreaY int

@@ -34,7 +34,7 @@ type routePlannerSimpleResponse struct {
 	Result  routeResult `xml:"RoutePlannerSimpleResult"`
 }
 
-// routeResult is a planned route (SPEC.md, "routeResult").
+// routeResult is a planned route (SPEC.md, "RouteResult").
 type routeResult struct {
 	Description         *routeDescription `xml:"Description,omitempty"`
 	FormattedRoute      string            `xml:"FormattedRoute,omitempty"`

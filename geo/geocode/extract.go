@@ -9,6 +9,7 @@ import (
 
 	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/osmfile"
+	"github.com/geosvc/geosvc/geo/roadref"
 )
 
 // rawAddr is an address point read from OSM: a node, or a building way
@@ -229,7 +230,7 @@ func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
 		// searching: reverse geocoding names the road.
 		var names []string
 		if !strings.HasSuffix(h, "_link") { // a ramp's ref is its exit number
-			names = geo.RouteNumbers(t.Find("ref"))
+			names = roadref.Numbers(t.Find("ref"))
 		}
 		byRef := len(names) > 0
 		alias := make([]bool, len(names))

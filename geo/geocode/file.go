@@ -6,7 +6,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/geo/binfmt"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // FileName is the index's file in the bundle.

@@ -3,7 +3,7 @@ package spatial
 import (
 	"fmt"
 
-	"github.com/geosvc/geosvc/geo/binfmt"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // Write adds the index to w as sections named prefix + "coords", ...

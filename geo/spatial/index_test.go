@@ -10,7 +10,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
-	"github.com/geosvc/geosvc/geo/binfmt"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // star returns a star-shaped ring of n points around c (radius varying

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/geosvc/geosvc/geo/binfmt"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // FileName is the layer's file in the data bundle.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/geo/binfmt"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 func TestEmptyLayer(t *testing.T) {

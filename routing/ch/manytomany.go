@@ -168,13 +168,11 @@ func (b *Buckets) Entries() int { return len(b.target) }
 // Row fills row (len b.Targets) with the least weight from the source
 // endpoints to every target, Inf where there is none.
 func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
-	clearRow(row)
-	if len(sources) == 0 {
+	fw := q.startRow(sources, row)
+	if fw == nil {
 		return
 	}
 	h := q.h
-	fw := q.fw
-	fw.start(h, sources, false)
 	for fw.heap.len() > 0 {
 		v, d := fw.heap.pop()
 		if h.stalledForward(fw, v, d) {

@@ -75,13 +75,11 @@ func (s *Selection) Bytes() int64 {
 // with the target behind (where a sweep cannot tell the way round) are
 // answered by ShortestPath.
 func (q *Query) RowSweep(sources []Endpoint, s *Selection, row []int64) {
-	clearRow(row)
-	if len(sources) == 0 {
+	fw := q.startRow(sources, row)
+	if fw == nil {
 		return
 	}
 	h := q.h
-	fw := q.fw
-	fw.start(h, sources, false)
 	for fw.heap.len() > 0 {
 		v, d := fw.heap.pop()
 		for i := h.UpFirst[v]; i < h.UpFirst[v+1]; i++ {

@@ -64,11 +64,21 @@ func (s *side) start(h *Hierarchy, eps []Endpoint, track bool) {
 	}
 }
 
-// clearRow sets every cell of row to Inf.
-func clearRow(row []int64) {
+// startRow begins the forward upward search of a one-to-many row (Row,
+// RowSweep): row is set to Inf everywhere and the search is seeded with
+// the sources. It returns the search, nil when there is no source (the
+// row stays Inf). The callers' search loops differ on purpose: Row stalls
+// nodes and scans the target buckets at each settled node, RowSweep only
+// collects the upward labels that its downward sweep reads.
+func (q *Query) startRow(sources []Endpoint, row []int64) *side {
 	for j := range row {
 		row[j] = Inf
 	}
+	if len(sources) == 0 {
+		return nil
+	}
+	q.fw.start(q.h, sources, false)
+	return q.fw
 }
 
 func (s *side) label(v uint32) int64 {

@@ -12,6 +12,7 @@ import (
 	"github.com/paulmach/osm"
 
 	"github.com/geosvc/geosvc/geo"
+	"github.com/geosvc/geosvc/geo/roadref"
 	"github.com/geosvc/geosvc/routing/profile"
 )
 
@@ -143,7 +144,7 @@ func wayName(t osm.Tags) string {
 	if n := t.Find("name"); n != "" {
 		return n
 	}
-	if refs := geo.RouteNumbers(t.Find("ref")); len(refs) > 0 {
+	if refs := roadref.Numbers(t.Find("ref")); len(refs) > 0 {
 		return strings.Join(refs, " / ")
 	}
 	return t.Find("ref")

@@ -10,7 +10,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo"
-	"github.com/geosvc/geosvc/geo/binfmt"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // Metres per degree near the test area.

@@ -1,11 +1,15 @@
-package geo
+// Package roadref reads the route numbers of roads (the OSM ref tag) the
+// way road signs and users write them: "I 95;US 13" is I-95 and US-13.
+// The geocoder searches roads by these numbers and the route planner names
+// unnamed roads with them.
+package roadref
 
 import "strings"
 
-// RouteNumbers returns the route numbers of an OSM ref tag as signs write
+// Numbers returns the route numbers of an OSM ref tag as signs write
 // them: "I 95;US 13" -> "I-95", "US-13"; "CG-1" stays; parts without a
 // letter and a digit ("(221)") are dropped.
-func RouteNumbers(ref string) []string {
+func Numbers(ref string) []string {
 	var out []string
 	for _, r := range strings.Split(ref, ";") {
 		r = strings.Join(strings.Fields(r), " ")

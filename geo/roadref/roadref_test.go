@@ -1,11 +1,11 @@
-package geo
+package roadref
 
 import (
 	"reflect"
 	"testing"
 )
 
-func TestRouteNumbers(t *testing.T) {
+func TestNumbers(t *testing.T) {
 	for _, tc := range []struct {
 		ref  string
 		want []string
@@ -20,8 +20,8 @@ func TestRouteNumbers(t *testing.T) {
 		{"US 13 Alt", []string{"US-13 Alt"}},
 		{";", nil},
 	} {
-		if got := RouteNumbers(tc.ref); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("RouteNumbers(%q) = %q, want %q", tc.ref, got, tc.want)
+		if got := Numbers(tc.ref); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Numbers(%q) = %q, want %q", tc.ref, got, tc.want)
 		}
 	}
 }
