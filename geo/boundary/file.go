@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/geosvc/geosvc/internal/binfmt"
 	"github.com/geosvc/geosvc/geo/spatial"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // File format of boundaries.bin: a binfmt container with this magic and
