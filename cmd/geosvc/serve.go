@@ -53,11 +53,20 @@ func runServe(args []string) error  { return runServer(serveRole, args) }
 func runAPI(args []string) error    { return runServer(apiRole, args) }
 func runWorker(args []string) error { return runServer(workerRole, args) }
 
-// runServer loads the configuration, connects to Redis, serves HTTP at once
-// (/healthz up, /readyz 503 until the bundle is loaded), loads the bundle,
-// starts the workers, and on a signal shuts down: HTTP first (in-flight
-// requests finish), then the workers.
+// runServer runs a server process of role r until SIGINT or SIGTERM.
 func runServer(r role, args []string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, r, args, nil)
+}
+
+// serve loads the configuration, connects to Redis, serves HTTP at once
+// (/healthz up, /readyz 503 until the bundle is loaded), loads the bundle,
+// starts the workers, and when ctx ends shuts down: HTTP first (in-flight
+// requests finish), then the workers. When listening is not nil it
+// receives the base URL once HTTP listens (tests start a server in process
+// on port 0 this way).
+func serve(ctx context.Context, r role, args []string, listening chan<- string) error {
 	fs := newFlagSet(r.name, r.synopsis, r.about)
 	loader := config.NewLoader(fs, r.groups)
 	if err := parse(fs, args); err != nil {
@@ -71,7 +80,7 @@ func runServer(r role, args []string) error {
 	slog.SetDefault(log)
 	log.Info("geosvc starting", "command", r.name, "version", version, "config", source, "data", cfg.DataDir)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 
 	rdb, closeRedis, err := openRedis(ctx, cfg.RedisURL, r.embed, log)
@@ -130,6 +139,9 @@ func runServer(r role, args []string) error {
 			if err := announceDemo(ctx, store, cfg.Auth.DemoKey, url, log); err != nil {
 				return err
 			}
+		}
+		if listening != nil {
+			listening <- url
 		}
 	}
 
