@@ -2,11 +2,18 @@
 
 GO           ?= go
 BIN          ?= bin/geosvc
-DATA         ?= data
 # The default data set: the Delaware extract shipped in the testdata of the
-# github.com/paulmach/osm module. Any .osm.pbf works: make run OSM=path.
+# github.com/paulmach/osm module. Any OSM extract (.osm.pbf, .osm, .osm.bz2,
+# .osm.gz) works: make run OSM=path.
 OSM_MODULE   := github.com/paulmach/osm
 OSM          ?=
+# The bundle directory: DATA=, else $GEOSVC_DATA, else data/<the extract's
+# file name without its extensions> (data/delaware-latest by default), so
+# that bundles of different extracts never overwrite each other.
+DATA         ?=
+OSM_FILE      = $(if $(OSM),$(OSM),$(shell $(GO) mod download $(OSM_MODULE) && $(GO) list -m -f '{{.Dir}}' $(OSM_MODULE))/testdata/delaware-latest.osm.pbf)
+EXTRACT_NAME  = $(shell basename '$(OSM_FILE)' | sed -E 's/(\.osm)?(\.pbf|\.bz2|\.gz)?$$//')
+BUNDLE        = $(or $(DATA),$(GEOSVC_DATA),data/$(EXTRACT_NAME))
 VERSION      ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS      := -X main.version=$(VERSION)
 TEST_TIMEOUT ?= 20m
@@ -25,20 +32,15 @@ all: build
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/geosvc
 
-## data: build the data bundle in ./data unless it is up to date (same
+## data: build the data bundle in $(BUNDLE) unless it is up to date (same
 ## bundle version as bin/geosvc, same source file size and sha256)
 data: build
-	@osm="$(OSM)"; \
-	if [ -z "$$osm" ]; then \
-		$(GO) mod download $(OSM_MODULE) && \
-		osm="$$($(GO) list -m -f '{{.Dir}}' $(OSM_MODULE))/testdata/delaware-latest.osm.pbf"; \
-	fi; \
-	$(BIN) build --osm "$$osm" --out $(DATA) --if-stale
+	$(BIN) build --osm "$(OSM_FILE)" --out "$(BUNDLE)" --if-stale
 
 ## run: build what is missing or stale, then serve on :8080 (prints the URL
 ## and the demo API key; Ctrl-C stops it gracefully)
 run: data
-	$(BIN) serve --data $(DATA)
+	$(BIN) serve --data "$(BUNDLE)"
 
 ## vet: the module is tidy (go mod tidy -diff), the code gofmt-formatted,
 ## go vet and staticcheck (pinned, fetched through the module proxy) clean
@@ -57,7 +59,7 @@ test: vet
 ## bench: Go benchmarks, then the end-to-end `geosvc bench`
 bench: data
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
-	$(BIN) bench --data $(DATA) $(BENCH_ARGS)
+	$(BIN) bench --data "$(BUNDLE)" $(BENCH_ARGS)
 
 ## fuzz: run every Fuzz target for FUZZTIME each
 fuzz:
@@ -81,7 +83,7 @@ load: data
 	geoboundaries) p='/geoboundariesv1/xy2bounddata?x={x}&y={y}' ;; \
 	*) p='$(LOAD)' ;; \
 	esac; \
-	DATA=$(DATA) sh scripts/load/run.sh "$$p"
+	DATA="$(BUNDLE)" sh scripts/load/run.sh "$$p"
 
 clean:
 	rm -rf bin

@@ -10,12 +10,13 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/boundary"
 )
 
 // adminInterface is the interface name of the administrative boundary
 // endpoint, as keys and usage counters know it.
-const adminInterface = "adminv1"
+const adminInterface = keys.AdminV1
 
 // adminGeometryName is the geometry_name of adminv1 features.
 const adminGeometryName = "geom"

@@ -8,12 +8,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/boundary"
 )
 
 // geoBoundariesInterface is the interface name of the geo-boundary
 // endpoint, as keys and usage counters know it.
-const geoBoundariesInterface = "geoboundariesv1"
+const geoBoundariesInterface = keys.GeoBoundariesV1
 
 // RegisterGeoBoundaries adds GET /geoboundariesv1/xy2bounddata to g, which
 // must authenticate requests (Server.Protected).

@@ -14,11 +14,12 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
 )
 
 // geocoderInterface is the interface name of the geocoder endpoints.
-const geocoderInterface = "geocoderv1"
+const geocoderInterface = keys.GeocoderV1
 
 // Geocoder statuses (SPEC.md, Errors).
 const (

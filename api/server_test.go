@@ -29,7 +29,7 @@ type fixture struct {
 	key        string // active, all interfaces
 	keyID      string
 	revoked    string // revoked
-	restricted string // active, only "otherv1"
+	restricted string // active, only "soap"
 	now        time.Time
 	mu         sync.Mutex
 	logs       *bytes.Buffer
@@ -66,7 +66,7 @@ func newFixture(t *testing.T, tweak func(*Options)) *fixture {
 		t.Fatal(err)
 	}
 	f.revoked = rplain
-	_, f.restricted, err = f.store.Create(ctx, keys.CreateOptions{Owner: "other", Interfaces: []string{"otherv1"}})
+	_, f.restricted, err = f.store.Create(ctx, keys.CreateOptions{Owner: "other", Interfaces: []string{keys.SOAP}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,13 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/queue"
 )
 
 // tdmInterface is the interface name of the matrix endpoints, as keys and
 // usage counters know it.
-const tdmInterface = "tdmv1"
+const tdmInterface = keys.TDMV1
 
 // CellCounter counts matrix cells in a key's usage; *keys.Store is one.
 type CellCounter interface {

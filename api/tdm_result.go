@@ -196,10 +196,19 @@ func (s *resultStream) writeSnapping(ctx context.Context, bw *bufio.Writer) erro
 type snapReport struct {
 	Snapped bool     `json:"snapped"`
 	MovedM  *float64 `json:"moved_m,omitempty"`
+	// Hint says why a point may not have snapped.
+	Hint string `json:"hint,omitempty"`
 }
+
+// swappedHint is the hint beside a point that snapped only when read as
+// lat,lon.
+const swappedHint = "looks like lat,lon: addresses are lon,lat"
 
 // newSnapReport turns a stored snapping distance into its report entry.
 func newSnapReport(m float32) snapReport {
+	if m == queue.NotSnappedSwapped {
+		return snapReport{Hint: swappedHint}
+	}
 	if m < 0 {
 		return snapReport{}
 	}
@@ -216,6 +225,10 @@ func appendSnaps(buf []byte, moved []float32) []byte {
 		}
 		r := newSnapReport(m)
 		if !r.Snapped {
+			if r.Hint != "" {
+				buf = append(buf, `{"snapped":false,"hint":"`+swappedHint+`"}`...)
+				continue
+			}
 			buf = append(buf, `{"snapped":false}`...)
 			continue
 		}

@@ -100,6 +100,9 @@ func (f *tdmFixture) complete(t *testing.T, id string) {
 		lo, hi := queue.ChunkRange(j.Rows, j.ChunkRows, c)
 		r := queue.ChunkResult{DestinationSnaps: make([]float32, j.Cols)}
 		r.DestinationSnaps[0] = queue.NotSnapped
+		if j.Cols > 2 {
+			r.DestinationSnaps[2] = queue.NotSnappedSwapped
+		}
 		for i := lo; i < hi; i++ {
 			r.OriginSnaps = append(r.OriginSnaps, float32(i)/4)
 			for k := range j.Cols {
@@ -449,8 +452,11 @@ func TestTDMFetchStreamEqualsPlainEncoding(t *testing.T) {
 	}
 	for k := range destinations {
 		m := float32(0)
-		if k == 0 {
+		switch k {
+		case 0:
 			m = queue.NotSnapped
+		case 2:
+			m = queue.NotSnappedSwapped
 		}
 		want.Snapping.Destinations = append(want.Snapping.Destinations, newSnapReport(m))
 	}

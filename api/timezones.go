@@ -7,12 +7,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/timezone"
 )
 
 // timezonesInterface is the interface name of the time-zone endpoint, as
 // keys and usage counters know it.
-const timezonesInterface = "timezonesv1"
+const timezonesInterface = keys.TimezonesV1
 
 // headerIANAZone is the response header carrying the IANA name of the
 // answer's zone ("America/New_York"), which the specification's body has

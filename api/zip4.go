@@ -7,12 +7,13 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/zip4"
 )
 
 // zip4Interface is the interface name of the ZIP+4 endpoint, as keys and
 // usage counters know it.
-const zip4Interface = "zip4v1"
+const zip4Interface = keys.Zip4V1
 
 // Zip4 answer constants.
 const (

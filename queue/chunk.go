@@ -53,9 +53,17 @@ func DecodeInt32s(b []byte) []int32 {
 	return v
 }
 
-// NotSnapped is the snapping distance stored for an input that could not be
-// snapped to a road.
-const NotSnapped float32 = -1
+// Snapping distances with a meaning of their own, stored instead of a
+// distance in metres.
+const (
+	// NotSnapped is stored for an input that could not be snapped to a
+	// road.
+	NotSnapped float32 = -1
+	// NotSnappedSwapped is stored for an input that could not be snapped
+	// while its coordinates read the other way round (lat,lon for
+	// lon,lat) could: most likely a swapped pair.
+	NotSnappedSwapped float32 = -2
+)
 
 // EncodeFloat32s returns v as little-endian float32s, the layout of stored
 // snapping distances.

@@ -24,7 +24,7 @@ import (
 
 // Interface is the name of the SOAP service among the interfaces a key
 // may be allowed (keys create --interfaces soap) and in usage counts.
-const Interface = "soap"
+const Interface = keys.SOAP
 
 // defaultMaxBody is the largest request envelope read by default.
 const defaultMaxBody = 1 << 20

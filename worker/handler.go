@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/hibiken/asynq"
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
@@ -79,23 +80,38 @@ func (w *Worker) loadJob(ctx context.Context, id string) (*jobEntry, error) {
 	e := &jobEntry{spec: spec}
 	e.origins = w.engine.SnapAll(spec.Origins, w.opts.SnapRadiusM)
 	dst := w.engine.SnapAll(spec.Destinations, w.opts.SnapRadiusM)
-	e.originMoved = moved(e.origins)
-	e.destMoved = moved(dst)
+	e.originMoved = w.moved(spec.Origins, e.origins)
+	e.destMoved = w.moved(spec.Destinations, dst)
 	e.targets, e.bytes = w.engine.Targets(spec.Metric, dst)
 	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved))
 	return e, nil
 }
 
-// moved returns how far each snap moved its input, rounded to centimetres,
-// queue.NotSnapped where it failed.
-func moved(snaps []routing.Snap) []float32 {
+// moved returns how far each snap moved its input pts[i], rounded to
+// centimetres; where snapping failed, queue.NotSnappedSwapped when the
+// point read the other way round (x and y swapped, Google's lat,lng habit)
+// would have snapped, else queue.NotSnapped.
+func (w *Worker) moved(pts []orb.Point, snaps []routing.Snap) []float32 {
 	out := make([]float32, len(snaps))
+	var swapped []orb.Point
+	var at []int
 	for i, s := range snaps {
-		if !s.OK {
-			out[i] = queue.NotSnapped
+		if s.OK {
+			out[i] = float32(math.Round(s.DistanceM*100) / 100)
 			continue
 		}
-		out[i] = float32(math.Round(s.DistanceM*100) / 100)
+		out[i] = queue.NotSnapped
+		if p := pts[i]; math.Abs(p[0]) <= 90 && p[0] != p[1] {
+			swapped = append(swapped, orb.Point{p[1], p[0]})
+			at = append(at, i)
+		}
+	}
+	if len(swapped) > 0 {
+		for k, s := range w.engine.SnapAll(swapped, w.opts.SnapRadiusM) {
+			if s.OK {
+				out[at[k]] = queue.NotSnappedSwapped
+			}
+		}
 	}
 	return out
 }

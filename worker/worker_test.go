@@ -181,7 +181,9 @@ func TestProcessTaskComputesEveryChunkOnce(t *testing.T) {
 		t.Errorf("destination snaps = %v", res.DestinationSnaps)
 	}
 	blobs, _ := res.Chunks(context.Background(), queue.KindOriginSnap, 1, 1)
-	if s := queue.DecodeFloat32s(blobs[0]); !slices.Equal(s, []float32{queue.NotSnapped, 3.95}) {
+	// The origin at longitude 0 does not snap, but its swapped reading
+	// (lat, 0) would in the fake engine: it is marked as a swapped pair.
+	if s := queue.DecodeFloat32s(blobs[0]); !slices.Equal(s, []float32{queue.NotSnappedSwapped, 3.95}) {
 		t.Errorf("origin snaps of chunk 1 = %v", s)
 	}
 }
@@ -376,5 +378,18 @@ func TestJobCachePanicEndsFlight(t *testing.T) {
 	}
 	if calls != 2 {
 		t.Fatalf("load called %d times, want 2", calls)
+	}
+}
+
+// TestMovedMarksSwappedPairs: a point that does not snap is marked as a
+// likely swapped pair only when its swapped reading is a coordinate that
+// snaps.
+func TestMovedMarksSwappedPairs(t *testing.T) {
+	w := &Worker{engine: &fakeEngine{}}
+	pts := []orb.Point{{0, 39.5}, {0, 0}, {5, 20}}
+	got := w.moved(pts, w.engine.SnapAll(pts, 0))
+	want := []float32{queue.NotSnappedSwapped, queue.NotSnapped, 2}
+	if !slices.Equal(got, want) {
+		t.Errorf("moved = %v, want %v", got, want)
 	}
 }

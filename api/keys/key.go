@@ -133,16 +133,3 @@ func Hash(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// ValidInterface reports whether name can be an interface name: 1..32
-// lower-case letters, digits, '-' or '_'.
-func ValidInterface(name string) bool {
-	if name == "" || len(name) > 32 {
-		return false
-	}
-	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}

@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,6 +75,24 @@ func TestAllows(t *testing.T) {
 	for _, tt := range tests {
 		if got := (Key{Interfaces: tt.ifaces}).Allows(tt.iface); got != tt.want {
 			t.Errorf("Key{%v}.Allows(%s) = %v, want %v", tt.ifaces, tt.iface, got, tt.want)
+		}
+	}
+}
+
+func TestKnownInterfaces(t *testing.T) {
+	if !slices.IsSorted(Known()) {
+		t.Errorf("Known() = %v, not sorted (IsKnown searches it)", Known())
+	}
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"tdmv1", true}, {"soap", true}, {"zip4v1", true}, {"adminv1", true},
+		{"tdm", false}, {"foo", false}, {"", false}, {"TDMV1", false},
+	}
+	for _, tt := range tests {
+		if got := IsKnown(tt.name); got != tt.want {
+			t.Errorf("IsKnown(%q) = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

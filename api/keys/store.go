@@ -93,8 +93,8 @@ func (s *Store) Create(ctx context.Context, o CreateOptions) (Key, string, error
 		return Key{}, "", fmt.Errorf("keys: a key needs %d to %d printable characters: %w", MinLen, MaxLen, err)
 	}
 	for _, name := range o.Interfaces {
-		if !ValidInterface(name) {
-			return Key{}, "", fmt.Errorf("keys: invalid interface name %q", name)
+		if !IsKnown(name) {
+			return Key{}, "", fmt.Errorf("keys: unknown interface %q: the interfaces are %s", name, knownList())
 		}
 	}
 	k := Key{

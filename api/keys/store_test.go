@@ -78,8 +78,13 @@ func TestCreateAuthenticate(t *testing.T) {
 	if _, _, err := s.Create(ctx, CreateOptions{Key: "short"}); err == nil {
 		t.Errorf("Create with a short value succeeded")
 	}
-	if _, _, err := s.Create(ctx, CreateOptions{Interfaces: []string{"Bad Name"}}); err == nil {
-		t.Errorf("Create with a bad interface name succeeded")
+	for _, ifaces := range [][]string{{"Bad Name"}, {"tdm", "foo"}, {"tdmv1", "foo"}, {""}} {
+		if _, _, err := s.Create(ctx, CreateOptions{Interfaces: ifaces}); err == nil || !strings.Contains(err.Error(), "unknown interface") {
+			t.Errorf("Create with interfaces %q: %v, want an unknown interface error", ifaces, err)
+		}
+	}
+	if _, _, err := s.Create(ctx, CreateOptions{Interfaces: []string{TDMV1, SOAP}}); err != nil {
+		t.Errorf("Create with known interfaces: %v", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,11 +73,11 @@ func TestOrderToFetchInProcess(t *testing.T) {
 		}
 		return resp.StatusCode, m
 	}
-	// S2, W2 -> E2, W2 (lon,lat).
+	// S2, W2, and S2 written lat,lon -> E2, W2 (lon,lat).
 	s2, w2, e2 := "10.002,0.000", "10.000,0.002", "10.004,0.002"
 	order := map[string]any{
 		"result":                []string{"duration", "distance"},
-		"origin_addresses":      []string{s2, w2},
+		"origin_addresses":      []string{s2, w2, "0.000,10.002"},
 		"destination_addresses": []string{e2, w2},
 	}
 	// The order is answered once the bundle is loaded (503 before).
@@ -97,6 +98,12 @@ func TestOrderToFetchInProcess(t *testing.T) {
 		Status   string     `json:"status"`
 		Duration [][]*int64 `json:"duration"`
 		Distance [][]*int64 `json:"distance"`
+		Snapping struct {
+			Origins []struct {
+				Snapped bool   `json:"snapped"`
+				Hint    string `json:"hint"`
+			} `json:"origins"`
+		} `json:"snapping"`
 	}
 	for deadline = time.Now().Add(30 * time.Second); ; {
 		st, m := post("/tdmv1/fetch", map[string]string{"uuid": id})
@@ -116,6 +123,11 @@ func TestOrderToFetchInProcess(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 
+	// The swapped pair: not snapped, with the hint, its cells null.
+	if o := res.Snapping.Origins; len(o) != 3 || o[2].Snapped || !strings.Contains(o[2].Hint, "lat,lon") ||
+		res.Duration[2][0] != nil || res.Distance[2][1] != nil {
+		t.Errorf("swapped origin: snapping %+v, cells %v %v; want not snapped, a lat,lon hint, null cells", o, res.Duration[2], res.Distance[2])
+	}
 	// Hand-computed with the fixture header's numbers, rounded to whole
 	// seconds and metres: S2 -> E2 and S2 -> W2 as there; W2 -> E2 is West
 	// Arm, Ring W->S->E, East Arm: 2 x 111.195 + 2 x 157.254 = 536.898 m

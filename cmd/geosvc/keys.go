@@ -74,6 +74,9 @@ func runKeys(args []string) error {
 		wantArgs = 1
 	}
 	if fs.NArg() != wantArgs {
+		if wantArgs == 1 && fs.NArg() == 0 {
+			fmt.Fprintf(os.Stderr, "geosvc keys %s: the key id is missing (`geosvc keys list` shows the ids)\n\n", sub)
+		}
 		fs.Usage()
 		return errUsage
 	}

@@ -165,3 +165,29 @@ func TestKeysNeedRedisURL(t *testing.T) {
 		t.Errorf("keys list without Redis: exit %d, %q", code, errOut)
 	}
 }
+
+// TestServeWithoutBundleAnnouncesNothing: a data directory without a
+// bundle is a start-up error, reported before the URL or a demo key is
+// printed.
+func TestServeWithoutBundleAnnouncesNothing(t *testing.T) {
+	t.Setenv("REDIS_URL", "")
+	var code int
+	out, errOut := capture(t, func() {
+		code = run([]string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, os.Stderr)
+	})
+	if code != 1 || out != "" || !strings.Contains(errOut, "no data bundle in") {
+		t.Errorf("serve on an empty directory: exit %d, stdout %q, stderr %q; want exit 1, nothing announced, the reason", code, out, errOut)
+	}
+}
+
+// TestKeysRevokeNeedsAnID: revoke and usage without a key id say what is
+// missing.
+func TestKeysRevokeNeedsAnID(t *testing.T) {
+	for _, sub := range []string{"revoke", "usage"} {
+		var code int
+		_, errOut := capture(t, func() { code = run([]string{"keys", sub}, os.Stderr) })
+		if code != 2 || !strings.Contains(errOut, "the key id is missing") {
+			t.Errorf("keys %s: exit %d, %q", sub, code, errOut)
+		}
+	}
+}

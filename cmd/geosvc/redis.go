@@ -14,6 +14,16 @@ import (
 // errNoRedis is returned by commands that need a real Redis.
 var errNoRedis = errors.New("REDIS_URL is not set: this command needs a shared Redis (only `geosvc serve` can embed one)")
 
+// redisLogger sends go-redis's own log lines (pool dial failures, retried
+// on every attempt) to the process log at debug level: the error that
+// ends an attempt to connect is reported once, by the caller.
+type redisLogger struct{ log *slog.Logger }
+
+// Printf logs one go-redis line.
+func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, "go-redis: "+fmt.Sprintf(format, v...))
+}
+
 // openRedis connects to url, or with url empty and embed set starts an
 // in-process miniredis on a loopback port. The returned func closes both.
 func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*redis.Client, func(), error) {
@@ -36,6 +46,7 @@ func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*
 	default:
 		return nil, nil, errNoRedis
 	}
+	redis.SetLogger(redisLogger{log})
 	opt.PoolSize = max(opt.PoolSize, 32)
 	rdb := redis.NewClient(opt)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)

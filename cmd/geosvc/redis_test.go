@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"log/slog"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,5 +30,20 @@ func TestMiniClockExpiresKeys(t *testing.T) {
 			t.Fatal("key with a 50 ms TTL still there after 5 s")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestUnreachableRedisIsOneError: a Redis that cannot be reached is one
+// clear error, without go-redis's pool lines on stderr before it.
+func TestUnreachableRedisIsOneError(t *testing.T) {
+	var err error
+	_, errOut := capture(t, func() {
+		_, _, err = openRedis(context.Background(), "redis://127.0.0.1:1/0", false, slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	})
+	if err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("openRedis of a closed port: %v, want an error naming it", err)
+	}
+	if strings.Contains(errOut, "pool.go") || strings.Contains(errOut, "failed to dial") {
+		t.Errorf("stderr before the error:\n%s", errOut)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/geosvc/geosvc/api"
 	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
@@ -82,6 +83,12 @@ func serve(ctx context.Context, r role, args []string, listening chan<- string) 
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+
+	// A missing or outdated bundle is reported before anything is
+	// announced (the bundle itself loads in the background, below).
+	if _, err := checkedManifest(cfg.DataDir); err != nil {
+		return err
+	}
 
 	rdb, closeRedis, err := openRedis(ctx, cfg.RedisURL, r.embed, log)
 	if err != nil {
@@ -281,16 +288,26 @@ func announceDemo(ctx context.Context, store *keys.Store, fixed, url string, log
 	return nil
 }
 
+// checkedManifest reads the manifest of the bundle in dir and checks it
+// against this binary's bundle version.
+func checkedManifest(dir string) (bundle.Manifest, error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return m, err
+	}
+	if m.BundleVersion != bundleVersion() {
+		return m, fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it (make data, or geosvc build)",
+			dir, m.BundleVersion, bundleVersion())
+	}
+	return m, nil
+}
+
 // loadBundle reads the bundle in dir: its manifest, checked against this
 // binary's bundle version, and with withGraph its routing graph.
 func loadBundle(dir string, withGraph bool) (*routing.Graph, *api.Bundle, error) {
-	m, err := readManifest(dir)
+	m, err := checkedManifest(dir)
 	if err != nil {
 		return nil, nil, err
-	}
-	if m.BundleVersion != bundleVersion() {
-		return nil, nil, fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it (make data, or geosvc build)",
-			dir, m.BundleVersion, bundleVersion())
 	}
 	b := &api.Bundle{
 		Name:         m.Name(),

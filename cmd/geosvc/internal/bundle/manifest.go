@@ -137,6 +137,12 @@ func Write(dir string, m Manifest) error {
 		tmp.Close()
 		return err
 	}
+	// CreateTemp makes the file 0600; the manifest is as readable as the
+	// bundle's other files.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}

@@ -41,6 +41,9 @@ func TestWriteReadStale(t *testing.T) {
 	if err := Write(dir, m); err != nil {
 		t.Fatal(err)
 	}
+	if fi, err := os.Stat(filepath.Join(dir, ManifestFile)); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("manifest.json mode %v (%v), want 0644 like the other bundle files", fi.Mode().Perm(), err)
+	}
 	got, err := Read(dir)
 	if err != nil {
 		t.Fatal(err)
