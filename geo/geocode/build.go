@@ -63,6 +63,15 @@ type builder struct {
 	segGrid   *grid // index into segs
 	segs      []roadSeg
 	country   string
+
+	// The streets (addStreets): road groups, their indexes by normalised
+	// name, and the synthetic streets of addresses whose street has no
+	// road, by normalised name and city.
+	groups    []roadGroup
+	byKey     map[string][]int
+	synthetic map[string]uint32
+	// counts are the features added, by kind.
+	counts map[string]int
 }
 
 func newBuilder(t *Tables, x *extract, admins AdminLookup) *builder {
@@ -143,266 +152,6 @@ func (b *builder) addParts(f *feature, parts ...[]orb.Point) {
 	f.nparts = uint32(len(parts))
 }
 
-// placeRadius is how far a place node names the land around it, by type.
-var placeRadius = map[string]float64{
-	"city": 12000, "town": 6000, "village": 3000, "hamlet": 1500, "suburb": 1500, "neighbourhood": 700, "quarter": 1000,
-}
-
-// nearestPlace returns the place of one of types nearest p relative to its
-// radius, -1 when none is in range; accept, when set, filters the places.
-func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...string) int {
-	best, bestScore := -1, 1.0
-	kx := metresPerDegLat * math.Cos(p[1]*math.Pi/180) // a local plane: places within 12 km
-	b.placeGrid.near(p, 12000, func(id uint32) {
-		pl := &b.x.places[id]
-		r := 0.0
-		for _, t := range types {
-			if pl.typ == t {
-				r = placeRadius[t]
-			}
-		}
-		if r == 0 {
-			return
-		}
-		dx, dy := (pl.pt[0]-p[0])*kx, (pl.pt[1]-p[1])*metresPerDegLat
-		if s := math.Sqrt(dx*dx+dy*dy) / r; s < bestScore && (accept == nil || accept(int(id))) {
-			best, bestScore = int(id), s
-		}
-	})
-	return best
-}
-
-// roadSeg is segment i-1..i of a road with TIGER tags.
-type roadSeg struct{ road, i uint32 }
-
-// nearestRoad returns the road with TIGER tags nearest p within radius
-// metres, -1 when none; want filters the roads.
-func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) bool) int {
-	best, bestD := -1, radius
-	b.segGrid.near(p, radius, func(id uint32) {
-		sg := b.segs[id]
-		r := &b.x.roads[sg.road]
-		if want != nil && !want(r) {
-			return
-		}
-		if d, _ := segDist(p, r.line[sg.i-1], r.line[sg.i]); d < bestD {
-			best, bestD = int(sg.road), d
-		}
-	})
-	return best
-}
-
-// adminCtx fills c's county, state, country and neighbourhood from the
-// boundary layer's areas containing p and returns the locality and the
-// smallest postal-code area's code (either may be empty).
-func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
-	var areas []AdminArea
-	cc := ""
-	for _, a := range b.admins(p) {
-		if a.Postal {
-			if postal == "" { // the smallest
-				postal = a.Name
-			}
-			continue
-		}
-		if a.Level == 2 && a.Code != "" {
-			cc = strings.ToUpper(a.Code)
-		}
-		areas = append(areas, a)
-	}
-	sort.Slice(areas, func(i, j int) bool { return areas[i].Level < areas[j].Level })
-	for _, a := range areas {
-		switch b.t.componentType(cc, a.Level) {
-		case "country":
-			c.country = b.areaAt(b.countryName(cc, a.Name), cc, 2, &a)
-		case "administrative_area_level_1":
-			short := b.t.stateCode(a.Name)
-			if short == "" {
-				if i := strings.IndexByte(a.Code, '-'); i > 0 {
-					short = a.Code[i+1:]
-				} else {
-					short = a.Name
-				}
-			}
-			c.state = b.areaAt(a.Name, short, a.Level, &a)
-		case "administrative_area_level_2":
-			c.county = b.areaAt(a.Name, a.Name, a.Level, &a)
-		case "locality":
-			locality = a.Name
-		case "neighborhood", "sublocality":
-			if c.neighbourhood == 0 {
-				c.neighbourhood = b.str(a.Name)
-			}
-		}
-	}
-	return locality, postal
-}
-
-// tigerAreas fills c's county and state, when the boundary layer gave
-// none, from a TIGER county tag ("New Castle, DE"): the feature's own or
-// that of the nearest road within 1 km.
-func (b *builder) tigerAreas(p orb.Point, county string, c *placeCtx) {
-	if (c.county == noRef || c.state == noRef) && county == "" {
-		if i := b.nearestRoad(p, 1000, func(r *rawRoad) bool { return r.county != "" }); i >= 0 {
-			county = b.x.roads[i].county
-		}
-	}
-	if c.county == noRef || c.state == noRef {
-		{
-			if county, st, ok := strings.Cut(county, ","); ok {
-				st = strings.TrimSpace(strings.SplitN(st, ";", 2)[0])
-				if c.county == noRef {
-					c.county = b.area(strings.TrimSpace(county)+" County", strings.TrimSpace(county)+" County", 6)
-				}
-				if c.state == noRef {
-					if name := b.stateName(st); name != "" {
-						c.state = b.area(name, st, 4)
-					}
-				}
-			}
-		}
-	}
-}
-
-// sameArea reports whether two area ids name the same area (noRef is
-// none).
-func (b *builder) sameArea(x, y uint32) bool {
-	if x == y {
-		return true
-	}
-	if x == noRef || y == noRef {
-		return false
-	}
-	return Fold(b.ix.str(b.ix.areas[x].name)) == Fold(b.ix.str(b.ix.areas[y].name))
-}
-
-// placeAdmin returns the state and county area ids of place i (noRef when
-// unknown), from the boundary layer, cached.
-func (b *builder) placeAdmin(i int) [2]uint32 {
-	if v, ok := b.placeAreas[i]; ok {
-		return v
-	}
-	c := placeCtx{county: noRef, state: noRef, country: noRef}
-	if b.admins != nil {
-		_, _ = b.adminCtx(b.x.places[i].pt, &c)
-	}
-	b.tigerAreas(b.x.places[i].pt, "", &c)
-	v := [2]uint32{c.state, c.county}
-	b.placeAreas[i] = v
-	return v
-}
-
-// context returns the context id of a feature at p with its own addr:city
-// and addr:postcode (either may be empty).
-func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
-	c, locality, postal := b.placeAt(p, county)
-	if postcode == "" {
-		postcode = postal // the postal-code area around p
-	}
-	if postcode == "" && len(b.segs) > 0 {
-		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
-			postcode = b.x.roads[i].zip[0]
-		}
-	}
-	if c.country == noRef && b.country != "" {
-		c.country = b.area(b.countryName(b.country, ""), b.country, 2)
-	}
-	if c.country == noRef {
-		if i := b.nearestPlace(p, nil, "country"); i >= 0 {
-			c.country = b.area(b.x.places[i].name, "", 2)
-		}
-	}
-	c.locality = b.str(locality)
-	if city != "" && Fold(city) != Fold(locality) {
-		c.altLocality = b.str(city)
-	}
-	c.postcode = b.str(b.postcode(postcode))
-	if id, ok := b.ctxIDs[c]; ok {
-		return id
-	}
-	id := uint32(len(b.ix.ctxs))
-	b.ix.ctxs = append(b.ix.ctxs, c)
-	b.ctxIDs[c] = id
-	return id
-}
-
-// placeAt returns the areas around p (county, state, neighbourhood), its
-// locality (the city polygon of the boundary layer, else the nearest
-// city, town, village or hamlet node in the same state and county) and
-// the postal-code area of the boundary layer around it, if any.
-func (b *builder) placeAt(p orb.Point, county string) (placeCtx, string, string) {
-	k := placeKey{p, county}
-	if v, ok := b.placeCache[k]; ok {
-		return v.c, v.locality, v.postal
-	}
-	c, locality, postal := b.placeAtUncached(p, county)
-	if b.placeCache == nil {
-		b.placeCache = map[placeKey]placeVal{}
-	}
-	b.placeCache[k] = placeVal{c, locality, postal}
-	return c, locality, postal
-}
-
-// placeKey and placeVal are placeAt's cache: a road's midpoint is looked
-// up when its street is grouped and again for its context.
-type placeKey struct {
-	p      orb.Point
-	county string
-}
-
-type placeVal struct {
-	c                placeCtx
-	locality, postal string
-}
-
-func (b *builder) placeAtUncached(p orb.Point, county string) (c placeCtx, locality, postal string) {
-	c = placeCtx{county: noRef, state: noRef, country: noRef}
-	// accept keeps the place nodes that lie in the feature's state (and
-	// county when both are known): the nearest town across a state line
-	// is not the feature's city.
-	if b.admins != nil {
-		locality, postal = b.adminCtx(p, &c)
-	}
-	b.tigerAreas(p, county, &c)
-	accept := func(i int) bool {
-		pa := b.placeAdmin(i)
-		if c.state != noRef && !b.sameArea(pa[0], c.state) {
-			return false
-		}
-		return c.county == noRef || pa[1] == noRef || b.sameArea(pa[1], c.county)
-	}
-	if locality == "" {
-		if i := b.nearestPlace(p, accept, "city", "town", "village", "hamlet"); i >= 0 {
-			locality = b.x.places[i].name
-		}
-	}
-	if c.neighbourhood == 0 {
-		if i := b.nearestPlace(p, accept, "suburb", "neighbourhood", "quarter"); i >= 0 && b.x.places[i].name != locality {
-			c.neighbourhood = b.str(b.x.places[i].name)
-		}
-	}
-	return c, locality, postal
-}
-
-func (b *builder) countryName(cc, fallback string) string {
-	if c, ok := b.t.Countries[cc]; ok {
-		return c.Name
-	}
-	if fallback != "" {
-		return fallback
-	}
-	return cc
-}
-
-func (b *builder) stateName(code string) string {
-	for n, c := range b.t.USStates {
-		if c == code {
-			return n
-		}
-	}
-	return ""
-}
-
 // roadGroup is the roads of one street: one name, joined where they meet.
 type roadGroup struct {
 	key   string
@@ -415,26 +164,43 @@ type roadGroup struct {
 	feat  uint32
 }
 
+// build adds the features of every kind, in this order (feature ids
+// follow it), then the areas' viewports and the postcodes.
 func (b *builder) build() *Index {
-	ix := b.ix
-	x := b.x
-	counts := map[string]int{}
+	b.counts = map[string]int{}
+	b.addPlaces()
+	b.addStreets()
+	b.addAddresses()
+	b.addInterpolations()
+	b.addTigerRanges()
+	b.addPOIs()
+	b.areaViewports()
+	b.addPostcodes()
+	b.ix.meta.Counts = b.counts
+	return b.ix
+}
 
-	// Places.
-	for _, p := range x.places {
+// addPlaces adds a feature per place node.
+func (b *builder) addPlaces() {
+	for _, p := range b.x.places {
 		f := feature{kind: KindPlace, rank: placeTypes[p.typ], name: b.str(p.name), street: noRef,
 			class: b.str(p.typ), pop: uint32(min(p.population, math.MaxUint32)), pt: p.pt,
 			bound: padBound(p.pt.Bound(), math.Max(500, placeRadius[p.typ]/2)), osmType: 'n', osmID: p.id}
 		f.ctx = b.context(p.pt, "", "", "")
 		b.addFeature(f)
-		counts["place"]++
+		b.counts["place"]++
 	}
+}
 
-	// Streets: union roads of one name that share a node.
-	groups := b.joinStreets(b.groupRoads())
-	byKey := map[string][]int{} // normalised name -> group indexes
-	for gi := range groups {
-		g := &groups[gi]
+// addStreets adds a feature per street: the roads of one name that share
+// a node, one street per town they run through (b.groups, indexed by
+// normalised name in b.byKey).
+func (b *builder) addStreets() {
+	x := b.x
+	b.groups = b.joinStreets(b.groupRoads())
+	b.byKey = map[string][]int{}
+	for gi := range b.groups {
+		g := &b.groups[gi]
 		f := feature{kind: KindStreet, street: noRef, rank: streetAlias}
 		if !x.roads[g.roads[0]].alias {
 			f.rank = streetRef
@@ -484,40 +250,50 @@ func (b *builder) build() *Index {
 			}
 		}
 		g.feat = b.addFeature(f)
-		byKey[g.key] = append(byKey[g.key], gi)
-		counts["street"]++
+		b.byKey[g.key] = append(b.byKey[g.key], gi)
+		b.counts["street"]++
 	}
+}
 
-	// Addresses, linked to the nearest street of their name.
-	synthetic := map[string]uint32{} // key + locality -> synthetic street
-	streetOf := func(name string, p orb.Point, city string) uint32 {
-		key := b.t.Normalize(name)
-		best, bestD := noRef, 2000.0
-		for _, gi := range byKey[key] {
-			fid := groups[gi].feat
-			f := &ix.feats[fid]
-			if d := b.distToFeature(p, f); d < bestD {
-				best, bestD = fid, d
-			}
+// streetFor returns the street an address, interpolation or POI at p
+// names: the nearest street of that name within 2 km, else a synthetic
+// street of that name in that city, created on first use (and counted
+// as a street), whose box grows with every feature it serves.
+func (b *builder) streetFor(name string, p orb.Point, city string) uint32 {
+	ix := b.ix
+	key := b.t.Normalize(name)
+	best, bestD := noRef, 2000.0
+	for _, gi := range b.byKey[key] {
+		fid := b.groups[gi].feat
+		f := &ix.feats[fid]
+		if d := b.distToFeature(p, f); d < bestD {
+			best, bestD = fid, d
 		}
-		if best != noRef {
-			return best
-		}
-		skey := key + "\x00" + Fold(city)
-		if fid, ok := synthetic[skey]; ok {
-			f := &ix.feats[fid]
-			f.bound = f.bound.Extend(p)
-			return fid
-		}
-		f := feature{kind: KindStreet, name: b.str(name), street: noRef, pt: p, bound: p.Bound()}
-		f.ctx = b.context(p, city, "", "")
-		fid := b.addFeature(f)
-		synthetic[skey] = fid
-		counts["street"]++
+	}
+	if best != noRef {
+		return best
+	}
+	skey := key + "\x00" + Fold(city)
+	if fid, ok := b.synthetic[skey]; ok {
+		f := &ix.feats[fid]
+		f.bound = f.bound.Extend(p)
 		return fid
 	}
-	addrFeat := map[int]uint32{}
-	for i, a := range x.addrs {
+	f := feature{kind: KindStreet, name: b.str(name), street: noRef, pt: p, bound: p.Bound()}
+	f.ctx = b.context(p, city, "", "")
+	fid := b.addFeature(f)
+	if b.synthetic == nil {
+		b.synthetic = map[string]uint32{}
+	}
+	b.synthetic[skey] = fid
+	b.counts["street"]++
+	return fid
+}
+
+// addAddresses adds a feature per address, linked to its street, then
+// places each synthetic street at the middle of its addresses.
+func (b *builder) addAddresses() {
+	for _, a := range b.x.addrs {
 		street := a.street
 		if street == "" {
 			street = a.place
@@ -528,18 +304,21 @@ func (b *builder) build() *Index {
 			f.bound = orb.LineString(a.ring).Bound()
 			b.addParts(&f, a.ring)
 		}
-		f.street = streetOf(street, a.pt, a.city)
+		f.street = b.streetFor(street, a.pt, a.city)
 		f.ctx = b.context(a.pt, a.city, a.postcode, "")
-		addrFeat[i] = b.addFeature(f)
-		counts["address"]++
+		b.addFeature(f)
+		b.counts["address"]++
 	}
-	// Synthetic streets sit at the middle of their addresses.
-	for _, fid := range synthetic {
-		f := &ix.feats[fid]
+	for _, fid := range b.synthetic {
+		f := &b.ix.feats[fid]
 		f.pt = f.bound.Center()
 	}
+}
 
-	// Interpolation ways between two numbered nodes.
+// addInterpolations adds the interpolation ways between two numbered
+// nodes.
+func (b *builder) addInterpolations() {
+	x := b.x
 	for _, it := range x.interps {
 		first, ok1 := x.nodeAddr[it.nodes[0]]
 		last, ok2 := x.nodeAddr[it.nodes[len(it.nodes)-1]]
@@ -565,15 +344,19 @@ func (b *builder) build() *Index {
 		f := feature{kind: KindInterpolation, rank: uint8(step), hnFrom: int32(from), hnTo: int32(to),
 			pt: alongLine(it.line, 0.5), bound: it.line.Bound(), osmType: 'w', osmID: it.id}
 		b.addParts(&f, it.line)
-		f.street = streetOf(street, f.pt, x.addrs[first].city)
+		f.street = b.streetFor(street, f.pt, x.addrs[first].city)
 		f.ctx = b.context(f.pt, x.addrs[first].city, x.addrs[first].postcode, "")
 		b.addFeature(f)
-		counts["interpolation"]++
+		b.counts["interpolation"]++
 	}
-	// TIGER ranges on roads, when the extract has them.
-	for gi := range groups {
-		for _, ri := range groups[gi].roads {
-			r := &x.roads[ri]
+}
+
+// addTigerRanges adds the TIGER house number ranges on roads, when the
+// extract has them, as interpolations of their street.
+func (b *builder) addTigerRanges() {
+	for gi := range b.groups {
+		for _, ri := range b.groups[gi].roads {
+			r := &b.x.roads[ri]
 			for _, tr := range r.ranges {
 				if tr.from == tr.to {
 					continue
@@ -583,31 +366,35 @@ func (b *builder) build() *Index {
 					step = 1
 				}
 				f := feature{kind: KindInterpolation, rank: uint8(step), hnFrom: int32(tr.from), hnTo: int32(tr.to),
-					pt: alongLine(r.line, 0.5), bound: r.line.Bound(), osmType: 'w', osmID: r.id, street: groups[gi].feat}
+					pt: alongLine(r.line, 0.5), bound: r.line.Bound(), osmType: 'w', osmID: r.id, street: b.groups[gi].feat}
 				b.addParts(&f, r.line)
 				f.ctx = b.context(f.pt, "", tr.zip, r.county)
 				b.addFeature(f)
-				counts["interpolation"]++
+				b.counts["interpolation"]++
 			}
 		}
 	}
+}
 
-	// POIs.
-	for _, p := range x.pois {
+// addPOIs adds a feature per named point of interest.
+func (b *builder) addPOIs() {
+	for _, p := range b.x.pois {
 		f := feature{kind: KindPOI, name: b.str(p.name), class: b.str(p.class), street: noRef, pt: p.pt,
 			bound: padBound(p.pt.Bound(), 50), osmType: p.osmType, osmID: p.osmID}
 		if p.street != "" {
-			f.street = streetOf(p.street, p.pt, p.city)
+			f.street = b.streetFor(p.street, p.pt, p.city)
 			f.unit = b.str(strings.TrimSpace(p.hn)) // the POI's house number
 		}
 		f.ctx = b.context(p.pt, p.city, p.postcode, "")
 		b.addFeature(f)
-		counts["poi"]++
+		b.counts["poi"]++
 	}
+}
 
-	b.areaViewports()
-
-	// Postcodes at the centre of the features that carry them.
+// addPostcodes adds a feature per postcode, at the centre of the
+// addresses and streets that carry it, in the town most of them name.
+func (b *builder) addPostcodes() {
+	ix := b.ix
 	type acc struct {
 		sx, sy float64
 		n      int
@@ -658,10 +445,8 @@ func (b *builder) build() *Index {
 		}
 		f.ctx = b.ctxOf(c)
 		b.addFeature(f)
-		counts["postcode"]++
+		b.counts["postcode"]++
 	}
-	ix.meta.Counts = counts
-	return ix
 }
 
 // areaViewports gives the place nodes of a county, state or country the

@@ -1,0 +1,274 @@
+package geocode
+
+// The context of a feature: the areas around a point (country, state,
+// county, neighbourhood), its locality and its postcode, from the
+// boundary layer (BuildOptions.Admins), TIGER tags on roads and place
+// nodes, in that order of trust.
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/paulmach/orb"
+)
+
+// placeRadius is how far a place node names the land around it, by type.
+var placeRadius = map[string]float64{
+	"city": 12000, "town": 6000, "village": 3000, "hamlet": 1500, "suburb": 1500, "neighbourhood": 700, "quarter": 1000,
+}
+
+// nearestPlace returns the place of one of types nearest p relative to its
+// radius, -1 when none is in range; accept, when set, filters the places.
+func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...string) int {
+	best, bestScore := -1, 1.0
+	kx := metresPerDegLat * math.Cos(p[1]*math.Pi/180) // a local plane: places within 12 km
+	b.placeGrid.near(p, 12000, func(id uint32) {
+		pl := &b.x.places[id]
+		r := 0.0
+		for _, t := range types {
+			if pl.typ == t {
+				r = placeRadius[t]
+			}
+		}
+		if r == 0 {
+			return
+		}
+		dx, dy := (pl.pt[0]-p[0])*kx, (pl.pt[1]-p[1])*metresPerDegLat
+		if s := math.Sqrt(dx*dx+dy*dy) / r; s < bestScore && (accept == nil || accept(int(id))) {
+			best, bestScore = int(id), s
+		}
+	})
+	return best
+}
+
+// roadSeg is segment i-1..i of a road with TIGER tags.
+type roadSeg struct{ road, i uint32 }
+
+// nearestRoad returns the road with TIGER tags nearest p within radius
+// metres, -1 when none; want filters the roads.
+func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) bool) int {
+	best, bestD := -1, radius
+	b.segGrid.near(p, radius, func(id uint32) {
+		sg := b.segs[id]
+		r := &b.x.roads[sg.road]
+		if want != nil && !want(r) {
+			return
+		}
+		if d, _ := segDist(p, r.line[sg.i-1], r.line[sg.i]); d < bestD {
+			best, bestD = int(sg.road), d
+		}
+	})
+	return best
+}
+
+// adminCtx fills c's county, state, country and neighbourhood from the
+// boundary layer's areas containing p and returns the locality and the
+// smallest postal-code area's code (either may be empty).
+func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
+	var areas []AdminArea
+	cc := ""
+	for _, a := range b.admins(p) {
+		if a.Postal {
+			if postal == "" { // the smallest
+				postal = a.Name
+			}
+			continue
+		}
+		if a.Level == 2 && a.Code != "" {
+			cc = strings.ToUpper(a.Code)
+		}
+		areas = append(areas, a)
+	}
+	sort.Slice(areas, func(i, j int) bool { return areas[i].Level < areas[j].Level })
+	for _, a := range areas {
+		switch b.t.componentType(cc, a.Level) {
+		case "country":
+			c.country = b.areaAt(b.countryName(cc, a.Name), cc, 2, &a)
+		case "administrative_area_level_1":
+			short := b.t.stateCode(a.Name)
+			if short == "" {
+				if i := strings.IndexByte(a.Code, '-'); i > 0 {
+					short = a.Code[i+1:]
+				} else {
+					short = a.Name
+				}
+			}
+			c.state = b.areaAt(a.Name, short, a.Level, &a)
+		case "administrative_area_level_2":
+			c.county = b.areaAt(a.Name, a.Name, a.Level, &a)
+		case "locality":
+			locality = a.Name
+		case "neighborhood", "sublocality":
+			if c.neighbourhood == 0 {
+				c.neighbourhood = b.str(a.Name)
+			}
+		}
+	}
+	return locality, postal
+}
+
+// tigerAreas fills c's county and state, when the boundary layer gave
+// none, from a TIGER county tag ("New Castle, DE"): the feature's own or
+// that of the nearest road within 1 km.
+func (b *builder) tigerAreas(p orb.Point, county string, c *placeCtx) {
+	if (c.county == noRef || c.state == noRef) && county == "" {
+		if i := b.nearestRoad(p, 1000, func(r *rawRoad) bool { return r.county != "" }); i >= 0 {
+			county = b.x.roads[i].county
+		}
+	}
+	if c.county == noRef || c.state == noRef {
+		{
+			if county, st, ok := strings.Cut(county, ","); ok {
+				st = strings.TrimSpace(strings.SplitN(st, ";", 2)[0])
+				if c.county == noRef {
+					c.county = b.area(strings.TrimSpace(county)+" County", strings.TrimSpace(county)+" County", 6)
+				}
+				if c.state == noRef {
+					if name := b.stateName(st); name != "" {
+						c.state = b.area(name, st, 4)
+					}
+				}
+			}
+		}
+	}
+}
+
+// sameArea reports whether two area ids name the same area (noRef is
+// none).
+func (b *builder) sameArea(x, y uint32) bool {
+	if x == y {
+		return true
+	}
+	if x == noRef || y == noRef {
+		return false
+	}
+	return Fold(b.ix.str(b.ix.areas[x].name)) == Fold(b.ix.str(b.ix.areas[y].name))
+}
+
+// placeAdmin returns the state and county area ids of place i (noRef when
+// unknown), from the boundary layer, cached.
+func (b *builder) placeAdmin(i int) [2]uint32 {
+	if v, ok := b.placeAreas[i]; ok {
+		return v
+	}
+	c := placeCtx{county: noRef, state: noRef, country: noRef}
+	if b.admins != nil {
+		_, _ = b.adminCtx(b.x.places[i].pt, &c)
+	}
+	b.tigerAreas(b.x.places[i].pt, "", &c)
+	v := [2]uint32{c.state, c.county}
+	b.placeAreas[i] = v
+	return v
+}
+
+// context returns the context id of a feature at p with its own addr:city
+// and addr:postcode (either may be empty).
+func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
+	c, locality, postal := b.placeAt(p, county)
+	if postcode == "" {
+		postcode = postal // the postal-code area around p
+	}
+	if postcode == "" && len(b.segs) > 0 {
+		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
+			postcode = b.x.roads[i].zip[0]
+		}
+	}
+	if c.country == noRef && b.country != "" {
+		c.country = b.area(b.countryName(b.country, ""), b.country, 2)
+	}
+	if c.country == noRef {
+		if i := b.nearestPlace(p, nil, "country"); i >= 0 {
+			c.country = b.area(b.x.places[i].name, "", 2)
+		}
+	}
+	c.locality = b.str(locality)
+	if city != "" && Fold(city) != Fold(locality) {
+		c.altLocality = b.str(city)
+	}
+	c.postcode = b.str(b.postcode(postcode))
+	if id, ok := b.ctxIDs[c]; ok {
+		return id
+	}
+	id := uint32(len(b.ix.ctxs))
+	b.ix.ctxs = append(b.ix.ctxs, c)
+	b.ctxIDs[c] = id
+	return id
+}
+
+// placeAt returns the areas around p (county, state, neighbourhood), its
+// locality (the city polygon of the boundary layer, else the nearest
+// city, town, village or hamlet node in the same state and county) and
+// the postal-code area of the boundary layer around it, if any.
+func (b *builder) placeAt(p orb.Point, county string) (placeCtx, string, string) {
+	k := placeKey{p, county}
+	if v, ok := b.placeCache[k]; ok {
+		return v.c, v.locality, v.postal
+	}
+	c, locality, postal := b.placeAtUncached(p, county)
+	if b.placeCache == nil {
+		b.placeCache = map[placeKey]placeVal{}
+	}
+	b.placeCache[k] = placeVal{c, locality, postal}
+	return c, locality, postal
+}
+
+// placeKey and placeVal are placeAt's cache: a road's midpoint is looked
+// up when its street is grouped and again for its context.
+type placeKey struct {
+	p      orb.Point
+	county string
+}
+
+type placeVal struct {
+	c                placeCtx
+	locality, postal string
+}
+
+func (b *builder) placeAtUncached(p orb.Point, county string) (c placeCtx, locality, postal string) {
+	c = placeCtx{county: noRef, state: noRef, country: noRef}
+	// accept keeps the place nodes that lie in the feature's state (and
+	// county when both are known): the nearest town across a state line
+	// is not the feature's city.
+	if b.admins != nil {
+		locality, postal = b.adminCtx(p, &c)
+	}
+	b.tigerAreas(p, county, &c)
+	accept := func(i int) bool {
+		pa := b.placeAdmin(i)
+		if c.state != noRef && !b.sameArea(pa[0], c.state) {
+			return false
+		}
+		return c.county == noRef || pa[1] == noRef || b.sameArea(pa[1], c.county)
+	}
+	if locality == "" {
+		if i := b.nearestPlace(p, accept, "city", "town", "village", "hamlet"); i >= 0 {
+			locality = b.x.places[i].name
+		}
+	}
+	if c.neighbourhood == 0 {
+		if i := b.nearestPlace(p, accept, "suburb", "neighbourhood", "quarter"); i >= 0 && b.x.places[i].name != locality {
+			c.neighbourhood = b.str(b.x.places[i].name)
+		}
+	}
+	return c, locality, postal
+}
+
+func (b *builder) countryName(cc, fallback string) string {
+	if c, ok := b.t.Countries[cc]; ok {
+		return c.Name
+	}
+	if fallback != "" {
+		return fallback
+	}
+	return cc
+}
+
+func (b *builder) stateName(code string) string {
+	for n, c := range b.t.USStates {
+		if c == code {
+			return n
+		}
+	}
+	return ""
+}
