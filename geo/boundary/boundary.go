@@ -105,6 +105,9 @@ type Area struct {
 	// extract and the geometry is the union of its complete sub-areas
 	// inside the extract (a country of a regional extract).
 	Clipped bool
+	// Source is where the area comes from: SourceOSM, SourceFile, or the
+	// world base layer's SourceNaturalEarth and SourceCensus.
+	Source string `json:"-"`
 
 	index int32 // position in the layer's spatial index
 	layer *Layer

@@ -65,4 +65,5 @@ func (l *Layer) init() {
 		a.layer = l
 		l.byID[a.ID] = a
 	}
+	l.setSources()
 }

@@ -13,18 +13,23 @@ type Layer struct {
 	byID  map[int64]*Area
 	cats  []Category
 	ix    *spatial.Index
+	// base answers where the layer's own areas do not (WithBase).
+	base *Layer
 }
 
 // Load reads the layer from the bundle directory dir (its FileName).
 func Load(dir string) (*Layer, error) { return load(dir) }
 
-// Areas returns every area of the layer by ascending id. The slice is shared:
-// do not modify it.
+// Areas returns every area of the layer by ascending id (not those of its
+// base layer). The slice is shared: do not modify it.
 func (l *Layer) Areas() []*Area { return l.areas }
 
 // ByID returns the area with that boundary id.
 func (l *Layer) ByID(id int64) (*Area, bool) {
 	a, ok := l.byID[id]
+	if !ok && l.base != nil {
+		return l.base.ByID(id)
+	}
 	return a, ok
 }
 
