@@ -321,3 +321,66 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestDataVersions checks that docs/data.md states the versions of the
+// time-zone data the code has (the tz rules of geo/timezone/zoneinfo.zip,
+// the tz database and CLDR releases of the generated tables, the
+// tzf-rel-lite module of go.mod), and that no other tz release (2025b,
+// 2024a, ...) is named anywhere in README.md or docs/*.md.
+func TestDataVersions(t *testing.T) {
+	find := func(file, pattern string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.FromSlash(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(pattern).FindStringSubmatch(string(b))
+		if m == nil {
+			t.Fatalf("%s: no match for %s", file, pattern)
+		}
+		return m[1]
+	}
+	rules := find("../geo/timezone/tzdata.go", `TZRulesVersion = "([^"]+)"`)
+	goVersion := find("../geo/timezone/tzdata.go", `a copy of Go (\d+\.\d+\.\d+)'s lib/time/zoneinfo\.zip`)
+	tables := find("../geo/timezone/internal/tzdb/tables.go", `TZDataVersion = "([^"]+)"`)
+	cldr := find("../geo/timezone/internal/tzdb/tables.go", `CLDRVersion = "([^"]+)"`)
+	tzf := find("../go.mod", `github\.com/ringsaturn/tzf-rel-lite (v\S+)`)
+	// tzf-rel-lite v0.0.2025-b2 is built from timezone-boundary-builder 2025b.
+	m := regexp.MustCompile(`^v0\.0\.(\d{4})-([a-z])\d*$`).FindStringSubmatch(tzf)
+	if m == nil {
+		t.Fatalf("go.mod: tzf-rel-lite version %s is not of the form v0.0.YYYY-xN", tzf)
+	}
+	boundaryBuilder := m[1] + m[2]
+
+	src, err := os.ReadFile("data.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := strings.Join(strings.Fields(string(src)), " ")
+	for _, want := range []string{
+		"IANA tz database " + rules,
+		"Go " + goVersion + "'s",
+		"IANA tz database " + tables,
+		"Unicode CLDR " + cldr,
+		"tzf-rel-lite " + tzf,
+		boundaryBuilder + " release of timezone-boundary-builder",
+	} {
+		if !strings.Contains(data, want) {
+			t.Errorf("docs/data.md does not say %q", want)
+		}
+	}
+
+	known := map[string]bool{rules: true, tables: true, boundaryBuilder: true}
+	release := regexp.MustCompile(`\b(19|20)\d\d[a-z]\b`)
+	for _, page := range checkedPages(t) {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range release.FindAllString(string(src), -1) {
+			if !known[r] {
+				t.Errorf("%s names tz release %s; the code has %s (rules), %s (tables), %s (polygons)", page, r, rules, tables, boundaryBuilder)
+			}
+		}
+	}
+}
