@@ -42,8 +42,8 @@ var statusRank = map[string]int{
 }
 
 // checkLocation validates and completes an address with the gazetteer:
-// the best match of the geocoder, field by field (see README.md, "SOAP
-// location service").
+// the best match of the geocoder, field by field (see docs/soap.md,
+// "GazetteerSimple and Gazetteer").
 func checkLocation(ix *geocode.Index, in addressInput) location {
 	loc := location{locationTail: locationTail{Encoding: encodingWGS84}}
 	if in.empty() {

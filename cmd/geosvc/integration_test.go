@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/internal/testenv"
 
 	"github.com/hibiken/asynq"
@@ -28,7 +27,8 @@ import (
 	"github.com/geosvc/geosvc/routing"
 )
 
-// andorraBound is the extent of the Andorra extract the test builds.
+// andorraBound is the extent of the Andorra extract, for a ./data bundle
+// built from it.
 var andorraBound = orb.Bound{Min: orb.Point{1.41, 42.43}, Max: orb.Point{1.78, 42.65}}
 
 // TestMultiProcessJobSurvivesWorkerKill runs the split deployment on a real
@@ -45,10 +45,8 @@ func TestMultiProcessJobSurvivesWorkerKill(t *testing.T) {
 	if testing.Short() && !testenv.Required() {
 		t.Skip("-short: skipping the multi-process test")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "geosvc")
-	goBuild(t, bin)
-	data, bound := testBundle(t, bin, dir)
+	bin := testBinary(t)
+	data, bound := testBundle(t)
 
 	g, err := routing.Load(filepath.Join(data, routing.FileName))
 	if err != nil {
@@ -172,41 +170,20 @@ func deref(p *int) any {
 	return *p
 }
 
-// goBuild builds this command into bin. The go command puts its own
-// GOROOT/bin first on the PATH of the tests it runs, so "go" is the
-// toolchain that runs the test.
-func goBuild(t *testing.T, bin string) {
-	t.Helper()
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-}
-
 // testBundle returns a data bundle and the extent to draw points in: the
-// repository's ./data when it is of this binary's bundle version, else an
-// Andorra bundle built into dir.
-func testBundle(t *testing.T, bin, dir string) (string, orb.Bound) {
+// repository's ./data when it is an Andorra bundle of this binary's bundle
+// version, else the Delaware bundle the package's tests share.
+func testBundle(t *testing.T) (string, orb.Bound) {
 	t.Helper()
-	if m, err := bundle.Read("../../data"); err == nil && m.BundleVersion == bundleVersion() {
-		name := strings.ToLower(m.Source.File)
-		switch {
-		case strings.Contains(name, "delaware"):
-			return "../../data", delawareBound
-		case strings.Contains(name, "andorra"):
-			return "../../data", andorraBound
-		}
+	if m, err := bundle.Read("../../data"); err == nil && m.BundleVersion == bundleVersion() &&
+		strings.Contains(strings.ToLower(m.Source.File), "andorra") {
+		return "../../data", andorraBound
 	}
-	osmFile, err := extracts.Path("andorra")
+	data, err := delawareBundle(t)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(dir, "data")
-	out, err := exec.Command(bin, "build", "--osm", osmFile, "--out", data).CombinedOutput()
-	if err != nil {
-		t.Fatalf("geosvc build: %v\n%s", err, out)
-	}
-	return data, andorraBound
+	return data, delawareBound
 }
 
 // process is a geosvc subcommand run by the test.
