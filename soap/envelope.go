@@ -44,65 +44,147 @@ func (v soapVersion) contentType() string {
 }
 
 // request is a decoded envelope: its version, the operation (the local
-// name of the body's first element) and that element's XML.
+// name of the body's first element) and that element's XML, re-encoded
+// with every namespace declared on it (so that prefixes declared on the
+// Envelope or the Body still resolve when the element is read alone).
 type request struct {
 	version   soapVersion
 	operation string
 	body      []byte
 }
 
-// envelope is what decodeEnvelope reads: the body's inner XML.
-type envelope struct {
-	XMLName xml.Name
-	Header  struct {
-		Entries []struct {
-			XMLName        xml.Name
-			MustUnderstand string `xml:"mustUnderstand,attr"`
-		} `xml:",any"`
-	} `xml:"Header"`
-	Body struct {
-		Inner []byte `xml:",innerxml"`
-	} `xml:"Body"`
+// headerEntry is a SOAP header block, of which only mustUnderstand is read.
+type headerEntry struct {
+	XMLName        xml.Name
+	MustUnderstand string `xml:"mustUnderstand,attr"`
 }
 
 // decodeEnvelope reads a SOAP 1.1 or 1.2 envelope from r (its version
 // from the envelope's namespace, which must agree with the content type
 // when that names one).
 func decodeEnvelope(contentType string, r io.Reader) (request, error) {
-	var env envelope
 	dec := xml.NewDecoder(r)
-	if err := dec.Decode(&env); err != nil {
+	root, err := nextStart(dec)
+	if err != nil {
 		return request{}, fmt.Errorf("the request is not a SOAP envelope: %v", err)
 	}
 	var v soapVersion
 	switch {
-	case env.XMLName.Local != "Envelope":
-		return request{}, fmt.Errorf("the root element is %s, not a SOAP Envelope", env.XMLName.Local)
-	case env.XMLName.Space == ns11:
+	case root.Name.Local != "Envelope":
+		return request{}, fmt.Errorf("the root element is %s, not a SOAP Envelope", root.Name.Local)
+	case root.Name.Space == ns11:
 		v = soap11
-	case env.XMLName.Space == ns12:
+	case root.Name.Space == ns12:
 		v = soap12
 	default:
-		return request{}, &fault{Code: "VersionMismatch", Reason: fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor 1.2", env.XMLName.Space)}
-	}
-	for _, h := range env.Header.Entries {
-		if h.MustUnderstand == "1" || h.MustUnderstand == "true" {
-			return request{v, "", nil}, &fault{Code: "MustUnderstand", Reason: fmt.Sprintf("header %s is not understood", h.XMLName.Local)}
-		}
+		return request{}, &fault{Code: "VersionMismatch", Reason: fmt.Sprintf("envelope namespace %q is neither SOAP 1.1 nor 1.2", root.Name.Space)}
 	}
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
 		if mt == "application/soap+xml" && v != soap12 || mt == "text/xml" && v != soap11 {
 			return request{v, "", nil}, fmt.Errorf("content type %s does not match a SOAP %s envelope", mt, v)
 		}
 	}
-	op, err := firstElement(env.Body.Inner)
-	if err != nil {
-		return request{v, "", nil}, err
+	for {
+		se, err := nextStart(dec)
+		if err != nil {
+			return request{v, "", nil}, errors.New("the envelope has no SOAP Body")
+		}
+		switch {
+		case se.Name.Local == "Header" && se.Name.Space == root.Name.Space:
+			var h struct {
+				Entries []headerEntry `xml:",any"`
+			}
+			if err := dec.DecodeElement(&h, &se); err != nil {
+				return request{v, "", nil}, fmt.Errorf("the request is not a SOAP envelope: %v", err)
+			}
+			for _, e := range h.Entries {
+				if e.MustUnderstand == "1" || e.MustUnderstand == "true" {
+					return request{v, "", nil}, &fault{Code: "MustUnderstand", Reason: fmt.Sprintf("header %s is not understood", e.XMLName.Local)}
+				}
+			}
+		case se.Name.Local == "Body" && se.Name.Space == root.Name.Space:
+			op, err := nextStart(dec)
+			if err != nil {
+				return request{v, "", nil}, errors.New("the SOAP Body holds no operation element")
+			}
+			if op.Name.Space != namespace {
+				return request{v, "", nil}, fmt.Errorf("the operation element %s is in namespace %q, not %q", op.Name.Local, op.Name.Space, namespace)
+			}
+			body, err := reencode(dec, op)
+			if err != nil {
+				return request{v, "", nil}, fmt.Errorf("the request is not a SOAP envelope: %v", err)
+			}
+			return request{version: v, operation: op.Name.Local, body: body}, nil
+		default:
+			if err := dec.Skip(); err != nil {
+				return request{v, "", nil}, fmt.Errorf("the request is not a SOAP envelope: %v", err)
+			}
+		}
 	}
-	if op.Space != namespace {
-		return request{v, "", nil}, fmt.Errorf("the operation element %s is in namespace %q, not %q", op.Local, op.Space, namespace)
+}
+
+// nextStart returns the next start element of dec at the current level,
+// failing at the end of the enclosing element or of the input.
+func nextStart(dec *xml.Decoder) (xml.StartElement, error) {
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return xml.StartElement{}, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			return t, nil
+		case xml.EndElement:
+			return xml.StartElement{}, errors.New("no element")
+		}
 	}
-	return request{version: v, operation: op.Local, body: env.Body.Inner}, nil
+}
+
+// reencode writes the element that start opens, through its end, as a
+// standalone document: names carry their resolved namespaces (the
+// encoder declares them), and the source's own xmlns attributes, whose
+// prefixes no longer apply, are dropped.
+func reencode(dec *xml.Decoder, start xml.StartElement) ([]byte, error) {
+	var b bytes.Buffer
+	enc := xml.NewEncoder(&b)
+	depth := 0
+	tok := xml.Token(start)
+	for {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			attrs := t.Attr[:0:0]
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" {
+					continue
+				}
+				attrs = append(attrs, a)
+			}
+			t.Attr = attrs
+			tok = t
+		case xml.EndElement:
+			depth--
+		case xml.ProcInst, xml.Directive:
+			tok = nil
+		}
+		if tok != nil {
+			if err := enc.EncodeToken(tok); err != nil {
+				return nil, err
+			}
+		}
+		if depth == 0 {
+			break
+		}
+		var err error
+		if tok, err = dec.Token(); err != nil {
+			return nil, err
+		}
+		tok = xml.CopyToken(tok)
+	}
+	if err := enc.Flush(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 func (v soapVersion) String() string {
@@ -110,20 +192,6 @@ func (v soapVersion) String() string {
 		return "1.2"
 	}
 	return "1.1"
-}
-
-// firstElement returns the name of the first element in b.
-func firstElement(b []byte) (xml.Name, error) {
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return xml.Name{}, errors.New("the SOAP Body holds no operation element")
-		}
-		if se, ok := tok.(xml.StartElement); ok {
-			return se.Name, nil
-		}
-	}
 }
 
 // fault is a SOAP fault: Sender (the request is at fault: a bad key, a

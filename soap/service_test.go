@@ -371,3 +371,38 @@ func FuzzEnvelope(f *testing.F) {
 		}
 	})
 }
+
+// TestPrefixesDeclaredOnTheEnvelope: SOAP clients (.NET, SoapUI, Java's
+// JAX-WS) declare the service namespace's prefix on the Envelope and
+// write every element with it; the operation must be read the same as
+// with a default namespace on the operation element.
+func TestPrefixesDeclaredOnTheEnvelope(t *testing.T) {
+	f := newFixture(t, false)
+	for _, tc := range []struct {
+		name, ctype, body string
+	}{
+		{"SOAP 1.1, prefix on the Envelope", "text/xml",
+			`<?xml version="1.0"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ls="http://geosvc.org/LocationService/">` +
+				`<soapenv:Header/><soapenv:Body><ls:GazetteerSimple><ls:Street>North Main Street</ls:Street><ls:Premise>10</ls:Premise>` +
+				`<ls:SubscriptionKey>` + f.key + `</ls:SubscriptionKey></ls:GazetteerSimple></soapenv:Body></soapenv:Envelope>`},
+		{"SOAP 1.2, prefix on the Body", "application/soap+xml",
+			`<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body xmlns:g="http://geosvc.org/LocationService/">` +
+				`<g:GazetteerSimple><g:Street>North Main Street</g:Street><g:Premise>10</g:Premise>` +
+				`<g:SubscriptionKey>` + f.key + `</g:SubscriptionKey></g:GazetteerSimple></env:Body></env:Envelope>`},
+		{"default namespace on the Envelope", "text/xml",
+			`<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns="http://geosvc.org/LocationService/">` +
+				`<soap:Body><GazetteerSimple><Street>North Main Street</Street><Premise>10</Premise>` +
+				`<SubscriptionKey>` + f.key + `</SubscriptionKey></GazetteerSimple></soap:Body></soap:Envelope>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := f.post(tc.ctype, tc.body)
+			if rec.Code != 200 {
+				t.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
+			}
+			loc := gazetteerResult(t, rec.Body.String())
+			if loc.Status != statusCompleted || fieldStatus(loc.Premise) != "OK 10" || fieldStatus(loc.Street) != "OK North Main Street" {
+				t.Errorf("Location %s, Premise %q, Street %q", loc.Status, fieldStatus(loc.Premise), fieldStatus(loc.Street))
+			}
+		})
+	}
+}

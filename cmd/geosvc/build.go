@@ -15,8 +15,9 @@ import (
 
 func runBuild(args []string) error {
 	fs := newFlagSet("build", "build --osm FILE --out DIR [--profile car.yaml] [--if-stale]",
-		"Build a data bundle from an OpenStreetMap extract (.osm.pbf, .osm or .osm.bz2):\n"+
-			"the routing graph with both contraction hierarchies, and manifest.json.\n"+
+		"Build a data bundle from an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2 or\n"+
+			".osm.gz): the routing graph with its contraction hierarchies, the snapping\n"+
+			"index, and the boundary, ZIP+4 and geocoder layers, listed in manifest.json.\n"+
 			"Servers load the bundle read-only; they never parse OSM.")
 	osmPath := fs.String("osm", "", "OSM extract to read (required)")
 	out := fs.String("out", "./data", "bundle directory to write")

@@ -3,7 +3,6 @@ package main
 import (
 	"log/slog"
 	"time"
-	_ "time/tzdata" // the binary carries its own tz database
 
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
