@@ -1,0 +1,309 @@
+package health
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/geosvc/geosvc/configs"
+)
+
+// ConfigFile is the base name of the health configuration in configs/.
+const ConfigFile = "health.yaml"
+
+// Config is a parsed health.yaml: the data sets (one per disease), the
+// trend window and the business tags of the density grid.
+type Config struct {
+	// TrendDays is the window of the trends, in days (default 7).
+	TrendDays int `yaml:"trend_days"`
+	// BusinessTags are the OSM tags that make a business: key -> values,
+	// "*" standing for any value not in BusinessExcludeValues.
+	BusinessTags map[string][]string `yaml:"business_tags"`
+	// BusinessExcludeValues are values that never make a business
+	// ("no", "vacant", ...), whatever the key.
+	BusinessExcludeValues []string `yaml:"business_exclude_values"`
+	// Datasets are the data sets, by name.
+	Datasets []Dataset `yaml:"datasets"`
+}
+
+// Dataset is one disease's data: its sources, the lookup table, the input
+// files and the geographies their keys belong to.
+type Dataset struct {
+	Name        string            `yaml:"name"`
+	Title       string            `yaml:"title"`
+	Sources     map[string]Source `yaml:"sources"`
+	Lookup      LookupInput       `yaml:"lookup"`
+	Inputs      []Input           `yaml:"inputs"`
+	Geographies GeographiesConfig `yaml:"geographies"`
+
+	byName map[string]int // input name -> index in Inputs
+}
+
+// Source is a data provider: its attribution and licence strings (shown by
+// /v1/info) and whether its data may be shipped in the committed snapshot.
+type Source struct {
+	Attribution     string `yaml:"attribution" json:"attribution"`
+	Licence         string `yaml:"licence" json:"licence"`
+	Redistributable bool   `yaml:"redistributable" json:"redistributable"`
+}
+
+// LookupInput is the lookup table of ISO3 codes, FIPS codes and
+// populations (JHU's UID_ISO_FIPS_LookUp_Table.csv).
+type LookupInput struct {
+	Source string `yaml:"source"`
+	File   string `yaml:"file"`
+}
+
+// Input is one input file of a data set.
+type Input struct {
+	// Name identifies the input (BuildOptions.Files overrides its path).
+	Name string `yaml:"name"`
+	// Source is the key of the input's Source.
+	Source string `yaml:"source"`
+	// File is the path, relative to BuildOptions.DataDir.
+	File string `yaml:"file"`
+	// Layout is wide, long, date-rows, totals or geojson.
+	Layout string `yaml:"layout"`
+	// DateFormat is the format of the dates (see ParseDate).
+	DateFormat string `yaml:"date_format"`
+	// DateColumn is the column holding the date (long, date-rows).
+	DateColumn string `yaml:"date_column"`
+	// ColumnPrefix precedes the area code in the column names (date-rows).
+	ColumnPrefix string `yaml:"column_prefix"`
+	// DateOf names the input whose last date the totals are as of
+	// (totals).
+	DateOf string `yaml:"date_of"`
+	// Measure is the single measure of a wide or date-rows input.
+	Measure string `yaml:"measure"`
+	// Measures maps measures to their columns (long, totals).
+	Measures map[string]string `yaml:"measures"`
+	// Population is the column holding the population (totals).
+	Population string `yaml:"population"`
+	// Decimals is how many decimals of a rate are kept.
+	Decimals int `yaml:"decimals"`
+	// Geography is the coding system of the keys: jhu-global, us-fips or
+	// nyc-modzcta.
+	Geography string `yaml:"geography"`
+	// Level is the admin level the rows feed, where the geography does not
+	// imply it (us-fips: 1 for states, 2 for counties).
+	Level int `yaml:"level"`
+	// Keys maps key roles (country, province, fips, name, state, code,
+	// group) to column names.
+	Keys map[string]string `yaml:"keys"`
+}
+
+// GeographiesConfig configures the geographies (coding systems) a data
+// set's keys belong to.
+type GeographiesConfig struct {
+	JHUGlobal  JHUGlobalConfig  `yaml:"jhu-global"`
+	USFIPS     USFIPSConfig     `yaml:"us-fips"`
+	NYCModZCTA NYCModZCTAConfig `yaml:"nyc-modzcta"`
+}
+
+// JHUGlobalConfig configures JHU's country/province names.
+type JHUGlobalConfig struct {
+	// ISO3 maps "Country" or "Country/Province" to an ISO3 code; it wins
+	// over the lookup table.
+	ISO3 map[string]string `yaml:"iso3"`
+	// NotAreas are province names that are no province (summed, never
+	// records).
+	NotAreas []string `yaml:"not_areas"`
+}
+
+// USFIPSConfig configures US FIPS-keyed series.
+type USFIPSConfig struct {
+	Country       string       `yaml:"country"`
+	NotCountyFrom int          `yaml:"not_county_from"`
+	Pooled        []PooledArea `yaml:"pooled"`
+}
+
+// PooledArea is a reporting unit that holds the cases of several counties
+// whose own rows are 0.
+type PooledArea struct {
+	Area       string   `yaml:"area"`
+	IncludedIn string   `yaml:"included_in"`
+	Counties   []string `yaml:"counties"`
+}
+
+// NYCModZCTAConfig configures the NYC modified ZIP code tabulation areas.
+type NYCModZCTAConfig struct {
+	Country  string            `yaml:"country"`
+	State    string            `yaml:"state"`
+	Level    int               `yaml:"level"`
+	Boroughs map[string]string `yaml:"boroughs"`
+	Exclude  []string          `yaml:"exclude"`
+}
+
+// Layouts, geographies and measures the loader knows.
+const (
+	layoutWide     = "wide"
+	layoutLong     = "long"
+	layoutDateRows = "date-rows"
+	layoutTotals   = "totals"
+	layoutGeoJSON  = "geojson"
+
+	geoJHUGlobal  = "jhu-global"
+	geoUSFIPS     = "us-fips"
+	geoNYCModZCTA = "nyc-modzcta"
+)
+
+// ParseConfig parses a health.yaml; nil parses the embedded one. Unknown
+// keys are errors.
+func ParseConfig(b []byte) (*Config, error) {
+	if b == nil {
+		var err error
+		if b, err = configs.FS.ReadFile(ConfigFile); err != nil {
+			return nil, fmt.Errorf("health: %w", err)
+		}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	c := &Config{}
+	if err := dec.Decode(c); err != nil {
+		return nil, fmt.Errorf("health: %s: %w", ConfigFile, err)
+	}
+	if c.TrendDays == 0 {
+		c.TrendDays = 7
+	}
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("health: %s: %w", ConfigFile, err)
+	}
+	return c, nil
+}
+
+// Dataset returns the data set called name.
+func (c *Config) Dataset(name string) (*Dataset, bool) {
+	for i := range c.Datasets {
+		if c.Datasets[i].Name == name {
+			return &c.Datasets[i], true
+		}
+	}
+	return nil, false
+}
+
+func (c *Config) check() error {
+	if c.TrendDays < 1 || c.TrendDays > 365 {
+		return fmt.Errorf("trend_days %d: want 1 to 365", c.TrendDays)
+	}
+	if len(c.BusinessTags) == 0 {
+		return fmt.Errorf("business_tags: none")
+	}
+	seen := map[string]bool{}
+	for i := range c.Datasets {
+		d := &c.Datasets[i]
+		if d.Name == "" || seen[d.Name] {
+			return fmt.Errorf("data set %d: name %q empty or repeated", i, d.Name)
+		}
+		seen[d.Name] = true
+		if err := d.check(); err != nil {
+			return fmt.Errorf("data set %s: %w", d.Name, err)
+		}
+	}
+	return nil
+}
+
+func (d *Dataset) check() error {
+	if _, ok := d.Sources[d.Lookup.Source]; !ok || d.Lookup.File == "" {
+		return fmt.Errorf("lookup: source %q unknown or file missing", d.Lookup.Source)
+	}
+	d.byName = map[string]int{}
+	for i, in := range d.Inputs {
+		if in.Name == "" {
+			return fmt.Errorf("input %d: no name", i)
+		}
+		if _, dup := d.byName[in.Name]; dup {
+			return fmt.Errorf("input %s: name repeated", in.Name)
+		}
+		d.byName[in.Name] = i
+		if err := in.check(d); err != nil {
+			return fmt.Errorf("input %s: %w", in.Name, err)
+		}
+	}
+	for _, in := range d.Inputs {
+		if in.Layout == layoutTotals {
+			j, ok := d.byName[in.DateOf]
+			if !ok || d.Inputs[j].Layout == layoutTotals || d.Inputs[j].Layout == layoutGeoJSON {
+				return fmt.Errorf("input %s: date_of %q is no series input", in.Name, in.DateOf)
+			}
+		}
+	}
+	return nil
+}
+
+func (in *Input) check(d *Dataset) error {
+	if _, ok := d.Sources[in.Source]; !ok {
+		return fmt.Errorf("source %q not under sources", in.Source)
+	}
+	if in.File == "" {
+		return fmt.Errorf("no file")
+	}
+	switch in.Geography {
+	case geoJHUGlobal, geoUSFIPS, geoNYCModZCTA:
+	default:
+		return fmt.Errorf("geography %q: want %s, %s or %s", in.Geography, geoJHUGlobal, geoUSFIPS, geoNYCModZCTA)
+	}
+	needDate := func() error {
+		if _, err := dateParser(in.DateFormat); err != nil {
+			return err
+		}
+		return nil
+	}
+	needMeasure := func(m string) error {
+		if !slices.Contains(measureNames, m) {
+			return fmt.Errorf("measure %q: want one of %v", m, measureNames)
+		}
+		return nil
+	}
+	switch in.Layout {
+	case layoutWide:
+		if err := needDate(); err != nil {
+			return err
+		}
+		return needMeasure(in.Measure)
+	case layoutDateRows:
+		if err := needDate(); err != nil {
+			return err
+		}
+		if in.DateColumn == "" || in.ColumnPrefix == "" {
+			return fmt.Errorf("date-rows needs date_column and column_prefix")
+		}
+		return needMeasure(in.Measure)
+	case layoutLong, layoutTotals:
+		if in.Layout == layoutLong {
+			if err := needDate(); err != nil {
+				return err
+			}
+			if in.DateColumn == "" {
+				return fmt.Errorf("long needs date_column")
+			}
+		}
+		if len(in.Measures) == 0 {
+			return fmt.Errorf("%s needs measures", in.Layout)
+		}
+		for _, m := range sortedKeys(in.Measures) {
+			if err := needMeasure(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	case layoutGeoJSON:
+		if in.Keys["code"] == "" {
+			return fmt.Errorf("geojson needs keys.code")
+		}
+		return nil
+	}
+	return fmt.Errorf("layout %q: want wide, long, date-rows, totals or geojson", in.Layout)
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

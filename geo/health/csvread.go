@@ -1,0 +1,471 @@
+package health
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// rawRow is one area's series of one measure as an input gives it, before
+// its keys are resolved to an area.
+type rawRow struct {
+	input   string // input name
+	source  string // source key (jhu, nyt, nyc)
+	measure string
+	// keys maps key roles (country, province, fips, name, state, code,
+	// group) to the row's values, trimmed.
+	keys map[string]string
+	// line is the row's line in the file (1 = header), for the report.
+	line int
+	s    *series
+	// population is the totals layout's population, NaN when none.
+	population float64
+}
+
+// label is a short description of the row for the build report.
+func (r *rawRow) label() string {
+	var parts []string
+	for _, k := range []string{"code", "fips", "name", "province", "state", "country"} {
+		if v := r.keys[k]; v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	return fmt.Sprintf("%s line %d (%s)", r.input, r.line, strings.Join(parts, ", "))
+}
+
+// newCSVReader returns a CSV reader of r without a UTF-8 byte order mark.
+// encoding/csv drops the carriage return of CRLF line ends.
+func newCSVReader(r io.Reader) *csv.Reader {
+	br := bufio.NewReaderSize(r, 1<<16)
+	if head, err := br.Peek(3); err == nil && bytes.Equal(head, []byte{0xEF, 0xBB, 0xBF}) {
+		br.Discard(3)
+	}
+	c := csv.NewReader(br)
+	c.FieldsPerRecord = -1
+	c.ReuseRecord = true
+	return c
+}
+
+// readHeader reads the header row and maps column names to indexes (the
+// first of repeated names).
+func readHeader(c *csv.Reader) ([]string, map[string]int, error) {
+	rec, err := c.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil, fmt.Errorf("empty file")
+		}
+		return nil, nil, err
+	}
+	header := make([]string, len(rec))
+	cols := make(map[string]int, len(rec))
+	for i, h := range rec {
+		h = strings.TrimSpace(h)
+		header[i] = h
+		if _, dup := cols[h]; !dup {
+			cols[h] = i
+		}
+	}
+	return header, cols, nil
+}
+
+// keyColumns resolves the input's key roles to column indexes.
+func keyColumns(in *Input, cols map[string]int) (map[string]int, error) {
+	out := make(map[string]int, len(in.Keys))
+	for _, role := range sortedKeys(in.Keys) {
+		i, ok := cols[in.Keys[role]]
+		if !ok {
+			return nil, fmt.Errorf("no column %q (key %s)", in.Keys[role], role)
+		}
+		out[role] = i
+	}
+	return out, nil
+}
+
+// rowKeys returns the key values of rec.
+func rowKeys(rec []string, keyCols map[string]int) map[string]string {
+	k := make(map[string]string, len(keyCols))
+	for role, i := range keyCols {
+		if i < len(rec) {
+			k[role] = strings.TrimSpace(rec[i])
+		}
+	}
+	return k
+}
+
+// valueParser returns the parser of one cell of the measure: a count
+// (integer; 12.0 is accepted, 12.5 is not) or a fixed-point rate with
+// `decimals` decimals. An empty cell is missing.
+func valueParser(measure string, decimals int) (func(string) (int32, error), int32) {
+	if measure == measureCaseRate {
+		scale := math.Pow10(decimals)
+		return func(s string) (int32, error) {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				return missing, nil
+			}
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return 0, fmt.Errorf("value %q: not a number", s)
+			}
+			v := math.Round(f * scale)
+			if v > math.MaxInt32 || v <= missing {
+				return 0, fmt.Errorf("value %q: out of range", s)
+			}
+			return int32(v), nil
+		}, int32(scale)
+	}
+	return parseCount, 1
+}
+
+// parseCount parses a count cell; empty is missing.
+func parseCount(s string) (int32, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return missing, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("value %q: not a count", s)
+		}
+		if f > math.MaxInt32 || f <= missing {
+			return 0, fmt.Errorf("value %q: out of range", s)
+		}
+		return int32(f), nil
+	}
+	if n > math.MaxInt32 || n <= missing {
+		return 0, fmt.Errorf("value %q: out of range", s)
+	}
+	return int32(n), nil
+}
+
+// calendar places dates on a regular grid: start, step (the smallest gap
+// between two dates) and each date's index. Dates must be unique.
+type calendar struct {
+	start day
+	step  int32
+	n     int
+}
+
+func newCalendar(days []day) (calendar, error) {
+	if len(days) == 0 {
+		return calendar{}, fmt.Errorf("no dates")
+	}
+	sorted := append([]day(nil), days...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	step := int32(0)
+	for i := 1; i < len(sorted); i++ {
+		g := int32(sorted[i] - sorted[i-1])
+		if g == 0 {
+			return calendar{}, fmt.Errorf("date %v repeated", sorted[i])
+		}
+		if step == 0 || g < step {
+			step = g
+		}
+	}
+	if step == 0 {
+		step = 1
+	}
+	for i := 1; i < len(sorted); i++ {
+		if int32(sorted[i]-sorted[0])%step != 0 {
+			return calendar{}, fmt.Errorf("date %v is off the %d-day grid from %v", sorted[i], step, sorted[0])
+		}
+	}
+	span := int64(sorted[len(sorted)-1]-sorted[0])/int64(step) + 1
+	if span > 1<<20 {
+		return calendar{}, fmt.Errorf("dates %v to %v span too many periods", sorted[0], sorted[len(sorted)-1])
+	}
+	return calendar{start: sorted[0], step: step, n: int(span)}, nil
+}
+
+func (c calendar) index(d day) int { return int(int32(d-c.start) / c.step) }
+
+// newSeries returns an all-missing series on the calendar.
+func (c calendar) newSeries(scale int32) *series {
+	s := &series{start: c.start, step: c.step, scale: scale, vals: make([]int32, c.n)}
+	for i := range s.vals {
+		s.vals[i] = missing
+	}
+	return s
+}
+
+// readInput reads one input file into raw rows. dateOf is the date of a
+// totals input (the last date of its date_of input).
+func readInput(in *Input, r io.Reader, dateOf day) ([]rawRow, error) {
+	c := newCSVReader(r)
+	header, cols, err := readHeader(c)
+	if err != nil {
+		return nil, err
+	}
+	switch in.Layout {
+	case layoutWide:
+		return readWide(in, c, header, cols)
+	case layoutLong:
+		return readLong(in, c, cols)
+	case layoutDateRows:
+		return readDateRows(in, c, header, cols)
+	case layoutTotals:
+		return readTotals(in, c, cols, dateOf)
+	}
+	return nil, fmt.Errorf("layout %q is not a CSV layout", in.Layout)
+}
+
+// readWide reads one row per area with one column per date.
+func readWide(in *Input, c *csv.Reader, header []string, cols map[string]int) ([]rawRow, error) {
+	parse, _ := dateParser(in.DateFormat)
+	keyCols, err := keyColumns(in, cols)
+	if err != nil {
+		return nil, err
+	}
+	var dateCols []int
+	var days []day
+	for i, h := range header {
+		if d, err := parse(h); err == nil {
+			dateCols = append(dateCols, i)
+			days = append(days, d)
+		}
+	}
+	cal, err := newCalendar(days)
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	parseVal, scale := valueParser(in.Measure, in.Decimals)
+	var rows []rawRow
+	for line := 2; ; line++ {
+		rec, err := c.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(rec) < len(header) {
+			return nil, fmt.Errorf("line %d: %d fields, header has %d", line, len(rec), len(header))
+		}
+		s := cal.newSeries(scale)
+		for k, ci := range dateCols {
+			v, err := parseVal(rec[ci])
+			if err != nil {
+				return nil, fmt.Errorf("line %d, %s: %w", line, header[ci], err)
+			}
+			s.vals[cal.index(days[k])] = v
+		}
+		rows = append(rows, rawRow{input: in.Name, source: in.Source, measure: in.Measure, keys: rowKeys(rec, keyCols), line: line, s: s, population: math.NaN()})
+	}
+	return rows, nil
+}
+
+// readLong reads one row per date and area, one column per measure.
+func readLong(in *Input, c *csv.Reader, cols map[string]int) ([]rawRow, error) {
+	parse, _ := dateParser(in.DateFormat)
+	keyCols, err := keyColumns(in, cols)
+	if err != nil {
+		return nil, err
+	}
+	dateCol, ok := cols[in.DateColumn]
+	if !ok {
+		return nil, fmt.Errorf("no date column %q", in.DateColumn)
+	}
+	measures := sortedKeys(in.Measures)
+	mCols := make([]int, len(measures))
+	for i, m := range measures {
+		if mCols[i], ok = cols[in.Measures[m]]; !ok {
+			return nil, fmt.Errorf("no column %q (measure %s)", in.Measures[m], m)
+		}
+	}
+	type obs struct {
+		d    day
+		vals []int32
+	}
+	type group struct {
+		keys map[string]string
+		line int
+		obs  []obs
+	}
+	groups := map[string]*group{}
+	var order []string
+	for line := 2; ; line++ {
+		rec, err := c.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if dateCol >= len(rec) {
+			return nil, fmt.Errorf("line %d: no date", line)
+		}
+		d, err := parse(strings.TrimSpace(rec[dateCol]))
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		keys := rowKeys(rec, keyCols)
+		id := groupKey(keys)
+		g := groups[id]
+		if g == nil {
+			g = &group{keys: keys, line: line}
+			groups[id] = g
+			order = append(order, id)
+		}
+		o := obs{d: d, vals: make([]int32, len(measures))}
+		for i, ci := range mCols {
+			if ci >= len(rec) {
+				return nil, fmt.Errorf("line %d: no column %s", line, measures[i])
+			}
+			p, _ := valueParser(measures[i], in.Decimals)
+			if o.vals[i], err = p(rec[ci]); err != nil {
+				return nil, fmt.Errorf("line %d: %w", line, err)
+			}
+		}
+		g.obs = append(g.obs, o)
+	}
+	var rows []rawRow
+	for _, id := range order {
+		g := groups[id]
+		days := make([]day, len(g.obs))
+		for i, o := range g.obs {
+			days[i] = o.d
+		}
+		cal, err := newCalendar(days)
+		if err != nil {
+			return nil, fmt.Errorf("area at line %d: %w", g.line, err)
+		}
+		for i, m := range measures {
+			_, scale := valueParser(m, in.Decimals)
+			s := cal.newSeries(scale)
+			for _, o := range g.obs {
+				s.vals[cal.index(o.d)] = o.vals[i]
+			}
+			rows = append(rows, rawRow{input: in.Name, source: in.Source, measure: m, keys: g.keys, line: g.line, s: s, population: math.NaN()})
+		}
+	}
+	return rows, nil
+}
+
+// groupKey joins key values into one map key.
+func groupKey(keys map[string]string) string {
+	var b strings.Builder
+	for _, k := range sortedKeys(keys) {
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(keys[k])
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// readDateRows reads one row per date with one column per area.
+func readDateRows(in *Input, c *csv.Reader, header []string, cols map[string]int) ([]rawRow, error) {
+	parse, _ := dateParser(in.DateFormat)
+	dateCol, ok := cols[in.DateColumn]
+	if !ok {
+		return nil, fmt.Errorf("no date column %q", in.DateColumn)
+	}
+	var areaCols []int
+	for i, h := range header {
+		if i != dateCol && strings.HasPrefix(h, in.ColumnPrefix) && len(h) > len(in.ColumnPrefix) {
+			areaCols = append(areaCols, i)
+		}
+	}
+	parseVal, scale := valueParser(in.Measure, in.Decimals)
+	var days []day
+	var cells [][]int32 // per date row, per area column
+	for line := 2; ; line++ {
+		rec, err := c.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(rec) < len(header) {
+			return nil, fmt.Errorf("line %d: %d fields, header has %d", line, len(rec), len(header))
+		}
+		d, err := parse(strings.TrimSpace(rec[dateCol]))
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		row := make([]int32, len(areaCols))
+		for k, ci := range areaCols {
+			if row[k], err = parseVal(rec[ci]); err != nil {
+				return nil, fmt.Errorf("line %d, %s: %w", line, header[ci], err)
+			}
+		}
+		days = append(days, d)
+		cells = append(cells, row)
+	}
+	cal, err := newCalendar(days)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]rawRow, len(areaCols))
+	for k, ci := range areaCols {
+		s := cal.newSeries(scale)
+		for r, d := range days {
+			s.vals[cal.index(d)] = cells[r][k]
+		}
+		code := header[ci][len(in.ColumnPrefix):]
+		rows[k] = rawRow{input: in.Name, source: in.Source, measure: in.Measure, keys: map[string]string{"code": code}, line: 1, s: s, population: math.NaN()}
+	}
+	return rows, nil
+}
+
+// readTotals reads one row per area with its totals as of dateOf.
+func readTotals(in *Input, c *csv.Reader, cols map[string]int, dateOf day) ([]rawRow, error) {
+	keyCols, err := keyColumns(in, cols)
+	if err != nil {
+		return nil, err
+	}
+	measures := sortedKeys(in.Measures)
+	mCols := make([]int, len(measures))
+	var ok bool
+	for i, m := range measures {
+		if mCols[i], ok = cols[in.Measures[m]]; !ok {
+			return nil, fmt.Errorf("no column %q (measure %s)", in.Measures[m], m)
+		}
+	}
+	popCol := -1
+	if in.Population != "" {
+		if popCol, ok = cols[in.Population]; !ok {
+			return nil, fmt.Errorf("no population column %q", in.Population)
+		}
+	}
+	var rows []rawRow
+	for line := 2; ; line++ {
+		rec, err := c.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		keys := rowKeys(rec, keyCols)
+		pop := math.NaN()
+		if popCol >= 0 && popCol < len(rec) {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(rec[popCol]), 64); err == nil && f > 0 && !math.IsInf(f, 0) {
+				pop = f
+			}
+		}
+		for i, m := range measures {
+			if mCols[i] >= len(rec) {
+				return nil, fmt.Errorf("line %d: no column %s", line, m)
+			}
+			p, scale := valueParser(m, in.Decimals)
+			v, err := p(rec[mCols[i]])
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", line, err)
+			}
+			s := &series{start: dateOf, step: 1, scale: scale, vals: []int32{v}}
+			rows = append(rows, rawRow{input: in.Name, source: in.Source, measure: m, keys: keys, line: line, s: s, population: pop})
+		}
+	}
+	return rows, nil
+}
