@@ -69,7 +69,7 @@ func Build(opts BuildOptions) (*Layer, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	l := &Layer{cfgYAML: cfgYAML, meta: fileMeta{Dataset: ds.Name, Title: ds.Title}}
+	l := &Layer{cfgYAML: cfgYAML, cfg: cfg, ds: ds, meta: fileMeta{Dataset: ds.Name, Title: ds.Title}}
 	rep := &Report{}
 	if l.lk, err = src.lookup(ds); err != nil {
 		return nil, nil, err
