@@ -84,10 +84,17 @@ func buildWithNYT(tb testing.TB) (*Layer, *Report) {
 type csvTable struct {
 	header []string
 	rows   [][]string
+	cols   map[string]int
 }
+
+// tables caches the tables read, by path (they are read-only).
+var tables sync.Map
 
 func readTable(tb testing.TB, path string) *csvTable {
 	tb.Helper()
+	if t, ok := tables.Load(path); ok {
+		return t.(*csvTable)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
@@ -120,19 +127,24 @@ func readTable(tb testing.TB, path string) *csvTable {
 			t.rows = append(t.rows, fields)
 		}
 	}
+	t.cols = map[string]int{}
+	for i, h := range t.header {
+		if _, dup := t.cols[h]; !dup {
+			t.cols[h] = i
+		}
+	}
+	tables.Store(path, t)
 	return t
 }
 
 // col returns the index of a header column.
 func (t *csvTable) col(tb testing.TB, name string) int {
 	tb.Helper()
-	for i, h := range t.header {
-		if h == name {
-			return i
-		}
+	i, ok := t.cols[name]
+	if !ok {
+		tb.Fatalf("no column %q", name)
 	}
-	tb.Fatalf("no column %q", name)
-	return -1
+	return i
 }
 
 // find returns the rows whose columns equal the given values (column
