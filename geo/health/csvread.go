@@ -147,15 +147,18 @@ func parseCount(s string) (int32, error) {
 	return int32(n), nil
 }
 
-// calendar places dates on a regular grid: start, step (the smallest gap
-// between two dates) and each date's index. Dates must be unique.
+// calendar places dates on a regular grid: start, step and each date's
+// index. Dates must be unique.
 type calendar struct {
 	start day
 	step  int32
 	n     int
 }
 
-func newCalendar(days []day) (calendar, error) {
+// newCalendar returns the grid of the dates: daily for cumulative
+// measures (a missing day is a missing value), else the smallest gap
+// between two dates (NYC's weeks).
+func newCalendar(days []day, measure string) (calendar, error) {
 	if len(days) == 0 {
 		return calendar{}, fmt.Errorf("no dates")
 	}
@@ -170,6 +173,9 @@ func newCalendar(days []day) (calendar, error) {
 		if step == 0 || g < step {
 			step = g
 		}
+	}
+	if measure != measureCaseRate {
+		step = 1
 	}
 	if step == 0 {
 		step = 1
@@ -233,7 +239,7 @@ func readWide(in *Input, c *csv.Reader, header []string, cols map[string]int) ([
 			days = append(days, d)
 		}
 	}
-	cal, err := newCalendar(days)
+	cal, err := newCalendar(days, in.Measure)
 	if err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
@@ -334,11 +340,11 @@ func readLong(in *Input, c *csv.Reader, cols map[string]int) ([]rawRow, error) {
 		for i, o := range g.obs {
 			days[i] = o.d
 		}
-		cal, err := newCalendar(days)
-		if err != nil {
-			return nil, fmt.Errorf("area at line %d: %w", g.line, err)
-		}
 		for i, m := range measures {
+			cal, err := newCalendar(days, m)
+			if err != nil {
+				return nil, fmt.Errorf("area at line %d: %w", g.line, err)
+			}
 			_, scale := valueParser(m, in.Decimals)
 			s := cal.newSeries(scale)
 			for _, o := range g.obs {
@@ -402,7 +408,7 @@ func readDateRows(in *Input, c *csv.Reader, header []string, cols map[string]int
 		days = append(days, d)
 		cells = append(cells, row)
 	}
-	cal, err := newCalendar(days)
+	cal, err := newCalendar(days, in.Measure)
 	if err != nil {
 		return nil, err
 	}
