@@ -186,7 +186,7 @@ func newCalendar(days []day, measure string) (calendar, error) {
 		}
 	}
 	span := int64(sorted[len(sorted)-1]-sorted[0])/int64(step) + 1
-	if span > 1<<20 {
+	if span > maxSeriesLen {
 		return calendar{}, fmt.Errorf("dates %v to %v span too many periods", sorted[0], sorted[len(sorted)-1])
 	}
 	return calendar{start: sorted[0], step: step, n: int(span)}, nil

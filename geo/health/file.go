@@ -441,8 +441,14 @@ func appendValues(b []byte, vals []int32) []byte {
 	return b
 }
 
+// maxSeriesLen bounds a series' length (newCalendar's limit too).
+const maxSeriesLen = 1 << 20
+
 // decodeValues decodes n values written by appendValues.
 func decodeValues(b []byte, n int) ([]int32, error) {
+	if n < 0 || n > maxSeriesLen {
+		return nil, fmt.Errorf("%w: series of %d values", binfmt.ErrCorrupt, n)
+	}
 	out := make([]int32, 0, min(n, 8*len(b)+1))
 	var prev int64
 	pos := 0
