@@ -25,7 +25,13 @@ func (d day) String() string {
 	if d == noDay {
 		return ""
 	}
-	return d.time().Format(time.DateOnly)
+	y, m, dd := d.time().Date()
+	if y < 0 || y > 9999 {
+		return d.time().Format(time.DateOnly)
+	}
+	b := [10]byte{'0' + byte(y/1000), '0' + byte(y/100%10), '0' + byte(y/10%10), '0' + byte(y%10), '-',
+		'0' + byte(m/10), '0' + byte(m%10), '-', '0' + byte(dd/10), '0' + byte(dd%10)}
+	return string(b[:])
 }
 
 // Date formats accepted by ParseDate and in health.yaml's date_format.

@@ -36,6 +36,7 @@ type Layer struct {
 	covered   []span
 	timestamp day
 	countries []Country
+	countryOf map[string]Country // by ISO3, for every area's country
 }
 
 // countryLevel keys the records of one country at one admin level.
@@ -143,6 +144,13 @@ func (l *Layer) index() error {
 		}
 		if len(ds) > 0 {
 			l.medians[k] = median(ds)
+		}
+	}
+	l.countryOf = map[string]Country{}
+	for _, a := range l.areas {
+		if _, ok := l.countryOf[a.iso3]; !ok {
+			name, dial := countryInfo(a.iso3)
+			l.countryOf[a.iso3] = Country{ISO3: a.iso3, Name: name, DialCode: dial}
 		}
 	}
 	l.countries = l.buildCountries()

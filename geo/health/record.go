@@ -62,18 +62,23 @@ type Record struct {
 	Density   float64  `json:"-"`
 }
 
+// categoryNames are "admin0".."admin8".
+var categoryNames = [...]string{"admin0", "admin1", "admin2", "admin3", "admin4", "admin5", "admin6", "admin7", "admin8"}
+
 // record assembles the record of area i on day d (noDay: the area's last
 // day).
 func (l *Layer) record(i int, d day) Record {
 	a := l.areas[i]
+	ci := l.countryOf[a.iso3]
 	r := Record{
 		BoundaryID:   a.id,
+		CountryCode:  ci.DialCode,
+		CountryName:  ci.Name,
 		CategoryCode: CategoryBase + a.level,
-		CategoryName: "admin" + strconv.Itoa(a.level),
+		CategoryName: categoryNames[a.level],
 		Name:         a.name,
 		IncludedIn:   a.includedIn,
 	}
-	r.CountryName, r.CountryCode = countryInfo(a.iso3)
 	if a.population > 0 {
 		r.Population = a.population
 	}
