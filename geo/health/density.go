@@ -72,12 +72,6 @@ func quadkeyOf(lon, lat int32) uint64 {
 	return maptile.At(orb.Point{float64(lon) / posScale, float64(lat) / posScale}, gridZoom).Quadkey()
 }
 
-// count returns the number of businesses in the grid.
-func (g *grid) count() int { return len(g.keys) }
-
-// extent returns the extract's bounds.
-func (g *grid) extent() orb.Bound { return g.bounds }
-
 // tileRange returns the index range [lo, hi) of the businesses in t
 // (zoom at most gridZoom).
 func (g *grid) tileRange(t maptile.Tile) (int, int) {

@@ -154,16 +154,3 @@ func sumSeries(parts []*series) (*series, error) {
 	}
 	return out, nil
 }
-
-// equal reports whether two series are identical.
-func (s *series) equal(o *series) bool {
-	if s.start != o.start || s.step != o.step || s.scale != o.scale || len(s.vals) != len(o.vals) {
-		return false
-	}
-	for i, v := range s.vals {
-		if o.vals[i] != v {
-			return false
-		}
-	}
-	return true
-}
