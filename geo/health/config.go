@@ -115,9 +115,12 @@ type JHUGlobalConfig struct {
 
 // USFIPSConfig configures US FIPS-keyed series.
 type USFIPSConfig struct {
-	Country       string       `yaml:"country"`
-	NotCountyFrom int          `yaml:"not_county_from"`
-	Pooled        []PooledArea `yaml:"pooled"`
+	Country       string `yaml:"country"`
+	NotCountyFrom int    `yaml:"not_county_from"`
+	// Territories maps the FIPS code of a territory to the ISO3 code of
+	// its own admin0 record.
+	Territories map[string]string `yaml:"territories"`
+	Pooled      []PooledArea      `yaml:"pooled"`
 }
 
 // PooledArea is a reporting unit that holds the cases of several counties

@@ -18,6 +18,9 @@ import (
 //     left out.
 //   - level 1 inputs (NYT's state series): the state record USA|<FIPS>;
 //     when given, its series replaces the sum of the county rows.
+//   - a territory listed under territories (Puerto Rico, Guam, ...) is
+//     also the admin0 record of its own ISO3 code, with the state
+//     record's series.
 //   - pooled counties (the config's pooled list) keep their record and
 //     population but no series: included_in names the record that holds
 //     their cases. When that record is a county (New York County for all
@@ -115,6 +118,14 @@ func (r *resolver) usFIPS(idx []int) error {
 			}
 		}
 		a.population = r.lk.population(sf)
+		if iso, ok := cfg.Territories[sf]; ok {
+			iso = canonicalISO3(iso)
+			if _, dup := r.byID[iso]; dup {
+				return fmt.Errorf("territory %s: %s already has an admin0 record", sf, iso)
+			}
+			t := r.get(iso, iso, 0, countryName(iso, st.name))
+			t.parts, t.population = a.parts, a.population
+		}
 	}
 	return r.pool(cfg)
 }

@@ -241,3 +241,22 @@ func TestStatePopulations(t *testing.T) {
 		t.Errorf("Delaware incidence %v, want %v", ptr(r.Incidence), float64(n)*1e5/r.Population)
 	}
 }
+
+// TestTerritories: US territories are states of the US series and, as
+// Natural Earth has them, countries of their own.
+func TestTerritories(t *testing.T) {
+	l, _ := buildFromCSV(t)
+	cases, _ := usTables(t)
+	for _, tt := range []struct{ fips, iso3, name string }{{"72", "PRI", "Puerto Rico"}, {"66", "GUM", "Guam"}, {"78", "VIR", "Virgin Islands"}} {
+		st, _ := l.Record(StateID(tt.fips), time.Time{})
+		c, ok := l.Record(tt.iso3, time.Time{})
+		want := stateRowsSum(t, cases, tt.name)
+		if !ok || c.CategoryCode != 900 || c.TotalCases == nil || *c.TotalCases != want || *st.TotalCases != want || c.Population != st.Population {
+			t.Errorf("%s: admin0 %+v, state %+v, want %d cases", tt.iso3, c, st, want)
+		}
+	}
+	// A county FIPS written without its leading zero: 1001.0 is 01001.
+	if r, ok := l.Record("USA|01|01001", time.Time{}); !ok || r.Name != "Autauga" || r.TotalCases == nil {
+		t.Errorf("Autauga County: %v %+v", ok, r)
+	}
+}
