@@ -6,6 +6,8 @@ import (
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
+
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
 // BenchmarkBuild: the health layer from the shared CSVs (JHU + NYC),
@@ -110,6 +112,21 @@ func BenchmarkDensityOfArea(b *testing.B) {
 	for b.Loop() {
 		if _, ok := l.DensityOfArea(mp); !ok {
 			b.Fatal("no density")
+		}
+	}
+}
+
+// BenchmarkBuildGrid: the density grid from the Delaware extract (two
+// passes over the 7.8 MB PBF).
+func BenchmarkBuildGrid(b *testing.B) {
+	path := extracts.Require(b, "delaware")
+	cfg, err := ParseConfig(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := buildGrid(path, cfg); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
