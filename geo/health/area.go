@@ -55,7 +55,7 @@ func newArea(id, iso3 string, level int, name string) *area {
 
 // resolver turns raw rows into areas, per geography.
 type resolver struct {
-	ds    *Dataset
+	ds    *datasetConfig
 	lk    *lookup
 	rows  []rawRow
 	byID  map[string]*area
@@ -64,7 +64,7 @@ type resolver struct {
 }
 
 // resolve resolves the rows of every geography into areas, sorted by id.
-func resolve(ds *Dataset, lk *lookup, rows []rawRow, polys []polygon) ([]*area, *Report, error) {
+func resolve(ds *datasetConfig, lk *lookup, rows []rawRow, polys []polygon) ([]*area, *Report, error) {
 	r := &resolver{ds: ds, lk: lk, rows: rows, byID: map[string]*area{}, polys: polys, rep: &Report{}}
 	byGeo := map[string][]int{}
 	inputGeo := map[string]string{}

@@ -120,7 +120,7 @@ func BenchmarkDensityOfArea(b *testing.B) {
 // passes over the 7.8 MB PBF).
 func BenchmarkBuildGrid(b *testing.B) {
 	path := extracts.Require(b, "delaware")
-	cfg, err := ParseConfig(nil)
+	cfg, err := parseConfig(nil)
 	if err != nil {
 		b.Fatal(err)
 	}

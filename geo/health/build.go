@@ -49,11 +49,11 @@ func Build(opts BuildOptions) (*Layer, *Report, error) {
 	cfgYAML := opts.ConfigYAML
 	if cfgYAML == nil {
 		var err error
-		if cfgYAML, err = configs.FS.ReadFile(ConfigFile); err != nil {
+		if cfgYAML, err = configs.FS.ReadFile(configFile); err != nil {
 			return nil, nil, fmt.Errorf("health: %w", err)
 		}
 	}
-	cfg, err := ParseConfig(cfgYAML)
+	cfg, err := parseConfig(cfgYAML)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -61,7 +61,7 @@ func Build(opts BuildOptions) (*Layer, *Report, error) {
 	if name == "" {
 		name = DefaultDataset
 	}
-	ds, ok := cfg.Dataset(name)
+	ds, ok := cfg.dataset(name)
 	if !ok {
 		return nil, nil, fmt.Errorf("health: no data set %q in the configuration", name)
 	}
@@ -105,7 +105,7 @@ func Build(opts BuildOptions) (*Layer, *Report, error) {
 
 // readInputs reads every input (totals last: they take the date of
 // another input) into l.rows and l.polys.
-func (l *Layer) readInputs(ds *Dataset, src *inputSource, rep *Report) error {
+func (l *Layer) readInputs(ds *datasetConfig, src *inputSource, rep *Report) error {
 	order := make([]int, 0, len(ds.Inputs))
 	for i, in := range ds.Inputs {
 		if in.Layout != layoutTotals {
@@ -162,12 +162,13 @@ func (l *Layer) readInputs(ds *Dataset, src *inputSource, rep *Report) error {
 
 // sourcesOf returns the sources of the inputs read, by name, each
 // versioned by the last date of its data.
-func sourcesOf(ds *Dataset, inputs []InputReport) []SourceInfo {
+func sourcesOf(ds *datasetConfig, inputs []InputReport) []SourceInfo {
 	byName := map[string]*SourceInfo{}
 	for _, in := range inputs {
 		s := byName[in.Source]
 		if s == nil {
-			s = &SourceInfo{Name: in.Source, Source: ds.Sources[in.Source]}
+			src := ds.Sources[in.Source]
+			s = &SourceInfo{Name: in.Source, Attribution: src.Attribution, Licence: src.Licence, Redistributable: src.Redistributable}
 			byName[in.Source] = s
 		}
 		if in.Last > s.Version {
@@ -203,11 +204,11 @@ func areaDensities(g *grid, areas []*area, polys []polygon, extra map[string]orb
 // inputSource reads inputs from files or from the committed snapshot.
 type inputSource struct {
 	opts BuildOptions
-	ds   *Dataset
+	ds   *datasetConfig
 	snap *Layer // nil unless some input comes from the snapshot
 }
 
-func newInputSource(opts BuildOptions, ds *Dataset) (*inputSource, error) {
+func newInputSource(opts BuildOptions, ds *datasetConfig) (*inputSource, error) {
 	s := &inputSource{opts: opts, ds: ds}
 	if opts.DataDir == "" {
 		snap, err := Snapshot()
@@ -234,7 +235,7 @@ func (s *inputSource) path(name, file string, optional bool) string {
 	return filepath.Join(s.opts.DataDir, filepath.FromSlash(file))
 }
 
-func (s *inputSource) lookup(ds *Dataset) (*lookup, error) {
+func (s *inputSource) lookup(ds *datasetConfig) (*lookup, error) {
 	p := s.path(LookupName, ds.Lookup.File, false)
 	if p == "" {
 		lk := s.snap.lk
@@ -255,7 +256,7 @@ func (s *inputSource) lookup(ds *Dataset) (*lookup, error) {
 
 // read returns an input's rows or polygons and where they came from ("" when
 // the input is optional and not given, or absent from the snapshot).
-func (s *inputSource) read(in *Input, dateOf day) ([]rawRow, []polygon, string, error) {
+func (s *inputSource) read(in *inputConfig, dateOf day) ([]rawRow, []polygon, string, error) {
 	optional := !s.redistributable(in)
 	p := s.path(in.Name, in.File, optional)
 	if p == "" {
@@ -299,7 +300,7 @@ func (s *inputSource) read(in *Input, dateOf day) ([]rawRow, []polygon, string, 
 
 // redistributable reports whether the input's source may be shipped;
 // inputs of other sources are optional.
-func (s *inputSource) redistributable(in *Input) bool {
+func (s *inputSource) redistributable(in *inputConfig) bool {
 	return s.ds.Sources[in.Source].Redistributable
 }
 
@@ -331,7 +332,7 @@ func (l *Layer) inputData(name string) ([]rawRow, []polygon) {
 }
 
 // inputByName returns the layer's configured input of that name.
-func (l *Layer) inputByName(name string) (*Input, bool) {
+func (l *Layer) inputByName(name string) (*inputConfig, bool) {
 	if l.ds == nil {
 		return nil, false
 	}

@@ -11,12 +11,12 @@ import (
 	"github.com/geosvc/geosvc/configs"
 )
 
-// ConfigFile is the base name of the health configuration in configs/.
-const ConfigFile = "health.yaml"
+// configFile is the base name of the health configuration in configs/.
+const configFile = "health.yaml"
 
-// Config is a parsed health.yaml: the data sets (one per disease), the
+// config is a parsed health.yaml: the data sets (one per disease), the
 // trend window and the business tags of the density grid.
-type Config struct {
+type config struct {
 	// TrendDays is the window of the trends, in days (default 7).
 	TrendDays int `yaml:"trend_days"`
 	// BusinessTags are the OSM tags that make a business: key -> values,
@@ -26,39 +26,40 @@ type Config struct {
 	// ("no", "vacant", ...), whatever the key.
 	BusinessExcludeValues []string `yaml:"business_exclude_values"`
 	// Datasets are the data sets, by name.
-	Datasets []Dataset `yaml:"datasets"`
+	Datasets []datasetConfig `yaml:"datasets"`
 }
 
-// Dataset is one disease's data: its sources, the lookup table, the input
-// files and the geographies their keys belong to.
-type Dataset struct {
-	Name        string            `yaml:"name"`
-	Title       string            `yaml:"title"`
-	Sources     map[string]Source `yaml:"sources"`
-	Lookup      LookupInput       `yaml:"lookup"`
-	Inputs      []Input           `yaml:"inputs"`
-	Geographies GeographiesConfig `yaml:"geographies"`
+// datasetConfig is one disease's data: its sources, the lookup table, the
+// input files and the geographies their keys belong to.
+type datasetConfig struct {
+	Name        string                  `yaml:"name"`
+	Title       string                  `yaml:"title"`
+	Sources     map[string]sourceConfig `yaml:"sources"`
+	Lookup      lookupConfig            `yaml:"lookup"`
+	Inputs      []inputConfig           `yaml:"inputs"`
+	Geographies geographiesConfig       `yaml:"geographies"`
 
 	byName map[string]int // input name -> index in Inputs
 }
 
-// Source is a data provider: its attribution and licence strings (shown by
-// /v1/info) and whether its data may be shipped in the committed snapshot.
-type Source struct {
-	Attribution     string `yaml:"attribution" json:"attribution"`
-	Licence         string `yaml:"licence" json:"licence"`
-	Redistributable bool   `yaml:"redistributable" json:"redistributable"`
+// sourceConfig is a data provider: its attribution and licence strings
+// (shown by /v1/info) and whether its data may be shipped in the committed
+// snapshot.
+type sourceConfig struct {
+	Attribution     string `yaml:"attribution"`
+	Licence         string `yaml:"licence"`
+	Redistributable bool   `yaml:"redistributable"`
 }
 
-// LookupInput is the lookup table of ISO3 codes, FIPS codes and
+// lookupConfig is the lookup table of ISO3 codes, FIPS codes and
 // populations (JHU's UID_ISO_FIPS_LookUp_Table.csv).
-type LookupInput struct {
+type lookupConfig struct {
 	Source string `yaml:"source"`
 	File   string `yaml:"file"`
 }
 
-// Input is one input file of a data set.
-type Input struct {
+// inputConfig is one input file of a data set.
+type inputConfig struct {
 	// Name identifies the input (BuildOptions.Files overrides its path).
 	Name string `yaml:"name"`
 	// Source is the key of the input's Source.
@@ -67,7 +68,7 @@ type Input struct {
 	File string `yaml:"file"`
 	// Layout is wide, long, date-rows, totals or geojson.
 	Layout string `yaml:"layout"`
-	// DateFormat is the format of the dates (see ParseDate).
+	// DateFormat is the format of the dates (see parseDate).
 	DateFormat string `yaml:"date_format"`
 	// DateColumn is the column holding the date (long, date-rows).
 	DateColumn string `yaml:"date_column"`
@@ -95,16 +96,16 @@ type Input struct {
 	Keys map[string]string `yaml:"keys"`
 }
 
-// GeographiesConfig configures the geographies (coding systems) a data
+// geographiesConfig configures the geographies (coding systems) a data
 // set's keys belong to.
-type GeographiesConfig struct {
-	JHUGlobal  JHUGlobalConfig  `yaml:"jhu-global"`
-	USFIPS     USFIPSConfig     `yaml:"us-fips"`
-	NYCModZCTA NYCModZCTAConfig `yaml:"nyc-modzcta"`
+type geographiesConfig struct {
+	JHUGlobal  jhuGlobalConfig  `yaml:"jhu-global"`
+	USFIPS     usFIPSConfig     `yaml:"us-fips"`
+	NYCModZCTA nycModZCTAConfig `yaml:"nyc-modzcta"`
 }
 
-// JHUGlobalConfig configures JHU's country/province names.
-type JHUGlobalConfig struct {
+// jhuGlobalConfig configures JHU's country/province names.
+type jhuGlobalConfig struct {
 	// ISO3 maps "Country" or "Country/Province" to an ISO3 code; it wins
 	// over the lookup table.
 	ISO3 map[string]string `yaml:"iso3"`
@@ -113,26 +114,26 @@ type JHUGlobalConfig struct {
 	NotAreas []string `yaml:"not_areas"`
 }
 
-// USFIPSConfig configures US FIPS-keyed series.
-type USFIPSConfig struct {
+// usFIPSConfig configures US FIPS-keyed series.
+type usFIPSConfig struct {
 	Country       string `yaml:"country"`
 	NotCountyFrom int    `yaml:"not_county_from"`
 	// Territories maps the FIPS code of a territory to the ISO3 code of
 	// its own admin0 record.
 	Territories map[string]string `yaml:"territories"`
-	Pooled      []PooledArea      `yaml:"pooled"`
+	Pooled      []pooledArea      `yaml:"pooled"`
 }
 
-// PooledArea is a reporting unit that holds the cases of several counties
+// pooledArea is a reporting unit that holds the cases of several counties
 // whose own rows are 0.
-type PooledArea struct {
+type pooledArea struct {
 	Area       string   `yaml:"area"`
 	IncludedIn string   `yaml:"included_in"`
 	Counties   []string `yaml:"counties"`
 }
 
-// NYCModZCTAConfig configures the NYC modified ZIP code tabulation areas.
-type NYCModZCTAConfig struct {
+// nycModZCTAConfig configures the NYC modified ZIP code tabulation areas.
+type nycModZCTAConfig struct {
 	Country  string            `yaml:"country"`
 	State    string            `yaml:"state"`
 	Level    int               `yaml:"level"`
@@ -153,32 +154,32 @@ const (
 	geoNYCModZCTA = "nyc-modzcta"
 )
 
-// ParseConfig parses a health.yaml; nil parses the embedded one. Unknown
+// parseConfig parses a health.yaml; nil parses the embedded one. Unknown
 // keys are errors.
-func ParseConfig(b []byte) (*Config, error) {
+func parseConfig(b []byte) (*config, error) {
 	if b == nil {
 		var err error
-		if b, err = configs.FS.ReadFile(ConfigFile); err != nil {
+		if b, err = configs.FS.ReadFile(configFile); err != nil {
 			return nil, fmt.Errorf("health: %w", err)
 		}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	c := &Config{}
+	c := &config{}
 	if err := dec.Decode(c); err != nil {
-		return nil, fmt.Errorf("health: %s: %w", ConfigFile, err)
+		return nil, fmt.Errorf("health: %s: %w", configFile, err)
 	}
 	if c.TrendDays == 0 {
 		c.TrendDays = 7
 	}
 	if err := c.check(); err != nil {
-		return nil, fmt.Errorf("health: %s: %w", ConfigFile, err)
+		return nil, fmt.Errorf("health: %s: %w", configFile, err)
 	}
 	return c, nil
 }
 
-// Dataset returns the data set called name.
-func (c *Config) Dataset(name string) (*Dataset, bool) {
+// dataset returns the data set called name.
+func (c *config) dataset(name string) (*datasetConfig, bool) {
 	for i := range c.Datasets {
 		if c.Datasets[i].Name == name {
 			return &c.Datasets[i], true
@@ -187,7 +188,7 @@ func (c *Config) Dataset(name string) (*Dataset, bool) {
 	return nil, false
 }
 
-func (c *Config) check() error {
+func (c *config) check() error {
 	if c.TrendDays < 1 || c.TrendDays > 365 {
 		return fmt.Errorf("trend_days %d: want 1 to 365", c.TrendDays)
 	}
@@ -208,7 +209,7 @@ func (c *Config) check() error {
 	return nil
 }
 
-func (d *Dataset) check() error {
+func (d *datasetConfig) check() error {
 	if _, ok := d.Sources[d.Lookup.Source]; !ok || d.Lookup.File == "" {
 		return fmt.Errorf("lookup: source %q unknown or file missing", d.Lookup.Source)
 	}
@@ -236,7 +237,7 @@ func (d *Dataset) check() error {
 	return nil
 }
 
-func (in *Input) check(d *Dataset) error {
+func (in *inputConfig) check(d *datasetConfig) error {
 	if _, ok := d.Sources[in.Source]; !ok {
 		return fmt.Errorf("source %q not under sources", in.Source)
 	}

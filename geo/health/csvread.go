@@ -76,7 +76,7 @@ func readHeader(c *csv.Reader) ([]string, map[string]int, error) {
 }
 
 // keyColumns resolves the input's key roles to column indexes.
-func keyColumns(in *Input, cols map[string]int) (map[string]int, error) {
+func keyColumns(in *inputConfig, cols map[string]int) (map[string]int, error) {
 	out := make(map[string]int, len(in.Keys))
 	for _, role := range sortedKeys(in.Keys) {
 		i, ok := cols[in.Keys[role]]
@@ -205,7 +205,7 @@ func (c calendar) newSeries(scale int32) *series {
 
 // readInput reads one input file into raw rows. dateOf is the date of a
 // totals input (the last date of its date_of input).
-func readInput(in *Input, r io.Reader, dateOf day) ([]rawRow, error) {
+func readInput(in *inputConfig, r io.Reader, dateOf day) ([]rawRow, error) {
 	c := newCSVReader(r)
 	header, cols, err := readHeader(c)
 	if err != nil {
@@ -225,7 +225,7 @@ func readInput(in *Input, r io.Reader, dateOf day) ([]rawRow, error) {
 }
 
 // readWide reads one row per area with one column per date.
-func readWide(in *Input, c *csv.Reader, header []string, cols map[string]int) ([]rawRow, error) {
+func readWide(in *inputConfig, c *csv.Reader, header []string, cols map[string]int) ([]rawRow, error) {
 	parse, _ := dateParser(in.DateFormat)
 	keyCols, err := keyColumns(in, cols)
 	if err != nil {
@@ -270,7 +270,7 @@ func readWide(in *Input, c *csv.Reader, header []string, cols map[string]int) ([
 }
 
 // readLong reads one row per date and area, one column per measure.
-func readLong(in *Input, c *csv.Reader, cols map[string]int) ([]rawRow, error) {
+func readLong(in *inputConfig, c *csv.Reader, cols map[string]int) ([]rawRow, error) {
 	parse, _ := dateParser(in.DateFormat)
 	keyCols, err := keyColumns(in, cols)
 	if err != nil {
@@ -369,7 +369,7 @@ func groupKey(keys map[string]string) string {
 }
 
 // readDateRows reads one row per date with one column per area.
-func readDateRows(in *Input, c *csv.Reader, header []string, cols map[string]int) ([]rawRow, error) {
+func readDateRows(in *inputConfig, c *csv.Reader, header []string, cols map[string]int) ([]rawRow, error) {
 	parse, _ := dateParser(in.DateFormat)
 	dateCol, ok := cols[in.DateColumn]
 	if !ok {
@@ -425,7 +425,7 @@ func readDateRows(in *Input, c *csv.Reader, header []string, cols map[string]int
 }
 
 // readTotals reads one row per area with its totals as of dateOf.
-func readTotals(in *Input, c *csv.Reader, cols map[string]int, dateOf day) ([]rawRow, error) {
+func readTotals(in *inputConfig, c *csv.Reader, cols map[string]int, dateOf day) ([]rawRow, error) {
 	keyCols, err := keyColumns(in, cols)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func readString(t *testing.T, in Input, csv string, dateOf day) []rawRow {
+func readString(t *testing.T, in inputConfig, csv string, dateOf day) []rawRow {
 	t.Helper()
 	rows, err := readInput(&in, strings.NewReader(csv), dateOf)
 	if err != nil {
@@ -30,7 +30,7 @@ func eqVals(a, b []int32) bool {
 }
 
 func TestReadWide(t *testing.T) {
-	in := Input{Name: "w", Layout: layoutWide, DateFormat: FormatMDYYYY, Measure: measureCases, Keys: map[string]string{"country": "Country", "province": "Province"}}
+	in := inputConfig{Name: "w", Layout: layoutWide, DateFormat: formatMDYYYY, Measure: measureCases, Keys: map[string]string{"country": "Country", "province": "Province"}}
 	// BOM, CRLF, a quoted name with a comma, a missing day (1/24) in the
 	// header and an empty cell.
 	csv := "\ufeffProvince,Country,Lat,Lon,1/22/2020,1/23/2020,1/25/2020\r\n" +
@@ -58,7 +58,7 @@ func TestReadWide(t *testing.T) {
 func TestReadWideUS(t *testing.T) {
 	// JHU's US layout: FIPS as a float, M/D/YY dates, an extra Population
 	// column that is no date.
-	in := Input{Name: "us", Layout: layoutWide, DateFormat: FormatMDYY, Measure: measureDeaths, Keys: map[string]string{"fips": "FIPS", "name": "Admin2", "state": "Province_State"}}
+	in := inputConfig{Name: "us", Layout: layoutWide, DateFormat: formatMDYY, Measure: measureDeaths, Keys: map[string]string{"fips": "FIPS", "name": "Admin2", "state": "Province_State"}}
 	csv := "UID,FIPS,Admin2,Province_State,Population,1/22/20,1/23/20\n" +
 		"84010001,10001.0,Kent,Delaware,180786,0,2.0\n"
 	rows := readString(t, in, csv, noDay)
@@ -71,7 +71,7 @@ func TestReadWideUS(t *testing.T) {
 }
 
 func TestReadLong(t *testing.T) {
-	in := Input{Name: "l", Layout: layoutLong, DateFormat: FormatISO, DateColumn: "date", Measures: map[string]string{"cases": "cases", "deaths": "deaths"}, Keys: map[string]string{"fips": "fips", "name": "state"}}
+	in := inputConfig{Name: "l", Layout: layoutLong, DateFormat: formatISO, DateColumn: "date", Measures: map[string]string{"cases": "cases", "deaths": "deaths"}, Keys: map[string]string{"fips": "fips", "name": "state"}}
 	// Rows out of order, a gap of one day for Delaware.
 	csv := "date,state,fips,cases,deaths\n" +
 		"2020-03-07,Delaware,10,1,0\n" +
@@ -96,7 +96,7 @@ func TestReadLong(t *testing.T) {
 }
 
 func TestReadDateRows(t *testing.T) {
-	in := Input{Name: "d", Layout: layoutDateRows, DateFormat: FormatMMDDYYYY, DateColumn: "week_ending", ColumnPrefix: "CASERATE_", Measure: measureCaseRate, Decimals: 2}
+	in := inputConfig{Name: "d", Layout: layoutDateRows, DateFormat: formatMMDDYYYY, DateColumn: "week_ending", ColumnPrefix: "CASERATE_", Measure: measureCaseRate, Decimals: 2}
 	csv := "week_ending,CASERATE_CITY,CASERATE_10001,OTHER\n" +
 		"03/07/2020,0.29,,x\n" +
 		"03/14/2020,1.5,12.345,x\n" +
@@ -115,7 +115,7 @@ func TestReadDateRows(t *testing.T) {
 }
 
 func TestReadTotals(t *testing.T) {
-	in := Input{Name: "t", Layout: layoutTotals, Measures: map[string]string{"cases": "COVID_CASE_COUNT"}, Population: "POP", Keys: map[string]string{"code": "MODIFIED_ZCTA"}}
+	in := inputConfig{Name: "t", Layout: layoutTotals, Measures: map[string]string{"cases": "COVID_CASE_COUNT"}, Population: "POP", Keys: map[string]string{"code": "MODIFIED_ZCTA"}}
 	csv := "MODIFIED_ZCTA,COVID_CASE_COUNT,POP\n10001,12391,27613.09\n10002,5,\n"
 	d := dayOf(date(2025, 10, 11))
 	rows := readString(t, in, csv, d)
@@ -125,10 +125,10 @@ func TestReadTotals(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
-	wide := Input{Name: "w", Layout: layoutWide, DateFormat: FormatMDYYYY, Measure: measureCases, Keys: map[string]string{"country": "Country"}}
+	wide := inputConfig{Name: "w", Layout: layoutWide, DateFormat: formatMDYYYY, Measure: measureCases, Keys: map[string]string{"country": "Country"}}
 	for _, tt := range []struct {
 		name string
-		in   Input
+		in   inputConfig
 		csv  string
 	}{
 		{"empty file", wide, ""},
@@ -138,7 +138,7 @@ func TestReadErrors(t *testing.T) {
 		{"a fractional count", wide, "Country,1/22/2020\nx,1.5\n"},
 		{"a count beyond int32", wide, "Country,1/22/2020\nx,3000000000\n"},
 		{"a short row", wide, "Country,1/22/2020,1/23/2020\nx,1\n"},
-		{"dates off the grid", Input{Name: "d", Layout: layoutDateRows, DateFormat: FormatMMDDYYYY, DateColumn: "w", ColumnPrefix: "R_", Measure: measureCaseRate},
+		{"dates off the grid", inputConfig{Name: "d", Layout: layoutDateRows, DateFormat: formatMMDDYYYY, DateColumn: "w", ColumnPrefix: "R_", Measure: measureCaseRate},
 			"w,R_1\n03/07/2020,1\n03/14/2020,1\n03/17/2020,1\n"},
 	} {
 		if _, err := readInput(&tt.in, strings.NewReader(tt.csv), noDay); err == nil {
@@ -155,11 +155,11 @@ func FuzzReadInput(f *testing.F) {
 	f.Add("week_ending,CASERATE_10001\n03/07/2020,0.29\n03/14/2020,\n")
 	f.Add("MODIFIED_ZCTA,COVID_CASE_COUNT,POP\n10001,12391,27613.09\n")
 	f.Add("\ufeff\"")
-	inputs := []Input{
-		{Name: "w", Layout: layoutWide, DateFormat: FormatMDYYYY, Measure: measureCases, Keys: map[string]string{"country": "Country", "province": "Province"}},
-		{Name: "w2", Layout: layoutWide, DateFormat: FormatMDYY, Measure: measureCaseRate, Decimals: 2, Keys: map[string]string{"country": "Country"}},
-		{Name: "l", Layout: layoutLong, DateFormat: FormatMDYYYY, DateColumn: "date", Measures: map[string]string{"cases": "cases", "deaths": "deaths"}, Keys: map[string]string{"fips": "fips"}},
-		{Name: "d", Layout: layoutDateRows, DateFormat: FormatMMDDYYYY, DateColumn: "week_ending", ColumnPrefix: "CASERATE_", Measure: measureCaseRate, Decimals: 2},
+	inputs := []inputConfig{
+		{Name: "w", Layout: layoutWide, DateFormat: formatMDYYYY, Measure: measureCases, Keys: map[string]string{"country": "Country", "province": "Province"}},
+		{Name: "w2", Layout: layoutWide, DateFormat: formatMDYY, Measure: measureCaseRate, Decimals: 2, Keys: map[string]string{"country": "Country"}},
+		{Name: "l", Layout: layoutLong, DateFormat: formatMDYYYY, DateColumn: "date", Measures: map[string]string{"cases": "cases", "deaths": "deaths"}, Keys: map[string]string{"fips": "fips"}},
+		{Name: "d", Layout: layoutDateRows, DateFormat: formatMMDDYYYY, DateColumn: "week_ending", ColumnPrefix: "CASERATE_", Measure: measureCaseRate, Decimals: 2},
 		{Name: "t", Layout: layoutTotals, Measures: map[string]string{"cases": "COVID_CASE_COUNT"}, Population: "POP", Keys: map[string]string{"code": "MODIFIED_ZCTA"}},
 	}
 	f.Fuzz(func(t *testing.T, data string) {

@@ -34,39 +34,39 @@ func (d day) String() string {
 	return string(b[:])
 }
 
-// Date formats accepted by ParseDate and in health.yaml's date_format.
+// Date formats accepted by parseDate and in health.yaml's date_format.
 const (
-	// FormatMDYY is 1/22/20: month and day of 1 or 2 digits, a 2-digit
+	// formatMDYY is 1/22/20: month and day of 1 or 2 digits, a 2-digit
 	// year of the 2000s (JHU's US series).
-	FormatMDYY = "M/D/YY"
-	// FormatMDYYYY is 1/22/2020: month and day of 1 or 2 digits, a 4-digit
+	formatMDYY = "M/D/YY"
+	// formatMDYYYY is 1/22/2020: month and day of 1 or 2 digits, a 4-digit
 	// year (JHU's renamed global series, the re-saved NYT file).
-	FormatMDYYYY = "M/D/YYYY"
-	// FormatMMDDYYYY is 03/07/2020: exactly 2-digit month and day, 4-digit
+	formatMDYYYY = "M/D/YYYY"
+	// formatMMDDYYYY is 03/07/2020: exactly 2-digit month and day, 4-digit
 	// year (NYC's week_ending).
-	FormatMMDDYYYY = "MM/DD/YYYY"
-	// FormatISO is 2020-03-07.
-	FormatISO = "ISO"
+	formatMMDDYYYY = "MM/DD/YYYY"
+	// formatISO is 2020-03-07.
+	formatISO = "ISO"
 )
 
 // dateParser returns the parser of a date format.
 func dateParser(format string) (func(string) (day, error), error) {
 	switch format {
-	case FormatMDYY:
+	case formatMDYY:
 		return func(s string) (day, error) { return parseSlashed(s, 1, 2, false) }, nil
-	case FormatMDYYYY:
+	case formatMDYYYY:
 		return func(s string) (day, error) { return parseSlashed(s, 1, 4, false) }, nil
-	case FormatMMDDYYYY:
+	case formatMMDDYYYY:
 		return func(s string) (day, error) { return parseSlashed(s, 2, 4, true) }, nil
-	case FormatISO:
+	case formatISO:
 		return parseISO, nil
 	}
-	return nil, fmt.Errorf("date format %q: want %s, %s, %s or %s", format, FormatMDYY, FormatMDYYYY, FormatMMDDYYYY, FormatISO)
+	return nil, fmt.Errorf("date format %q: want %s, %s, %s or %s", format, formatMDYY, formatMDYYYY, formatMMDDYYYY, formatISO)
 }
 
-// ParseDate parses s in one of the date formats (FormatMDYY, ...) and
+// parseDate parses s in one of the date formats (formatMDYY, ...) and
 // returns it as midnight UTC. It never panics.
-func ParseDate(format, s string) (time.Time, error) {
+func parseDate(format, s string) (time.Time, error) {
 	p, err := dateParser(format)
 	if err != nil {
 		return time.Time{}, err
@@ -118,11 +118,11 @@ func parseSlashed(s string, minDigits, yearDigits int, exact bool) (day, error) 
 func slashedForm(yearDigits int, exact bool) string {
 	switch {
 	case exact:
-		return FormatMMDDYYYY
+		return formatMMDDYYYY
 	case yearDigits == 2:
-		return FormatMDYY
+		return formatMDYY
 	}
-	return FormatMDYYYY
+	return formatMDYYYY
 }
 
 // parseISO parses YYYY-MM-DD.

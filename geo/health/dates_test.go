@@ -11,31 +11,31 @@ func TestParseDate(t *testing.T) {
 		want       time.Time
 		ok         bool
 	}{
-		{FormatMDYY, "1/22/20", date(2020, 1, 22), true},
-		{FormatMDYY, "12/31/21", date(2021, 12, 31), true},
-		{FormatMDYY, "1/22/2020", time.Time{}, false},
-		{FormatMDYY, "2/30/20", time.Time{}, false},
-		{FormatMDYYYY, "3/9/2023", date(2023, 3, 9), true},
-		{FormatMDYYYY, "03/09/2023", date(2023, 3, 9), true},
-		{FormatMDYYYY, "3/9/23", time.Time{}, false},
-		{FormatMDYYYY, "2/29/2020", date(2020, 2, 29), true},
-		{FormatMDYYYY, "2/29/2021", time.Time{}, false},
-		{FormatMDYYYY, "13/1/2020", time.Time{}, false},
-		{FormatMMDDYYYY, "03/07/2020", date(2020, 3, 7), true},
-		{FormatMMDDYYYY, "3/7/2020", time.Time{}, false},
-		{FormatMMDDYYYY, "10/11/2025", date(2025, 10, 11), true},
-		{FormatISO, "2020-01-21", date(2020, 1, 21), true},
-		{FormatISO, "2020-1-21", time.Time{}, false},
-		{FormatISO, "2020-02-30", time.Time{}, false},
-		{FormatMDYYYY, "", time.Time{}, false},
-		{FormatMDYYYY, "Province", time.Time{}, false},
-		{FormatMDYYYY, "1/2/3/2020", time.Time{}, false},
-		{FormatMDYYYY, "1//2020", time.Time{}, false},
+		{formatMDYY, "1/22/20", date(2020, 1, 22), true},
+		{formatMDYY, "12/31/21", date(2021, 12, 31), true},
+		{formatMDYY, "1/22/2020", time.Time{}, false},
+		{formatMDYY, "2/30/20", time.Time{}, false},
+		{formatMDYYYY, "3/9/2023", date(2023, 3, 9), true},
+		{formatMDYYYY, "03/09/2023", date(2023, 3, 9), true},
+		{formatMDYYYY, "3/9/23", time.Time{}, false},
+		{formatMDYYYY, "2/29/2020", date(2020, 2, 29), true},
+		{formatMDYYYY, "2/29/2021", time.Time{}, false},
+		{formatMDYYYY, "13/1/2020", time.Time{}, false},
+		{formatMMDDYYYY, "03/07/2020", date(2020, 3, 7), true},
+		{formatMMDDYYYY, "3/7/2020", time.Time{}, false},
+		{formatMMDDYYYY, "10/11/2025", date(2025, 10, 11), true},
+		{formatISO, "2020-01-21", date(2020, 1, 21), true},
+		{formatISO, "2020-1-21", time.Time{}, false},
+		{formatISO, "2020-02-30", time.Time{}, false},
+		{formatMDYYYY, "", time.Time{}, false},
+		{formatMDYYYY, "Province", time.Time{}, false},
+		{formatMDYYYY, "1/2/3/2020", time.Time{}, false},
+		{formatMDYYYY, "1//2020", time.Time{}, false},
 		{"YYYYMMDD", "20200101", time.Time{}, false},
 	} {
-		got, err := ParseDate(tt.format, tt.in)
+		got, err := parseDate(tt.format, tt.in)
 		if (err == nil) != tt.ok || !got.Equal(tt.want) {
-			t.Errorf("ParseDate(%s, %q) = %v, %v; want %v ok=%v", tt.format, tt.in, got, err, tt.want, tt.ok)
+			t.Errorf("parseDate(%s, %q) = %v, %v; want %v ok=%v", tt.format, tt.in, got, err, tt.want, tt.ok)
 		}
 	}
 }
@@ -55,26 +55,26 @@ func FuzzParseDate(f *testing.F) {
 	for _, s := range []string{"1/22/20", "3/9/2023", "03/07/2020", "2020-01-21", "99/99/9999", "1/1/", "-1/-1/-1", "２/１/2020"} {
 		f.Add(s)
 	}
-	formats := []string{FormatMDYY, FormatMDYYYY, FormatMMDDYYYY, FormatISO}
+	formats := []string{formatMDYY, formatMDYYYY, formatMMDDYYYY, formatISO}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, format := range formats {
-			got, err := ParseDate(format, s)
+			got, err := parseDate(format, s)
 			if err != nil {
 				continue
 			}
 			// A date that parses prints back to itself in that format.
 			var back string
 			switch format {
-			case FormatMDYY:
+			case formatMDYY:
 				back = got.Format("1/2/06")
-			case FormatMDYYYY:
+			case formatMDYYYY:
 				back = got.Format("1/2/2006")
-			case FormatMMDDYYYY:
+			case formatMMDDYYYY:
 				back = got.Format("01/02/2006")
-			case FormatISO:
+			case formatISO:
 				back = got.Format(time.DateOnly)
 			}
-			if again, err := ParseDate(format, back); err != nil || !again.Equal(got) {
+			if again, err := parseDate(format, back); err != nil || !again.Equal(got) {
 				t.Errorf("%s %q -> %v -> %q -> %v %v", format, s, got, back, again, err)
 			}
 		}

@@ -84,7 +84,7 @@ func (g *grid) tileRange(t maptile.Tile) (int, int) {
 }
 
 // densityAt returns the number of businesses per km² of ground in tile t:
-// the count of businesses in the tile divided by TileAreaKm2(t). ok is
+// the count of businesses in the tile divided by tileAreaKm2(t). ok is
 // false when the tile is not inside the extract's bounds, its zoom is
 // above 20, or it holds no business (the density is then unknown or 0,
 // and business_density is omitted, never made up).
@@ -96,7 +96,7 @@ func (g *grid) densityAt(t maptile.Tile) (float64, bool) {
 	if hi == lo {
 		return 0, false
 	}
-	return float64(hi-lo) / TileAreaKm2(t), true
+	return float64(hi-lo) / tileAreaKm2(t), true
 }
 
 // densityOfArea returns the number of businesses inside geometry per km²
@@ -154,7 +154,7 @@ func boundInside(b, outer orb.Bound) bool {
 	return b.Min[0] >= outer.Min[0] && b.Min[1] >= outer.Min[1] && b.Max[0] <= outer.Max[0] && b.Max[1] <= outer.Max[1]
 }
 
-// TileAreaKm2 returns the ground area of a web-mercator tile in km²: the
+// tileAreaKm2 returns the ground area of a web-mercator tile in km²: the
 // area of the latitude-longitude rectangle it spans on a sphere of radius
 // orb.EarthRadius (6378.137 km, the radius geo.Area uses too),
 //
@@ -163,7 +163,7 @@ func boundInside(b, outer orb.Bound) bool {
 // with Δλ the tile's width in radians. A tile's area shrinks with the
 // cosine of its latitude: a z16 tile is 0.373 km² at the equator and
 // 0.224 km² at Dover, Delaware (39.16° N).
-func TileAreaKm2(t maptile.Tile) float64 {
+func tileAreaKm2(t maptile.Tile) float64 {
 	b := t.Bound()
 	r := orb.EarthRadius / 1000
 	dLon := (b.Max[0] - b.Min[0]) * math.Pi / 180
@@ -182,7 +182,7 @@ func (g *grid) computeMedians() {
 				j++
 			}
 			t := maptile.FromQuadkey(k, maptile.Zoom(z))
-			ds = append(ds, float64(j-i)/TileAreaKm2(t))
+			ds = append(ds, float64(j-i)/tileAreaKm2(t))
 			i = j
 		}
 		if len(ds) > 0 {

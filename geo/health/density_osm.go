@@ -21,7 +21,7 @@ type businessMatcher struct {
 	exclude []string
 }
 
-func newBusinessMatcher(cfg *Config) *businessMatcher {
+func newBusinessMatcher(cfg *config) *businessMatcher {
 	return &businessMatcher{keys: sortedKeys(cfg.BusinessTags), values: cfg.BusinessTags, exclude: cfg.BusinessExcludeValues}
 }
 
@@ -50,10 +50,10 @@ func (b *businessMatcher) match(tags osm.Tags) bool {
 // (area centroid of a closed way, length-weighted centroid of an open
 // one); relations are not read. The grid's bounds are the extract header's
 // bounds, else the bounding box of all its nodes.
-func buildGrid(path string, cfg *Config) (*grid, error) {
+func buildGrid(path string, cfg *config) (*grid, error) {
 	if cfg == nil {
 		var err error
-		if cfg, err = ParseConfig(nil); err != nil {
+		if cfg, err = parseConfig(nil); err != nil {
 			return nil, err
 		}
 	}

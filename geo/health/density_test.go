@@ -49,7 +49,7 @@ func doverTile() maptile.Tile { return maptile.At(orb.Point{-75.5244, 39.1582}, 
 // over the configured tags, ways at their centroid computed here.
 func independentBusinesses(t *testing.T, path string) []orb.Point {
 	t.Helper()
-	cfg, err := ParseConfig(nil)
+	cfg, err := parseConfig(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestTileAreaKm2(t *testing.T) {
 		// The whole map: 4πR²·sin(85.0511°).
 		{maptile.New(0, 0, 0), 4 * math.Pi * 6378.137 * 6378.137 * math.Sin(85.0511287798*math.Pi/180)},
 	} {
-		got := TileAreaKm2(tt.tile)
+		got := tileAreaKm2(tt.tile)
 		if hand := tileAreaByHand(tt.tile.X, tt.tile.Y, uint32(tt.tile.Z)); math.Abs(got-hand) > 1e-9*hand {
 			t.Errorf("%v: %v km², by hand %v", tt.tile, got, hand)
 		}
@@ -196,7 +196,7 @@ func TestDensityDover(t *testing.T) {
 			t.Errorf("z%d %v: density %v %v, want %d businesses / %v km² = %v", z, tile, got, ok, n, tileAreaByHand(tile.X, tile.Y, uint32(z)), want)
 		}
 		if z == 16 {
-			t.Logf("downtown Dover z16 %v: %d businesses, %.4f km², %.1f per km²", tile, n, TileAreaKm2(tile), got)
+			t.Logf("downtown Dover z16 %v: %d businesses, %.4f km², %.1f per km²", tile, n, tileAreaKm2(tile), got)
 			if n == 0 || !ok || got <= 0 {
 				t.Errorf("no business density in downtown Dover")
 			}
@@ -247,18 +247,18 @@ func TestRecordDensity(t *testing.T) {
 	l := delaware(t)
 	kent, _ := l.Record("USA|10|10001", time.Time{})
 	want, _ := l.DensityOfArea(orb.MultiPolygon{doverTile().Bound().ToPolygon()})
-	if kent.BusinessDensity != FormatNumber(want) || kent.Density != want {
+	if kent.BusinessDensity != formatNumber(want) || kent.Density != want {
 		t.Errorf("Kent business_density %q (%v), want %v", kent.BusinessDensity, kent.Density, want)
 	}
 	// Kent is the only US county with a density: it is its own median,
 	// so the density factor is 1.
 	want = riskScore(*kent.Incidence, *kent.CovidTrend, true, 0, 0)
-	if kent.CovidRiskScore != FormatNumber(want) {
+	if kent.CovidRiskScore != formatNumber(want) {
 		t.Errorf("Kent score %s, want %v", kent.CovidRiskScore, want)
 	}
 	td := l.TileData(doverTile(), kent)
 	dens, _ := l.DensityAt(doverTile())
-	if td.BusinessDensity != FormatNumber(dens) || td.CovidRiskScore == "" {
+	if td.BusinessDensity != formatNumber(dens) || td.CovidRiskScore == "" {
 		t.Errorf("tile data %+v", td)
 	}
 	if td := l.TileData(maptile.At(orb.Point{-73.9971, 40.7507}, 16), kent); td.BusinessDensity != "" || td.CovidRiskScore == "" {

@@ -131,7 +131,7 @@ func (r *resolver) usFIPS(idx []int) error {
 }
 
 // pool applies the config's pooled counties.
-func (r *resolver) pool(cfg USFIPSConfig) error {
+func (r *resolver) pool(cfg usFIPSConfig) error {
 	for _, p := range cfg.Pooled {
 		holder := r.byID[p.IncludedIn]
 		if holder == nil {

@@ -2,8 +2,8 @@ package health
 
 import "strings"
 
-// IDSep separates the parts of a boundary_id.
-const IDSep = "|"
+// idSep separates the parts of a boundary_id.
+const idSep = "|"
 
 // CountryID returns the boundary_id of a country's admin0 record: its
 // ISO3 code as biter777/countries writes it ("USA", "XKX" for Kosovo);
@@ -17,7 +17,7 @@ func StateID(fips string) string {
 	if !ok || len(f) != 2 {
 		return ""
 	}
-	return "USA" + IDSep + f
+	return "USA" + idSep + f
 }
 
 // CountyID returns the boundary_id of a US county by 5-digit FIPS code:
@@ -27,14 +27,14 @@ func CountyID(fips string) string {
 	if !ok || len(f) != 5 {
 		return ""
 	}
-	return "USA" + IDSep + f[:2] + IDSep + f
+	return "USA" + idSep + f[:2] + idSep + f
 }
 
 // ParentID returns the boundary_id of the record directly above id (the
 // id without its last part): "USA|36|36047|11201" -> "USA|36|36047";
 // "" for a country.
 func ParentID(id string) string {
-	i := strings.LastIndex(id, IDSep)
+	i := strings.LastIndex(id, idSep)
 	if i < 0 {
 		return ""
 	}

@@ -99,7 +99,7 @@ func TestCountryTrend(t *testing.T) {
 			inc := float64(last) * 1e5 / pop
 			ft := math.Max(0.5, math.Min(1.5, 1+handTrend(last, prev)/200))
 			want := math.Round((1+99*math.Min(1, inc/(inc+100)*ft))*100) / 100
-			if r.CovidRiskScore != FormatNumber(want) {
+			if r.CovidRiskScore != formatNumber(want) {
 				t.Errorf("covid_risk_score = %s, want %v (incidence %.2f)", r.CovidRiskScore, want, inc)
 			}
 		})

@@ -23,8 +23,8 @@ type Layer struct {
 	areaDensity map[string]float64
 
 	// Derived on compile.
-	cfg       *Config
-	ds        *Dataset
+	cfg       *config
+	ds        *datasetConfig
 	areas     []*area
 	byID      map[string]int
 	byLevel   map[countryLevel][]int
@@ -63,7 +63,12 @@ type fileMeta struct {
 type SourceInfo struct {
 	// Name is the source's key in health.yaml (jhu, nyc, nyt).
 	Name string `json:"name"`
-	Source
+	// Attribution is the credit line to show ("NYC DOHMH").
+	Attribution string `json:"attribution"`
+	// Licence is the source's licence or terms.
+	Licence string `json:"licence"`
+	// Redistributable is false for data that may not be shipped (NYT).
+	Redistributable bool `json:"redistributable"`
 	// Version is the last date of the source's data in the layer
 	// (YYYY-MM-DD): the data are final, so their end date versions them.
 	Version string `json:"version"`
@@ -71,11 +76,11 @@ type SourceInfo struct {
 
 // compile resolves the rows into areas and builds every index.
 func (l *Layer) compile() error {
-	cfg, err := ParseConfig(l.cfgYAML)
+	cfg, err := parseConfig(l.cfgYAML)
 	if err != nil {
 		return err
 	}
-	ds, ok := cfg.Dataset(l.meta.Dataset)
+	ds, ok := cfg.dataset(l.meta.Dataset)
 	if !ok {
 		return fmt.Errorf("health: data set %q not in the configuration", l.meta.Dataset)
 	}

@@ -141,7 +141,7 @@ func (l *Layer) ZIPAreaAt(p orb.Point) (string, bool) {
 }
 
 // DensityAt returns the business density of tile t (businesses per km² of
-// ground, see TileAreaKm2). ok is false when the layer has no density
+// ground, see tileAreaKm2). ok is false when the layer has no density
 // grid, the tile is not inside the extract's bounds, or it holds no
 // business.
 func (l *Layer) DensityAt(t maptile.Tile) (float64, bool) { return l.density.densityAt(t) }
@@ -179,7 +179,7 @@ func (l *Layer) TileData(t maptile.Tile, rec Record) TileData {
 	var td TileData
 	dens, ok := l.DensityAt(t)
 	if ok {
-		td.BusinessDensity = FormatNumber(dens)
+		td.BusinessDensity = formatNumber(dens)
 	}
 	if rec.Incidence == nil {
 		return td
@@ -192,6 +192,6 @@ func (l *Layer) TileData(t maptile.Tile, rec Record) TileData {
 	if ok && l.density != nil {
 		ref = l.density.tileMedian[t.Z]
 	}
-	td.CovidRiskScore = FormatNumber(riskScore(*rec.Incidence, trend, hasTrend, dens, ref))
+	td.CovidRiskScore = formatNumber(riskScore(*rec.Incidence, trend, hasTrend, dens, ref))
 	return td
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/biter777/countries"
 )
 
-// CategoryBase is the category_code of admin0; adminN is CategoryBase+N.
-const CategoryBase = 900
+// categoryBase is the category_code of admin0; adminN is categoryBase+N.
+const categoryBase = 900
 
 // Record is the data of one administration: the spec's "Region data
 // record". A field whose value is unknown is omitted from JSON (pointers
@@ -74,7 +74,7 @@ func (l *Layer) record(i int, d day) Record {
 		BoundaryID:   a.id,
 		CountryCode:  ci.DialCode,
 		CountryName:  ci.Name,
-		CategoryCode: CategoryBase + a.level,
+		CategoryCode: categoryBase + a.level,
 		CategoryName: categoryNames[a.level],
 		Name:         a.name,
 		IncludedIn:   a.includedIn,
@@ -85,7 +85,7 @@ func (l *Layer) record(i int, d day) Record {
 	dens := l.densityOf[i]
 	if dens > 0 {
 		r.Density = dens
-		r.BusinessDensity = FormatNumber(dens)
+		r.BusinessDensity = formatNumber(dens)
 	}
 	if d == noDay {
 		d = l.lastDay[i]
@@ -115,7 +115,7 @@ func (l *Layer) record(i int, d day) Record {
 		inc := st.incidence
 		r.Incidence = &inc
 		score := riskScore(inc, st.trend, st.hasTrend, dens, l.medians[countryLevel{a.iso3, a.level}])
-		r.CovidRiskScore = FormatNumber(score)
+		r.CovidRiskScore = formatNumber(score)
 	}
 	return r
 }
@@ -145,9 +145,9 @@ func countryInfo(iso3 string) (name, dial string) {
 	return c.String(), dial
 }
 
-// FormatNumber formats a density or score as the spec's "string holding a
+// formatNumber formats a density or score as the spec's "string holding a
 // number": 4 significant digits, no exponent ("1234", "12.35", "0.004123").
-func FormatNumber(v float64) string {
+func formatNumber(v float64) string {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}

@@ -121,8 +121,8 @@ func TestFormatNumber(t *testing.T) {
 	}{
 		{1234.5678, "1235"}, {12.345, "12.35"}, {0.0041234, "0.004123"}, {100, "100"}, {1, "1"}, {50.5, "50.5"}, {0, "0"},
 	} {
-		if got := FormatNumber(tt.v); got != tt.want {
-			t.Errorf("FormatNumber(%v) = %q, want %q", tt.v, got, tt.want)
+		if got := formatNumber(tt.v); got != tt.want {
+			t.Errorf("formatNumber(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
 }
