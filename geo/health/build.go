@@ -285,7 +285,7 @@ func (s *inputSource) read(in *inputConfig, dateOf day) ([]rawRow, []polygon, st
 		where = filepath.Base(p)
 	}
 	if in.Layout == layoutGeoJSON {
-		polys, err := readPolygons(data, in.Keys["code"])
+		polys, err := readPolygons(data, in.Name, in.Keys["code"])
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("health: input %s (%s): %w", in.Name, p, err)
 		}
@@ -325,10 +325,13 @@ func (l *Layer) inputData(name string) ([]rawRow, []polygon) {
 			rows = append(rows, r)
 		}
 	}
-	if in, ok := l.inputByName(name); ok && in.Layout == layoutGeoJSON {
-		return rows, l.polys
+	var polys []polygon
+	for _, p := range l.polys {
+		if p.input == name {
+			polys = append(polys, p)
+		}
 	}
-	return rows, nil
+	return rows, polys
 }
 
 // inputByName returns the layer's configured input of that name.

@@ -43,6 +43,7 @@ const (
 	secRowOffset   = "row.offset"   // uint64, rows+1: offsets into row.data
 	secRowData     = "row.data"     // uint8: values, zigzag varint deltas
 	secPolyCode    = "poly.code"    // strings, per polygon
+	secPolyInput   = "poly.input"   // uint32 per polygon: its input's index in meta
 	secPolyParts   = "poly.parts"   // uint32, polygons+1: offsets into poly.rings (per outer polygon)
 	secPolyRings   = "poly.rings"   // uint32, outer polygons+1: offsets into poly.points (per ring)
 	secPolyPoints  = "poly.points"  // uint32, rings+1: offsets into the points
@@ -143,6 +144,7 @@ func (l *Layer) encode() (*binfmt.Writer, error) {
 	w.AddUint8s(secRowData, data)
 
 	codes := make([]string, len(l.polys))
+	polyInputs := make([]uint32, len(l.polys))
 	parts := []uint32{0}
 	rings := []uint32{0}
 	points := []uint32{0}
@@ -150,6 +152,11 @@ func (l *Layer) encode() (*binfmt.Writer, error) {
 	var plon, plat int64
 	for i, p := range l.polys {
 		codes[i] = p.code
+		in, ok := inputIndex[p.input]
+		if !ok {
+			return nil, fmt.Errorf("health: polygon of input %s not in the layer's inputs", p.input)
+		}
+		polyInputs[i] = in
 		for _, poly := range p.geom {
 			for _, ring := range poly {
 				for _, pt := range ring {
@@ -165,6 +172,7 @@ func (l *Layer) encode() (*binfmt.Writer, error) {
 		parts = append(parts, uint32(len(rings)-1))
 	}
 	w.AddStrings(secPolyCode, codes)
+	w.AddUint32s(secPolyInput, polyInputs)
 	w.AddUint32s(secPolyParts, parts)
 	w.AddUint32s(secPolyRings, rings)
 	w.AddUint32s(secPolyPoints, points)
@@ -251,7 +259,7 @@ func decode(f *binfmt.File) (*Layer, error) {
 	offs, err := f.Uint64s(secRowOffset)
 	check(err)
 	data := bytesOf(secRowData)
-	codes := strs(secPolyCode)
+	codes, polyInputs := strs(secPolyCode), u32s(secPolyInput)
 	parts, rings, points := u32s(secPolyParts), u32s(secPolyRings), u32s(secPolyPoints)
 	coords := bytesOf(secPolyCoords)
 	if len(errs) > 0 {
@@ -301,7 +309,17 @@ func decode(f *binfmt.File) (*Layer, error) {
 			s: &series{start: day(grid[3*i]), step: step, scale: scale, vals: vals},
 		}
 	}
-	if l.polys, err = decodePolygons(codes, parts, rings, points, coords); err != nil {
+	if len(polyInputs) != len(codes) {
+		return nil, fmt.Errorf("%w: polygon sections", binfmt.ErrCorrupt)
+	}
+	inputNames := make([]string, len(polyInputs))
+	for i, in := range polyInputs {
+		if int(in) >= len(l.meta.Inputs) {
+			return nil, fmt.Errorf("%w: polygon %d", binfmt.ErrCorrupt, i)
+		}
+		inputNames[i] = l.meta.Inputs[in].Name
+	}
+	if l.polys, err = decodePolygons(inputNames, codes, parts, rings, points, coords); err != nil {
 		return nil, err
 	}
 	if f.Has(secGridBounds) {
@@ -330,7 +348,7 @@ func decode(f *binfmt.File) (*Layer, error) {
 }
 
 // decodePolygons rebuilds the polygons from their sections.
-func decodePolygons(codes []string, parts, rings, points []uint32, coords []byte) ([]polygon, error) {
+func decodePolygons(inputs, codes []string, parts, rings, points []uint32, coords []byte) ([]polygon, error) {
 	bad := fmt.Errorf("%w: polygon sections", binfmt.ErrCorrupt)
 	if len(parts) != len(codes)+1 || len(rings) == 0 || len(points) == 0 || parts[0] != 0 || rings[0] != 0 || points[0] != 0 ||
 		int(points[len(points)-1]) > len(coords)/2 {
@@ -380,7 +398,7 @@ func decodePolygons(codes []string, parts, rings, points []uint32, coords []byte
 			}
 			mp = append(mp, poly)
 		}
-		out[i] = newPolygon(code, mp)
+		out[i] = newPolygon(inputs[i], code, mp)
 	}
 	return out, nil
 }

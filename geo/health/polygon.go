@@ -14,6 +14,7 @@ import (
 // rounded to 1e-6 degree (the precision of NYC's file, and what the layer
 // file stores exactly).
 type polygon struct {
+	input string // the geojson input's name
 	code  string
 	geom  orb.MultiPolygon
 	bound orb.Bound
@@ -26,8 +27,9 @@ const coordScale = 1e6
 func quantize(v float64) float64 { return math.Round(v*coordScale) / coordScale }
 
 // readPolygons reads the Polygon and MultiPolygon features of a GeoJSON
-// FeatureCollection, the area code from the property codeKey.
-func readPolygons(data []byte, codeKey string) ([]polygon, error) {
+// FeatureCollection (of the input called input), the area code from the
+// property codeKey.
+func readPolygons(data []byte, input, codeKey string) ([]polygon, error) {
 	fc, err := geojson.UnmarshalFeatureCollection(data)
 	if err != nil {
 		return nil, err
@@ -47,13 +49,13 @@ func readPolygons(data []byte, codeKey string) ([]polygon, error) {
 		default:
 			return nil, fmt.Errorf("feature %d (%s): geometry %T, want a polygon", i, code, f.Geometry)
 		}
-		out = append(out, newPolygon(code, quantizeMP(mp)))
+		out = append(out, newPolygon(input, code, quantizeMP(mp)))
 	}
 	return out, nil
 }
 
-func newPolygon(code string, mp orb.MultiPolygon) polygon {
-	return polygon{code: code, geom: mp, bound: mp.Bound()}
+func newPolygon(input, code string, mp orb.MultiPolygon) polygon {
+	return polygon{input: input, code: code, geom: mp, bound: mp.Bound()}
 }
 
 func quantizeMP(mp orb.MultiPolygon) orb.MultiPolygon {
