@@ -139,15 +139,3 @@ func (l *Layer) inputData(name string) ([]rawRow, []polygon) {
 	}
 	return rows, polys
 }
-
-// inputByName returns the layer's configured input of that name.
-func (l *Layer) inputByName(name string) (*inputConfig, bool) {
-	if l.ds == nil {
-		return nil, false
-	}
-	i, ok := l.ds.byName[name]
-	if !ok {
-		return nil, false
-	}
-	return &l.ds.Inputs[i], true
-}
