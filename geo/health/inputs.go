@@ -60,8 +60,9 @@ func (s *inputSource) lookup(ds *datasetConfig) (*lookup, error) {
 	return lk, nil
 }
 
-// read returns an input's rows or polygons and where they came from ("" when
-// the input is optional and not given, or absent from the snapshot).
+// read returns an input's rows or polygons and where they came from: the
+// configured path, a given file's base name, "snapshot", or "" for an
+// optional input not given.
 func (s *inputSource) read(in *inputConfig, dateOf day) ([]rawRow, []polygon, string, error) {
 	optional := !s.redistributable(in)
 	p := s.path(in.Name, in.File, optional)
@@ -71,7 +72,7 @@ func (s *inputSource) read(in *inputConfig, dateOf day) ([]rawRow, []polygon, st
 		}
 		rows, polys := s.snap.inputData(in.Name)
 		if len(rows) == 0 && len(polys) == 0 {
-			return nil, nil, "", nil
+			return nil, nil, "", fmt.Errorf("health: input %s is not in the committed snapshot: give the data directory or its file", in.Name)
 		}
 		if in.Layout == layoutTotals {
 			rows = redate(rows, dateOf)
@@ -87,7 +88,7 @@ func (s *inputSource) read(in *inputConfig, dateOf day) ([]rawRow, []polygon, st
 	// Files (no absolute path, so that files do not depend on where the
 	// inputs lay).
 	where := in.File
-	if _, given := s.opts.Files[in.Name]; given {
+	if s.opts.Files[in.Name] != "" {
 		where = filepath.Base(p)
 	}
 	if in.Layout == layoutGeoJSON {
