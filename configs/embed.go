@@ -1,7 +1,9 @@
 // Package configs holds geosvc's default configuration files and embeds
 // them into the binary, so that a geosvc binary runs with no file beside it:
-// geosvc.yaml (the service settings, every key documented) and car.yaml
-// (the car routing profile read by routing/profile).
+// geosvc.yaml (the service settings, every key documented), car.yaml (the
+// car routing profile read by routing/profile), health.yaml (the health
+// alert zone data sets read by geo/health) and the boundary layer's
+// tables.
 package configs
 
 import "embed"

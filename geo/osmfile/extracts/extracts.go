@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/geosvc/geosvc/internal/shareddata"
 	"github.com/geosvc/geosvc/internal/testenv"
 )
 
@@ -86,12 +87,9 @@ func repoDir() string {
 }
 
 // SharedDir returns shared/data/osm beside the repository (or
-// $GEOSVC_SHARED_DATA/osm when set).
+// $GEOSVC_SHARED_DATA/osm when set; see internal/shareddata).
 func SharedDir() string {
-	if d := os.Getenv("GEOSVC_SHARED_DATA"); d != "" {
-		return filepath.Join(d, "osm")
-	}
-	return filepath.Join(repoDir(), "..", "shared", "data", "osm")
+	return shareddata.Path("osm")
 }
 
 // Path returns the path of the named extract: "delaware" and "andorra"
