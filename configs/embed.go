@@ -1,7 +1,9 @@
 // Package configs holds geosvc's default configuration files and embeds
 // them into the binary, so that a geosvc binary runs with no file beside it:
-// geosvc.yaml (the service settings, every key documented) and car.yaml
-// (the car routing profile read by routing/profile).
+// geosvc.yaml (the service settings, every key documented), car.yaml (the
+// car routing profile read by routing/profile), world.yaml (the rules
+// geo/world's generator applies to its sources) and the other layers'
+// tables.
 package configs
 
 import "embed"
@@ -16,6 +18,9 @@ const ServiceFile = "geosvc.yaml"
 
 // ProfileFile is the base name of the car routing profile.
 const ProfileFile = "car.yaml"
+
+// WorldFile is the base name of the world base layer's generation rules.
+const WorldFile = "world.yaml"
 
 // Service returns the embedded default service configuration (geosvc.yaml).
 func Service() []byte { return mustRead(ServiceFile) }
