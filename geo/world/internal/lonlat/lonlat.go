@@ -13,6 +13,11 @@ import (
 	"github.com/paulmach/orb"
 )
 
+// ErrDegenerate is returned (wrapped) for a ring without area: fewer than
+// three distinct points, or all on one line. Such rings come from a
+// quantization grid too coarse for a small area (the Vatican at 1:10m).
+var ErrDegenerate = errors.New("lonlat: ring without area")
+
 // snap is how close to ±180 or ±90 (in degrees, about 1 cm) a coordinate
 // is taken for the limit itself: float noise of a quantization transform,
 // which may give 180.00000000000003 or 179.99999999999997 for 180.
@@ -32,10 +37,11 @@ const snap = 1e-7
 //     negative, the north pole otherwise).
 //
 // A ring that crosses the antimeridian more than once (not cut by its
-// source), or with coordinates outside the globe, is an error.
+// source), or with coordinates outside the globe, is an error; so is a
+// ring without area (ErrDegenerate).
 func Ring(ring []orb.Point) (orb.Ring, error) {
 	n := len(ring)
-	if n < 4 || ring[0] != ring[n-1] {
+	if n < 2 || ring[0] != ring[n-1] {
 		return nil, fmt.Errorf("lonlat: ring of %d points not closed", n)
 	}
 	pts := make([]orb.Point, 0, n)
@@ -192,7 +198,7 @@ func fixRuns(pts []orb.Point) ([]orb.Point, error) {
 // closeRing checks the repaired ring and closes it.
 func closeRing(pts []orb.Point) (orb.Ring, error) {
 	if len(pts) < 3 {
-		return nil, fmt.Errorf("lonlat: ring of %d distinct points", len(pts))
+		return nil, fmt.Errorf("%w: %d distinct points", ErrDegenerate, len(pts))
 	}
 	if spans(pts) {
 		return nil, errors.New("lonlat: ring still spans the antimeridian after repair")
@@ -200,6 +206,9 @@ func closeRing(pts []orb.Point) (orb.Ring, error) {
 	r := make(orb.Ring, len(pts)+1)
 	copy(r, pts)
 	r[len(pts)] = pts[0]
+	if Area(r) == 0 {
+		return nil, fmt.Errorf("%w: %d points on one line", ErrDegenerate, len(pts))
+	}
 	return r, nil
 }
 

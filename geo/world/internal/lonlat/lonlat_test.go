@@ -80,7 +80,19 @@ func TestRing(t *testing.T) {
 		{
 			name:    "collapsed",
 			in:      orb.Ring{{0, 0}, {1, 0}, {1, 0}, {0, 0}},
-			wantErr: "2 distinct points",
+			wantErr: "without area: 2 distinct points",
+		},
+		{
+			// Like a Spanish islet at 1:10m: one arc of two equal points.
+			name:    "one point",
+			in:      orb.Ring{{-5, 36}, {-5, 36}},
+			wantErr: "without area: 1 distinct points",
+		},
+		{
+			// Like the Vatican at 1:10m: three points on a meridian.
+			name:    "on one line",
+			in:      orb.Ring{{12.45, 41.90}, {12.45, 41.91}, {12.45, 41.905}, {12.45, 41.90}},
+			wantErr: "without area: 3 points on one line",
 		},
 	}
 	for _, tt := range tests {
