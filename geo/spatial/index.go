@@ -7,6 +7,7 @@ package spatial
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -34,6 +35,11 @@ type Index struct {
 	nodeBox   []float64 // tree node boxes, leaves (polygons in STR order) first
 	nodeIdx   []uint32  // leaf: polygon; inner node: first child node
 	levels    []uint32  // end (exclusive) of each level in nodes
+	// The band index of long rings (bands.go).
+	ringBand  []uint32  // ring -> first band; len rings+1 (no bands: equal)
+	bandParam []float64 // per ring: lowest y, bands per unit of y
+	bandStart []uint32  // band -> first entry of bandEdge; len bands+1
+	bandEdge  []uint32  // first point of each edge listed in a band
 }
 
 // Len returns the number of items.
@@ -47,6 +53,14 @@ type Builder struct {
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
 	return &Builder{ix: Index{ringStart: []uint32{0}, ringChunk: []uint32{0}, polyRing: []uint32{0}, itemPoly: []uint32{0}}}
+}
+
+// Grow reserves room for points more ring points (and their chunks), so
+// that adding them does not reallocate; a hint, for large indexes.
+func (b *Builder) Grow(points int) {
+	ix := &b.ix
+	ix.coords = slices.Grow(ix.coords, 2*points)
+	ix.chunkBox = slices.Grow(ix.chunkBox, 4*(points/chunkEdges+1))
 }
 
 // Add adds an item and returns its number (0, 1, ...). Rings are closed
@@ -114,6 +128,7 @@ func (b *Builder) Build() *Index {
 		ix.nodeBox = append(ix.nodeBox, ix.polyBox[4*p:4*p+4]...)
 		ix.nodeIdx = append(ix.nodeIdx, p)
 	}
+	ix.buildBands()
 	ix.levels = append(ix.levels, uint32(n))
 	start := 0
 	for end := n; end-start > 1; {
@@ -256,9 +271,13 @@ const (
 const onEdgeTolerance = 1e-9
 
 // ringPosition is the even-odd ray test of ring r (a ray towards +x),
-// skipping the chunks of edges that cannot cross the ray, with points on
-// an edge (or a vertex) reported as onRing.
+// skipping the chunks of edges that cannot cross the ray (or, for a long
+// ring, scanning the edges of the point's band only), with points on an
+// edge (or a vertex) reported as onRing.
 func (ix *Index) ringPosition(r int, x, y float64) int {
+	if b0, b1 := int(ix.ringBand[r]), int(ix.ringBand[r+1]); b1 > b0 {
+		return ix.bandPosition(r, b0, b1, x, y)
+	}
 	in := false
 	start, end := int(ix.ringStart[r]), int(ix.ringStart[r+1])
 	c0, c1 := int(ix.ringChunk[r]), int(ix.ringChunk[r+1])
@@ -271,14 +290,10 @@ func (ix *Index) ringPosition(r int, x, y float64) int {
 		e0 := start + (c-c0)*chunkEdges
 		e1 := min(e0+chunkEdges, end-1)
 		for k := e0; k < e1; k++ {
-			ax, ay, bx, by := cs[2*k], cs[2*k+1], cs[2*k+2], cs[2*k+3]
-			if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
-				cross := (bx-ax)*(y-ay) - (by-ay)*(x-ax)
-				if math.Abs(cross) <= onEdgeTolerance*(math.Abs(bx-ax)+math.Abs(by-ay)) {
-					return onRing
-				}
-			}
-			if (ay > y) != (by > y) && x < (bx-ax)*(y-ay)/(by-ay)+ax {
+			switch edgeTest(cs[2*k], cs[2*k+1], cs[2*k+2], cs[2*k+3], x, y) {
+			case edgeOn:
+				return onRing
+			case edgeCrosses:
 				in = !in
 			}
 		}
@@ -287,6 +302,30 @@ func (ix *Index) ringPosition(r int, x, y float64) int {
 		return inside
 	}
 	return outside
+}
+
+// What edgeTest finds.
+const (
+	edgeMisses = iota
+	edgeCrosses
+	edgeOn
+)
+
+// edgeTest tells whether (x, y) lies on the edge (ax, ay)-(bx, by)
+// (within onEdgeTolerance), else whether the edge crosses the ray from
+// (x, y) towards +x (half-open in y, so a ray through a vertex counts
+// once).
+func edgeTest(ax, ay, bx, by, x, y float64) int {
+	if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
+		cross := (bx-ax)*(y-ay) - (by-ay)*(x-ax)
+		if math.Abs(cross) <= onEdgeTolerance*(math.Abs(bx-ax)+math.Abs(by-ay)) {
+			return edgeOn
+		}
+	}
+	if (ay > y) != (by > y) && x < (bx-ax)*(y-ay)/(by-ay)+ax {
+		return edgeCrosses
+	}
+	return edgeMisses
 }
 
 // Geometry returns item's polygons. The rings alias the index's memory:
