@@ -39,18 +39,21 @@ const snap = 1e-7
 // A ring that crosses the antimeridian more than once (not cut by its
 // source), or with coordinates outside the globe, is an error; so is a
 // ring without area (ErrDegenerate).
+//
+// Ring works in ring's storage: the input is modified, and the result
+// shares it unless a pole had to be added.
 func Ring(ring []orb.Point) (orb.Ring, error) {
 	n := len(ring)
 	if n < 2 || ring[0] != ring[n-1] {
 		return nil, fmt.Errorf("lonlat: ring of %d points not closed", n)
 	}
-	pts := make([]orb.Point, 0, n)
-	for _, p := range ring[:n-1] {
+	pts := ring[:n-1]
+	for i, p := range pts {
 		q, err := clamp(p)
 		if err != nil {
 			return nil, err
 		}
-		pts = append(pts, q)
+		pts[i] = q
 	}
 	pts = dedupe(pts)
 	if !spans(pts) {
@@ -195,7 +198,8 @@ func fixRuns(pts []orb.Point) ([]orb.Point, error) {
 	return out, nil
 }
 
-// closeRing checks the repaired ring and closes it.
+// closeRing checks the repaired ring and closes it (in place when pts has
+// the capacity).
 func closeRing(pts []orb.Point) (orb.Ring, error) {
 	if len(pts) < 3 {
 		return nil, fmt.Errorf("%w: %d distinct points", ErrDegenerate, len(pts))
@@ -203,9 +207,7 @@ func closeRing(pts []orb.Point) (orb.Ring, error) {
 	if spans(pts) {
 		return nil, errors.New("lonlat: ring still spans the antimeridian after repair")
 	}
-	r := make(orb.Ring, len(pts)+1)
-	copy(r, pts)
-	r[len(pts)] = pts[0]
+	r := orb.Ring(append(pts, pts[0]))
 	if Area(r) == 0 {
 		return nil, fmt.Errorf("%w: %d points on one line", ErrDegenerate, len(pts))
 	}
