@@ -56,7 +56,13 @@ func (ix *Index) buildBands() {
 		}
 		minY, maxY := math.Inf(1), math.Inf(-1)
 		for k := start; k < end; k++ {
-			minY, maxY = math.Min(minY, cs[2*k+1]), math.Max(maxY, cs[2*k+1])
+			y := cs[2*k+1]
+			if y < minY {
+				minY = y
+			}
+			if y > maxY {
+				maxY = y
+			}
 		}
 		nb := edges / bandEdges
 		inv := float64(nb) / (maxY - minY)
@@ -69,8 +75,11 @@ func (ix *Index) buildBands() {
 		counts := ix.bandStart[first+1:]
 		entries := 0
 		for e := start; e < end-1; e++ {
-			ay, by := cs[2*e+1], cs[2*e+3]
-			k0, k1 := bandOf(math.Min(ay, by), minY, inv, nb), bandOf(math.Max(ay, by), minY, inv, nb)
+			lo, hi := cs[2*e+1], cs[2*e+3]
+			if lo > hi {
+				lo, hi = hi, lo
+			}
+			k0, k1 := bandOf(lo, minY, inv, nb), bandOf(hi, minY, inv, nb)
 			for k := k0; k <= k1; k++ {
 				counts[k]++
 			}
@@ -100,8 +109,11 @@ func (ix *Index) buildBands() {
 		start, end := int(ix.ringStart[r]), int(ix.ringStart[r+1])
 		minY, inv := ix.bandParam[2*r], ix.bandParam[2*r+1]
 		for e := start; e < end-1; e++ {
-			ay, by := cs[2*e+1], cs[2*e+3]
-			k0, k1 := bandOf(math.Min(ay, by), minY, inv, b1-b0), bandOf(math.Max(ay, by), minY, inv, b1-b0)
+			lo, hi := cs[2*e+1], cs[2*e+3]
+			if lo > hi {
+				lo, hi = hi, lo
+			}
+			k0, k1 := bandOf(lo, minY, inv, b1-b0), bandOf(hi, minY, inv, b1-b0)
 			for k := b0 + k0; k <= b0+k1; k++ {
 				ix.bandEdge[next[k]] = uint32(e)
 				next[k]++

@@ -89,7 +89,19 @@ func (b *Builder) Add(mp orb.MultiPolygon) int {
 				last := min(e+chunkEdges, end-1)
 				cb := orb.Bound{Min: orb.Point{math.Inf(1), math.Inf(1)}, Max: orb.Point{math.Inf(-1), math.Inf(-1)}}
 				for k := e; k <= last; k++ {
-					cb = cb.Extend(orb.Point{ix.coords[2*k], ix.coords[2*k+1]})
+					x, y := ix.coords[2*k], ix.coords[2*k+1]
+					if x < cb.Min[0] {
+						cb.Min[0] = x
+					}
+					if x > cb.Max[0] {
+						cb.Max[0] = x
+					}
+					if y < cb.Min[1] {
+						cb.Min[1] = y
+					}
+					if y > cb.Max[1] {
+						cb.Max[1] = y
+					}
 				}
 				ix.chunkBox = append(ix.chunkBox, cb.Min[0], cb.Min[1], cb.Max[0], cb.Max[1])
 				box = box.Union(cb)
