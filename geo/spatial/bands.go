@@ -128,7 +128,11 @@ func (ix *Index) bandPosition(r, b0, b1 int, x, y float64) int {
 	in := false
 	cs := ix.coords
 	for _, e := range ix.bandEdge[ix.bandStart[k]:ix.bandStart[k+1]] {
-		switch edgeTest(cs[2*e], cs[2*e+1], cs[2*e+2], cs[2*e+3], x, y) {
+		ay, by := cs[2*e+1], cs[2*e+3]
+		if y < ay && y < by || y > ay && y > by {
+			continue // edgeTest would find nothing: skip the call
+		}
+		switch edgeTest(cs[2*e], ay, cs[2*e+2], by, x, y) {
 		case edgeOn:
 			return onRing
 		case edgeCrosses:

@@ -302,7 +302,11 @@ func (ix *Index) ringPosition(r int, x, y float64) int {
 		e0 := start + (c-c0)*chunkEdges
 		e1 := min(e0+chunkEdges, end-1)
 		for k := e0; k < e1; k++ {
-			switch edgeTest(cs[2*k], cs[2*k+1], cs[2*k+2], cs[2*k+3], x, y) {
+			ay, by := cs[2*k+1], cs[2*k+3]
+			if y < ay && y < by || y > ay && y > by {
+				continue // edgeTest would find nothing: skip the call
+			}
+			switch edgeTest(cs[2*k], ay, cs[2*k+2], by, x, y) {
 			case edgeOn:
 				return onRing
 			case edgeCrosses:
@@ -326,7 +330,8 @@ const (
 // edgeTest tells whether (x, y) lies on the edge (ax, ay)-(bx, by)
 // (within onEdgeTolerance), else whether the edge crosses the ray from
 // (x, y) towards +x (half-open in y, so a ray through a vertex counts
-// once).
+// once). Either needs y within [min(ay, by), max(ay, by)]: callers skip
+// the other edges before calling it.
 func edgeTest(ax, ay, bx, by, x, y float64) int {
 	if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
 		cross := (bx-ax)*(y-ay) - (by-ay)*(x-ax)
