@@ -18,8 +18,10 @@ import (
 
 // Config is configs/world.yaml.
 type Config struct {
+	// Countries are the rules for Natural Earth's countries.
 	Countries Countries `yaml:"countries"`
-	Counties  Counties  `yaml:"counties"`
+	// Counties is the rule naming US counties.
+	Counties Counties `yaml:"counties"`
 }
 
 // Countries holds the rules for Natural Earth's countries.
@@ -51,6 +53,7 @@ type Unidentified struct {
 
 // Part is one id a feature's polygons are split into.
 type Part struct {
+	// ID is the part's ISO 3166-1 numeric code, As its name.
 	ID string `yaml:"id"`
 	As string `yaml:"as"`
 	// Box is west, south, east, north: a polygon goes to this part when

@@ -65,12 +65,14 @@ func (t *Topology) Arcs() int { return len(t.ArcStart) - 1 }
 
 // Feature is one feature as stored.
 type Feature struct {
+	// Kind is KindCountry, KindState or KindCounty.
 	Kind uint8
 	// Topology is the index of the topology the references name.
 	Topology uint8
-	ID       string
-	ISO2     string
-	Name     string
+	// ID, ISO2 and Name are the final ones (see geo/world's Feature).
+	ID   string
+	ISO2 string
+	Name string
 	// Polygons holds per polygon, per ring (exterior first), the arc
 	// references whose arcs joined make the ring.
 	Polygons [][][]int32
