@@ -1,8 +1,10 @@
 // Package spatial owns geosvc's polygon index: a packed R-tree (sorted by
 // the Sort-Tile-Recursive method) over the bounding boxes of polygons,
 // with exact point-in-polygon tests (holes honoured) that skip the parts of
-// long rings far from the point. An Index is a handful of flat arrays,
-// written into a binfmt file and used from it as loaded, with no rebuild.
+// rings far from the point: boxes of chunks of edges, and for long rings a
+// band index that leaves only the edges level with the point (bands.go).
+// An Index is a handful of flat arrays, written into a binfmt file and
+// used from it as loaded, with no rebuild.
 package spatial
 
 import (
