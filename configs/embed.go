@@ -2,7 +2,8 @@
 // them into the binary, so that a geosvc binary runs with no file beside it:
 // geosvc.yaml (the service settings, every key documented), car.yaml (the
 // car routing profile read by routing/profile), health.yaml (the health
-// alert zone data sets read by geo/health) and the boundary layer's
+// alert zone data sets read by geo/health), world.yaml (the rules
+// geo/world's generator applies to its sources) and the other layers'
 // tables.
 package configs
 
@@ -18,6 +19,9 @@ const ServiceFile = "geosvc.yaml"
 
 // ProfileFile is the base name of the car routing profile.
 const ProfileFile = "car.yaml"
+
+// WorldFile is the base name of the world base layer's generation rules.
+const WorldFile = "world.yaml"
 
 // Service returns the embedded default service configuration (geosvc.yaml).
 func Service() []byte { return mustRead(ServiceFile) }

@@ -19,11 +19,17 @@ func (ix *Index) Write(w *binfmt.Writer, prefix string) {
 	w.AddFloat64s(prefix+"node_box", ix.nodeBox)
 	w.AddUint32s(prefix+"node_idx", ix.nodeIdx)
 	w.AddUint32s(prefix+"levels", ix.levels)
+	w.AddUint32s(prefix+"ring_band", ix.ringBand)
+	w.AddFloat64s(prefix+"band_param", ix.bandParam)
+	w.AddUint32s(prefix+"band_start", ix.bandStart)
+	w.AddUint32s(prefix+"band_edge", ix.bandEdge)
 }
 
 // Read returns the index stored in f under prefix. The index aliases f's
 // memory; its arrays are checked for consistency, so a damaged file is an
-// error, not a panic at query time.
+// error, not a panic at query time. A file written before the band index
+// existed (no band sections) gets its bands built on load, in
+// milliseconds; answers are the same either way.
 func Read(f *binfmt.File, prefix string) (*Index, error) {
 	ix := &Index{}
 	var err error
@@ -48,13 +54,50 @@ func Read(f *binfmt.File, prefix string) (*Index, error) {
 	f64("node_box", &ix.nodeBox)
 	u32("node_idx", &ix.nodeIdx)
 	u32("levels", &ix.levels)
+	if err == nil && f.Has(prefix+"ring_band") {
+		u32("ring_band", &ix.ringBand)
+		f64("band_param", &ix.bandParam)
+		u32("band_start", &ix.bandStart)
+		u32("band_edge", &ix.bandEdge)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("spatial: %w", err)
 	}
 	if err := ix.check(); err != nil {
 		return nil, fmt.Errorf("spatial: corrupt index: %w", err)
 	}
+	if ix.ringBand == nil {
+		ix.buildBands()
+	} else if err := ix.checkBands(); err != nil {
+		return nil, fmt.Errorf("spatial: corrupt index: %w", err)
+	}
 	return ix, nil
+}
+
+// checkBands verifies the band index: offsets in order, and every entry
+// an edge of its own ring.
+func (ix *Index) checkBands() error {
+	rings := len(ix.ringStart) - 1
+	bands := len(ix.bandStart) - 1
+	switch {
+	case len(ix.ringBand) != rings+1 || len(ix.bandParam) != 2*rings || bands < 0:
+		return fmt.Errorf("band table lengths")
+	case ix.ringBand[0] != 0 || int(ix.ringBand[rings]) != bands || !monotone(ix.ringBand, uint32(bands)):
+		return fmt.Errorf("ring bands")
+	case ix.bandStart[0] != 0 || int(ix.bandStart[bands]) != len(ix.bandEdge) || !monotone(ix.bandStart, uint32(len(ix.bandEdge))):
+		return fmt.Errorf("band offsets")
+	}
+	for r := range rings {
+		lo, hi := ix.ringStart[r], ix.ringStart[r+1]-1
+		for b := ix.ringBand[r]; b < ix.ringBand[r+1]; b++ {
+			for _, e := range ix.bandEdge[ix.bandStart[b]:ix.bandStart[b+1]] {
+				if e < lo || e >= hi {
+					return fmt.Errorf("band %d of ring %d lists edge %d", b, r, e)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // check verifies the invariants the queries rely on.

@@ -1,12 +1,15 @@
 // Package spatial owns geosvc's polygon index: a packed R-tree (sorted by
 // the Sort-Tile-Recursive method) over the bounding boxes of polygons,
 // with exact point-in-polygon tests (holes honoured) that skip the parts of
-// long rings far from the point. An Index is a handful of flat arrays,
-// written into a binfmt file and used from it as loaded, with no rebuild.
+// rings far from the point: boxes of chunks of edges, and for long rings a
+// band index that leaves only the edges level with the point (bands.go).
+// An Index is a handful of flat arrays, written into a binfmt file and
+// used from it as loaded, with no rebuild.
 package spatial
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -34,6 +37,11 @@ type Index struct {
 	nodeBox   []float64 // tree node boxes, leaves (polygons in STR order) first
 	nodeIdx   []uint32  // leaf: polygon; inner node: first child node
 	levels    []uint32  // end (exclusive) of each level in nodes
+	// The band index of long rings (bands.go).
+	ringBand  []uint32  // ring -> first band; len rings+1 (no bands: equal)
+	bandParam []float64 // per ring: lowest y, bands per unit of y
+	bandStart []uint32  // band -> first entry of bandEdge; len bands+1
+	bandEdge  []uint32  // first point of each edge listed in a band
 }
 
 // Len returns the number of items.
@@ -47,6 +55,14 @@ type Builder struct {
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
 	return &Builder{ix: Index{ringStart: []uint32{0}, ringChunk: []uint32{0}, polyRing: []uint32{0}, itemPoly: []uint32{0}}}
+}
+
+// Grow reserves room for points more ring points (and their chunks), so
+// that adding them does not reallocate; a hint, for large indexes.
+func (b *Builder) Grow(points int) {
+	ix := &b.ix
+	ix.coords = slices.Grow(ix.coords, 2*points)
+	ix.chunkBox = slices.Grow(ix.chunkBox, 4*(points/chunkEdges+1))
 }
 
 // Add adds an item and returns its number (0, 1, ...). Rings are closed
@@ -75,7 +91,19 @@ func (b *Builder) Add(mp orb.MultiPolygon) int {
 				last := min(e+chunkEdges, end-1)
 				cb := orb.Bound{Min: orb.Point{math.Inf(1), math.Inf(1)}, Max: orb.Point{math.Inf(-1), math.Inf(-1)}}
 				for k := e; k <= last; k++ {
-					cb = cb.Extend(orb.Point{ix.coords[2*k], ix.coords[2*k+1]})
+					x, y := ix.coords[2*k], ix.coords[2*k+1]
+					if x < cb.Min[0] {
+						cb.Min[0] = x
+					}
+					if x > cb.Max[0] {
+						cb.Max[0] = x
+					}
+					if y < cb.Min[1] {
+						cb.Min[1] = y
+					}
+					if y > cb.Max[1] {
+						cb.Max[1] = y
+					}
 				}
 				ix.chunkBox = append(ix.chunkBox, cb.Min[0], cb.Min[1], cb.Max[0], cb.Max[1])
 				box = box.Union(cb)
@@ -114,6 +142,7 @@ func (b *Builder) Build() *Index {
 		ix.nodeBox = append(ix.nodeBox, ix.polyBox[4*p:4*p+4]...)
 		ix.nodeIdx = append(ix.nodeIdx, p)
 	}
+	ix.buildBands()
 	ix.levels = append(ix.levels, uint32(n))
 	start := 0
 	for end := n; end-start > 1; {
@@ -256,9 +285,13 @@ const (
 const onEdgeTolerance = 1e-9
 
 // ringPosition is the even-odd ray test of ring r (a ray towards +x),
-// skipping the chunks of edges that cannot cross the ray, with points on
-// an edge (or a vertex) reported as onRing.
+// skipping the chunks of edges that cannot cross the ray (or, for a long
+// ring, scanning the edges of the point's band only), with points on an
+// edge (or a vertex) reported as onRing.
 func (ix *Index) ringPosition(r int, x, y float64) int {
+	if b0, b1 := int(ix.ringBand[r]), int(ix.ringBand[r+1]); b1 > b0 {
+		return ix.bandPosition(r, b0, b1, x, y)
+	}
 	in := false
 	start, end := int(ix.ringStart[r]), int(ix.ringStart[r+1])
 	c0, c1 := int(ix.ringChunk[r]), int(ix.ringChunk[r+1])
@@ -271,14 +304,14 @@ func (ix *Index) ringPosition(r int, x, y float64) int {
 		e0 := start + (c-c0)*chunkEdges
 		e1 := min(e0+chunkEdges, end-1)
 		for k := e0; k < e1; k++ {
-			ax, ay, bx, by := cs[2*k], cs[2*k+1], cs[2*k+2], cs[2*k+3]
-			if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
-				cross := (bx-ax)*(y-ay) - (by-ay)*(x-ax)
-				if math.Abs(cross) <= onEdgeTolerance*(math.Abs(bx-ax)+math.Abs(by-ay)) {
-					return onRing
-				}
+			ay, by := cs[2*k+1], cs[2*k+3]
+			if y < ay && y < by || y > ay && y > by {
+				continue // edgeTest would find nothing: skip the call
 			}
-			if (ay > y) != (by > y) && x < (bx-ax)*(y-ay)/(by-ay)+ax {
+			switch edgeTest(cs[2*k], ay, cs[2*k+2], by, x, y) {
+			case edgeOn:
+				return onRing
+			case edgeCrosses:
 				in = !in
 			}
 		}
@@ -287,6 +320,31 @@ func (ix *Index) ringPosition(r int, x, y float64) int {
 		return inside
 	}
 	return outside
+}
+
+// What edgeTest finds.
+const (
+	edgeMisses = iota
+	edgeCrosses
+	edgeOn
+)
+
+// edgeTest tells whether (x, y) lies on the edge (ax, ay)-(bx, by)
+// (within onEdgeTolerance), else whether the edge crosses the ray from
+// (x, y) towards +x (half-open in y, so a ray through a vertex counts
+// once). Either needs y within [min(ay, by), max(ay, by)]: callers skip
+// the other edges before calling it.
+func edgeTest(ax, ay, bx, by, x, y float64) int {
+	if x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
+		cross := (bx-ax)*(y-ay) - (by-ay)*(x-ax)
+		if math.Abs(cross) <= onEdgeTolerance*(math.Abs(bx-ax)+math.Abs(by-ay)) {
+			return edgeOn
+		}
+	}
+	if (ay > y) != (by > y) && x < (bx-ax)*(y-ay)/(by-ay)+ax {
+		return edgeCrosses
+	}
+	return edgeMisses
 }
 
 // Geometry returns item's polygons. The rings alias the index's memory:
