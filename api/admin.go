@@ -155,6 +155,8 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 		b = lookupJSONString(b, a.Name)
 		b = append(b, `,"bbox":`...)
 		b = appendFloats(b, a.BBox.Min[0], a.BBox.Min[1], a.BBox.Max[0], a.BBox.Max[1])
+		b = append(b, `,"source":`...)
+		b = lookupJSONString(b, a.Source)
 		b = append(b, `}}`...)
 	}
 	b = append(b, `],"totalFeatures":`...)

@@ -141,7 +141,7 @@ func TestAdminGoldenShape(t *testing.T) {
 		t.Fatalf("status %d: %s", code, body)
 	}
 	const want = `{type:str,features:[{type:str,id:null,geometry:{type:str,coordinates:[[[num]]]},geometry_name:str,` +
-		`properties:{boundary_id:int,country_code:int,country_name:str,category_code:str,category_name:str,name:str,bbox:[num*4]}}],` +
+		`properties:{boundary_id:int,country_code:int,country_name:str,category_code:str,category_name:str,name:str,bbox:[num*4],source:str}}],` +
 		`totalFeatures:int,numberMatched:int,numberReturned:int,timeStamp:str,crs:{type:str,properties:{name:str}},bbox:[num*4]}`
 	if got := bndShape(t, body); got != want {
 		t.Errorf("shape\n got %s\nwant %s", got, want)

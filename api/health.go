@@ -26,6 +26,10 @@ type Bundle struct {
 	Edges int `json:"edges"`
 	// Layers lists the bundle's layers ("routing", ...).
 	Layers []string `json:"layers"`
+	// Attribution credits the data sets besides OpenStreetMap that the
+	// loaded layers answer from (the world base layer's, the health
+	// layer's); /v1/info appends them to its attribution.
+	Attribution []string `json:"-"`
 }
 
 // SetBundle records the loaded bundle: /readyz reports ready from then on
@@ -69,11 +73,16 @@ type infoBody struct {
 }
 
 func (s *Server) info(c echo.Context) error {
+	b := s.bundle.Load()
+	credits := attribution
+	if b != nil && len(b.Attribution) > 0 {
+		credits += "; " + strings.Join(b.Attribution, "; ")
+	}
 	return c.JSON(http.StatusOK, infoBody{
 		Service:     "geosvc",
 		Version:     s.opts.Version,
-		Data:        s.bundle.Load(),
-		Attribution: attribution,
+		Data:        b,
+		Attribution: credits,
 		Interfaces:  s.Interfaces(),
 	})
 }

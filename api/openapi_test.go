@@ -30,6 +30,7 @@ import (
 	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/geo/health"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/geo/zip4"
@@ -463,6 +464,7 @@ type oaFixture struct {
 	tz   atomic.Pointer[timezone.Index]
 	bnd  atomic.Pointer[boundary.Layer]
 	geo  atomic.Pointer[geocode.Index]
+	hl   atomic.Pointer[health.Layer]
 }
 
 func newOAFixture(t *testing.T) *oaFixture {
@@ -476,6 +478,7 @@ func newOAFixture(t *testing.T) *oaFixture {
 	bo := BoundaryOptions{Layer: f.bnd.Load}
 	RegisterAdmin(g, bo)
 	RegisterGeoBoundaries(g, bo)
+	RegisterCovid(g, CovidOptions{Layer: f.hl.Load, Boundaries: f.bnd.Load})
 	return f
 }
 
@@ -695,11 +698,17 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 	needDelaware := func(t *testing.T) {
 		extracts.Need(t, bndErr)
 	}
+	covid, covidErr := covidDelaware()
+	needCovid := func(t *testing.T) {
+		extracts.Need(t, bndErr)
+		extracts.Need(t, covidErr)
+	}
 	load := func() {
 		f.zip4.Store(zip4TestLayer())
 		f.tz.Store(tz)
 		f.geo.Store(tinyGeocode)
 		f.bnd.Store(delaware)
+		f.hl.Store(covid)
 		f.srv.SetBundle(&Bundle{Name: "delaware-latest", Version: "1", Nodes: 10, Edges: 20, Layers: []string{"routing"}})
 	}
 	job := func(body string) string { return f.order(t, body) }
@@ -739,6 +748,8 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "geoboundaries bad category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=abc", key: k, status: 400},
 		{name: "tz bad y", method: "GET", target: "/timezonesv1/xy2tzdata?x=-75.5&y=99", key: k, status: 400},
 		{name: "zip4 bad x", method: "GET", target: "/zip4v1/xy2zip?x=95&y=-75.5", key: k, status: 400},
+		{name: "covid loading", method: "GET", target: "/covidv1/countries/list", key: k, status: 503},
+		{name: "covid bad zoom", method: "GET", target: "/covidv1/xy2tile?x=-75.5&y=39.1&zoom=21", key: k, status: 400},
 
 		{name: "readyz", method: "GET", target: "/readyz", status: 200, before: load},
 		{name: "info", method: "GET", target: "/v1/info", status: 200},
@@ -753,6 +764,16 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "geoboundaries", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.0667&y=38.6097", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries national park", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.4667&y=39.25&geo_boundary=922", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries unknown category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=1", key: k, status: 400, needs: needDelaware},
+		{name: "covid countries", method: "GET", target: "/covidv1/countries/list", key: k, status: 200, needs: needCovid},
+		{name: "covid country2data", method: "GET", target: "/covidv1/country2data?country=PRT&admin=0", key: k, status: 200, needs: needCovid},
+		{name: "covid country2data US counties", method: "GET", target: "/covidv1/country2data?country=USA&admin=admin2&date=2020-06-01", key: k, status: 200, needs: needCovid},
+		{name: "covid country2data unknown", method: "GET", target: "/covidv1/country2data?country=ZZZ&admin=0", key: k, status: 404, needs: needCovid},
+		{name: "covid country2data bad date", method: "GET", target: "/covidv1/country2data?country=PRT&admin=0&date=1999-01-01", key: k, status: 400, needs: needCovid},
+		{name: "covid xy2data Dover", method: "GET", target: "/covidv1/xy2data?x=-75.5244&y=39.1582&admin=2", key: k, status: 200, needs: needCovid},
+		{name: "covid xy2data at sea", method: "GET", target: "/covidv1/xy2data?x=-40&y=30&admin=0", key: k, status: 200, needs: needCovid},
+		{name: "covid xy2tile Dover", method: "GET", target: "/covidv1/xy2tile?x=-75.5244&y=39.1582&zoom=16", key: k, status: 200, needs: needCovid},
+		{name: "covid index2tile", method: "GET", target: "/covidv1/index2tile?x=0&y=0", key: k, status: 200, needs: needCovid},
+		{name: "covid index2tile out of range", method: "GET", target: "/covidv1/index2tile?x=0&y=65536", key: k, status: 400, needs: needCovid},
 		{name: "geocoder OK", method: "GET", target: "/geocoderv1/geocoder?address=10+North+Main+Street,+Testville,+DE", key: k, status: 200},
 		{name: "geocoder OK, xml", method: "GET", target: "/geocoderv1/geocoder?address=testville&format=xml", key: k, status: 200},
 		{name: "geocoder zero results", method: "GET", target: "/geocoderv1/geocoder?address=qqqq+zzzz", key: k, status: 200},

@@ -10,6 +10,7 @@ import (
 // the one list of them; an interface added to geosvc joins it here.
 const (
 	AdminV1         = "adminv1"
+	CovidV1         = "covidv1"
 	GeoBoundariesV1 = "geoboundariesv1"
 	GeocoderV1      = "geocoderv1"
 	SOAP            = "soap"
@@ -19,7 +20,7 @@ const (
 )
 
 // known is every interface name, sorted.
-var known = []string{AdminV1, GeoBoundariesV1, GeocoderV1, SOAP, TDMV1, TimezonesV1, Zip4V1}
+var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, SOAP, TDMV1, TimezonesV1, Zip4V1}
 
 // Known returns every interface a key can be limited to, sorted.
 func Known() []string { return slices.Clone(known) }

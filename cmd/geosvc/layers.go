@@ -10,6 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/world"
 )
 
 // A dataLayer is a part of the data bundle besides the routing graph (the
@@ -158,4 +160,20 @@ func registerLayers(g *echo.Group, ls *loadedLayers) {
 			l.register(g, ls)
 		}
 	}
+}
+
+// attribution credits the data sets the loaded layers answer from besides
+// OpenStreetMap: the world base layer's sources (always, as the boundary
+// lookups fall back to it) and the health layer's.
+func (ls *loadedLayers) attribution() []string {
+	var out []string
+	if srcs, err := world.Sources(); err == nil {
+		for _, s := range srcs {
+			out = append(out, fmt.Sprintf("%s (%s, via %s %s)", s.Data, s.DataLicense, s.Package, s.Version))
+		}
+	}
+	if h, ok := ls.get(healthLayerName).(*health.Layer); ok {
+		out = append(out, h.Attribution()...)
+	}
+	return out
 }

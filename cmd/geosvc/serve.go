@@ -195,6 +195,7 @@ wait:
 				break wait
 			}
 			if srv != nil {
+				l.b.Attribution = layers.attribution()
 				srv.SetBundle(l.b)
 				soapGraph.Store(&loadedGraph{g: l.g, name: l.b.Name})
 			}

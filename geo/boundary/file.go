@@ -54,7 +54,11 @@ func load(dir string) (*Layer, error) {
 		return nil, fmt.Errorf("boundary: %s: %d areas but %d indexed", FileName, len(l.areas), l.ix.Len())
 	}
 	l.init()
-	return l, nil
+	base, err := World()
+	if err != nil {
+		return nil, err
+	}
+	return l.WithBase(base), nil
 }
 
 // init links the areas to the layer.

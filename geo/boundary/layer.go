@@ -17,7 +17,8 @@ type Layer struct {
 	base *Layer
 }
 
-// Load reads the layer from the bundle directory dir (its FileName).
+// Load reads the layer from the bundle directory dir (its FileName), with
+// the world base layer (World) as its base.
 func Load(dir string) (*Layer, error) { return load(dir) }
 
 // Areas returns every area of the layer by ascending id (not those of its

@@ -1,0 +1,457 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/maptile"
+
+	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/geo/health"
+)
+
+// covidInterface is the interface name of the health alert zones, as keys
+// and usage counters know it.
+const covidInterface = keys.CovidV1
+
+// Tile zooms of xy2tile and index2tile (SPEC.md, Limits), and index2tile's
+// zoom when none is given.
+const (
+	minCovidZoom     = 14
+	maxCovidZoom     = 20
+	defaultCovidZoom = 16
+)
+
+// covidCRS is the CRS of the tile collections (SPEC.md, rule 4).
+const covidCRS = "urn:ogc:def:crs:OGC:1.3:CRS84"
+
+// CovidOptions configures the covidv1 endpoints.
+type CovidOptions struct {
+	// Layer returns the loaded health layer, nil while the data bundle is
+	// loading (the endpoints then answer 503).
+	Layer func() *health.Layer
+	// Boundaries returns the boundary layer (with the world base layer)
+	// that places a point in its country, state and county; nil while
+	// loading.
+	Boundaries func() *boundary.Layer
+}
+
+// RegisterCovid adds the health alert zone endpoints to g, which must
+// authenticate requests (Server.Protected):
+//
+//	GET /covidv1/countries/list
+//	GET /covidv1/country2data?country=ISO3&admin=N[&date=YYYY-MM-DD]
+//	GET /covidv1/xy2data?x=LON&y=LAT&admin=N[&date=YYYY-MM-DD]
+//	GET /covidv1/xy2tile?x=LON&y=LAT&zoom=Z
+//	GET /covidv1/index2tile?x=TX&y=TY[&zoom=Z]
+//
+// Answers: 200; 400 {"message"} naming a missing or malformed parameter;
+// 404 for an unknown country; 503 until the layers are loaded.
+func RegisterCovid(g *echo.Group, opts CovidOptions) {
+	h := &covidHandler{opts: opts}
+	base := "/" + covidInterface
+	g.GET(base+"/countries/list", h.countries)
+	g.GET(base+"/country2data", h.country2data)
+	g.GET(base+"/xy2data", h.xy2data)
+	g.GET(base+"/xy2tile", h.xy2tile)
+	g.GET(base+"/index2tile", h.index2tile)
+}
+
+type covidHandler struct{ opts CovidOptions }
+
+// layers returns both layers, or the 503 of a bundle still loading.
+func (h *covidHandler) layers() (*health.Layer, *boundary.Layer, error) {
+	var hl *health.Layer
+	var bl *boundary.Layer
+	if h.opts.Layer != nil {
+		hl = h.opts.Layer()
+	}
+	if h.opts.Boundaries != nil {
+		bl = h.opts.Boundaries()
+	}
+	if hl == nil || bl == nil {
+		return nil, nil, errBundleLoading
+	}
+	return hl, bl, nil
+}
+
+// countries answers {codes: [{ISO3, name, dial_code}]}.
+func (h *covidHandler) countries(c echo.Context) error {
+	hl, _, err := h.layers()
+	if err != nil {
+		return err
+	}
+	return writeCovidJSON(c, struct {
+		Codes []health.Country `json:"codes"`
+	}{hl.Countries()})
+}
+
+// country2data answers {data: [records], timestamp}: every administration
+// of the country at the level.
+func (h *covidHandler) country2data(c echo.Context) error {
+	q := c.QueryParams()
+	level, msg := parseCovidAdmin(q)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	code := strings.TrimSpace(q.Get("country"))
+	if code == "" {
+		return httpError(http.StatusBadRequest, "country is required: an ISO3 code of /covidv1/countries/list")
+	}
+	hl, _, err := h.layers()
+	if err != nil {
+		return err
+	}
+	asOf, err := parseCovidDate(q, hl)
+	if err != nil {
+		return err
+	}
+	if !hasCountry(hl, code) {
+		return httpErrorf(http.StatusNotFound, "no health data for country %s: the codes are those of /covidv1/countries/list", quoteEcho(code))
+	}
+	recs := hl.Records(code, level, asOf)
+	if recs == nil {
+		recs = []health.Record{}
+	}
+	return writeCovidJSON(c, struct {
+		Data      []health.Record `json:"data"`
+		Timestamp string          `json:"timestamp,omitempty"`
+	}{recs, covidTimestamp(hl, asOf)})
+}
+
+// hasCountry reports whether the layer has an admin0 record of code (an
+// ISO3 code, any case).
+func hasCountry(hl *health.Layer, code string) bool {
+	id := health.CountryID(code)
+	if id == "" {
+		return false
+	}
+	_, ok := hl.Record(id, time.Time{})
+	return ok
+}
+
+// xy2data answers {hierarchy_data: {p0, p1, ...}, timestamp}: the
+// administration at the point at the level (or the finest above it with
+// data), and every one above it up to the country.
+func (h *covidHandler) xy2data(c echo.Context) error {
+	q := c.QueryParams()
+	p, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
+	if msg == "" {
+		_, msg = parseCovidAdmin(q)
+	}
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	level, _ := parseCovidAdmin(q)
+	hl, bl, err := h.layers()
+	if err != nil {
+		return err
+	}
+	asOf, err := parseCovidDate(q, hl)
+	if err != nil {
+		return err
+	}
+	return writeCovidJSON(c, struct {
+		Hierarchy hierarchyData `json:"hierarchy_data"`
+		Timestamp string        `json:"timestamp,omitempty"`
+	}{covidChain(hl, bl, p, level, asOf, false), covidTimestamp(hl, asOf)})
+}
+
+// hierarchyData is the spec's hierarchy data: records under "p0", "p1",
+// ... in that order.
+type hierarchyData []health.Record
+
+// MarshalJSON writes the records as an object keyed p0, p1, ...
+func (hd hierarchyData) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, r := range hd {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"p`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `":`...)
+		rb, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, rb...)
+	}
+	return append(b, '}'), nil
+}
+
+// covidChain returns the records of the administrations containing p,
+// finest first: the one at level (or, where the layer has none there, the
+// finest above it; with withCases, the finest whose record has case data),
+// then each one above it up to the country. Countries come from the
+// boundary layer's precedence (the extract's areas, else the world base
+// layer); US states and counties from the base layer's Census areas (their
+// FIPS codes are the records' ids); New York City's ZIP areas from the
+// health layer's own polygons; other countries' provinces from the
+// extract's admin1 areas, by name.
+func covidChain(hl *health.Layer, bl *boundary.Layer, p orb.Point, level int, asOf time.Time, withCases bool) hierarchyData {
+	country, ok := bl.AdminAt(p, 0)
+	if !ok || country.CountryISO3 == "" {
+		return hierarchyData{}
+	}
+	iso3 := country.CountryISO3
+	// Candidate ids of p0, finest first.
+	var ids []string
+	if level >= 8 {
+		if id, ok := hl.ZIPAreaAt(p); ok {
+			ids = append(ids, id)
+		}
+	}
+	if iso3 == "USA" {
+		if base := bl.Base(); base != nil {
+			if level >= 2 {
+				if a, ok := base.AdminAt(p, 2); ok && a.Admin == 2 {
+					ids = append(ids, health.CountyID(fipsOf(a)))
+				}
+			}
+			if level >= 1 {
+				if a, ok := base.AdminAt(p, 1); ok && a.Admin == 1 {
+					ids = append(ids, health.StateID(fipsOf(a)))
+				}
+			}
+		}
+	} else if level >= 1 {
+		if a, ok := bl.AdminAt(p, 1); ok && a.Admin == 1 {
+			ids = append(ids, health.CountryID(iso3)+"|"+a.Name)
+		}
+	}
+	ids = append(ids, health.CountryID(iso3))
+	var out hierarchyData
+	for _, id := range ids {
+		r, ok := hl.Record(id, asOf)
+		if !ok || withCases && r.TotalCases == nil {
+			continue
+		}
+		out = append(out, r)
+		for up := health.ParentID(id); up != ""; up = health.ParentID(up) {
+			if r, ok := hl.Record(up, asOf); ok {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	return hierarchyData{}
+}
+
+// fipsOf returns the FIPS code of a base-layer US state or county ("10",
+// "10001").
+func fipsOf(a *boundary.Area) string {
+	n := a.ID - boundary.BaseUSID
+	if n < 100 {
+		return fmt.Sprintf("%02d", n)
+	}
+	return fmt.Sprintf("%05d", n)
+}
+
+// xy2tile answers the tile of zoom z holding the point.
+func (h *covidHandler) xy2tile(c echo.Context) error {
+	q := c.QueryParams()
+	p, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	z, msg := parseCovidZoom(q, true)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	return h.tile(c, tileAt(p, z))
+}
+
+// index2tile answers the tile of zoom z (default 16) at index x, y.
+func (h *covidHandler) index2tile(c echo.Context) error {
+	q := c.QueryParams()
+	z, msg := parseCovidZoom(q, false)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	x, msg := parseTileIndex(q, "x", z)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	y, msg := parseTileIndex(q, "y", z)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	return h.tile(c, maptile.New(x, y, z))
+}
+
+// tileAt returns the web-mercator tile of zoom z holding p. Latitudes
+// beyond web mercator's limit (±85.0511°) fall in the first or last row,
+// longitude 180 (the antimeridian) in the last column.
+func tileAt(p orb.Point, z maptile.Zoom) maptile.Tile {
+	const maxLat = 85.0511287798066
+	p[1] = math.Max(-maxLat, math.Min(maxLat, p[1]))
+	t := maptile.At(p, z)
+	last := uint32(1)<<z - 1
+	t.X, t.Y = min(t.X, last), min(t.Y, last)
+	return t
+}
+
+// tile writes the collection of one tile feature.
+func (h *covidHandler) tile(c echo.Context, t maptile.Tile) error {
+	hl, bl, err := h.layers()
+	if err != nil {
+		return err
+	}
+	b := t.Bound()
+	poly := orb.Polygon{{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min}}
+	chain := covidChain(hl, bl, b.Center(), 8, time.Time{}, true)
+	var td health.TileData
+	if len(chain) > 0 {
+		td = hl.TileData(t, chain[0])
+	} else {
+		td = hl.TileData(t, health.Record{})
+	}
+	type geometry struct {
+		Type        string      `json:"type"`
+		Coordinates orb.Polygon `json:"coordinates"`
+		BBox        [4]float64  `json:"bbox"`
+	}
+	type properties struct {
+		Hierarchy       hierarchyData `json:"hierarchy_data"`
+		XIndex          uint32        `json:"x_index"`
+		YIndex          uint32        `json:"y_index"`
+		BusinessDensity string        `json:"business_density,omitempty"`
+		CovidRiskScore  string        `json:"covid_risk_score,omitempty"`
+	}
+	type feature struct {
+		Type         string     `json:"type"`
+		ID           string     `json:"id"`
+		GeometryName string     `json:"geometry_name"`
+		Geometry     geometry   `json:"geometry"`
+		Properties   properties `json:"properties"`
+	}
+	if chain == nil {
+		chain = hierarchyData{}
+	}
+	f := feature{
+		Type:         "Feature",
+		ID:           fmt.Sprintf("%d/%d/%d", t.Z, t.X, t.Y),
+		GeometryName: "geom",
+		Geometry:     geometry{Type: "Polygon", Coordinates: poly, BBox: [4]float64{b.Min[0], b.Min[1], b.Max[0], b.Max[1]}},
+		Properties: properties{Hierarchy: chain, XIndex: t.X, YIndex: t.Y,
+			BusinessDensity: td.BusinessDensity, CovidRiskScore: td.CovidRiskScore},
+	}
+	return writeCovidJSON(c, struct {
+		Type          string    `json:"type"`
+		TotalFeatures int       `json:"totalFeatures"`
+		Features      []feature `json:"features"`
+		CRS           crsName   `json:"crs"`
+	}{"FeatureCollection", 1, []feature{f}, newCRSName(covidCRS)})
+}
+
+// crsName is a GeoJSON "name" CRS object.
+type crsName struct {
+	Type       string `json:"type"`
+	Properties struct {
+		Name string `json:"name"`
+	} `json:"properties"`
+}
+
+func newCRSName(name string) crsName {
+	c := crsName{Type: "name"}
+	c.Properties.Name = name
+	return c
+}
+
+// writeCovidJSON answers v as JSON.
+func writeCovidJSON(c echo.Context, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+}
+
+// covidTimestamp is the answer's timestamp: the requested date, else the
+// latest date_reported of the layer, as an ISO 8601 date-time.
+func covidTimestamp(hl *health.Layer, asOf time.Time) string {
+	t := asOf
+	if t.IsZero() {
+		t = hl.Timestamp()
+	}
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// covidLevels lists the allowed values of admin.
+const covidLevels = "0 to 8 (or admin0 to admin8)"
+
+// parseCovidAdmin reads the admin parameter: required, 0..8, also written
+// admin0..admin8.
+func parseCovidAdmin(q url.Values) (int, string) {
+	s := strings.TrimSpace(q.Get("admin"))
+	if s == "" {
+		return 0, "admin is required: the administrative level, " + covidLevels
+	}
+	n := strings.TrimPrefix(strings.ToLower(s), "admin")
+	if len(n) == 1 && n[0] >= '0' && n[0] <= '8' {
+		return int(n[0] - '0'), ""
+	}
+	return 0, fmt.Sprintf("admin %s is not a level: use %s", quoteEcho(s), covidLevels)
+}
+
+// parseCovidDate reads the optional date (YYYY-MM-DD) of country2data and
+// xy2data: 400 when malformed, or when no series of the layer covers it.
+func parseCovidDate(q url.Values, hl *health.Layer) (time.Time, error) {
+	s := strings.TrimSpace(q.Get("date"))
+	if s == "" {
+		return time.Time{}, nil
+	}
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		return time.Time{}, httpErrorf(http.StatusBadRequest, "date must be a day written YYYY-MM-DD, got %s", quoteEcho(s))
+	}
+	if !hl.Covers(d) {
+		return time.Time{}, httpErrorf(http.StatusBadRequest, "date %s: no series of the health data covers that day (the data ends %s)",
+			s, hl.Timestamp().Format("2006-01-02"))
+	}
+	return d, nil
+}
+
+// parseCovidZoom reads zoom: 14..20; required for xy2tile, default 16 for
+// index2tile.
+func parseCovidZoom(q url.Values, required bool) (maptile.Zoom, string) {
+	s := strings.TrimSpace(q.Get("zoom"))
+	if s == "" {
+		if required {
+			return 0, fmt.Sprintf("zoom is required: an integer %d to %d", minCovidZoom, maxCovidZoom)
+		}
+		return defaultCovidZoom, ""
+	}
+	z, err := strconv.Atoi(s)
+	if err != nil || z < minCovidZoom || z > maxCovidZoom {
+		return 0, fmt.Sprintf("zoom must be an integer %d to %d, got %s", minCovidZoom, maxCovidZoom, quoteEcho(s))
+	}
+	return maptile.Zoom(z), ""
+}
+
+// parseTileIndex reads a tile index parameter: required, 0..2^z-1.
+func parseTileIndex(q url.Values, param string, z maptile.Zoom) (uint32, string) {
+	s := strings.TrimSpace(q.Get(param))
+	last := uint64(1)<<z - 1
+	if s == "" {
+		return 0, fmt.Sprintf("%s is required: a tile index 0 to %d at zoom %d", param, last, z)
+	}
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n > last {
+		return 0, fmt.Sprintf("%s must be a tile index 0 to %d at zoom %d, got %s", param, last, z, quoteEcho(s))
+	}
+	return uint32(n), ""
+}
