@@ -16,7 +16,8 @@ import (
 // README.md (../README.md from here).
 var requiredPages = []string{
 	"README.md",
-	"tdmv1.md", "adminv1.md", "geoboundariesv1.md", "timezonesv1.md", "zip4v1.md", "geocoderv1.md", "soap.md",
+	"tdmv1.md", "adminv1.md", "geoboundariesv1.md", "timezonesv1.md", "zip4v1.md", "geocoderv1.md", "covidv1.md", "soap.md",
+	"world.md", "health.md",
 	"routing.md", "configuration.md", "operations.md", "errors.md", "data.md",
 }
 

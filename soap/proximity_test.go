@@ -69,7 +69,7 @@ func TestProximitySimple(t *testing.T) {
 		{"cities by road", map[string]string{"SearchType": "RoadDistance"}, []string{"Testville, DE, USA"}, []float64{alongMain}, true},
 		{"cities within a minute's drive", map[string]string{"SearchType": "RoadTimeMinutes", "MaxDistanceMeters": "1"}, []string{"Testville, DE, USA"}, []float64{alongMain}, true},
 		{"cities by road, too far", map[string]string{"SearchType": "RoadDistance", "MaxDistanceMeters": "40"}, nil, nil, false},
-		{"streets", map[string]string{"NodeType": "Streets", "MaxDistanceMeters": "2000"}, []string{"N Main St, Testville, DE 19901, USA", "Carrer de la Unió, Testville, USA"}, nil, false},
+		{"streets", map[string]string{"NodeType": "Streets", "MaxDistanceMeters": "2000"}, []string{"N Main St, Testville, DE 19901, USA", "Carrer de la Unió, Testville, DE, USA"}, nil, false},
 		{"one street", map[string]string{"NodeType": "Streets", "MaxDistanceMeters": "2000", "MaxNofResults": "1"}, []string{"N Main St, Testville, DE 19901, USA"}, nil, false},
 		{"large cities", map[string]string{"NodeType": "LargeCities", "MaxDistanceMeters": "50000"}, nil, nil, false},
 		{"postal codes", map[string]string{"NodeType": "PostalCodes"}, []string{"Testville, DE 19901, USA"}, nil, false},

@@ -24,6 +24,11 @@ type AdminArea struct {
 	// zero when unknown.
 	Bound  orb.Bound
 	Center orb.Point
+	// Base marks an area of the world base layer (a country, or a US
+	// state or county at a few hundred metres' precision): the extract's
+	// own data (its areas, TIGER county tags) name a state or county
+	// before it does.
+	Base bool
 }
 
 // AdminLookup returns the administrative areas containing p, in any
@@ -53,7 +58,8 @@ func BoundaryAdmins(l *boundary.Layer) AdminLookup {
 			if a.AdminLevel == 2 {
 				code = a.CountryISO2
 			}
-			out = append(out, AdminArea{Name: a.Name, Level: a.AdminLevel, Code: code, Bound: a.BBox, Center: a.RepPoint})
+			base := a.Source == boundary.SourceNaturalEarth || a.Source == boundary.SourceCensus
+			out = append(out, AdminArea{Name: a.Name, Level: a.AdminLevel, Code: code, Bound: a.BBox, Center: a.RepPoint, Base: base})
 		}
 		return out
 	}

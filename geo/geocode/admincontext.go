@@ -64,10 +64,13 @@ func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) b
 
 // adminCtx fills c's county, state, country and neighbourhood from the
 // boundary layer's areas containing p and returns the locality and the
-// smallest postal-code area's code (either may be empty).
-func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
+// smallest postal-code area's code (either may be empty). The base
+// layer's state and county are not used here but returned in base, for
+// when the extract's own data name none (fillFromBase).
+func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string, base placeCtx) {
 	var areas []AdminArea
 	cc := ""
+	base = placeCtx{county: noRef, state: noRef, country: noRef}
 	for _, a := range b.admins(p) {
 		if a.Postal {
 			if postal == "" { // the smallest
@@ -82,6 +85,10 @@ func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
 	}
 	sort.Slice(areas, func(i, j int) bool { return areas[i].Level < areas[j].Level })
 	for _, a := range areas {
+		dst := c
+		if a.Base && a.Level != 2 {
+			dst = &base
+		}
 		switch b.t.componentType(cc, a.Level) {
 		case "country":
 			c.country = b.areaAt(b.countryName(cc, a.Name), cc, 2, &a)
@@ -94,9 +101,9 @@ func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
 					short = a.Name
 				}
 			}
-			c.state = b.areaAt(a.Name, short, a.Level, &a)
+			dst.state = b.areaAt(a.Name, short, a.Level, &a)
 		case "administrative_area_level_2":
-			c.county = b.areaAt(a.Name, a.Name, a.Level, &a)
+			dst.county = b.areaAt(a.Name, a.Name, a.Level, &a)
 		case "locality":
 			locality = a.Name
 		case "neighborhood", "sublocality":
@@ -105,7 +112,18 @@ func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string) {
 			}
 		}
 	}
-	return locality, postal
+	return locality, postal, base
+}
+
+// fillFromBase gives c the base layer's state and county where neither
+// the extract's areas nor TIGER tags named one.
+func fillFromBase(c *placeCtx, base placeCtx) {
+	if c.state == noRef {
+		c.state = base.state
+	}
+	if c.county == noRef {
+		c.county = base.county
+	}
 }
 
 // tigerAreas fills c's county and state, when the boundary layer gave
@@ -153,10 +171,12 @@ func (b *builder) placeAdmin(i int) [2]uint32 {
 		return v
 	}
 	c := placeCtx{county: noRef, state: noRef, country: noRef}
+	base := c
 	if b.admins != nil {
-		_, _ = b.adminCtx(b.x.places[i].pt, &c)
+		_, _, base = b.adminCtx(b.x.places[i].pt, &c)
 	}
 	b.tigerAreas(b.x.places[i].pt, "", &c)
+	fillFromBase(&c, base)
 	v := [2]uint32{c.state, c.county}
 	b.placeAreas[i] = v
 	return v
@@ -230,10 +250,12 @@ func (b *builder) placeAtUncached(p orb.Point, county string) (c placeCtx, local
 	// accept keeps the place nodes that lie in the feature's state (and
 	// county when both are known): the nearest town across a state line
 	// is not the feature's city.
+	base := c
 	if b.admins != nil {
-		locality, postal = b.adminCtx(p, &c)
+		locality, postal, base = b.adminCtx(p, &c)
 	}
 	b.tigerAreas(p, county, &c)
+	fillFromBase(&c, base)
 	accept := func(i int) bool {
 		pa := b.placeAdmin(i)
 		if c.state != noRef && !b.sameArea(pa[0], c.state) {

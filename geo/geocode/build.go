@@ -12,6 +12,7 @@ import (
 	"github.com/paulmach/osm"
 
 	"github.com/geosvc/geosvc/geo"
+	"github.com/geosvc/geosvc/geo/boundary"
 )
 
 // BuildOptions configures Build.
@@ -19,7 +20,9 @@ type BuildOptions struct {
 	// Tables normalise names; nil means DefaultTables.
 	Tables *Tables
 	// Admins gives the administrative areas around a point (the boundary
-	// layer); nil falls back to place nodes and TIGER county tags.
+	// layer, with the world base layer); nil uses the world base layer
+	// alone (countries, US states and counties). Place nodes and TIGER
+	// county tags fill what it leaves open.
 	Admins AdminLookup
 }
 
@@ -37,7 +40,15 @@ func Build(path string, opts BuildOptions) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("geocode: %w", err)
 	}
-	b := newBuilder(t, x, opts.Admins)
+	admins := opts.Admins
+	if admins == nil {
+		w, err := boundary.World()
+		if err != nil {
+			return nil, fmt.Errorf("geocode: %w", err)
+		}
+		admins = BoundaryAdmins(w)
+	}
+	b := newBuilder(t, x, admins)
 	ix := b.build()
 	ix.meta.Source = filepath.Base(path)
 	ix.init()
@@ -62,7 +73,9 @@ type builder struct {
 	placeGrid *grid // place index -> x.places
 	segGrid   *grid // index into segs
 	segs      []roadSeg
-	country   string
+	// country is the extract's main country (mainCountry), the country
+	// of features outside every country's area.
+	country string
 
 	// The streets (addStreets): road groups, their indexes by normalised
 	// name, and the synthetic streets of addresses whose street has no
@@ -82,21 +95,39 @@ func newBuilder(t *Tables, x *extract, admins AdminLookup) *builder {
 	for i, p := range x.places {
 		b.placeGrid.add(p.pt, uint32(i))
 	}
-	tiger := 0
 	for i, r := range x.roads {
 		if r.county == "" && len(r.zip) == 0 {
 			continue // only TIGER tags are looked up by position
 		}
-		tiger++
 		for j := 1; j < len(r.line); j++ {
 			b.segGrid.addBound(r.line[j-1].Bound().Extend(r.line[j]), uint32(len(b.segs)))
 			b.segs = append(b.segs, roadSeg{uint32(i), uint32(j)})
 		}
 	}
-	if tiger > 0 {
-		b.country = "US"
-	}
+	b.country = b.mainCountry()
 	return b
+}
+
+// mainCountry returns the country (ISO 3166-1 alpha-2) most of the
+// extract's roads lie in, by the boundary layer at the middle of up to
+// 500 roads spread over the extract; "" without a boundary layer. It is
+// the country of a feature that lies in no country's area (a coastal road
+// just outside a coarse coastline).
+func (b *builder) mainCountry() string {
+	if b.admins == nil || len(b.x.roads) == 0 {
+		return ""
+	}
+	counts := map[string]int{}
+	step := max(1, len(b.x.roads)/500)
+	for i := 0; i < len(b.x.roads); i += step {
+		for _, a := range b.admins(alongLine(b.x.roads[i].line, 0.5)) {
+			if a.Level == 2 && a.Code != "" {
+				counts[strings.ToUpper(a.Code)]++
+				break
+			}
+		}
+	}
+	return mostCommon(counts)
 }
 
 func (b *builder) str(s string) uint32 { return intern(b.strIDs, &b.ix.strs, s) }

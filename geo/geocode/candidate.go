@@ -292,7 +292,7 @@ func (ix *Index) renderIn(fid uint32, hn int, loc orb.Point, ctx *placeCtx) Cand
 			}
 			c.Components = append(c.Components, Component{ix.str(ar.name), short, []string{areaTypes[k], "political"}})
 		}
-		c.FormattedAddress = formatAddress(&c, cc)
+		c.FormattedAddress = formatAddress(&c, ix.t.addressFormat(cc))
 		return c
 	}
 	if n := ix.str(ctx.neighbourhood); n != "" && n != placeName && f.kind != KindPostcode {
@@ -324,7 +324,7 @@ func (ix *Index) renderIn(fid uint32, hn int, loc orb.Point, ctx *placeCtx) Cand
 	if pc := ix.str(ctx.postcode); pc != "" && f.kind != KindPlace && f.kind != KindPostcode {
 		c.Components = append(c.Components, Component{pc, pc, []string{"postal_code"}})
 	}
-	c.FormattedAddress = formatAddress(&c, cc)
+	c.FormattedAddress = formatAddress(&c, ix.t.addressFormat(cc))
 	return c
 }
 
@@ -353,10 +353,11 @@ func (ix *Index) shortRoute(route, cc string) string {
 	return strings.Join(words, " ")
 }
 
-// formatAddress writes the components as one line, US style ("123 Main
-// St, Newark, DE 19711, USA") or European style ("Carrer Major, 5, AD500
-// Andorra la Vella, Andorra").
-func formatAddress(c *Candidate, cc string) string {
+// formatAddress writes the components as one line in the country's
+// format (configs/geocode.yaml, address_formats): "123 Main St, Newark,
+// DE 19711, USA", "Carrer Major, 5, AD500 Andorra la Vella, Andorra",
+// "Rua de Santa Catarina 10, 4000-447 Porto, Portugal".
+func formatAddress(c *Candidate, f *AddressFormat) string {
 	get := func(t string, short bool) string {
 		l, s := c.Component(t)
 		if short {
@@ -370,27 +371,8 @@ func formatAddress(c *Candidate, cc string) string {
 		parts = append(parts, poi)
 	}
 	if c.Kind == KindPlace && len(c.Components) > 0 && !c.HasType("locality") && !c.HasType("country") &&
-		!c.HasType("administrative_area_level_1") && !(cc == "US" && c.HasType("administrative_area_level_2")) {
+		!c.HasType("administrative_area_level_1") && !(f.CountyAsLocality && c.HasType("administrative_area_level_2")) {
 		parts = append(parts, c.Components[0].LongName) // a neighbourhood, suburb or hamlet's own name
-	}
-	num, route := get("street_number", false), get("route", true)
-	if cc != "US" {
-		route = get("route", false)
-	}
-	unit := get("subpremise", false)
-	if route != "" {
-		if cc == "US" {
-			s := strings.TrimSpace(num + " " + route)
-			if unit != "" {
-				s += " #" + unit
-			}
-			parts = append(parts, s)
-		} else {
-			parts = append(parts, route)
-			if num != "" {
-				parts = append(parts, num)
-			}
-		}
 	}
 	locality := get("locality", false)
 	if locality == "" {
@@ -399,31 +381,39 @@ func formatAddress(c *Candidate, cc string) string {
 	if locality == "" && c.HasType("neighborhood") {
 		locality = get("neighborhood", false)
 	}
-	state := get("administrative_area_level_1", true)
-	if c.Kind == KindPlace && c.HasType("administrative_area_level_1") {
-		state = get("administrative_area_level_1", false) // "Delaware, USA", not "DE, USA"
+	if locality == "" && f.CountyAsLocality && c.HasType("administrative_area_level_2") {
+		locality = get("administrative_area_level_2", false)
 	}
-	pc := get("postal_code", false)
-	if cc == "US" {
-		if locality != "" {
-			parts = append(parts, locality)
-		} else if county := get("administrative_area_level_2", false); county != "" && c.HasType("administrative_area_level_2") {
-			parts = append(parts, county)
+	state := get("administrative_area_level_1", true)
+	stateResult := ""
+	if c.HasType("administrative_area_level_1") {
+		stateResult = get("administrative_area_level_1", false)
+		if c.Kind == KindPlace {
+			state = stateResult // "Delaware, USA", not "DE, USA"
 		}
-		if s := strings.TrimSpace(state + " " + pc); s != "" {
-			parts = append(parts, s)
-		}
-		parts = append(parts, "USA")
-	} else {
-		if s := strings.TrimSpace(pc + " " + locality); s != "" {
-			parts = append(parts, s)
-		}
-		if c.HasType("administrative_area_level_1") {
-			parts = append(parts, get("administrative_area_level_1", false))
-		}
-		if country := get("country", false); country != "" {
-			parts = append(parts, country)
-		}
+	}
+	unit := get("subpremise", false)
+	if unit != "" {
+		unit = "#" + unit
+	}
+	vals := map[string]string{
+		"number":       get("street_number", false),
+		"route":        get("route", f.ShortRoute),
+		"unit":         unit,
+		"postal_code":  get("postal_code", false),
+		"locality":     locality,
+		"state":        state,
+		"state_result": stateResult,
+		"country":      get("country", false),
+	}
+	if vals["route"] != "" {
+		parts = append(parts, fillTemplate(f.Street, vals))
+	}
+	for _, t := range f.City {
+		parts = append(parts, fillTemplate(t, vals))
+	}
+	if vals["country"] != "" {
+		parts = append(parts, fillTemplate(f.Country, vals))
 	}
 	var out []string
 	for i, p := range parts {
@@ -432,6 +422,37 @@ func formatAddress(c *Candidate, cc string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// fillTemplate replaces the {placeholders} of t with vals and folds the
+// spaces and commas that an empty one leaves: "{route}, {number}" with no
+// number is the route alone.
+func fillTemplate(t string, vals map[string]string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(t, '{')
+		if i < 0 {
+			b.WriteString(t)
+			break
+		}
+		j := strings.IndexByte(t[i:], '}')
+		if j < 0 {
+			b.WriteString(t)
+			break
+		}
+		b.WriteString(t[:i])
+		b.WriteString(vals[t[i+1:i+j]])
+		t = t[i+j+1:]
+	}
+	s := strings.Join(strings.Fields(b.String()), " ")
+	for {
+		n := strings.ReplaceAll(strings.ReplaceAll(s, " ,", ","), ",,", ",")
+		if n == s {
+			break
+		}
+		s = n
+	}
+	return strings.Trim(s, ", ")
 }
 
 // isDirectional reports whether a canonical word is a compass direction.

@@ -24,7 +24,7 @@ func TestNearby(t *testing.T) {
 		{"large cities (Testville is a town)", NearbyLargeCities, 5000, nil, nil},
 		// Main Street runs along lat 39.0000: 0.0005 degrees of latitude away.
 		{"streets within 200 m", NearbyStreets, 200, []string{"N Main St, Testville, DE 19901, USA"}, []float64{0.0005 * geo.EarthRadiusM * math.Pi / 180}},
-		{"streets within 2 km", NearbyStreets, 2000, []string{"N Main St, Testville, DE 19901, USA", "Carrer de la Unió, Testville, USA"}, nil},
+		{"streets within 2 km", NearbyStreets, 2000, []string{"N Main St, Testville, DE 19901, USA", "Carrer de la Unió, Testville, DE, USA"}, nil},
 		{"postal codes", NearbyPostalCodes, 2000, []string{"Testville, DE 19901, USA"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

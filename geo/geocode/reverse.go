@@ -385,12 +385,9 @@ func (ix *Index) renderArea(areas []uint32, k int, p orb.Point) Candidate {
 	}
 	switch k {
 	case 0: // "Kent County, DE, USA"
-		c.FormattedAddress = formatAddress(&c, cc)
+		c.FormattedAddress = formatAddress(&c, ix.t.addressFormat(cc))
 	case 1: // "Delaware, USA"
-		country := c.Components[len(c.Components)-1].LongName
-		if cc == "US" {
-			country = "USA"
-		}
+		country := fillTemplate(ix.t.addressFormat(cc).Country, map[string]string{"country": c.Components[len(c.Components)-1].LongName})
 		c.FormattedAddress = ix.str(ar.name)
 		if len(c.Components) > 1 {
 			c.FormattedAddress += ", " + country

@@ -36,10 +36,55 @@ type Tables struct {
 	// AdminLevels maps a country code (or "default") and an OSM
 	// admin_level to a Google component type.
 	AdminLevels map[string]map[int]string `yaml:"admin_levels"`
+	// AddressFormats says how formatted_address is written, by country
+	// code (or "default").
+	AddressFormats map[string]*AddressFormat `yaml:"address_formats"`
 
 	stop      map[string]bool
 	postcodes []postcodeRE
 }
+
+// AddressFormat is how a country writes an address on one line
+// (formatted_address), after the name of a point of interest or of a
+// neighbourhood. Templates take {placeholders}; a placeholder whose
+// component is missing is empty, and the spaces and commas around it fold
+// away. A part that ends up empty is left out; parts are joined with ", ".
+type AddressFormat struct {
+	// Street is the street line: {number}, {route} and {unit} (a
+	// subpremise, written "#4").
+	Street string `yaml:"street"`
+	// City are the parts after the street line: {postal_code},
+	// {locality} (the locality, else the sublocality, else the
+	// neighbourhood of a neighbourhood result), {state} (the first-level
+	// area's short name; its long name when the result is that area) and
+	// {state_result} (the first-level area's long name, only when the
+	// result is that area).
+	City []string `yaml:"city"`
+	// Country is the last part: "{country}" (the country's long name) or
+	// a literal ("USA").
+	Country string `yaml:"country"`
+	// ShortRoute writes a route by its short name (USPS abbreviations:
+	// "N Main St") rather than its long name.
+	ShortRoute bool `yaml:"short_route"`
+	// CountyAsLocality names a county result's county where its locality
+	// would be (a second-level area is then not written as a place name
+	// before the street).
+	CountyAsLocality bool `yaml:"county_as_locality"`
+}
+
+// addressFormat returns the format of country cc, else the default one.
+func (t *Tables) addressFormat(cc string) *AddressFormat {
+	if f, ok := t.AddressFormats[cc]; ok {
+		return f
+	}
+	if f, ok := t.AddressFormats["default"]; ok {
+		return f
+	}
+	return &defaultAddressFormat
+}
+
+// defaultAddressFormat is the format of tables without one.
+var defaultAddressFormat = AddressFormat{Street: "{route}, {number}", City: []string{"{postal_code} {locality}", "{state_result}"}, Country: "{country}"}
 
 // Country is one entry of Tables.Countries.
 type Country struct {
