@@ -2,6 +2,7 @@ package api
 
 import (
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -34,8 +35,13 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 // logRequest writes the access-log line of c.
 func (s *Server) logRequest(c echo.Context, start time.Time, aborted bool) {
 	res := c.Response()
+	// A 503 (loading, Redis away) is an expected state that the answer
+	// explains: WARN. Other 5xx and aborted requests are errors.
 	level := slog.LevelInfo
-	if res.Status >= 500 || aborted {
+	switch {
+	case res.Status == http.StatusServiceUnavailable && !aborted:
+		level = slog.LevelWarn
+	case res.Status >= 500 || aborted:
 		level = slog.LevelError
 	}
 	req := c.Request()

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -478,5 +480,32 @@ func TestRateLimitLeases(t *testing.T) {
 	}
 	if allowed > burst || allowed < burst-a.lease {
 		t.Fatalf("%d requests allowed from a bucket of %d", allowed, burst)
+	}
+}
+
+// TestNotReadyIsNoError: /readyz's 503 while the bundle loads is logged at
+// WARN, by the access log and the error handler, never at ERROR; a panic's
+// 500 is an ERROR.
+func TestNotReadyIsNoError(t *testing.T) {
+	f := newFixture(t, nil)
+	f.do(http.MethodGet, "/readyz", "", "", map[string]string{headerRequestID: "rid-ready"})
+	f.do(http.MethodGet, "/testv1/panic", f.key, "", map[string]string{headerRequestID: "rid-panic"})
+	levels := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(f.logs.String()), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) != nil {
+			continue
+		}
+		if id, _ := m["request_id"].(string); id != "" {
+			levels[id] = append(levels[id], fmt.Sprint(m["level"]))
+		}
+	}
+	for _, lv := range levels["rid-ready"] {
+		if lv == "ERROR" {
+			t.Errorf("/readyz 503 logged at ERROR: %v", levels["rid-ready"])
+		}
+	}
+	if len(levels["rid-ready"]) == 0 || !slices.Contains(levels["rid-panic"], "ERROR") {
+		t.Errorf("log levels %v", levels)
 	}
 }

@@ -88,7 +88,9 @@ func runBuild(args []string) error {
 	if err != nil {
 		return err
 	}
-	layers, err := buildLayers(&buildContext{OSMPath: *osmPath, Out: *out})
+	countries := extractCountries(net.Vertices)
+	fmt.Printf("extract countries (world base layer, by road vertices): %s\n", countries)
+	layers, err := buildLayers(&buildContext{OSMPath: *osmPath, Out: *out, Countries: countries})
 	if err != nil {
 		return err
 	}

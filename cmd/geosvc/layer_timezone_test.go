@@ -57,11 +57,17 @@ func TestTimezoneLayerRealData(t *testing.T) {
 		id         int64 // 0: any
 		country    string
 		names      []string // some of local_boundary_names
+		notNames   []string // names local_boundary_names must not have
 	}{
 		{"delaware", "Dover DE", orb.Point{-75.5244, 39.1582}, "America/New_York", "Dover", 117178, "USA",
-			[]string{"Delaware", "Kent County", "New Castle County", "Sussex County", "Dover", "Wilmington"}},
+			[]string{"Delaware", "Kent County", "New Castle County", "Sussex County", "Dover", "Wilmington"}, nil},
 		{"andorra", "Andorra la Vella", orb.Point{1.5218, 42.5063}, "Europe/Andorra", "Andorra la Vella", 0, "AND",
-			[]string{"Andorra", "Andorra la Vella", "Canillo", "Escaldes-Engordany", "Sant Julià de Lòria"}},
+			[]string{"Andorra", "Andorra la Vella", "Canillo", "Escaldes-Engordany", "Sant Julià de Lòria"}, nil},
+		// Outside the extract the local area is the world base layer's
+		// country; the zone's boundary names stay the extract's.
+		{"delaware", "Paris", orb.Point{2.3522, 48.8566}, "Europe/Paris", "France", 2000000000000250, "FRA", nil, []string{"France"}},
+		{"delaware", "Baltimore", orb.Point{-76.6122, 39.2904}, "America/New_York", "Baltimore city", 3000000000024510, "USA",
+			[]string{"Delaware"}, []string{"Baltimore city", "Maryland"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,6 +85,11 @@ func TestTimezoneLayerRealData(t *testing.T) {
 			for _, n := range tt.names {
 				if !slices.Contains(r.BoundaryNames, n) {
 					t.Errorf("local_boundary_names lacks %q: %q", n, r.BoundaryNames)
+				}
+			}
+			for _, n := range tt.notNames {
+				if slices.Contains(r.BoundaryNames, n) {
+					t.Errorf("local_boundary_names has %q, not an area of the extract: %q", n, r.BoundaryNames)
 				}
 			}
 		})

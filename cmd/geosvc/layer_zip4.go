@@ -50,7 +50,17 @@ func init() {
 
 // buildZip4 writes zip4.bin: derived from the extract's TIGER streets, or
 // read from --zip4; the counties come from the boundary layer built before.
+// An extract with no road in the United States gets an empty layer
+// without reading its roads (zip4v1 then answers every point with the
+// empty collection).
 func buildZip4(bc *buildContext) (string, error) {
+	if zip4File == "" && !bc.Countries.Has("US") {
+		if err := zip4.NewLayer(nil, zip4.Meta{Source: zip4.SourceDerived, Derived: true}).WriteFile(bc.Out); err != nil {
+			return "", err
+		}
+		fmt.Printf("layer zip4: skipped: the extract has no road in the United States (%s)\n", bc.Countries)
+		return zip4.FileName, nil
+	}
 	b, err := boundary.Load(bc.Out)
 	if err != nil {
 		fmt.Printf("layer zip4: no boundary layer (%v): features get no county FIPS\n", err)

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/health"
 	"github.com/geosvc/geosvc/geo/world"
 )
@@ -63,6 +66,52 @@ type buildContext struct {
 	OSMPath string
 	// Out is the bundle directory being written.
 	Out string
+	// Countries are the countries the extract's roads lie in.
+	Countries countryShares
+}
+
+// countryShares is how many of a sample of the extract's road vertices lie
+// in each country (ISO 3166-1 alpha-2), by the world base layer.
+type countryShares map[string]int
+
+// Has reports whether any sampled vertex lies in country cc.
+func (c countryShares) Has(cc string) bool { return c[cc] > 0 }
+
+// String lists the countries by share: "US 99.6 %, CA 0.4 %".
+func (c countryShares) String() string {
+	total := 0
+	ccs := make([]string, 0, len(c))
+	for cc, n := range c {
+		total += n
+		ccs = append(ccs, cc)
+	}
+	if total == 0 {
+		return "none"
+	}
+	sort.Slice(ccs, func(i, j int) bool { return c[ccs[i]] > c[ccs[j]] || c[ccs[i]] == c[ccs[j]] && ccs[i] < ccs[j] })
+	parts := make([]string, len(ccs))
+	for i, cc := range ccs {
+		parts[i] = fmt.Sprintf("%s %.1f %%", cc, 100*float64(c[cc])/float64(total))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// extractCountries counts the countries of up to 2,000 of the vertices,
+// spread over the list; a vertex at sea or just outside a coarse
+// coastline counts nowhere.
+func extractCountries(vertices []orb.Point) countryShares {
+	out := countryShares{}
+	w, err := boundary.World()
+	if err != nil || len(vertices) == 0 {
+		return out
+	}
+	step := max(1, len(vertices)/2000)
+	for i := 0; i < len(vertices); i += step {
+		if a, ok := w.AdminAt(vertices[i], 0); ok && a.CountryISO2 != "" {
+			out[a.CountryISO2]++
+		}
+	}
+	return out
 }
 
 // loadedLayers holds the loaded layers by name (each layer's own type)

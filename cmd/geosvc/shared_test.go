@@ -31,15 +31,22 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// The binary and the Delaware bundle, each made at most once per run.
+// The binary and the extracts' bundles, each made at most once per run.
 var (
-	binOnce    sync.Once
-	binPath    string
-	binErr     error
-	bundleOnce sync.Once
-	bundlePath string
-	bundleErr  error
+	binOnce sync.Once
+	binPath string
+	binErr  error
+
+	bundlesMu sync.Mutex
+	bundles   = map[string]*sharedBundle{}
 )
+
+// sharedBundle is one extract's bundle, built once.
+type sharedBundle struct {
+	once sync.Once
+	path string
+	err  error
+}
 
 // testBinary returns this command built once for the package's tests.
 func testBinary(t *testing.T) string {
@@ -59,36 +66,50 @@ func testBinary(t *testing.T) string {
 }
 
 // delawareBundle returns a data bundle of the Delaware extract of this
-// binary's bundle version: on a developer's machine the one `make run`
-// leaves in data/delaware-latest (or an older ./data) when it is of this
-// version, else (and always under CI=true) one built once into sharedDir. The error
-// says why there is none (the extract is not on this machine, or the
-// build failed).
+// binary's bundle version (extractBundle). The error says why there is
+// none (the extract is not on this machine, or the build failed).
 func delawareBundle(t *testing.T) (string, error) {
 	t.Helper()
+	return extractBundle(t, "delaware")
+}
+
+// extractBundle returns a data bundle of the named extract (extracts.Path)
+// built once per test run into sharedDir; on a developer's machine (not
+// under CI=true) the Delaware bundle `make run` leaves in
+// data/delaware-latest (or an older ./data) is reused when it is of this
+// binary's bundle version.
+func extractBundle(t *testing.T, name string) (string, error) {
+	t.Helper()
 	bin := testBinary(t)
-	bundleOnce.Do(func() {
+	bundlesMu.Lock()
+	b := bundles[name]
+	if b == nil {
+		b = &sharedBundle{}
+		bundles[name] = b
+	}
+	bundlesMu.Unlock()
+	b.once.Do(func() {
 		for _, dir := range []string{"../../data/delaware-latest", "../../data"} {
-			if testenv.Required() {
+			if name != "delaware" || testenv.Required() {
 				break
 			}
 			if m, err := bundle.Read(dir); err == nil && m.BundleVersion == bundleVersion() &&
 				strings.Contains(strings.ToLower(m.Source.File), "delaware") {
-				bundlePath = dir
+				b.path = dir
 				return
 			}
 		}
-		osmFile, err := extracts.Path("delaware")
+		osmFile, err := extracts.Path(name)
 		if err != nil {
-			bundleErr = err
+			b.err = err
 			return
 		}
-		data := filepath.Join(sharedDir, "delaware")
+		data := filepath.Join(sharedDir, name)
 		if out, err := exec.Command(bin, "build", "--osm", osmFile, "--out", data).CombinedOutput(); err != nil {
-			bundleErr = fmt.Errorf("geosvc build: %v\n%s", err, out)
+			b.err = fmt.Errorf("geosvc build %s: %v\n%s", name, err, out)
 			return
 		}
-		bundlePath = data
+		b.path = data
 	})
-	return bundlePath, bundleErr
+	return b.path, b.err
 }

@@ -88,6 +88,12 @@ func TestKnownPoints(t *testing.T) {
 		{"andorra", escaldes, 1, "Escaldes-Engordany", "AND"},
 		{"andorra", escaldes, 8, "Escaldes-Engordany", "AND"}, // no quart here: the parish
 		{"monaco", orb.Point{7.4246, 43.7384}, 0, "Monaco", "MCO"},
+		// Outside the extract: the world base layer.
+		{"delaware", orb.Point{2.3522, 48.8566}, 0, "France", "FRA"},
+		{"delaware", orb.Point{2.3522, 48.8566}, 8, "France", "FRA"},
+		{"andorra", orb.Point{-75.5244, 39.1582}, 2, "Kent County", "USA"},
+		{"andorra", orb.Point{-76.6122, 39.2904}, 8, "Baltimore city", "USA"},
+		{"monaco", orb.Point{139.6917, 35.6895}, 1, "Japan", "JPN"},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/admin%d/%s", tc.extract, tc.admin, tc.want), func(t *testing.T) {
@@ -106,6 +112,36 @@ func TestKnownPoints(t *testing.T) {
 				t.Errorf("%s admin%d at %v = %q (%s), want %q (%s)", tc.extract, tc.admin, tc.p, a.Name, a.CountryISO3, tc.want, tc.wantISO)
 			}
 		})
+	}
+}
+
+// TestBaseLayerSources: the answers' sources, and Dover's country is the
+// whole United States (the world base layer's), not the extract's clipped
+// stand-in.
+func TestBaseLayerSources(t *testing.T) {
+	l, _ := realLayer(t, "delaware")
+	for _, tc := range []struct {
+		p      orb.Point
+		level  int
+		source string
+	}{
+		{dover, 0, SourceNaturalEarth},
+		{dover, 1, SourceOSM},
+		{dover, 8, SourceOSM},
+		{orb.Point{-77.0365, 38.8977}, 2, SourceCensus}, // Washington, DC
+		{orb.Point{2.3522, 48.8566}, 0, SourceNaturalEarth},
+	} {
+		a, ok := l.AdminAt(tc.p, tc.level)
+		if !ok || a.Source != tc.source {
+			t.Errorf("admin%d at %v: %v, want source %s", tc.level, tc.p, a, tc.source)
+		}
+	}
+	us, _ := l.AdminAt(dover, 0)
+	if us.ID != BaseCountryID+840 || us.BBox.Min[0] > -124 || us.BBox.Max[0] < -67 || us.Clipped {
+		t.Errorf("Dover's admin0: id %d, bbox %v; want the whole United States", us.ID, us.BBox)
+	}
+	if p, ok := us.PolygonAt(orb.Point{-118.24, 34.05}); !ok || len(p) == 0 { // Los Angeles
+		t.Errorf("the United States' polygon at Los Angeles: %v", ok)
 	}
 }
 

@@ -66,7 +66,7 @@ func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) b
 // boundary layer's areas containing p and returns the locality and the
 // smallest postal-code area's code (either may be empty). The base
 // layer's state and county are not used here but returned in base, for
-// when the extract's own data name none (fillFromBase).
+// when the extract's own data name none (stateAndCounty).
 func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string, base placeCtx) {
 	var areas []AdminArea
 	cc := ""
@@ -115,40 +115,37 @@ func (b *builder) adminCtx(p orb.Point, c *placeCtx) (locality, postal string, b
 	return locality, postal, base
 }
 
-// fillFromBase gives c the base layer's state and county where neither
-// the extract's areas nor TIGER tags named one.
-func fillFromBase(c *placeCtx, base placeCtx) {
-	if c.state == noRef {
-		c.state = base.state
+// stateAndCounty fills c's state and county where the extract's areas
+// named none. The state: from a TIGER county tag ("New Castle, DE", the
+// feature's own or that of the nearest road within 1 km), else the base
+// layer's. The county: the base layer's, under its Census name ("Kent
+// County", "Baltimore city"), when it lies in c's state; else the county
+// the TIGER tag names.
+func (b *builder) stateAndCounty(p orb.Point, county string, c *placeCtx, base placeCtx) {
+	if c.county != noRef && c.state != noRef {
+		return
 	}
-	if c.county == noRef {
-		c.county = base.county
-	}
-}
-
-// tigerAreas fills c's county and state, when the boundary layer gave
-// none, from a TIGER county tag ("New Castle, DE"): the feature's own or
-// that of the nearest road within 1 km.
-func (b *builder) tigerAreas(p orb.Point, county string, c *placeCtx) {
-	if (c.county == noRef || c.state == noRef) && county == "" {
+	if county == "" {
 		if i := b.nearestRoad(p, 1000, func(r *rawRoad) bool { return r.county != "" }); i >= 0 {
 			county = b.x.roads[i].county
 		}
 	}
-	if c.county == noRef || c.state == noRef {
-		{
-			if county, st, ok := strings.Cut(county, ","); ok {
-				st = strings.TrimSpace(strings.SplitN(st, ";", 2)[0])
-				if c.county == noRef {
-					c.county = b.area(strings.TrimSpace(county)+" County", strings.TrimSpace(county)+" County", 6)
-				}
-				if c.state == noRef {
-					if name := b.stateName(st); name != "" {
-						c.state = b.area(name, st, 4)
-					}
-				}
-			}
+	tigerCounty, st, tagged := strings.Cut(county, ",")
+	st = strings.TrimSpace(strings.SplitN(st, ";", 2)[0])
+	if c.state == noRef && tagged {
+		if name := b.stateName(st); name != "" {
+			c.state = b.area(name, st, 4)
 		}
+	}
+	if c.state == noRef {
+		c.state = base.state
+	}
+	if c.county == noRef && base.county != noRef && (c.state == noRef || b.sameArea(c.state, base.state)) {
+		c.county = base.county
+	}
+	if c.county == noRef && tagged {
+		name := strings.TrimSpace(tigerCounty) + " County"
+		c.county = b.area(name, name, 6)
 	}
 }
 
@@ -175,8 +172,7 @@ func (b *builder) placeAdmin(i int) [2]uint32 {
 	if b.admins != nil {
 		_, _, base = b.adminCtx(b.x.places[i].pt, &c)
 	}
-	b.tigerAreas(b.x.places[i].pt, "", &c)
-	fillFromBase(&c, base)
+	b.stateAndCounty(b.x.places[i].pt, "", &c, base)
 	v := [2]uint32{c.state, c.county}
 	b.placeAreas[i] = v
 	return v
@@ -254,14 +250,21 @@ func (b *builder) placeAtUncached(p orb.Point, county string) (c placeCtx, local
 	if b.admins != nil {
 		locality, postal, base = b.adminCtx(p, &c)
 	}
-	b.tigerAreas(p, county, &c)
-	fillFromBase(&c, base)
+	b.stateAndCounty(p, county, &c, base)
 	accept := func(i int) bool {
 		pa := b.placeAdmin(i)
 		if c.state != noRef && !b.sameArea(pa[0], c.state) {
 			return false
 		}
 		return c.county == noRef || pa[1] == noRef || b.sameArea(pa[1], c.county)
+	}
+	if locality == "" && c.county != noRef {
+		// An independent city is its own county ("Baltimore city",
+		// "Alexandria city"): without a city area of its own, the
+		// county-equivalent names the locality.
+		if name, ok := strings.CutSuffix(b.ix.str(b.ix.areas[c.county].name), " city"); ok && name != "" {
+			locality = name
+		}
 	}
 	if locality == "" {
 		if i := b.nearestPlace(p, accept, "city", "town", "village", "hamlet"); i >= 0 {

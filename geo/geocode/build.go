@@ -205,6 +205,7 @@ func (b *builder) build() *Index {
 	b.addInterpolations()
 	b.addTigerRanges()
 	b.addPOIs()
+	b.addLocalities()
 	b.areaViewports()
 	b.addPostcodes()
 	b.ix.meta.Counts = b.counts
@@ -419,6 +420,67 @@ func (b *builder) addPOIs() {
 		f.ctx = b.context(p.pt, p.city, p.postcode, "")
 		b.addFeature(f)
 		b.counts["poi"]++
+	}
+}
+
+// addLocalities adds a place for each locality that features are in (a
+// city area of the boundary layer, or an independent city that is its own
+// county) but that no place node names in that state: at the centre of
+// its addresses, streets and POIs, with their extent as its box. So
+// "Baltimore, MD" finds Baltimore in an extract that cuts the city's
+// relation and has no place node for it.
+func (b *builder) addLocalities() {
+	ix := b.ix
+	type key struct{ locality, state uint32 }
+	have := map[key]bool{}
+	for i := range ix.feats {
+		if f := &ix.feats[i]; f.kind == KindPlace {
+			have[key{b.str(Fold(ix.str(f.name))), ix.ctxs[f.ctx].state}] = true
+		}
+	}
+	type acc struct {
+		sx, sy float64
+		n      int
+		bound  orb.Bound
+		ctx    placeCtx
+	}
+	accs := map[key]*acc{}
+	var order []key
+	for i := range ix.feats {
+		f := &ix.feats[i]
+		if f.kind != KindAddress && f.kind != KindStreet && f.kind != KindPOI {
+			continue
+		}
+		c := ix.ctxs[f.ctx]
+		if c.locality == 0 {
+			continue
+		}
+		k := key{b.str(Fold(ix.str(c.locality))), c.state}
+		if have[k] {
+			continue
+		}
+		a := accs[k]
+		if a == nil {
+			c.neighbourhood, c.altLocality, c.postcode = 0, 0, 0
+			a = &acc{bound: f.pt.Bound(), ctx: c}
+			accs[k] = a
+			order = append(order, k)
+		}
+		a.sx += f.pt[0]
+		a.sy += f.pt[1]
+		a.n++
+		a.bound = a.bound.Extend(f.pt)
+	}
+	for _, k := range order {
+		a := accs[k]
+		name := a.ctx.locality
+		c := a.ctx
+		c.locality = 0
+		p := orb.Point{a.sx / float64(a.n), a.sy / float64(a.n)}
+		f := feature{kind: KindPlace, rank: placeTypes["city"], name: name, class: b.str("city"), street: noRef,
+			pt: p, bound: padBound(a.bound, 500), ctx: b.ctxOf(c)}
+		b.addFeature(f)
+		b.counts["locality"]++
 	}
 }
 

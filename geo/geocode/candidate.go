@@ -416,9 +416,9 @@ func formatAddress(c *Candidate, f *AddressFormat) string {
 		parts = append(parts, fillTemplate(f.Country, vals))
 	}
 	var out []string
-	for i, p := range parts {
-		if p != "" && (i == 0 || p != parts[i-1]) {
-			out = append(out, p)
+	for _, p := range parts {
+		if p != "" && (len(out) == 0 || p != out[len(out)-1]) {
+			out = append(out, p) // "Monaco, Monaco" is Monaco once
 		}
 	}
 	return strings.Join(out, ", ")

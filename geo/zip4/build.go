@@ -2,6 +2,7 @@ package zip4
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/paulmach/orb"
@@ -95,10 +96,11 @@ func ReadCountyFIPS(path string) (map[int64]string, error) {
 
 // BoundaryCounties returns a CountyFinder answering from the boundary
 // layer: the administrative area of OSM admin_level 6 (a US county)
-// containing the point whose relation id has a FIPS code in fips. It
-// returns nil when l is nil or fips is empty.
+// containing the point whose relation id has a FIPS code in fips, else
+// the world base layer's Census county there (its id carries its FIPS
+// code). It returns nil when l is nil.
 func BoundaryCounties(l *boundary.Layer, fips map[int64]string) CountyFinder {
-	if l == nil || len(fips) == 0 {
+	if l == nil {
 		return nil
 	}
 	return boundaryCounties{l, fips}
@@ -109,14 +111,44 @@ type boundaryCounties struct {
 	fips map[int64]string
 }
 
-// CountyFIPS implements CountyFinder.
+// CountyFIPS implements CountyFinder: the county containing p, else the
+// nearest one within 2 km.
 func (b boundaryCounties) CountyFIPS(p orb.Point) (string, bool) {
+	if f, ok := b.containingFIPS(p); ok {
+		return f, true
+	}
+	return b.nearFIPS(p)
+}
+
+// containingFIPS returns the FIPS code of the county containing p.
+func (b boundaryCounties) containingFIPS(p orb.Point) (string, bool) {
 	for _, a := range b.l.AdminHierarchy(p) {
 		if a.AdminLevel != 6 {
 			continue
 		}
 		if f, ok := b.fips[a.ID]; ok {
 			return f, true
+		}
+		if a.Source == boundary.SourceCensus && a.Admin == 2 && a.ID > boundary.BaseUSID {
+			return fmt.Sprintf("%05d", a.ID-boundary.BaseUSID), true
+		}
+	}
+	return "", false
+}
+
+// nearFIPS is CountyFIPS of the nearest of a few points around p, at
+// 100 m to 2 km in eight directions, for a point that lies in no county
+// (a riverbank face outside a coarse Census outline).
+func (b boundaryCounties) nearFIPS(p orb.Point) (string, bool) {
+	kx := 1 / (111_320 * math.Cos(p[1]*math.Pi/180))
+	const ky = 1 / 110_574.0
+	for _, r := range []float64{100, 250, 500, 1000, 2000} {
+		for k := 0; k < 8; k++ {
+			a := float64(k) * math.Pi / 4
+			q := orb.Point{p[0] + r*math.Cos(a)*kx, p[1] + r*math.Sin(a)*ky}
+			if f, ok := b.containingFIPS(q); ok {
+				return f, true
+			}
 		}
 	}
 	return "", false

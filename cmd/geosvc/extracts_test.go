@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+	"github.com/geosvc/geosvc/routing"
+)
+
+// inProcessServer starts `geosvc serve` in this process on the bundle in
+// data, with the embedded Redis and the demo key key, and returns its base
+// URL once the bundle is loaded; the server stops when t ends.
+func inProcessServer(t *testing.T, data, key string) string {
+	t.Helper()
+	t.Setenv("REDIS_URL", "") // the embedded Redis, even where CI sets one
+	t.Setenv("GEOSVC_DEMO_KEY", key)
+	ctx, cancel := context.WithCancel(context.Background())
+	listening := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, serveRole, []string{"--data", data, "--addr", "127.0.0.1:0", "--log-level", "warn"}, listening)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	var base string
+	select {
+	case base = <-listening:
+	case err := <-done:
+		t.Fatalf("serve ended before listening: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not listen within 30 s")
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		resp, err := http.Get(base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not ready within 60 s", data)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// apiCall sends a request with the key and decodes a JSON answer into
+// out; it returns the status and the response headers.
+func apiCall(t *testing.T, method, u, key string, body any, out any) (int, http.Header) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, u, rd)
+	req.Header.Set("x-api-key", key)
+	if body != nil {
+		req.Header.Set("content-type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if out != nil && resp.StatusCode == http.StatusOK {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v\n%.300s", u, err, b)
+		}
+	}
+	return resp.StatusCode, resp.Header
+}
+
+// geocodeAnswer is the part of a geocoder answer the test reads.
+type geocodeAnswer struct {
+	Status  string `json:"status"`
+	Results []struct {
+		FormattedAddress  string `json:"formatted_address"`
+		AddressComponents []struct {
+			LongName  string   `json:"long_name"`
+			ShortName string   `json:"short_name"`
+			Types     []string `json:"types"`
+		} `json:"address_components"`
+	} `json:"results"`
+}
+
+// country returns result i's country component's short name (ISO2).
+func (g geocodeAnswer) country(i int) string {
+	if i >= len(g.Results) {
+		return ""
+	}
+	for _, c := range g.Results[i].AddressComponents {
+		for _, ty := range c.Types {
+			if ty == "country" {
+				return c.ShortName
+			}
+		}
+	}
+	return ""
+}
+
+// namedRoad returns a named road of the graph, taken from the data: the
+// longest named stretch of routes between seeded random road points, with
+// a point in the middle of it.
+func namedRoad(t *testing.T, g *routing.Graph) (string, orb.Point) {
+	t.Helper()
+	pts := g.RandomRoadPoints(40, 7)
+	snaps := g.SnapAll(pts, 1000)
+	best, bestLen := "", 0.0
+	var mid orb.Point
+	for i := 0; i+1 < len(snaps); i += 2 {
+		r, err := g.Route(routing.Fastest, snaps[i], snaps[i+1])
+		if err != nil {
+			continue
+		}
+		for _, s := range r.Segments {
+			if s.Name != "" && !strings.ContainsAny(s.Name, "/;") && s.DistanceM > bestLen && len(s.Geometry) >= 2 {
+				best, bestLen = s.Name, s.DistanceM
+				mid = s.Geometry[len(s.Geometry)/2]
+			}
+		}
+	}
+	if best == "" {
+		t.Fatal("no named road on the routes between random road points")
+	}
+	return best, mid
+}
+
+// TestEveryExtractAnswersInItsOwnCountry builds the bundle of every test
+// extract (once per run) and checks, against what is known of each place
+// and what the extract itself holds: the country of a geocoded street (a
+// street name taken from the extract) and of a reverse-geocoded road
+// point, admin0 at a known point, the time zone there, and a 20 x 20
+// tdmv1 matrix between road points without a null cell.
+func TestEveryExtractAnswersInItsOwnCountry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a bundle of every extract")
+	}
+	for _, tc := range []struct {
+		extract string
+		point   orb.Point // a known place of the extract
+		iso2    string
+		iso3    string
+		zone    string // IANA zone (X-Time-Zone)
+	}{
+		{"delaware", orb.Point{-75.5244, 39.1582}, "US", "USA", "America/New_York"},   // Dover
+		{"andorra", orb.Point{1.5218, 42.5063}, "AD", "AND", "Europe/Andorra"},        // Andorra la Vella
+		{"porto_portugal", orb.Point{-8.6110, 41.1496}, "PT", "PRT", "Europe/Lisbon"}, // Porto, Aliados
+		{"monaco", orb.Point{7.4246, 43.7384}, "MC", "MCO", "Europe/Monaco"},          // Monte-Carlo
+		{"baltimore", orb.Point{-76.6122, 39.2904}, "US", "USA", "America/New_York"},  // Baltimore, downtown
+	} {
+		t.Run(tc.extract, func(t *testing.T) {
+			data, err := extractBundle(t, tc.extract)
+			extracts.Need(t, err)
+			const key = "gs_extract_test_key_0123456789abcdefghij"
+			base := inProcessServer(t, data, key)
+			g, err := routing.Load(filepath.Join(data, routing.FileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			// A street of the extract, geocoded: its country.
+			name, mid := namedRoad(t, g)
+			var fwd geocodeAnswer
+			apiCall(t, "GET", base+"/geocoderv1/geocoder?address="+url.QueryEscape(name), key, nil, &fwd)
+			if fwd.Status != "OK" || fwd.country(0) != tc.iso2 {
+				t.Errorf("geocoder %q: %s, country %q, want %s (%+v)", name, fwd.Status, fwd.country(0), tc.iso2, fwd.Results)
+			}
+			if tc.iso2 == "US" && len(fwd.Results) > 0 && !strings.HasSuffix(fwd.Results[0].FormattedAddress, ", USA") {
+				t.Errorf("geocoder %q: %q", name, fwd.Results[0].FormattedAddress)
+			}
+			// The middle of that street, reverse-geocoded.
+			var rev geocodeAnswer
+			apiCall(t, "GET", fmt.Sprintf("%s/geocoderv1/rev-geocoder?x=%v&y=%v", base, mid[0], mid[1]), key, nil, &rev)
+			if rev.Status != "OK" || rev.country(0) != tc.iso2 {
+				t.Errorf("rev-geocoder %v (%s): %s, country %q, want %s", mid, name, rev.Status, rev.country(0), tc.iso2)
+			}
+			for i := range rev.Results {
+				if c := rev.country(i); c != "" && c != tc.iso2 {
+					t.Errorf("rev-geocoder %v: result %d %q is in %s", mid, i, rev.Results[i].FormattedAddress, c)
+				}
+			}
+
+			// admin0 at the known point.
+			var admin struct {
+				Features []struct {
+					Properties struct {
+						Name        string `json:"name"`
+						CountryName string `json:"country_name"`
+						Category    string `json:"category_name"`
+					} `json:"properties"`
+				} `json:"features"`
+			}
+			apiCall(t, "GET", fmt.Sprintf("%s/adminv1/xy2admininfo?x=%v&y=%v&type=admin0", base, tc.point[0], tc.point[1]), key, nil, &admin)
+			var tz struct {
+				LocalArea struct {
+					Country string `json:"country_ISO3_code"`
+				} `json:"local_area"`
+			}
+			_, hdr := apiCall(t, "GET", fmt.Sprintf("%s/timezonesv1/xy2tzdata?x=%v&y=%v", base, tc.point[0], tc.point[1]), key, nil, &tz)
+			if len(admin.Features) != 1 || admin.Features[0].Properties.Category != "admin0" || tz.LocalArea.Country != tc.iso3 {
+				t.Errorf("admin0 at %v: %+v; local area country %q, want %s", tc.point, admin.Features, tz.LocalArea.Country, tc.iso3)
+			}
+			if z := hdr.Get("X-Time-Zone"); z != tc.zone {
+				t.Errorf("time zone at %v: %q, want %s", tc.point, z, tc.zone)
+			}
+
+			// A 20 x 20 matrix between road points: no null.
+			pts := g.RandomRoadPoints(40, 11)
+			addr := make([]string, len(pts))
+			for i, p := range pts {
+				addr[i] = fmt.Sprintf("%.6f,%.6f", p[0], p[1])
+			}
+			var ord struct {
+				UUID string `json:"uuid"`
+			}
+			if st, _ := apiCall(t, "POST", base+"/tdmv1/order", key, map[string]any{"origin_addresses": addr[:20], "destination_addresses": addr[20:]}, &ord); st != 200 {
+				t.Fatalf("order: %d", st)
+			}
+			var res struct {
+				Status   string     `json:"status"`
+				Duration [][]*int64 `json:"duration"`
+				Distance [][]*int64 `json:"distance"`
+			}
+			for deadline := time.Now().Add(60 * time.Second); res.Status != "Finished"; {
+				apiCall(t, "POST", base+"/tdmv1/fetch", key, map[string]string{"uuid": ord.UUID}, &res)
+				if res.Status == "Failed" || res.Status == "Cancelled" || time.Now().After(deadline) {
+					t.Fatalf("job %s: %s", ord.UUID, res.Status)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			nulls := 0
+			for i := range res.Duration {
+				for j := range res.Duration[i] {
+					if res.Duration[i][j] == nil || res.Distance[i][j] == nil {
+						nulls++
+					}
+				}
+			}
+			if len(res.Duration) != 20 || nulls > 0 {
+				t.Errorf("matrix: %d rows, %d null cells", len(res.Duration), nulls)
+			}
+		})
+	}
+}
