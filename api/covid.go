@@ -119,13 +119,11 @@ func (h *covidHandler) country2data(c echo.Context) error {
 		return httpErrorf(http.StatusNotFound, "no health data for country %s: the codes are those of /covidv1/countries/list", quoteEcho(code))
 	}
 	recs := hl.Records(code, level, asOf)
-	if recs == nil {
-		recs = []health.Record{}
-	}
-	return writeCovidJSON(c, struct {
-		Data      []health.Record `json:"data"`
-		Timestamp string          `json:"timestamp,omitempty"`
-	}{recs, covidTimestamp(hl, asOf)})
+	b := make([]byte, 0, 64+256*len(recs))
+	b = append(b, `{"data":`...)
+	b = appendRecords(b, recs)
+	b = appendCovidTimestamp(b, hl, asOf)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, append(b, '}'))
 }
 
 // hasCountry reports whether the layer has an admin0 record of code (an
@@ -160,10 +158,21 @@ func (h *covidHandler) xy2data(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeCovidJSON(c, struct {
-		Hierarchy hierarchyData `json:"hierarchy_data"`
-		Timestamp string        `json:"timestamp,omitempty"`
-	}{covidChain(hl, bl, p, level, asOf, false), covidTimestamp(hl, asOf)})
+	b := make([]byte, 0, 1024)
+	b = append(b, `{"hierarchy_data":`...)
+	b = appendHierarchy(b, covidChain(hl, bl, p, level, asOf, false))
+	b = appendCovidTimestamp(b, hl, asOf)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, append(b, '}'))
+}
+
+// appendCovidTimestamp appends the answer's "timestamp" member, if any.
+func appendCovidTimestamp(b []byte, hl *health.Layer, asOf time.Time) []byte {
+	if ts := covidTimestamp(hl, asOf); ts != "" {
+		b = append(b, `,"timestamp":"`...)
+		b = append(b, ts...)
+		b = append(b, '"')
+	}
+	return b
 }
 
 // hierarchyData is the spec's hierarchy data: records under "p0", "p1",
@@ -171,23 +180,7 @@ func (h *covidHandler) xy2data(c echo.Context) error {
 type hierarchyData []health.Record
 
 // MarshalJSON writes the records as an object keyed p0, p1, ...
-func (hd hierarchyData) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, r := range hd {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `"p`...)
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, `":`...)
-		rb, err := json.Marshal(r)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, rb...)
-	}
-	return append(b, '}'), nil
-}
+func (hd hierarchyData) MarshalJSON() ([]byte, error) { return appendHierarchy(nil, hd), nil }
 
 // covidChain returns the records of the administrations containing p,
 // finest first: the one at level (or, where the layer has none there, the
@@ -316,56 +309,41 @@ func (h *covidHandler) tile(c echo.Context, t maptile.Tile) error {
 	} else {
 		td = hl.TileData(t, health.Record{})
 	}
-	type geometry struct {
-		Type        string      `json:"type"`
-		Coordinates orb.Polygon `json:"coordinates"`
-		BBox        [4]float64  `json:"bbox"`
-	}
-	type properties struct {
-		Hierarchy       hierarchyData `json:"hierarchy_data"`
-		XIndex          uint32        `json:"x_index"`
-		YIndex          uint32        `json:"y_index"`
-		BusinessDensity string        `json:"business_density,omitempty"`
-		CovidRiskScore  string        `json:"covid_risk_score,omitempty"`
-	}
-	type feature struct {
-		Type         string     `json:"type"`
-		ID           string     `json:"id"`
-		GeometryName string     `json:"geometry_name"`
-		Geometry     geometry   `json:"geometry"`
-		Properties   properties `json:"properties"`
-	}
 	if chain == nil {
 		chain = hierarchyData{}
 	}
-	f := feature{
-		Type:         "Feature",
-		ID:           fmt.Sprintf("%d/%d/%d", t.Z, t.X, t.Y),
-		GeometryName: "geom",
-		Geometry:     geometry{Type: "Polygon", Coordinates: poly, BBox: [4]float64{b.Min[0], b.Min[1], b.Max[0], b.Max[1]}},
-		Properties: properties{Hierarchy: chain, XIndex: t.X, YIndex: t.Y,
-			BusinessDensity: td.BusinessDensity, CovidRiskScore: td.CovidRiskScore},
+	out := make([]byte, 0, 2048)
+	out = append(out, `{"type":"FeatureCollection","totalFeatures":1,"features":[{"type":"Feature","id":"`...)
+	out = strconv.AppendUint(out, uint64(t.Z), 10)
+	out = append(out, '/')
+	out = strconv.AppendUint(out, uint64(t.X), 10)
+	out = append(out, '/')
+	out = strconv.AppendUint(out, uint64(t.Y), 10)
+	out = append(out, `","geometry_name":"geom","geometry":{"type":"Polygon","coordinates":[[`...)
+	for i, p := range poly[0] {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendFloats(out, p[0], p[1])
 	}
-	return writeCovidJSON(c, struct {
-		Type          string    `json:"type"`
-		TotalFeatures int       `json:"totalFeatures"`
-		Features      []feature `json:"features"`
-		CRS           crsName   `json:"crs"`
-	}{"FeatureCollection", 1, []feature{f}, newCRSName(covidCRS)})
-}
-
-// crsName is a GeoJSON "name" CRS object.
-type crsName struct {
-	Type       string `json:"type"`
-	Properties struct {
-		Name string `json:"name"`
-	} `json:"properties"`
-}
-
-func newCRSName(name string) crsName {
-	c := crsName{Type: "name"}
-	c.Properties.Name = name
-	return c
+	out = append(out, `]],"bbox":`...)
+	out = appendFloats(out, b.Min[0], b.Min[1], b.Max[0], b.Max[1])
+	out = append(out, `},"properties":{"hierarchy_data":`...)
+	out = appendHierarchy(out, chain)
+	out = append(out, `,"x_index":`...)
+	out = strconv.AppendUint(out, uint64(t.X), 10)
+	out = append(out, `,"y_index":`...)
+	out = strconv.AppendUint(out, uint64(t.Y), 10)
+	if td.BusinessDensity != "" {
+		out = append(out, `,"business_density":`...)
+		out = lookupJSONString(out, td.BusinessDensity)
+	}
+	if td.CovidRiskScore != "" {
+		out = append(out, `,"covid_risk_score":`...)
+		out = lookupJSONString(out, td.CovidRiskScore)
+	}
+	out = append(out, `}}],"crs":{"type":"name","properties":{"name":"`+covidCRS+`"}}}`...)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, out)
 }
 
 // writeCovidJSON answers v as JSON.

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/api/keys/redistest"
@@ -446,3 +447,38 @@ func FuzzCovidQuery(f *testing.F) {
 }
 
 func maptileNew(x, y uint32, z uint) maptile.Tile { return maptile.New(x, y, maptile.Zoom(z)) }
+
+// TestCovidJSONWriters: the hand-written JSON of records and hierarchies
+// equals encoding/json's of the same records, byte for byte, for every
+// record of several countries and levels (US counties and states
+// included) and for a trend in exponent form.
+func TestCovidJSONWriters(t *testing.T) {
+	hl, err := covidDelaware()
+	extracts.Need(t, err)
+	var recs []health.Record
+	for _, q := range []struct {
+		iso3  string
+		level int
+	}{{"USA", 0}, {"USA", 1}, {"USA", 2}, {"USA", 8}, {"CAN", 1}, {"PRT", 0}, {"CHN", 1}, {"FRA", 1}} {
+		recs = append(recs, hl.Records(q.iso3, q.level, time.Time{})...)
+	}
+	tiny, huge := 1e-7, 3e21
+	recs = append(recs, health.Record{BoundaryID: "X|\"q\"", Name: "Ünïcode \u0001", CovidTrend: &tiny, CovidDeceasedTrend: &huge})
+	if len(recs) < 3500 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for i := range recs {
+		want, err := json.Marshal(recs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendRecord(nil, &recs[i]); string(got) != string(want) {
+			t.Fatalf("record %s:\\n got %s\\nwant %s", recs[i].BoundaryID, got, want)
+		}
+	}
+	hd := hierarchyData(recs[:3])
+	var m map[string]health.Record
+	if err := json.Unmarshal(appendHierarchy(nil, hd), &m); err != nil || len(m) != 3 || m["p2"].BoundaryID != recs[2].BoundaryID {
+		t.Errorf("hierarchy: %v %v", m, err)
+	}
+}
