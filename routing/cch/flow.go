@@ -3,22 +3,26 @@ package cch
 // cutter computes minimum vertex cuts between a source set and a sink set
 // of one connected part (a local undirected graph in CSR form) with
 // Dinic's algorithm on the node-split graph: each node v is an in-node
-// 2v and an out-node 2v+1 joined by an arc of capacity one, every edge
-// {u, v} gives the arcs u_out->v_in and v_out->u_in of unbounded
-// capacity, the super source feeds every source's in-node and every
-// sink's out-node drains into the super sink. Unit vertex capacities bound
-// the flow on every arc by one, so flows are flags.
+// 2v and an out-node 2v+1 joined by an arc of capacity one, and every
+// edge {u, v} gives the arcs u_out->v_in and v_out->u_in of unbounded
+// capacity. The sources are contracted into the super source (never cut),
+// so a search starts at the sources that have a neighbour outside the
+// set; every sink's out-node drains into the super sink (a sink may be
+// cut: a source may neighbour a sink).
+// Unit vertex capacities bound the flow on every arc by one, so flows are
+// flags.
 type cutter struct {
 	first, head []uint32 // local CSR, both directions of every edge
 	rev         []uint32 // rev[e] is the slot of the reverse of edge slot e
 
-	vflow  []bool  // flow through v_in->v_out
-	eflow  []bool  // flow on the arc u_out->head[e] (e in u's slots)
-	source []bool  // node is a source
-	sink   []bool  // node is a sink
-	level  []int32 // BFS level of split node x, -1 unreached
-	iter   []uint32
-	queue  []uint32
+	vflow    []bool  // flow through v_in->v_out
+	eflow    []bool  // flow on the arc u_out->head[e] (e in u's slots)
+	source   []bool  // node is a source
+	sink     []bool  // node is a sink
+	level    []int32 // BFS level of split node x, -1 unreached, -2 dead end
+	iter     []uint32
+	queue    []uint32
+	boundary []uint32 // sources with a neighbour that is not a source
 }
 
 // reset sizes the scratch for a part of n nodes and m edge slots.
@@ -43,9 +47,11 @@ func resize[T any](s []T, n int) []T {
 }
 
 // minCut computes a minimum vertex cut between sources and sinks (local
-// ids; disjoint). It returns the cut size and leaves side[v] = 0 for nodes
-// on the source side, 1 for separator nodes and 2 for the sink side.
-func (c *cutter) minCut(sources, sinks []uint32, side []uint8) int {
+// ids; disjoint; sources are never cut). It returns the cut size and sets
+// side[v] = 0 for nodes on the source side, 1 for separator nodes and 2
+// for the sink side. When the flow exceeds limit it gives up and returns
+// a size above limit, with side unset.
+func (c *cutter) minCut(sources, sinks []uint32, side []uint8, limit int) int {
 	n := len(c.first) - 1
 	c.reset(n, len(c.head))
 	for _, s := range sources {
@@ -54,13 +60,24 @@ func (c *cutter) minCut(sources, sinks []uint32, side []uint8) int {
 	for _, t := range sinks {
 		c.sink[t] = true
 	}
+	c.boundary = c.boundary[:0]
+	for _, s := range sources {
+		for e := c.first[s]; e < c.first[s+1]; e++ {
+			if !c.source[c.head[e]] {
+				c.boundary = append(c.boundary, s)
+				break
+			}
+		}
+	}
 	flow := 0
 	for c.bfs(sources) {
-		for _, s := range sources {
-			x := 2 * s
-			for c.level[x] == 0 && c.dfs(x) {
+		for _, s := range c.boundary {
+			for c.dfs(2*s + 1) {
 				flow++
 			}
+		}
+		if flow > limit {
+			return flow
 		}
 	}
 	// c.level now marks what the super source reaches in the residual
@@ -80,17 +97,18 @@ func (c *cutter) minCut(sources, sinks []uint32, side []uint8) int {
 }
 
 // bfs computes the levels of the residual graph from the super source and
-// reports whether the super sink is reachable. It always completes the
-// levels up to the sink's, and marks everything reachable when the sink
-// is not.
+// reports whether the super sink is reachable. It completes the levels up
+// to the sink's, and marks everything reachable when the sink is not.
 func (c *cutter) bfs(sources []uint32) bool {
 	for i := range c.level {
 		c.level[i] = -1
 	}
-	q := c.queue[:0]
 	for _, s := range sources {
-		c.level[2*s] = 0
-		q = append(q, 2*s)
+		c.level[2*s], c.level[2*s+1] = 0, 0
+	}
+	q := c.queue[:0]
+	for _, s := range c.boundary {
+		q = append(q, 2*s+1)
 	}
 	found := int32(-1)
 	for h := 0; h < len(q); h++ {
@@ -113,8 +131,9 @@ func (c *cutter) bfs(sources []uint32) bool {
 				}
 			}
 		} else {
-			if c.sink[v] && found < 0 {
-				found = next
+			if c.sink[v] {
+				found = lx
+				continue
 			}
 			if c.vflow[v] && c.level[x-1] < 0 {
 				c.level[x-1] = next
@@ -132,9 +151,7 @@ func (c *cutter) bfs(sources []uint32) bool {
 	if found < 0 {
 		return false
 	}
-	for i := range c.iter {
-		c.iter[i] = 0
-	}
+	clear(c.iter)
 	return true
 }
 
@@ -142,10 +159,10 @@ func (c *cutter) bfs(sources []uint32) bool {
 // graph and pushes one unit along it.
 func (c *cutter) dfs(x uint32) bool {
 	v := x / 2
-	deg := c.first[v+1] - c.first[v]
 	if x%2 == 1 && c.sink[v] {
 		return true
 	}
+	deg := c.first[v+1] - c.first[v]
 	lx := c.level[x]
 	for ; c.iter[x] <= deg; c.iter[x]++ {
 		i := c.iter[x]

@@ -256,7 +256,10 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 			sources[i] = ws.keyed[i].v
 			sinks[i] = ws.keyed[n-k+i].v
 		}
-		size := c.minCut(sources, sinks, ws.side)
+		size := c.minCut(sources, sinks, ws.side, bestCut)
+		if size > bestCut {
+			continue
+		}
 		var na, nb int
 		for _, s := range ws.side {
 			switch s {
