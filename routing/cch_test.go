@@ -1,10 +1,15 @@
 package routing
 
 import (
+	"container/heap"
+	"context"
+	"math"
+	"math/rand"
 	"sync"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing/cch"
+	"github.com/geosvc/geosvc/routing/ch"
 )
 
 // The CCH of routing/cch against the Dijkstra oracle on the edge-based
@@ -53,4 +58,354 @@ func testTopology(t testing.TB, g *Graph) *cch.Topology {
 	}
 	cchTops[g] = top
 	return top
+}
+
+// cchMetric is a metric over the edge-based graph: turn arc i from v to
+// h costs turnW[i] + nodeW[h] in the W lane (nodeW[h] is the traversal
+// of h, which endpoints take a share of) and time ms << 32 + distance dm
+// in the S lane, as the hierarchies pack Fastest today. avoid[i] makes an
+// arc unusable.
+type cchMetric struct {
+	name         string
+	nodeW, turnW []int64
+	avoid        []bool
+}
+
+// fastestCCH, shortestCCH and the random metrics of the tests.
+func fastestCCH(g *Graph) cchMetric {
+	b := &g.base
+	m := cchMetric{name: "fastest", nodeW: make([]int64, len(b.nodeTime)), turnW: make([]int64, len(b.turnMS))}
+	for v, t := range b.nodeTime {
+		m.nodeW[v] = int64(t)
+	}
+	for i, t := range b.turnMS {
+		m.turnW[i] = int64(t)
+	}
+	return m
+}
+
+func shortestCCH(g *Graph) cchMetric {
+	b := &g.base
+	m := cchMetric{name: "shortest", nodeW: make([]int64, len(b.nodeDist)), turnW: make([]int64, len(b.turnMS))}
+	for v, d := range b.nodeDist {
+		m.nodeW[v] = int64(d)
+	}
+	return m
+}
+
+// randomCCH: random positive node and turn weights; avoidShare of the
+// arcs unusable.
+func randomCCH(g *Graph, seed int64, maxNode, maxTurn int, avoidShare float64) cchMetric {
+	rng := rand.New(rand.NewSource(seed))
+	b := &g.base
+	m := cchMetric{name: "random", nodeW: make([]int64, len(b.nodeTime)), turnW: make([]int64, len(b.turnMS))}
+	for v := range m.nodeW {
+		m.nodeW[v] = int64(rng.Intn(maxNode + 1))
+	}
+	for i := range m.turnW {
+		m.turnW[i] = int64(rng.Intn(maxTurn + 1))
+	}
+	if avoidShare > 0 {
+		m.name = "random-avoid"
+		m.avoid = make([]bool, len(m.turnW))
+		for i := range m.avoid {
+			m.avoid[i] = rng.Float64() < avoidShare
+		}
+	}
+	return m
+}
+
+// speedCCH: travel time with every road type's speed scaled by a random
+// factor between 0.5 and 3.
+func speedCCH(g *Graph, seed int64) cchMetric {
+	rng := rand.New(rand.NewSource(seed))
+	var factor [256]float64
+	for i := range factor {
+		factor[i] = 0.5 + 2.5*rng.Float64()
+	}
+	m := fastestCCH(g)
+	m.name = "speeds"
+	for v, t := range g.base.nodeTime {
+		rt := g.edgeRoadType[g.base.nodeEdge[v]/2]
+		m.nodeW[v] = int64(math.Round(float64(t) / factor[rt]))
+	}
+	return m
+}
+
+// weights returns the CCH input arc weights.
+func (cm cchMetric) weights(g *Graph) []cch.Weight {
+	b := &g.base
+	w := make([]cch.Weight, len(b.turnHead))
+	for i, h := range b.turnHead {
+		if cm.avoid != nil && cm.avoid[i] {
+			w[i] = cch.Inf
+			continue
+		}
+		w[i] = cch.Weight{
+			W: cm.turnW[i] + cm.nodeW[h],
+			S: weight(Fastest, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h])),
+		}
+	}
+	return w
+}
+
+// cchPhantom is a phantom with its pair weights: the node's and the
+// share up to the point.
+type cchPhantom struct {
+	node           uint32
+	whole, partial cch.Weight
+}
+
+func (cm cchMetric) phantoms(g *Graph, s Snap) []cchPhantom {
+	var ph [2]phantom
+	var out []cchPhantom
+	for _, p := range g.phantoms(Fastest, s, ph[:0]) {
+		out = append(out, cchPhantom{
+			node:    p.node,
+			whole:   cch.Weight{W: cm.nodeW[p.node], S: g.nodeWeight(Fastest, p.node)},
+			partial: cch.Weight{W: int64(math.Round(float64(cm.nodeW[p.node]) * p.frac)), S: p.partial},
+		})
+	}
+	return out
+}
+
+// endpoints returns the CCH endpoints of s as a source or a target.
+func (cm cchMetric) endpoints(g *Graph, s Snap, source bool) []cch.Endpoint {
+	var eps []cch.Endpoint
+	for _, p := range cm.phantoms(g, s) {
+		d := cch.Weight{W: p.whole.W - p.partial.W, S: p.whole.S - p.partial.S}
+		if !source {
+			d = cch.Weight{W: -d.W, S: -d.S}
+		}
+		eps = append(eps, cch.Endpoint{Node: p.node, Init: d})
+	}
+	return eps
+}
+
+type pairItem struct {
+	node uint32
+	d    cch.Weight
+}
+
+type pairHeap []pairItem
+
+func (h pairHeap) Len() int            { return len(h) }
+func (h pairHeap) Less(i, j int) bool  { return h[i].d.Less(h[j].d) }
+func (h pairHeap) Swap(i, j int)       { h[i], h[j] = h[j], h[i] }
+func (h *pairHeap) Push(x interface{}) { *h = append(*h, x.(pairItem)) }
+func (h *pairHeap) Pop() interface{} {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}
+
+// oracleRow is dijkstraRow over pair weights: a plain Dijkstra on the
+// edge-based graph from s, then the arrivals at every destination.
+func (cm cchMetric) oracleRow(g *Graph, w []cch.Weight, s Snap, dst []Snap) []cch.Weight {
+	b := &g.base
+	dist := make([]cch.Weight, len(b.nodeEdge))
+	for i := range dist {
+		dist[i] = cch.Inf
+	}
+	h := &pairHeap{}
+	src := cm.phantoms(g, s)
+	for _, p := range src {
+		d := cch.Weight{W: p.whole.W - p.partial.W, S: p.whole.S - p.partial.S}
+		if d.Less(dist[p.node]) {
+			dist[p.node] = d
+			heap.Push(h, pairItem{p.node, d})
+		}
+	}
+	for h.Len() > 0 {
+		it := heap.Pop(h).(pairItem)
+		if dist[it.node].Less(it.d) {
+			continue
+		}
+		for i := b.turnFirst[it.node]; i < b.turnFirst[it.node+1]; i++ {
+			if w[i].IsInf() {
+				continue
+			}
+			v := b.turnHead[i]
+			if nd := it.d.Add(w[i]); nd.Less(dist[v]) {
+				dist[v] = nd
+				heap.Push(h, pairItem{v, nd})
+			}
+		}
+	}
+	g.reverseOnce.Do(g.buildReverse)
+	row := make([]cch.Weight, len(dst))
+	for j, t := range dst {
+		row[j] = cch.Inf
+		for _, tp := range cm.phantoms(g, t) {
+			for _, sp := range src {
+				c := cch.Weight{W: tp.partial.W - sp.partial.W, S: tp.partial.S - sp.partial.S}
+				if sp.node == tp.node && !c.Less(cch.Weight{}) && c.Less(row[j]) {
+					row[j] = c
+				}
+			}
+			// The arcs into the destination's node, with their turn
+			// share and the destination's partial traversal.
+			for k := g.revFirst[tp.node]; k < g.revFirst[tp.node+1]; k++ {
+				y := g.revTail[k]
+				if dist[y].IsInf() {
+					continue
+				}
+				// every turn y->node (parallel turns included)
+				for i := b.turnFirst[y]; i < b.turnFirst[y+1]; i++ {
+					if b.turnHead[i] != tp.node || w[i].IsInf() {
+						continue
+					}
+					turn := cch.Weight{W: w[i].W - cm.nodeW[tp.node], S: weight(Fastest, int64(b.turnMS[i]), 0)}
+					if c := dist[y].Add(turn).Add(tp.partial); c.Less(row[j]) {
+						row[j] = c
+					}
+				}
+			}
+		}
+	}
+	return row
+}
+
+// TestCCHMatchesDijkstra compares CCH point-to-point queries (with their
+// paths) and tables with the Dijkstra oracle on 50 x 40 random pairs per
+// metric and extract, and fastest and shortest also with the
+// hierarchies' own oracle (packed weights, integer seconds and metres).
+func TestCCHMatchesDijkstra(t *testing.T) {
+	for _, name := range []string{"andorra", "delaware"} {
+		t.Run(name, func(t *testing.T) {
+			g := testGraph(t, name)
+			top := testTopology(t, g)
+			t.Logf("%s: %d nodes, %d CCH arcs, elimination tree height %d", name, top.Nodes(), top.Arcs(), top.Levels())
+			src := roadPoints(g, 50, 51, 15)
+			dst := roadPoints(g, 40, 52, 15)
+			metrics := []cchMetric{
+				fastestCCH(g), shortestCCH(g),
+				randomCCH(g, 1, 1000, 200, 0), speedCCH(g, 2), randomCCH(g, 3, 50, 20, 0.03),
+			}
+			for k, cm := range metrics {
+				w := cm.weights(g)
+				m, err := top.Customize(context.Background(), w, cch.Options{Workers: 2, Perfect: k%2 == 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkCCH(t, g, cm, m, w, src, dst)
+				if k < 2 {
+					checkUnits(t, g, Metric(k), cm, m, src, dst)
+				}
+			}
+		})
+	}
+}
+
+// checkCCH compares point-to-point answers, their paths and a table with
+// the pair oracle.
+func checkCCH(t *testing.T, g *Graph, cm cchMetric, m *cch.Metric, w []cch.Weight, src, dst []Snap) {
+	t.Helper()
+	q := m.NewQuery()
+	dstEps := make([][]cch.Endpoint, len(dst))
+	for j, d := range dst {
+		dstEps[j] = cm.endpoints(g, d, false)
+	}
+	srcEps := make([][]cch.Endpoint, len(src))
+	want := make([]cch.Weight, 0, len(src)*len(dst))
+	routes := 0
+	for i, s := range src {
+		srcEps[i] = cm.endpoints(g, s, true)
+		row := cm.oracleRow(g, w, s, dst)
+		want = append(want, row...)
+		for j := range dst {
+			got, meet := q.ShortestPath(srcEps[i], dstEps[j])
+			if got != row[j] {
+				t.Fatalf("%s: pair %d,%d: cch %v, dijkstra %v", cm.name, i, j, got, row[j])
+			}
+			if got.IsInf() {
+				continue
+			}
+			routes++
+			if (i+j)%4 == 0 {
+				checkCCHPath(t, g, cm, w, q.PathArcs(meet), q.Path(meet), srcEps[i], dstEps[j], got)
+			}
+		}
+	}
+	tg := m.NewTargets(dstEps, 2)
+	out := make([]cch.Weight, len(src)*len(dst))
+	if err := m.Table(context.Background(), srcEps, tg, 2, out); err != nil {
+		t.Fatal(err)
+	}
+	for k := range out {
+		if out[k] != want[k] {
+			t.Fatalf("%s: table cell %d,%d: %v, dijkstra %v", cm.name, k/len(dst), k%len(dst), out[k], want[k])
+		}
+	}
+	if routes < len(want)/2 {
+		t.Fatalf("%s: only %d of %d pairs have a route", cm.name, routes, len(want))
+	}
+}
+
+// checkCCHPath checks that a path is a walk of turns from a source's node
+// to a target's node that weighs what the query said.
+func checkCCHPath(t *testing.T, g *Graph, cm cchMetric, w []cch.Weight, arcs, nodes []uint32, src, dst []cch.Endpoint, want cch.Weight) {
+	t.Helper()
+	b := &g.base
+	if len(nodes) != len(arcs)+1 {
+		t.Fatalf("%s: %d nodes for %d arcs", cm.name, len(nodes), len(arcs))
+	}
+	sum := cch.Inf
+	for _, e := range src {
+		if e.Node == nodes[0] && e.Init.Less(sum) {
+			sum = e.Init
+		}
+	}
+	for k, i := range arcs {
+		if i < b.turnFirst[nodes[k]] || i >= b.turnFirst[nodes[k]+1] || b.turnHead[i] != nodes[k+1] {
+			t.Fatalf("%s: path arc %d (turn %d) is not %d->%d", cm.name, k, i, nodes[k], nodes[k+1])
+		}
+		sum = sum.Add(w[i])
+	}
+	best := cch.Inf
+	for _, e := range dst {
+		if c := sum.Add(e.Init); e.Node == nodes[len(nodes)-1] && !c.Less(cch.Weight{}) && c.Less(best) {
+			best = c
+		}
+	}
+	if best != want {
+		t.Fatalf("%s: path weighs %v, query said %v", cm.name, best, want)
+	}
+}
+
+// checkUnits compares fastest and shortest with the hierarchies' oracle:
+// the packed weight, then integer seconds and metres as tables give them.
+func checkUnits(t *testing.T, g *Graph, metric Metric, cm cchMetric, m *cch.Metric, src, dst []Snap) {
+	t.Helper()
+	q := m.NewQuery()
+	dist := make([]int64, len(g.base.nodeEdge))
+	for i, s := range src {
+		row := g.dijkstraRow(metric, s, dst, dist)
+		se := cm.endpoints(g, s, true)
+		for j, d := range dst {
+			got, _ := q.ShortestPath(se, cm.endpoints(g, d, false))
+			if got.IsInf() {
+				if row[j] != ch.Inf {
+					t.Fatalf("%s: pair %d,%d: no cch route, oracle %d", metric, i, j, row[j])
+				}
+				continue
+			}
+			ms, dm := unweight(Fastest, got.S)
+			if packed := weight(metric, ms, dm); packed != row[j] {
+				t.Fatalf("%s: pair %d,%d: cch %v, oracle %d", metric, i, j, got, row[j])
+			}
+			primary := ms
+			if metric == Shortest {
+				primary = dm
+			}
+			if got.W != primary {
+				t.Fatalf("%s: pair %d,%d: W lane %d, S lane says %d", metric, i, j, got.W, primary)
+			}
+			sec, met := toUnits(Fastest, got.S)
+			if ds, dd := toUnits(metric, row[j]); ds != sec || dd != met {
+				t.Fatalf("%s: pair %d,%d: cch %d s %d m, oracle %d s %d m", metric, i, j, sec, met, ds, dd)
+			}
+		}
+	}
 }
