@@ -73,11 +73,11 @@ func (t *Topology) Customize(ctx context.Context, arcWeights []Weight, opt Optio
 			}
 		}
 	}
-	levels := t.Levels()
-	err := m.run(ctx, workers, levels, func(l int) int { return l }, m.lowerTriangles)
+	sched := t.schedule(workers)
+	err := m.run(ctx, sched, true, m.lowerTriangles)
 	if err == nil && opt.Perfect {
 		m.removed = make([]uint8, len(m.w))
-		err = m.run(ctx, workers, levels, func(l int) int { return levels - 1 - l }, m.upperTriangles)
+		err = m.run(ctx, sched, false, m.upperTriangles)
 		m.removeLowered()
 		m.keptLoops()
 	}
@@ -108,45 +108,53 @@ type scratch struct {
 	buf  []arcWeight
 }
 
-// run calls work for every node of every level, level by level in the
-// order level(0), level(1), ..., the nodes of a level spread over
-// workers goroutines.
-func (m *Metric) run(ctx context.Context, workers, levels int, level func(int) int, work func(s *scratch, x uint32)) error {
+// run calls work for every node: bottom-up (ascending ranks: the
+// subtrees of the schedule in parallel, then the top nodes) or top-down
+// (the reverse).
+func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s *scratch, x uint32)) error {
 	t := m.t
-	scr := make([]*scratch, workers)
+	scr := make([]*scratch, len(sched.parts))
 	for i := range scr {
 		scr[i] = &scratch{mark: make([]int32, t.n)}
 		for j := range scr[i].mark {
 			scr[i].mark[j] = -1
 		}
 	}
-	// A level of fewer nodes than this runs on one goroutine.
-	const minParallel = 256
-	var wg sync.WaitGroup
-	for i := 0; i < levels; i++ {
-		if i%16 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		l := level(i)
-		nodes := t.levelNode[t.levelFirst[l]:t.levelFirst[l+1]]
-		if workers == 1 || len(nodes) < minParallel {
-			for _, x := range nodes {
-				work(scr[0], x)
+	// sweep runs work over nodes in the direction of the pass, checking
+	// ctx every few thousand nodes.
+	sweep := func(s *scratch, nodes []uint32) {
+		for i := range nodes {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return
 			}
-			continue
+			if up {
+				work(s, nodes[i])
+			} else {
+				work(s, nodes[len(nodes)-1-i])
+			}
 		}
-		per := (len(nodes) + workers - 1) / workers
-		for w := 0; w < workers; w++ {
-			part := nodes[min(w*per, len(nodes)):min((w+1)*per, len(nodes))]
+	}
+	parallel := func() {
+		var wg sync.WaitGroup
+		for w, part := range sched.parts {
 			wg.Add(1)
-			go func(s *scratch) {
+			go func() {
 				defer wg.Done()
-				for _, x := range part {
-					work(s, x)
-				}
-			}(scr[w])
+				sweep(scr[w], part)
+			}()
 		}
 		wg.Wait()
+	}
+	if up {
+		parallel()
+		if ctx.Err() == nil {
+			sweep(scr[0], sched.top)
+		}
+	} else {
+		sweep(scr[0], sched.top)
+		if ctx.Err() == nil {
+			parallel()
+		}
 	}
 	return ctx.Err()
 }

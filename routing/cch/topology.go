@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Topology is the metric-independent part of a CCH: the nested-dissection
@@ -34,11 +35,11 @@ type Topology struct {
 	// neighbour), -1 at a root.
 	parent []int32
 
-	// levelFirst[l]..levelFirst[l+1] index levelNode, the nodes of height
-	// l in the elimination tree (leaves are 0): nodes of one level share
-	// no arc and are customized in parallel.
-	levelFirst []uint32
-	levelNode  []uint32
+	// height is the height of the elimination tree.
+	height int
+	// schedules caches the customization schedule per worker count.
+	schedMu   sync.Mutex
+	schedules map[int]*schedule
 
 	// input[i] says where input arc i lands: arc<<1 | 1 when it runs
 	// downwards (from the head of the CCH arc to its tail), arc<<1 when
@@ -214,30 +215,14 @@ func (t *Topology) derive() {
 		t.downArc[fill[h]] = uint32(a)
 		fill[h]++
 	}
-	// Heights: a node is one above its highest child.
+	// Height: a node is one above its highest child.
 	height := make([]uint32, n)
-	levels := uint32(0)
+	t.height = 0
 	for x := 0; x < n; x++ {
 		if p := t.parent[x]; p >= 0 {
 			height[p] = max(height[p], height[x]+1)
 		}
-		levels = max(levels, height[x]+1)
-	}
-	if n == 0 {
-		levels = 0
-	}
-	t.levelFirst = make([]uint32, levels+1)
-	for _, h := range height {
-		t.levelFirst[h+1]++
-	}
-	for l := uint32(0); l < levels; l++ {
-		t.levelFirst[l+1] += t.levelFirst[l]
-	}
-	t.levelNode = make([]uint32, n)
-	fill = slices.Clone(t.levelFirst[:levels])
-	for x, h := range height {
-		t.levelNode[fill[h]] = uint32(x)
-		fill[h]++
+		t.height = max(t.height, int(height[x])+1)
 	}
 }
 
@@ -281,7 +266,7 @@ func (t *Topology) Arcs() int { return len(t.upHead) }
 func (t *Topology) InputArcs() int { return len(t.input) }
 
 // Levels returns the height of the elimination tree.
-func (t *Topology) Levels() int { return len(t.levelFirst) - 1 }
+func (t *Topology) Levels() int { return t.height }
 
 // Rank returns the position of node v in the contraction order.
 func (t *Topology) Rank(v uint32) uint32 { return t.rank[v] }
@@ -289,6 +274,6 @@ func (t *Topology) Rank(v uint32) uint32 { return t.rank[v] }
 // Bytes returns the memory the topology holds.
 func (t *Topology) Bytes() int64 {
 	return 4 * int64(len(t.rank)+len(t.node)+len(t.upFirst)+len(t.upHead)+len(t.upTail)+len(t.downFirst)+
-		len(t.downTail)+len(t.downArc)+len(t.parent)+len(t.levelFirst)+len(t.levelNode)+len(t.input)+
+		len(t.downTail)+len(t.downArc)+len(t.parent)+len(t.input)+
 		len(t.inFirst)+len(t.inArcs))
 }
