@@ -5,11 +5,13 @@ import (
 	"context"
 	"math"
 	"math/rand"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
+	"github.com/geosvc/geosvc/routing/osmroad"
 )
 
 // The CCH of routing/cch against the Dijkstra oracle on the edge-based
@@ -405,6 +407,194 @@ func checkUnits(t *testing.T, g *Graph, metric Metric, cm cchMetric, m *cch.Metr
 			sec, met := toUnits(Fastest, got.S)
 			if ds, dd := toUnits(metric, row[j]); ds != sec || dd != met {
 				t.Fatalf("%s: pair %d,%d: cch %d s %d m, oracle %d s %d m", metric, i, j, sec, met, ds, dd)
+			}
+		}
+	}
+}
+
+// sameEdgeTargets returns, for every source, two targets on its road: one
+// ahead of it and one behind it in the road's direction.
+func sameEdgeTargets(src []Snap) []Snap {
+	var dst []Snap
+	for _, s := range src {
+		ahead, behind := s, s
+		ahead.Fraction = s.Fraction + (1-s.Fraction)/2
+		behind.Fraction = s.Fraction / 2
+		dst = append(dst, ahead, behind)
+	}
+	return dst
+}
+
+// TestCCHSameNode routes from points to points on their own road, ahead
+// and behind (on a one-way road the way round goes through the node's
+// loop or a meeting above it), as routing/ch's tests do.
+func TestCCHSameNode(t *testing.T) {
+	for _, name := range []string{"andorra", "delaware"} {
+		t.Run(name, func(t *testing.T) {
+			g := testGraph(t, name)
+			top := testTopology(t, g)
+			src := roadPoints(g, 30, 61, 0)
+			dst := sameEdgeTargets(src)
+			metrics := []cchMetric{fastestCCH(g), randomCCH(g, 4, 300, 100, 0.02)}
+			if name == "andorra" {
+				metrics = append(metrics, shortestCCH(g), speedCCH(g, 5))
+			}
+			for k, cm := range metrics {
+				w := cm.weights(g)
+				for _, perfect := range []bool{false, true} {
+					m, err := top.Customize(context.Background(), w, cch.Options{Workers: 2, Perfect: perfect})
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkCCH(t, g, cm, m, w, src, dst)
+					if k == 0 && !perfect {
+						checkUnits(t, g, Fastest, cm, m, src, dst)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCCHAvoid makes every turn into a destination's road unusable: no
+// route reaches it from elsewhere, as the oracle agrees.
+func TestCCHAvoid(t *testing.T) {
+	g := testGraph(t, "andorra")
+	top := testTopology(t, g)
+	src := roadPoints(g, 20, 71, 15)
+	dst := roadPoints(g, 5, 72, 15)
+	cm := randomCCH(g, 6, 100, 10, 0)
+	cm.avoid = make([]bool, len(cm.turnW))
+	closed := map[uint32]bool{}
+	for _, d := range dst {
+		for _, p := range cm.phantoms(g, d) {
+			closed[p.node] = true
+		}
+	}
+	for i, h := range g.base.turnHead {
+		cm.avoid[i] = closed[h]
+	}
+	w := cm.weights(g)
+	m, err := top.Customize(context.Background(), w, cch.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := m.NewQuery()
+	for i, s := range src {
+		for j, d := range dst {
+			if s.Edge == d.Edge {
+				continue
+			}
+			if got, _ := q.ShortestPath(cm.endpoints(g, s, true), cm.endpoints(g, d, false)); !got.IsInf() {
+				t.Fatalf("pair %d,%d: a route of %v into a closed road", i, j, got)
+			}
+		}
+	}
+	// The oracle agrees on every cell, and the table too.
+	cm.name = "avoid"
+	for _, s := range src {
+		for j, c := range cm.oracleRow(g, w, s, dst) {
+			if !c.IsInf() && s.Edge != dst[j].Edge {
+				t.Fatalf("oracle reaches closed road %d", j)
+			}
+		}
+	}
+	checkCCHTable(t, g, cm, m, w, src, dst)
+}
+
+// checkCCHTable compares a table with the oracle, where pairs may have no
+// route at all.
+func checkCCHTable(t *testing.T, g *Graph, cm cchMetric, m *cch.Metric, w []cch.Weight, src, dst []Snap) {
+	t.Helper()
+	srcEps := make([][]cch.Endpoint, len(src))
+	for i, s := range src {
+		srcEps[i] = cm.endpoints(g, s, true)
+	}
+	dstEps := make([][]cch.Endpoint, len(dst))
+	for j, d := range dst {
+		dstEps[j] = cm.endpoints(g, d, false)
+	}
+	out := make([]cch.Weight, len(src)*len(dst))
+	if err := m.Table(context.Background(), srcEps, m.NewTargets(dstEps, 2), 2, out); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range src {
+		for j, want := range cm.oracleRow(g, w, s, dst) {
+			if got := out[i*len(dst)+j]; got != want {
+				t.Fatalf("%s: table cell %d,%d: %v, dijkstra %v", cm.name, i, j, got, want)
+			}
+		}
+	}
+}
+
+// TestCCHFixtureRoutes routes the hand-computed fixture routes of
+// TestFixtureRoutes through the CCH, fastest and shortest.
+func TestCCHFixtureRoutes(t *testing.T) {
+	cases := []struct {
+		fixture  string
+		from, to int64
+		wantS    int
+		wantM    int
+	}{
+		{"oneway", 1, 3, 32, 222},
+		{"oneway", 3, 1, 64, 445},
+		{"reverse_oneway", 3, 1, 32, 222},
+		{"reverse_oneway", 1, 3, 64, 445},
+		{"roundabout", 5, 7, 55, 380},
+		{"roundabout", 5, 6, 111, 694},
+		{"no_left_turn", 2, 6, 71, 491},
+		{"no_left_turn", 6, 2, 50, 334},
+		{"only_straight_on", 2, 5, 71, 491},
+		{"only_straight_on", 2, 3, 32, 222},
+		{"access_private", 1, 3, 64, 445},
+		{"access_private", 1, 6, 80, 556},
+		{"ferry", 7, 8, 636, 1334},
+		{"ferry", 9, 10, 843, 1334},
+		{"maxspeed_mph", 1, 11, 104, 1112},
+		{"maxspeed_mph", 1, 16, 181, 1668},
+		{"traffic_signal", 1, 3, 34, 222},
+		{"traffic_signal", 3, 1, 34, 222},
+		{"barrier", 1, 3, 64, 445},
+		{"island", 1, 3, 32, 222},
+		{"island", 1, 6, int(NoRoute), 0},
+	}
+	prof := carProfile(t)
+	for _, tc := range cases {
+		path := filepath.Join("testdata", tc.fixture+".osm")
+		net, err := osmroad.Read(path, prof)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.fixture, err)
+		}
+		g, _, err := Build(net, prof)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.fixture, err)
+		}
+		tails, heads, coords := g.cchInput()
+		top, err := cch.Build(len(g.base.nodeEdge), tails, heads, coords, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes := fixtureNodes(t, path)
+		from := g.Snap(nodes[tc.from], 0)
+		to := g.Snap(nodes[tc.to], 0)
+		for _, cm := range []cchMetric{fastestCCH(g), shortestCCH(g)} {
+			m, err := top.Customize(context.Background(), cm.weights(g), cch.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := m.NewQuery().ShortestPath(cm.endpoints(g, from, true), cm.endpoints(g, to, false))
+			if tc.wantS == int(NoRoute) {
+				if !got.IsInf() {
+					t.Errorf("%s %d->%d %s: %v, want no route", tc.fixture, tc.from, tc.to, cm.name, got)
+				}
+				continue
+			}
+			if got.IsInf() {
+				t.Fatalf("%s %d->%d %s: no route", tc.fixture, tc.from, tc.to, cm.name)
+			}
+			s, metres := toUnits(Fastest, got.S)
+			if int(s) != tc.wantS || int(metres) != tc.wantM {
+				t.Errorf("%s %d->%d %s: %d s %d m, want %d s %d m", tc.fixture, tc.from, tc.to, cm.name, s, metres, tc.wantS, tc.wantM)
 			}
 		}
 	}
