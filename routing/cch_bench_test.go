@@ -3,10 +3,13 @@ package routing
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
+	"github.com/geosvc/geosvc/internal/binfmt"
 	"github.com/geosvc/geosvc/routing/cch"
 )
 
@@ -146,5 +149,44 @@ func BenchmarkCCHTable(b *testing.B) {
 			b.ReportMetric(buckets.Seconds()*1000/float64(b.N), "buckets-ms")
 			b.ReportMetric(rows.Seconds()*1000/float64(b.N), "rows-ms")
 		})
+	}
+}
+
+// BenchmarkCCHLoad times loading the bundle's graph (routing.Load) plus
+// reading the CCH topology from its own binfmt file, as routing.graph
+// would hold it.
+func BenchmarkCCHLoad(b *testing.B) {
+	g := testGraph(b, "delaware")
+	top := testTopology(b, g)
+	dir := b.TempDir()
+	graphPath := filepath.Join(dir, FileName)
+	if err := g.Save(graphPath); err != nil {
+		b.Fatal(err)
+	}
+	cchPath := filepath.Join(dir, "cch.bin")
+	w := binfmt.NewWriter()
+	top.Write(w, "cch.")
+	if err := w.WriteFile(cchPath, fileMagic, formatVersion); err != nil {
+		b.Fatal(err)
+	}
+	var topology time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Load(graphPath); err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		f, err := binfmt.Open(cchPath, fileMagic, formatVersion)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cch.ReadTopology(f, "cch."); err != nil {
+			b.Fatal(err)
+		}
+		topology += time.Since(t0)
+	}
+	b.ReportMetric(topology.Seconds()*1000/float64(b.N), "topology-ms")
+	if st, err := os.Stat(cchPath); err == nil {
+		b.ReportMetric(float64(st.Size())/1e6, "topology-MB")
 	}
 }
