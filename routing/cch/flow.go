@@ -2,9 +2,9 @@ package cch
 
 // cutter computes minimum vertex cuts between a source set and a sink set
 // of one connected part (a local undirected graph in CSR form) with
-// Dinic's algorithm on the node-split graph: each node v is an in-node
-// 2v and an out-node 2v+1 joined by an arc of capacity one, and every
-// edge {u, v} gives the arcs u_out->v_in and v_out->u_in of unbounded
+// Ford-Fulkerson in rounds of depth-first searches on the node-split
+// graph: each node v is an in-node 2v and an out-node 2v+1 joined by an
+// arc of capacity one, and every edge {u, v} gives the arcs u_out->v_in and v_out->u_in of unbounded
 // capacity. The sources are contracted into the super source (never cut),
 // so a search starts at the sources that have a neighbour outside the
 // set; every sink's out-node drains into the super sink (a sink may be
@@ -15,13 +15,14 @@ type cutter struct {
 	first, head []uint32 // local CSR, both directions of every edge
 	rev         []uint32 // rev[e] is the slot of the reverse of edge slot e
 
-	vflow    []bool  // flow through v_in->v_out
-	eflow    []bool  // flow on the arc u_out->head[e] (e in u's slots)
-	source   []bool  // node is a source
-	sink     []bool  // node is a sink
-	level    []int32 // BFS level of split node x, -1 unreached, -2 dead end
+	vflow    []bool   // flow through v_in->v_out
+	eflow    []bool   // flow on the arc u_out->head[e] (e in u's slots)
+	source   []bool   // node is a source
+	sink     []bool   // node is a sink
+	visit    []uint32 // round in which split node x was visited
+	epoch    uint32
 	iter     []uint32
-	queue    []uint32
+	stack    []uint32
 	boundary []uint32 // sources with a neighbour that is not a source
 }
 
@@ -31,7 +32,10 @@ func (c *cutter) reset(n, m int) {
 	c.source = resize(c.source, n)
 	c.sink = resize(c.sink, n)
 	c.eflow = resize(c.eflow, m)
-	c.level = resize(c.level, 2*n)
+	if len(c.visit) < 2*n {
+		c.visit = make([]uint32, 2*n)
+		c.epoch = 0
+	}
 	c.iter = resize(c.iter, 2*n)
 	clear(c.vflow)
 	clear(c.source)
@@ -70,20 +74,36 @@ func (c *cutter) minCut(sources, sinks []uint32, side []uint8, limit int) int {
 		}
 	}
 	flow := 0
-	for c.bfs(sources) {
+	for {
+		// A round: depth-first searches from the boundary sources that
+		// share their visited marks, each augmenting along the path it
+		// finds. A round that finds no path proves the flow maximum,
+		// and its marks are then the residual reach of the source.
+		c.epoch++
+		if c.epoch == 0 {
+			clear(c.visit)
+			c.epoch = 1
+		}
+		for _, s := range sources {
+			c.visit[2*s], c.visit[2*s+1] = c.epoch, c.epoch
+		}
+		found := 0
 		for _, s := range c.boundary {
-			for c.dfs(2*s + 1) {
-				flow++
+			c.iter[2*s+1] = 0
+			for c.augment(2*s + 1) {
+				found++
 			}
 		}
+		flow += found
 		if flow > limit {
 			return flow
 		}
+		if found == 0 {
+			break
+		}
 	}
-	// c.level now marks what the super source reaches in the residual
-	// graph (the last BFS did not reach the sink).
 	for v := 0; v < n; v++ {
-		in, out := c.level[2*v] >= 0, c.level[2*v+1] >= 0
+		in, out := c.visit[2*v] == c.epoch, c.visit[2*v+1] == c.epoch
 		switch {
 		case out:
 			side[v] = 0
@@ -96,104 +116,78 @@ func (c *cutter) minCut(sources, sinks []uint32, side []uint8, limit int) int {
 	return flow
 }
 
-// bfs computes the levels of the residual graph from the super source and
-// reports whether the super sink is reachable. It completes the levels up
-// to the sink's, and marks everything reachable when the sink is not.
-func (c *cutter) bfs(sources []uint32) bool {
-	for i := range c.level {
-		c.level[i] = -1
-	}
-	for _, s := range sources {
-		c.level[2*s], c.level[2*s+1] = 0, 0
-	}
-	q := c.queue[:0]
-	for _, s := range c.boundary {
-		q = append(q, 2*s+1)
-	}
-	found := int32(-1)
-	for h := 0; h < len(q); h++ {
-		x := q[h]
-		lx := c.level[x]
-		if found >= 0 && lx >= found {
-			break
-		}
+// augment searches depth-first from split node start (visited) for a
+// residual path to the sink through nodes not visited in this round, and
+// pushes one unit along it. iter[x] is the arc of x being explored.
+func (c *cutter) augment(start uint32) bool {
+	st := append(c.stack[:0], start)
+	defer func() { c.stack = st[:0] }()
+	for len(st) > 0 {
+		x := st[len(st)-1]
 		v := x / 2
-		next := lx + 1
-		if x%2 == 0 {
-			if !c.vflow[v] && c.level[x+1] < 0 {
-				c.level[x+1] = next
-				q = append(q, x+1)
+		if x%2 == 1 && c.sink[v] {
+			// Push along the stack.
+			for k := 0; k+1 < len(st); k++ {
+				c.push(st[k], c.iter[st[k]])
 			}
-			for e := c.first[v]; e < c.first[v+1]; e++ {
-				if y := 2*c.head[e] + 1; c.eflow[c.rev[e]] && c.level[y] < 0 {
-					c.level[y] = next
-					q = append(q, y)
-				}
+			return true
+		}
+		deg := c.first[v+1] - c.first[v]
+		advanced := false
+		for ; c.iter[x] <= deg; c.iter[x]++ {
+			y, ok := c.residual(x, c.iter[x])
+			if ok && c.visit[y] != c.epoch {
+				c.visit[y] = c.epoch
+				c.iter[y] = 0
+				st = append(st, y)
+				advanced = true
+				break
 			}
-		} else {
-			if c.sink[v] {
-				found = lx
-				continue
-			}
-			if c.vflow[v] && c.level[x-1] < 0 {
-				c.level[x-1] = next
-				q = append(q, x-1)
-			}
-			for e := c.first[v]; e < c.first[v+1]; e++ {
-				if y := 2 * c.head[e]; c.level[y] < 0 {
-					c.level[y] = next
-					q = append(q, y)
-				}
+		}
+		if !advanced {
+			st = st[:len(st)-1]
+			if len(st) > 0 {
+				c.iter[st[len(st)-1]]++
 			}
 		}
 	}
-	c.queue = q
-	if found < 0 {
-		return false
-	}
-	clear(c.iter)
-	return true
+	return false
 }
 
-// dfs looks for an augmenting path from split node x along the level
-// graph and pushes one unit along it.
-func (c *cutter) dfs(x uint32) bool {
+// residual returns the head of arc i of split node x (0: the vertex arc,
+// else the edge slots) when it has residual capacity.
+func (c *cutter) residual(x, i uint32) (uint32, bool) {
 	v := x / 2
-	if x%2 == 1 && c.sink[v] {
-		return true
-	}
-	deg := c.first[v+1] - c.first[v]
-	lx := c.level[x]
-	for ; c.iter[x] <= deg; c.iter[x]++ {
-		i := c.iter[x]
-		if x%2 == 0 {
-			if i == 0 {
-				if !c.vflow[v] && c.level[x+1] == lx+1 && c.dfs(x+1) {
-					c.vflow[v] = true
-					return true
-				}
-				continue
-			}
-			e := c.first[v] + i - 1
-			if y := 2*c.head[e] + 1; c.eflow[c.rev[e]] && c.level[y] == lx+1 && c.dfs(y) {
-				c.eflow[c.rev[e]] = false
-				return true
-			}
-		} else {
-			if i == 0 {
-				if c.vflow[v] && c.level[x-1] == lx+1 && c.dfs(x-1) {
-					c.vflow[v] = false
-					return true
-				}
-				continue
-			}
-			e := c.first[v] + i - 1
-			if y := 2 * c.head[e]; !c.eflow[e] && c.level[y] == lx+1 && c.dfs(y) {
-				c.eflow[e] = true
-				return true
-			}
+	if x%2 == 0 {
+		if i == 0 {
+			return x + 1, !c.vflow[v]
 		}
+		e := c.first[v] + i - 1
+		return 2*c.head[e] + 1, c.eflow[c.rev[e]]
 	}
-	c.level[x] = -2 // dead end for the rest of this phase
-	return false
+	if i == 0 {
+		return x - 1, c.vflow[v]
+	}
+	// Unbounded capacity: always residual. (A second unit on an arc
+	// that carries one could not leave its head, whose vertex arc
+	// carries that unit: the search dead-ends there.)
+	return 2 * c.head[c.first[v]+i-1], true
+}
+
+// push sends one unit along arc i of split node x.
+func (c *cutter) push(x, i uint32) {
+	v := x / 2
+	if x%2 == 0 {
+		if i == 0 {
+			c.vflow[v] = true
+		} else {
+			c.eflow[c.rev[c.first[v]+i-1]] = false
+		}
+		return
+	}
+	if i == 0 {
+		c.vflow[v] = false
+	} else {
+		c.eflow[c.first[v]+i-1] = true
+	}
 }

@@ -229,39 +229,73 @@ func (ws *workspace) components(n int) int {
 }
 
 // cut finds the best Inertial Flow separator of the connected local graph
-// over part and leaves its sides in ws.best.
+// over part and leaves its sides in ws.best. A large part's directions
+// are split with another goroutine when a workspace is free.
 func (d *dissector) cut(ws *workspace, part []uint32) {
 	n := len(part)
-	c := &ws.cut
-	c.first, c.head = ws.first, ws.head
-	c.rev = reverseSlots(c.first, c.head, c.rev)
-	ws.side = resize(ws.side, n)
-	ws.best = resize(ws.best, n)
-	k := int(float64(n) * inertialBalance)
-	if k < 1 {
-		k = 1
+	ws.cut.rev = reverseSlots(ws.first, ws.head, ws.cut.rev)
+	all := []int{0, 1, 2, 3}
+	if n >= parallelCut {
+		select {
+		case other := <-d.tokens:
+			var wg sync.WaitGroup
+			wg.Add(1)
+			var size2, big2 int
+			go func() {
+				defer wg.Done()
+				size2, big2 = d.tryDirections(other, ws, part, []int{1, 3})
+			}()
+			size1, big1 := d.tryDirections(ws, ws, part, []int{0, 2})
+			wg.Wait()
+			if size2 < size1 || (size2 == size1 && big2 < big1) {
+				copy(ws.best[:n], other.best[:n])
+			}
+			d.tokens <- other
+			return
+		default:
+		}
 	}
+	d.tryDirections(ws, ws, part, all)
+}
+
+// parallelCut is the smallest part whose directions are tried on two
+// goroutines.
+const parallelCut = 20000
+
+// tryDirections computes the cuts of the given projection directions of
+// the part whose local graph and reverse slots are in owner, with w's
+// scratch, keeps the best in w.best and returns its size and larger side.
+func (d *dissector) tryDirections(w, owner *workspace, part []uint32, dirs []int) (int, int) {
+	n := len(part)
+	c := &w.cut
+	ownRev := c.rev
+	c.first, c.head, c.rev = owner.first, owner.head, owner.cut.rev
+	defer func() { c.rev = ownRev }()
+	w.side = resize(w.side, n)
+	w.best = resize(w.best, n)
+	k := max(int(float64(n)*inertialBalance), 1)
+	sources := make([]uint32, k)
+	sinks := make([]uint32, k)
 	bestCut, bestBig := math.MaxInt, math.MaxInt
-	for _, dir := range inertialDirections {
-		ws.keyed = resize(ws.keyed, n)
+	for _, di := range dirs {
+		dir := inertialDirections[di]
+		w.keyed = resize(w.keyed, n)
 		for i, v := range part {
 			p := d.xy[v]
-			ws.keyed[i] = keyed{p[0]*dir[0] + p[1]*dir[1], uint32(i)}
+			w.keyed[i] = keyed{p[0]*dir[0] + p[1]*dir[1], uint32(i)}
 		}
-		selectK(ws.keyed, k)
-		selectK(ws.keyed[k:], n-2*k)
-		sources := make([]uint32, k)
-		sinks := make([]uint32, k)
+		selectK(w.keyed, k)
+		selectK(w.keyed[k:], n-2*k)
 		for i := 0; i < k; i++ {
-			sources[i] = ws.keyed[i].v
-			sinks[i] = ws.keyed[n-k+i].v
+			sources[i] = w.keyed[i].v
+			sinks[i] = w.keyed[n-k+i].v
 		}
-		size := c.minCut(sources, sinks, ws.side, bestCut)
+		size := c.minCut(sources, sinks, w.side, bestCut)
 		if size > bestCut {
 			continue
 		}
 		var na, nb int
-		for _, s := range ws.side {
+		for _, s := range w.side {
 			switch s {
 			case 0:
 				na++
@@ -271,9 +305,10 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 		}
 		if big := max(na, nb); size < bestCut || (size == bestCut && big < bestBig) {
 			bestCut, bestBig = size, big
-			copy(ws.best, ws.side)
+			copy(w.best, w.side)
 		}
 	}
+	return bestCut, bestBig
 }
 
 // reverseSlots returns rev with rev[e] the slot of the reverse of edge
