@@ -13,8 +13,7 @@ import (
 // any subset of source rows from any number of goroutines.
 type Targets struct {
 	m *Metric
-	// Len is the number of targets (table columns).
-	n int
+	n int // targets (table columns)
 	// first[x]..first[x+1] index the entries of node x (rank).
 	first  []uint32
 	target []uint32
@@ -87,7 +86,7 @@ func (q *Query) bucketEntries(eps []Endpoint, target uint32, out []bucketEntry) 
 			break
 		}
 		bx := q.bw[x]
-		if bx.W == infW {
+		if bx.W == infW || m.stalled(q.bw, x, bx, false) {
 			continue
 		}
 		out = append(out, bucketEntry{x, target, bx})
@@ -103,6 +102,33 @@ func (q *Query) bucketEntries(eps []Endpoint, target uint32, out []bucketEntry) 
 		}
 	}
 	return out
+}
+
+// stalled reports whether the label d of x in a forward (or backward)
+// elimination-tree search is beaten by a label already found at a higher
+// neighbour y plus the arc y->x (x->y): then d is not a shortest-path
+// distance, so no shortest path meets or passes at x with it, and the
+// search neither records nor relaxes it (stall-on-demand; the labels of
+// higher nodes are upper bounds of real paths at any time).
+func (m *Metric) stalled(lab []Weight, x uint32, d Weight, forward bool) bool {
+	t := m.t
+	for a := t.upFirst[x]; a < t.upFirst[x+1]; a++ {
+		ly := lab[t.upHead[a]]
+		if ly.W == infW {
+			continue
+		}
+		wa := m.w[a].Down // y->x
+		if !forward {
+			wa = m.w[a].Up // x->y
+		}
+		if wa.W == infW {
+			continue
+		}
+		if c := ly.Add(wa); c.Less(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // Len returns the number of targets.
@@ -135,7 +161,7 @@ func (q *Query) Row(sources []Endpoint, tg *Targets, row []Weight) {
 			break
 		}
 		fx := q.fw[x]
-		if fx.W == infW {
+		if fx.W == infW || m.stalled(q.fw, x, fx, true) {
 			continue
 		}
 		lo, hi := tg.first[x], tg.first[x+1]
