@@ -259,6 +259,36 @@ func TestShortestPathMatchesDijkstra(t *testing.T) {
 
 // TestPerfectArcsAreExact checks that every arc perfect customization
 // keeps weighs what a Dijkstra between its ends says.
+// TestSplitTopNodes customizes every top node on two goroutines.
+func TestSplitTopNodes(t *testing.T) {
+	defer func(w int) { splitWork = w }(splitWork)
+	splitWork = 0
+	rng := rand.New(rand.NewSource(12))
+	g := randomGraph(rng, 30, true)
+	top := build(t, g, 2)
+	m1, err := top.Customize(context.Background(), g.weight, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := top.Customize(context.Background(), g.weight, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(top.schedule(2).top) == 0 {
+		t.Fatal("no top nodes")
+	}
+	for i := range m1.w {
+		if m1.w[i] != m2.w[i] {
+			t.Fatalf("arc %d: %v on two goroutines, %v on one", i, m2.w[i], m1.w[i])
+		}
+	}
+	for x := range m1.loop {
+		if m1.loop[x] != m2.loop[x] {
+			t.Fatalf("loop %d: %v on two goroutines, %v on one", x, m2.loop[x], m1.loop[x])
+		}
+	}
+}
+
 func TestPerfectArcsAreExact(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	g := randomGraph(rng, 15, true)

@@ -74,10 +74,10 @@ func (t *Topology) Customize(ctx context.Context, arcWeights []Weight, opt Optio
 		}
 	}
 	sched := t.schedule(workers)
-	err := m.run(ctx, sched, true, m.lowerTriangles)
+	err := m.run(ctx, sched, true, m.lowerTriangles, m.lowerTrianglesSplit)
 	if err == nil && opt.Perfect {
 		m.removed = make([]uint8, len(m.w))
-		err = m.run(ctx, sched, false, m.upperTriangles)
+		err = m.run(ctx, sched, false, m.upperTriangles, nil)
 		m.removeLowered()
 		m.keptLoops()
 	}
@@ -110,8 +110,9 @@ type scratch struct {
 
 // run calls work for every node: bottom-up (ascending ranks: the
 // subtrees of the schedule in parallel, then the top nodes) or top-down
-// (the reverse).
-func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s *scratch, x uint32)) error {
+// (the reverse). top, if not nil, customizes a top node with the help of
+// a second scratch.
+func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s *scratch, x uint32), top func(s, helper *scratch, x uint32)) error {
 	t := m.t
 	scr := make([]*scratch, len(sched.parts))
 	for i := range scr {
@@ -147,7 +148,14 @@ func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s 
 	}
 	if up {
 		parallel()
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && top != nil && len(scr) > 1 {
+			for i, x := range sched.top {
+				if i%256 == 0 && ctx.Err() != nil {
+					break
+				}
+				top(scr[0], scr[1], x)
+			}
+		} else if ctx.Err() == nil {
 			sweep(scr[0], sched.top)
 		}
 	} else {
@@ -164,29 +172,87 @@ func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s 
 // arcs of z are final), and x's loop through every lower neighbour.
 func (m *Metric) lowerTriangles(s *scratch, x uint32) {
 	t := m.t
-	mark := s.mark
 	lo, hi := t.upFirst[x], t.upFirst[x+1]
 	for a := lo; a < hi; a++ {
-		mark[t.upHead[a]] = int32(a)
+		s.mark[t.upHead[a]] = int32(a)
 	}
+	m.loop[x] = m.lowerRange(s.mark, t.downFirst[x], t.downFirst[x+1], m.w, 0, m.loop[x])
+	for a := lo; a < hi; a++ {
+		s.mark[t.upHead[a]] = -1
+	}
+}
+
+// splitWork is the number of triangles above which a top node's lower
+// triangles are shared between two goroutines (a variable for tests).
+var splitWork = 1 << 15
+
+// lowerTrianglesSplit is lowerTriangles for a node of the top part, whose
+// lower neighbours are split between this goroutine and another when
+// there are many triangles: the other lowers a private copy of x's arcs,
+// merged afterwards. (Neither reads x's arcs: only the final arcs of the
+// lower neighbours.)
+func (m *Metric) lowerTrianglesSplit(s, helper *scratch, x uint32) {
+	t := m.t
+	i0, i1 := t.downFirst[x], t.downFirst[x+1]
+	work := 0
+	for i := i0; i < i1; i++ {
+		work += int(t.upFirst[t.downTail[i]+1] - t.downArc[i])
+	}
+	if work < splitWork {
+		m.lowerTriangles(s, x)
+		return
+	}
+	// Split the lower neighbours at half the work.
+	mid, acc := i0, 0
+	for ; mid < i1 && 2*acc < work; mid++ {
+		acc += int(t.upFirst[t.downTail[mid]+1] - t.downArc[mid])
+	}
+	lo, hi := t.upFirst[x], t.upFirst[x+1]
+	for a := lo; a < hi; a++ {
+		s.mark[t.upHead[a]] = int32(a)
+	}
+	helper.buf = append(helper.buf[:0], m.w[lo:hi]...)
+	done := make(chan Weight)
+	go func() { done <- m.lowerRange(s.mark, mid, i1, helper.buf, lo, Inf) }()
+	loop := m.lowerRange(s.mark, i0, mid, m.w, 0, m.loop[x])
+	other := <-done
+	if other.Less(loop) {
+		loop = other
+	}
+	m.loop[x] = loop
+	for a := lo; a < hi; a++ {
+		p := &helper.buf[a-lo]
+		if p.Up.Less(m.w[a].Up) {
+			m.w[a].Up = p.Up
+		}
+		if p.Down.Less(m.w[a].Down) {
+			m.w[a].Down = p.Down
+		}
+		s.mark[t.upHead[a]] = -1
+	}
+}
+
+// lowerRange lowers the arcs of a node x (marked in mark: mark[y] is the
+// arc x->y) through the lower neighbours of the down entries i0..i1, in
+// out[arc - base], and returns loop lowered by their cycles.
+func (m *Metric) lowerRange(mark []int32, i0, i1 uint32, out []arcWeight, base uint32, loop Weight) Weight {
+	t := m.t
 	w := m.w
-	loop := m.loop[x]
-	for i := t.downFirst[x]; i < t.downFirst[x+1]; i++ {
+	for i := i0; i < i1; i++ {
 		z, a := t.downTail[i], t.downArc[i]
 		wa := w[a] // Up: z->x, Down: x->z
-		if !wa.Up.IsInf() && !wa.Down.IsInf() {
+		if wa.Up.W == infW && wa.Down.W == infW {
+			continue
+		}
+		if wa.Up.W != infW && wa.Down.W != infW {
 			if c := wa.Up.Add(wa.Down); c.Less(loop) {
 				loop = c
 			}
 		}
-		if wa.Up.IsInf() && wa.Down.IsInf() {
-			continue
-		}
 		end := t.upFirst[z+1]
 		for b := a + 1; b < end; b++ {
-			c := mark[t.upHead[b]]
-			wb := &w[b] // Up: z->y, Down: y->z
-			wc := &w[c] // Up: x->y, Down: y->x
+			wb := &w[b]                                // Up: z->y, Down: y->z
+			wc := &out[uint32(mark[t.upHead[b]])-base] // Up: x->y, Down: y->x
 			if wa.Down.W != infW && wb.Up.W != infW {
 				cw, cs := wa.Down.W+wb.Up.W, wa.Down.S+wb.Up.S
 				if cw < wc.Up.W || (cw == wc.Up.W && cs < wc.Up.S) {
@@ -201,10 +267,7 @@ func (m *Metric) lowerTriangles(s *scratch, x uint32) {
 			}
 		}
 	}
-	m.loop[x] = loop
-	for a := lo; a < hi; a++ {
-		mark[t.upHead[a]] = -1
-	}
+	return loop
 }
 
 // upperTriangles is the perfect customization of node x, run from the
