@@ -259,24 +259,30 @@ func TestShortestPathMatchesDijkstra(t *testing.T) {
 
 // TestPerfectArcsAreExact checks that every arc perfect customization
 // keeps weighs what a Dijkstra between its ends says.
-// TestSplitTopNodes customizes every top node on two goroutines.
-func TestSplitTopNodes(t *testing.T) {
-	defer func(w int) { splitWork = w }(splitWork)
-	splitWork = 0
+// TestWorkersAgree customizes on one goroutine and on two, basic and
+// perfect.
+func TestWorkersAgree(t *testing.T) {
 	rng := rand.New(rand.NewSource(12))
 	g := randomGraph(rng, 30, true)
 	top := build(t, g, 2)
-	m1, err := top.Customize(context.Background(), g.weight, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := top.Customize(context.Background(), g.weight, Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(top.schedule(2).top) == 0 {
 		t.Fatal("no top nodes")
 	}
+	for _, perfect := range []bool{false, true} {
+		m1, err := top.Customize(context.Background(), g.weight, Options{Workers: 1, Perfect: perfect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := top.Customize(context.Background(), g.weight, Options{Workers: 2, Perfect: perfect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameMetric(t, m1, m2)
+	}
+}
+
+func sameMetric(t *testing.T, m1, m2 *Metric) {
+	t.Helper()
 	for i := range m1.w {
 		if m1.w[i] != m2.w[i] {
 			t.Fatalf("arc %d: %v on two goroutines, %v on one", i, m2.w[i], m1.w[i])

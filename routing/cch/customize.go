@@ -74,10 +74,10 @@ func (t *Topology) Customize(ctx context.Context, arcWeights []Weight, opt Optio
 		}
 	}
 	sched := t.schedule(workers)
-	err := m.run(ctx, sched, true, m.lowerTriangles, m.lowerTrianglesSplit)
+	err := m.run(ctx, sched, true, m.lowerTriangles)
 	if err == nil && opt.Perfect {
 		m.removed = make([]uint8, len(m.w))
-		err = m.run(ctx, sched, false, m.upperTriangles, nil)
+		err = m.run(ctx, sched, false, m.upperTriangles)
 		m.removeLowered()
 		m.keptLoops()
 	}
@@ -110,9 +110,8 @@ type scratch struct {
 
 // run calls work for every node: bottom-up (ascending ranks: the
 // subtrees of the schedule in parallel, then the top nodes) or top-down
-// (the reverse). top, if not nil, customizes a top node with the help of
-// a second scratch.
-func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s *scratch, x uint32), top func(s, helper *scratch, x uint32)) error {
+// (the reverse).
+func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s *scratch, x uint32)) error {
 	t := m.t
 	scr := make([]*scratch, len(sched.parts))
 	for i := range scr {
@@ -148,14 +147,7 @@ func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s 
 	}
 	if up {
 		parallel()
-		if ctx.Err() == nil && top != nil && len(scr) > 1 {
-			for i, x := range sched.top {
-				if i%256 == 0 && ctx.Err() != nil {
-					break
-				}
-				top(scr[0], scr[1], x)
-			}
-		} else if ctx.Err() == nil {
+		if ctx.Err() == nil {
 			sweep(scr[0], sched.top)
 		}
 	} else {
@@ -178,56 +170,6 @@ func (m *Metric) lowerTriangles(s *scratch, x uint32) {
 	}
 	m.loop[x] = m.lowerRange(s.mark, t.downFirst[x], t.downFirst[x+1], m.w, 0, m.loop[x])
 	for a := lo; a < hi; a++ {
-		s.mark[t.upHead[a]] = -1
-	}
-}
-
-// splitWork is the number of triangles above which a top node's lower
-// triangles are shared between two goroutines (a variable for tests).
-var splitWork = 1 << 15
-
-// lowerTrianglesSplit is lowerTriangles for a node of the top part, whose
-// lower neighbours are split between this goroutine and another when
-// there are many triangles: the other lowers a private copy of x's arcs,
-// merged afterwards. (Neither reads x's arcs: only the final arcs of the
-// lower neighbours.)
-func (m *Metric) lowerTrianglesSplit(s, helper *scratch, x uint32) {
-	t := m.t
-	i0, i1 := t.downFirst[x], t.downFirst[x+1]
-	work := 0
-	for i := i0; i < i1; i++ {
-		work += int(t.upFirst[t.downTail[i]+1] - t.downArc[i])
-	}
-	if work < splitWork {
-		m.lowerTriangles(s, x)
-		return
-	}
-	// Split the lower neighbours at half the work.
-	mid, acc := i0, 0
-	for ; mid < i1 && 2*acc < work; mid++ {
-		acc += int(t.upFirst[t.downTail[mid]+1] - t.downArc[mid])
-	}
-	lo, hi := t.upFirst[x], t.upFirst[x+1]
-	for a := lo; a < hi; a++ {
-		s.mark[t.upHead[a]] = int32(a)
-	}
-	helper.buf = append(helper.buf[:0], m.w[lo:hi]...)
-	done := make(chan Weight)
-	go func() { done <- m.lowerRange(s.mark, mid, i1, helper.buf, lo, Inf) }()
-	loop := m.lowerRange(s.mark, i0, mid, m.w, 0, m.loop[x])
-	other := <-done
-	if other.Less(loop) {
-		loop = other
-	}
-	m.loop[x] = loop
-	for a := lo; a < hi; a++ {
-		p := &helper.buf[a-lo]
-		if p.Up.Less(m.w[a].Up) {
-			m.w[a].Up = p.Up
-		}
-		if p.Down.Less(m.w[a].Down) {
-			m.w[a].Down = p.Down
-		}
 		s.mark[t.upHead[a]] = -1
 	}
 }
@@ -278,39 +220,47 @@ func (m *Metric) lowerRange(mark []int32, i0, i1 uint32, out []arcWeight, base u
 // replaces it.
 func (m *Metric) upperTriangles(s *scratch, x uint32) {
 	t := m.t
-	mark := s.mark
 	lo, hi := t.upFirst[x], t.upFirst[x+1]
-	w := m.w
-	s.buf = append(s.buf[:0], w[lo:hi]...)
+	s.buf = append(s.buf[:0], m.w[lo:hi]...) // basic weights
 	for a := lo; a < hi; a++ {
-		mark[t.upHead[a]] = int32(a)
+		s.mark[t.upHead[a]] = int32(a)
 	}
+	m.upperRange(s.mark, lo, hi, s.buf, m.w[lo:hi], lo)
 	for a := lo; a < hi; a++ {
+		s.mark[t.upHead[a]] = -1
+		var r uint8
+		if m.w[a].Up.Less(s.buf[a-lo].Up) {
+			r |= 1
+		}
+		if m.w[a].Down.Less(s.buf[a-lo].Down) {
+			r |= 2
+		}
+		m.removed[a] = r
+	}
+}
+
+// upperRange lowers, in out[arc - base], the arcs between x (marked in
+// mark) and its upper neighbours through the upper triangles of the arcs
+// a0..a1 of x, reading x's arcs from basic.
+func (m *Metric) upperRange(mark []int32, a0, a1 uint32, basic, out []arcWeight, base uint32) {
+	t := m.t
+	for a := a0; a < a1; a++ {
 		u := t.upHead[a]
-		wa := &w[a] // Up: x->u, Down: u->x
+		wa := basic[a-base] // Up: x->u, Down: u->x
+		oa := &out[a-base]
 		for b := t.upFirst[u]; b < t.upFirst[u+1]; b++ {
 			c := mark[t.upHead[b]]
 			if c < 0 {
 				continue
 			}
-			wb := w[b]  // Up: u->v, Down: v->u
-			wc := &w[c] // Up: x->v, Down: v->x
-			relax(&wc.Up, wa.Up, wb.Up)
-			relax(&wc.Down, wb.Down, wa.Down)
-			relax(&wa.Up, wc.Up, wb.Down)
-			relax(&wa.Down, wb.Up, wc.Down)
+			wb := m.w[b]                // Up: u->v, Down: v->u (exact)
+			wc := basic[uint32(c)-base] // Up: x->v, Down: v->x
+			oc := &out[uint32(c)-base]
+			relax(&oc.Up, wa.Up, wb.Up)
+			relax(&oc.Down, wb.Down, wa.Down)
+			relax(&oa.Up, wc.Up, wb.Down)
+			relax(&oa.Down, wb.Up, wc.Down)
 		}
-	}
-	for a := lo; a < hi; a++ {
-		mark[t.upHead[a]] = -1
-		var r uint8
-		if w[a].Up.Less(s.buf[a-lo].Up) {
-			r |= 1
-		}
-		if w[a].Down.Less(s.buf[a-lo].Down) {
-			r |= 2
-		}
-		m.removed[a] = r
 	}
 }
 
