@@ -353,6 +353,25 @@ func TestTableMatchesPointToPoint(t *testing.T) {
 		if err := m.Table(context.Background(), srcs, tg, 2, out); err != nil {
 			t.Fatal(err)
 		}
+		// Within a limit: the cells at or below it, Inf above.
+		q := m.NewQuery()
+		row := make([]Weight, k)
+		for i := range srcs {
+			limit := out[i*k+(i+1)%k]
+			if limit.IsInf() {
+				limit = Weight{3, 100}
+			}
+			q.RowWithin(srcs[i], tg, limit, row)
+			for j, got := range row {
+				want := out[i*k+j]
+				if limit.Less(want) {
+					want = Inf
+				}
+				if got != want {
+					t.Fatalf("perfect %v cell %d,%d within %v: %v, want %v", perfect, i, j, limit, got, want)
+				}
+			}
+		}
 		for i := range srcs {
 			for j := range dsts {
 				want := Inf

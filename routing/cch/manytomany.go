@@ -15,9 +15,10 @@ type Targets struct {
 	m *Metric
 	n int // targets (table columns)
 	// first[x]..first[x+1] index the entries of node x (rank).
-	first  []uint32
-	target []uint32
-	dist   []Weight
+	first   []uint32
+	target  []uint32
+	dist    []Weight
+	minDist Weight // the least bucket label (0 when none is negative)
 }
 
 type bucketEntry struct {
@@ -66,6 +67,9 @@ func (m *Metric) NewTargets(targets [][]Endpoint, workers int) *Targets {
 			k := fill[e.node]
 			fill[e.node]++
 			tg.target[k], tg.dist[k] = e.target, e.dist
+			if e.dist.Less(tg.minDist) {
+				tg.minDist = e.dist
+			}
 		}
 	}
 	return tg
@@ -145,6 +149,13 @@ func (tg *Targets) Bytes() int64 {
 // Row fills row (len Len) with the least weight from the source endpoints
 // to every target, Inf where there is none.
 func (q *Query) Row(sources []Endpoint, tg *Targets, row []Weight) {
+	q.RowWithin(sources, tg, Inf, row)
+}
+
+// RowWithin is Row for the targets within limit: a cell above limit is
+// Inf, and the search stops relaxing where every target would be (a
+// one-to-many proximity search).
+func (q *Query) RowWithin(sources []Endpoint, tg *Targets, limit Weight, row []Weight) {
 	for j := range row {
 		row[j] = Inf
 	}
@@ -162,6 +173,11 @@ func (q *Query) Row(sources []Endpoint, tg *Targets, row []Weight) {
 		}
 		fx := q.fw[x]
 		if fx.W == infW || m.stalled(q.fw, x, fx, true) {
+			continue
+		}
+		// Labels above x only grow: past the limit (less the most
+		// negative bucket label) nothing is left to find from x.
+		if limit.W != infW && limit.Less(Weight{fx.W + tg.minDist.W, fx.S + tg.minDist.S}) {
 			continue
 		}
 		lo, hi := tg.first[x], tg.first[x+1]
@@ -189,6 +205,13 @@ func (q *Query) Row(sources []Endpoint, tg *Targets, row []Weight) {
 			y := t.upHead[a]
 			if c := fx.Add(wa); c.Less(q.fw[y]) {
 				q.fw[y] = c
+			}
+		}
+	}
+	if limit.W != infW {
+		for j := range row {
+			if limit.Less(row[j]) {
+				row[j] = Inf
 			}
 		}
 	}
