@@ -125,7 +125,6 @@ func (d *dissector) dissect(ws *workspace, part []uint32, lo int) {
 			}
 			off := lo
 			for _, p := range parts {
-				p := p
 				at := off
 				if len(p) > 4096 {
 					d.spawn(ws, func(ws *workspace) { d.dissect(ws, p, at) })
@@ -154,6 +153,7 @@ func (d *dissector) dissect(ws *workspace, part []uint32, lo int) {
 	}
 }
 
+// toInt32 widens s into *buf (grown as needed) and returns it.
 func toInt32(s []uint8, buf *[]int32) []int32 {
 	out := resize(*buf, len(s))
 	for i, v := range s {
