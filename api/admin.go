@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"sync"
@@ -154,7 +155,7 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 		b = append(b, `,"name":`...)
 		b = lookupJSONString(b, a.Name)
 		b = append(b, `,"bbox":`...)
-		b = appendFloats(b, a.BBox.Min[0], a.BBox.Min[1], a.BBox.Max[0], a.BBox.Max[1])
+		b = appendCoords(b, a.BBox.Min[0], a.BBox.Min[1], a.BBox.Max[0], a.BBox.Max[1])
 		b = append(b, `,"source":`...)
 		b = lookupJSONString(b, a.Source)
 		b = append(b, `}}`...)
@@ -171,7 +172,7 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 	if a == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendFloats(b, g.bound.Min[1], g.bound.Min[0], g.bound.Max[1], g.bound.Max[0])
+		b = appendCoords(b, g.bound.Min[1], g.bound.Min[0], g.bound.Max[1], g.bound.Max[0])
 	}
 	return append(b, '}')
 }
@@ -188,11 +189,26 @@ func appendPolygonGeometry(b []byte, p orb.Polygon) []byte {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendFloats(b, pt[0], pt[1])
+			b = appendCoords(b, pt[0], pt[1])
 		}
 		b = append(b, ']')
 	}
 	return append(b, "]}"...)
+}
+
+// appendCoords appends a JSON array of coordinates in degrees, rounded to
+// 7 decimals (1 cm; OSM's own precision). The world base layer's points
+// lie on a grid whose steps are not decimal and would otherwise be
+// written with 17 digits.
+func appendCoords(b []byte, vs ...float64) []byte {
+	b = append(b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, math.Round(v*1e7)/1e7, 'f', -1, 64)
+	}
+	return append(b, ']')
 }
 
 // appendFloats appends a JSON array of numbers.
