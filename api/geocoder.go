@@ -248,7 +248,9 @@ func parseQuery(c echo.Context) (url.Values, error) {
 	if err != nil {
 		return nil, invalidRequest("malformed query string")
 	}
-	if geocodeFormat(q) == "" {
+	// A format given empty ("format=", "format= ") is no format: only a
+	// request without the parameter defaults to json.
+	if vs, ok := q["format"]; geocodeFormat(q) == "" || ok && strings.TrimSpace(vs[0]) == "" {
 		return nil, invalidRequest("format must be json or xml")
 	}
 	return q, nil

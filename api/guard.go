@@ -79,6 +79,12 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 	if s.opts.Keys == nil {
 		return keys.Key{}, forbidden
 	}
+	// Two x-api-key headers are refused rather than one of them chosen:
+	// a proxy and a client disagreeing on the key is not a key.
+	vals := c.Request().Header.Values(headerAPIKey)
+	if len(vals) > 1 {
+		return keys.Key{}, forbidden
+	}
 	k, err := s.opts.Keys.Authenticate(c.Request().Context(), c.Request().Header.Get(headerAPIKey))
 	switch {
 	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):

@@ -509,3 +509,22 @@ func TestNotReadyIsNoError(t *testing.T) {
 		t.Errorf("log levels %v", levels)
 	}
 }
+
+// TestTwoKeyHeadersAreForbidden: a request with two x-api-key headers is
+// refused with the spec's Forbidden body, whichever of them is valid.
+func TestTwoKeyHeadersAreForbidden(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, pair := range [][2]string{{f.key, f.key}, {f.key, strings.Repeat("w", 43)}, {strings.Repeat("w", 43), f.key}} {
+		req := httptest.NewRequest(http.MethodGet, "/testv1/item/1", nil)
+		req.Header.Add(headerAPIKey, pair[0])
+		req.Header.Add(headerAPIKey, pair[1])
+		rec := httptest.NewRecorder()
+		f.srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusForbidden || strings.TrimSpace(rec.Body.String()) != `{"message":"Forbidden"}` {
+			t.Errorf("two keys %q: %d %s", pair, rec.Code, rec.Body)
+		}
+	}
+	if rec := f.do(http.MethodGet, "/testv1/item/1", f.key, "", nil); rec.Code != http.StatusOK {
+		t.Errorf("one key: %d", rec.Code)
+	}
+}

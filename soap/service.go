@@ -213,7 +213,12 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 	if req.operation == "LocationUpload" {
 		given = k.NameOrSubscriptionKey
 	}
-	key, err := s.authenticate(ctx, strings.TrimSpace(given))
+	if len(given) > 1 {
+		// Two keys in one request are refused rather than one of them
+		// chosen (REST refuses two x-api-key headers likewise).
+		return nil, senderFault("Forbidden")
+	}
+	key, err := s.authenticate(ctx, strings.TrimSpace(strings.Join(given, "")))
 	if err != nil {
 		return nil, err
 	}

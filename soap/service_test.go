@@ -406,3 +406,16 @@ func TestPrefixesDeclaredOnTheEnvelope(t *testing.T) {
 		})
 	}
 }
+
+// TestTwoSubscriptionKeysAreForbidden: a request element with two
+// SubscriptionKey elements is the Forbidden Sender fault, even when both
+// are the same valid key.
+func TestTwoSubscriptionKeysAreForbidden(t *testing.T) {
+	f := newFixture(t, false)
+	body := `<GazetteerSimple xmlns="http://geosvc.org/LocationService/"><Street>North Main Street</Street>` +
+		`<SubscriptionKey>` + f.key + `</SubscriptionKey><SubscriptionKey>` + f.key + `</SubscriptionKey></GazetteerSimple>`
+	rec := f.post("text/xml", envelope11(body))
+	if code, reason := faultOf(t, rec.Body.String()); code != "soap:Client" || reason != "Forbidden" {
+		t.Errorf("two keys: %d %s %q", rec.Code, code, reason)
+	}
+}

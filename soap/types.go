@@ -127,6 +127,6 @@ type getSubscriptionKeyResponse struct {
 // keyOnly reads the key of any request element (LocationUpload's is its
 // NameOrSubscriptionKey).
 type keyOnly struct {
-	SubscriptionKey       string
-	NameOrSubscriptionKey string
+	SubscriptionKey       []string
+	NameOrSubscriptionKey []string
 }

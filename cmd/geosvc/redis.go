@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -37,10 +39,19 @@ func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*
 		}
 	case embed:
 		mini = miniredis.NewMiniRedis()
+		// The embedded Redis listens on a loopback port that any local
+		// user could reach: it takes a random password only this process
+		// knows.
+		var pw [24]byte
+		if _, err := rand.Read(pw[:]); err != nil {
+			return nil, nil, fmt.Errorf("embedded Redis: %w", err)
+		}
+		password := hex.EncodeToString(pw[:])
+		mini.RequireAuth(password)
 		if err := mini.StartAddr("127.0.0.1:0"); err != nil {
 			return nil, nil, fmt.Errorf("embedded Redis: %w", err)
 		}
-		opt = &redis.Options{Addr: mini.Addr()}
+		opt = &redis.Options{Addr: mini.Addr(), Password: password}
 		log.Info("no REDIS_URL: started an embedded Redis (miniredis); keys, usage and jobs live in this process and are lost when it stops",
 			"addr", mini.Addr())
 	default:

@@ -47,3 +47,27 @@ func TestUnreachableRedisIsOneError(t *testing.T) {
 		t.Errorf("stderr before the error:\n%s", errOut)
 	}
 }
+
+// TestEmbeddedRedisNeedsItsPassword: the embedded Redis answers the
+// process that started it, and refuses a client without its password
+// (another local user connecting to the loopback port).
+func TestEmbeddedRedisNeedsItsPassword(t *testing.T) {
+	rdb, closeAll, err := openRedis(context.Background(), "", true, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll()
+	ctx := context.Background()
+	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
+		t.Fatalf("the process's own client: %v", err)
+	}
+	opt := rdb.Options()
+	stranger := redis.NewClient(&redis.Options{Addr: opt.Addr})
+	defer stranger.Close()
+	if v, err := stranger.Get(ctx, "k").Result(); err == nil || !strings.Contains(err.Error(), "NOAUTH") {
+		t.Errorf("a client without the password read %q, err %v; want NOAUTH", v, err)
+	}
+	if len(opt.Password) < 32 {
+		t.Errorf("password %q: too short", opt.Password)
+	}
+}
