@@ -44,13 +44,15 @@ func (s *Server) logRequest(c echo.Context, start time.Time, aborted bool) {
 	case res.Status >= 500 || aborted:
 		level = slog.LevelError
 	}
+	took := time.Since(start)
+	s.opts.Metrics.observe(c, res.Status, took)
 	req := c.Request()
 	attrs := []slog.Attr{
 		slog.String("method", req.Method),
 		slog.String("path", req.URL.Path),
 		slog.String("route", c.Path()),
 		slog.Int("status", res.Status),
-		slog.Duration("latency", time.Since(start)),
+		slog.Duration("latency", took),
 		slog.Int64("bytes", res.Size),
 		slog.String("request_id", requestIDOf(c)),
 		slog.String("key_id", keyIDOf(c)),

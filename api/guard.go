@@ -44,6 +44,7 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			if err != nil {
 				s.log.Warn("rate limiter unavailable, request let through", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 			} else if d.retryAfter > 0 {
+				s.opts.Metrics.limited()
 				c.Response().Header().Set("Retry-After", d.retryAfterHeader())
 				return httpError(http.StatusTooManyRequests, "rate limit exceeded: retry later")
 			}
@@ -83,21 +84,37 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 	// a proxy and a client disagreeing on the key is not a key.
 	vals := c.Request().Header.Values(headerAPIKey)
 	if len(vals) > 1 {
+		s.opts.Metrics.refused("duplicate")
 		return keys.Key{}, forbidden
 	}
 	k, err := s.opts.Keys.Authenticate(c.Request().Context(), c.Request().Header.Get(headerAPIKey))
 	switch {
-	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):
+	case len(vals) == 0:
+		s.opts.Metrics.refused("missing")
+		return keys.Key{}, forbidden
+	case errors.Is(err, keys.ErrMalformed):
+		s.opts.Metrics.refused("malformed")
+		return keys.Key{}, forbidden
+	case errors.Is(err, keys.ErrUnknown):
+		s.opts.Metrics.refused("unknown")
+		return keys.Key{}, forbidden
+	case errors.Is(err, keys.ErrRevoked):
+		s.opts.Metrics.refused("revoked")
 		return keys.Key{}, forbidden
 	case err != nil:
 		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
 	}
 	if !k.Allows(interfaceOf(c)) {
+		s.opts.Metrics.refused("interface")
 		return keys.Key{}, forbidden
 	}
 	return k, nil
 }
+
+// RefusedKey records, for the metrics, a key the SOAP service refused
+// (reason as geosvc_auth_refusals_total's label).
+func (s *Server) RefusedKey(reason string) { s.opts.Metrics.refused(reason) }
 
 // limitBody refuses a declared Content-Length over the limit at once (the
 // error surfaces when the handler reads) and caps the bytes a handler can
@@ -131,6 +148,9 @@ func (s *Server) TakeToken(ctx context.Context, keyID string) time.Duration {
 	if err != nil {
 		s.log.Warn("rate limiter unavailable, request let through", slog.String("key_id", keyID), slog.Any("error", err))
 		return 0
+	}
+	if d.retryAfter > 0 {
+		s.opts.Metrics.limited()
 	}
 	return d.retryAfter
 }

@@ -62,6 +62,9 @@ type Options struct {
 	// UsageFlush, when > 0, collects usage counts in memory and writes
 	// them every UsageFlush (and on Shutdown) instead of on every request.
 	UsageFlush time.Duration
+	// Metrics records requests, refusals and rate-limit hits; nil records
+	// nothing (NewMetrics).
+	Metrics *Metrics
 }
 
 // Server is the REST API server.

@@ -60,6 +60,9 @@ type Options struct {
 	// counting.
 	TakeToken  func(ctx context.Context, keyID string) time.Duration
 	CountUsage func(ctx context.Context, keyID, iface string, n int64)
+	// RefusedKey, when set, is told why a key was refused (missing,
+	// malformed, unknown, revoked, interface, duplicate), for metrics.
+	RefusedKey func(reason string)
 	// PublicURL, when set, is the base URL the WSDL advertises
 	// (PublicURL + the request's path); else the request's scheme and
 	// Host.
@@ -216,6 +219,7 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 	if len(given) > 1 {
 		// Two keys in one request are refused rather than one of them
 		// chosen (REST refuses two x-api-key headers likewise).
+		s.refused("duplicate")
 		return nil, senderFault("Forbidden")
 	}
 	key, err := s.authenticate(ctx, strings.TrimSpace(strings.Join(given, "")))
@@ -257,16 +261,34 @@ func (s *Service) authenticate(ctx context.Context, key string) (keys.Key, error
 	}
 	k, err := s.opts.Keys.Authenticate(ctx, key)
 	switch {
-	case errors.Is(err, keys.ErrMalformed), errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):
+	case key == "":
+		s.refused("missing")
+		return keys.Key{}, forbidden
+	case errors.Is(err, keys.ErrMalformed):
+		s.refused("malformed")
+		return keys.Key{}, forbidden
+	case errors.Is(err, keys.ErrUnknown):
+		s.refused("unknown")
+		return keys.Key{}, forbidden
+	case errors.Is(err, keys.ErrRevoked):
+		s.refused("revoked")
 		return keys.Key{}, forbidden
 	case err != nil:
 		s.opts.Logger.Error("key store unavailable", slog.Any("error", err))
 		return keys.Key{}, receiverFault("key store unavailable, retry later")
 	}
 	if !k.Allows(Interface) {
+		s.refused("interface")
 		return keys.Key{}, forbidden
 	}
 	return k, nil
+}
+
+// refused tells Options.RefusedKey why a key was refused.
+func (s *Service) refused(reason string) {
+	if s.opts.RefusedKey != nil {
+		s.opts.RefusedKey(reason)
+	}
 }
 
 // index returns the gazetteer or a Receiver fault while it loads.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/paulmach/orb"
@@ -45,6 +46,7 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("worker: chunk %d of job %s with %d chunks: %w", ct.Chunk, ct.Job, e.spec.Chunks, asynq.SkipRetry)
 	}
 	lo, hi := e.spec.ChunkRange(ct.Chunk)
+	start := time.Now()
 	tab := w.engine.Table(e.origins[lo:hi], e.targets)
 	if tab.Rows != hi-lo || tab.Cols != len(e.spec.Destinations) {
 		return fmt.Errorf("worker: table of %d x %d for chunk of %d x %d", tab.Rows, tab.Cols, hi-lo, len(e.spec.Destinations))
@@ -56,7 +58,7 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	if e.spec.Outputs.Has(queue.OutDistance) {
 		res.Distances = tab.Distances
 	}
-	st, _, err = w.q.PutChunk(ctx, ct.Job, ct.Chunk, res)
+	st, written, err := w.q.PutChunk(ctx, ct.Job, ct.Chunk, res)
 	if errors.Is(err, queue.ErrExpired) {
 		w.jobs.drop(ct.Job)
 		return nil
@@ -64,6 +66,7 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
+	w.opts.Metrics.chunkDone(time.Since(start), tab.Rows*tab.Cols, written, st == queue.StatusFinished)
 	if st.Terminal() {
 		w.jobs.drop(ct.Job)
 	}

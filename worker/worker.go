@@ -75,6 +75,9 @@ type Options struct {
 	// Logger receives the worker's and asynq's logs (default
 	// slog.Default()).
 	Logger *slog.Logger
+	// Metrics records chunks, cells and job ends; nil records nothing
+	// (NewMetrics).
+	Metrics *Metrics
 }
 
 // Worker is an asynq server running chunk tasks.
@@ -199,6 +202,7 @@ func (w *Worker) handleError(ctx context.Context, t *asynq.Task, err error) {
 	final := (known && retried >= maxRetry) || errors.Is(err, asynq.SkipRetry)
 	ct, perr := queue.ParseChunkTask(t)
 	w.log.Warn("chunk failed", "job", ct.Job, "chunk", ct.Chunk, "retried", retried, "final", final, "err", err)
+	w.opts.Metrics.chunkFailed(final && perr == nil)
 	if !final || perr != nil {
 		return
 	}

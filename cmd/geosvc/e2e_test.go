@@ -2,12 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,37 +25,9 @@ import (
 // one-way ring: 694.151 m, 111.027 s); the answer must be those numbers,
 // rounded, and equal routing's own table on the served graph.
 func TestOrderToFetchInProcess(t *testing.T) {
-	t.Setenv("REDIS_URL", "") // the embedded Redis, even where CI sets one
 	const key = "gs_e2e_test_key_0123456789abcdefghij"
-	t.Setenv("GEOSVC_DEMO_KEY", key)
-	data := filepath.Join(t.TempDir(), "data")
-	osm := filepath.Join("..", "..", "routing", "testdata", "roundabout.osm")
-	var code int
-	_, errOut := capture(t, func() { code = run([]string{"build", "--osm", osm, "--out", data}, io.Discard) })
-	if code != 0 {
-		t.Fatalf("geosvc build: exit %d\n%s", code, errOut)
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	listening := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(ctx, serveRole, []string{"--data", data, "--addr", "127.0.0.1:0", "--log-level", "warn"}, listening)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	var base string
-	select {
-	case base = <-listening:
-	case err := <-done:
-		t.Fatalf("serve ended before listening: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not listen within 30 s")
-	}
+	base := inProcessServer(t, roundaboutBundle(t), key)
+	data := roundaboutBundle(t)
 
 	post := func(path string, body any) (int, map[string]any) {
 		t.Helper()
@@ -163,4 +136,31 @@ func TestOrderToFetchInProcess(t *testing.T) {
 			}
 		}
 	}
+}
+
+var (
+	roundaboutOnce sync.Once
+	roundaboutPath string
+	roundaboutErr  string
+)
+
+// roundaboutBundle builds (once per test run) the bundle of the
+// hand-written fixture routing/testdata/roundabout.osm.
+func roundaboutBundle(t *testing.T) string {
+	t.Helper()
+	roundaboutOnce.Do(func() {
+		data := filepath.Join(sharedDir, "roundabout")
+		osm := filepath.Join("..", "..", "routing", "testdata", "roundabout.osm")
+		var code int
+		_, errOut := capture(t, func() { code = run([]string{"build", "--osm", osm, "--out", data}, io.Discard) })
+		if code != 0 {
+			roundaboutErr = fmt.Sprintf("geosvc build: exit %d\n%s", code, errOut)
+			return
+		}
+		roundaboutPath = data
+	})
+	if roundaboutErr != "" {
+		t.Fatal(roundaboutErr)
+	}
+	return roundaboutPath
 }

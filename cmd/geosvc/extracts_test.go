@@ -24,13 +24,20 @@ import (
 // URL once the bundle is loaded; the server stops when t ends.
 func inProcessServer(t *testing.T, data, key string) string {
 	t.Helper()
+	return inProcessServers(t, data, key).api
+}
+
+// inProcessServers is inProcessServer that also returns the admin
+// listener's URL.
+func inProcessServers(t *testing.T, data, key string) serverURLs {
+	t.Helper()
 	t.Setenv("REDIS_URL", "") // the embedded Redis, even where CI sets one
 	t.Setenv("GEOSVC_DEMO_KEY", key)
 	ctx, cancel := context.WithCancel(context.Background())
-	listening := make(chan string, 1)
+	listening := make(chan serverURLs, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, serveRole, []string{"--data", data, "--addr", "127.0.0.1:0", "--log-level", "warn"}, listening)
+		done <- serve(ctx, serveRole, []string{"--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--log-level", "warn"}, listening)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -38,20 +45,20 @@ func inProcessServer(t *testing.T, data, key string) string {
 			t.Errorf("serve: %v", err)
 		}
 	})
-	var base string
+	var urls serverURLs
 	select {
-	case base = <-listening:
+	case urls = <-listening:
 	case err := <-done:
 		t.Fatalf("serve ended before listening: %v", err)
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not listen within 30 s")
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; {
-		resp, err := http.Get(base + "/readyz")
+		resp, err := http.Get(urls.api + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return base
+				return urls
 			}
 		}
 		if time.Now().After(deadline) {

@@ -199,7 +199,9 @@ func (p *process) log() string { return p.out.String() }
 func startProcess(t *testing.T, bin string, env []string, args ...string) *process {
 	t.Helper()
 	p := &process{cmd: exec.Command(bin, args...), out: &syncBuffer{}, exited: make(chan error, 1)}
-	p.cmd.Env = env
+	// Each process's admin listener on a port of its own (the default
+	// 127.0.0.1:9090 is taken by the first); env may override it.
+	p.cmd.Env = append([]string{"GEOSVC_ADMIN_ADDR=127.0.0.1:0"}, env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -173,7 +173,7 @@ func TestServeWithoutBundleAnnouncesNothing(t *testing.T) {
 	t.Setenv("REDIS_URL", "")
 	var code int
 	out, errOut := capture(t, func() {
-		code = run([]string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, os.Stderr)
+		code = run([]string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--admin-addr", ""}, os.Stderr)
 	})
 	if code != 1 || out != "" || !strings.Contains(errOut, "no data bundle in") {
 		t.Errorf("serve on an empty directory: exit %d, stdout %q, stderr %q; want exit 1, nothing announced, the reason", code, out, errOut)

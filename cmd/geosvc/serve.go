@@ -65,9 +65,9 @@ func runServer(r role, args []string) error {
 // (/healthz up, /readyz 503 until the bundle is loaded), loads the bundle,
 // starts the workers, and when ctx ends shuts down: HTTP first (in-flight
 // requests finish), then the workers. When listening is not nil it
-// receives the base URL once HTTP listens (tests start a server in process
-// on port 0 this way).
-func serve(ctx context.Context, r role, args []string, listening chan<- string) error {
+// receives the base URLs once HTTP listens (tests start a server in
+// process on port 0 this way).
+func serve(ctx context.Context, r role, args []string, listening chan<- serverURLs) error {
 	fs := newFlagSet(r.name, r.synopsis, r.about)
 	loader := config.NewLoader(fs, r.groups)
 	if err := parse(fs, args); err != nil {
@@ -95,6 +95,29 @@ func serve(ctx context.Context, r role, args []string, listening chan<- string) 
 		return err
 	}
 	defer closeRedis()
+
+	pm := newProcessMetrics(rdb)
+	admin, err := listenAdmin(cfg.Admin.Addr, pm.reg, rdb, log)
+	if err != nil {
+		return err
+	}
+	if admin != nil {
+		admin.serve(log)
+		log.Info("admin listening", "metrics", admin.url+"/metrics", "queues", admin.url+"/admin/queues/", "pprof", admin.url+"/debug/pprof/")
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			admin.shutdown(sctx)
+		}()
+	}
+	var apiMetrics *api.Metrics
+	var workerMetrics *worker.Metrics
+	if r.http {
+		apiMetrics = api.NewMetrics(pm.reg)
+	}
+	if r.workers {
+		workerMetrics = worker.NewMetrics(pm.reg)
+	}
 
 	q, err := queue.New(rdb, queue.Config{
 		Prefix:       cfg.KeyPrefix + "tdm",
@@ -130,6 +153,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- string) 
 			WriteTimeout: cfg.HTTP.WriteTimeout,
 			UsageFlush:   cfg.Auth.UsageFlush,
 			Version:      version,
+			Metrics:      apiMetrics,
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
 		registerLayers(srv.Protected(), layers)
@@ -148,7 +172,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- string) 
 			}
 		}
 		if listening != nil {
-			listening <- url
+			listening <- serverURLs{api: url, admin: adminURL(admin)}
 		}
 	}
 
@@ -171,6 +195,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- string) 
 		if err == nil {
 			log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name, "bundle_version", b.Version,
 				"nodes", b.Nodes, "edges", b.Edges, "took", time.Since(start).Round(time.Millisecond))
+			pm.bundleLoaded(b.Name, b.Version, time.Since(start))
 		}
 		bundleCh <- loaded{g, b, err}
 	}()
@@ -211,6 +236,7 @@ wait:
 					CacheBytes:        cfg.Worker.BucketCacheBytes,
 					SnapRadiusM:       cfg.TDM.SnapRadiusM,
 					Logger:            log,
+					Metrics:           workerMetrics,
 				})
 				if err == nil {
 					err = w.Start()
@@ -253,6 +279,18 @@ wait:
 	}
 	wg.Wait()
 	return runErr
+}
+
+// serverURLs are a started server's base URLs: the public API's and the
+// admin listener's ("" when it is off).
+type serverURLs struct{ api, admin string }
+
+// adminURL is the admin listener's base URL, "" when there is none.
+func adminURL(a *adminServer) string {
+	if a == nil {
+		return ""
+	}
+	return a.url
 }
 
 // baseURL is the URL a local client reaches addr at.

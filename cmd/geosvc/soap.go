@@ -45,6 +45,7 @@ func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *a
 	}
 	opts.TakeToken = srv.TakeToken
 	opts.CountUsage = srv.CountUsage
+	opts.RefusedKey = srv.RefusedKey
 	svc := soap.New(opts)
 	srv.AddInterface(soap.Interface)
 	h := echo.WrapHandler(svc)

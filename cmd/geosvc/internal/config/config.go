@@ -30,6 +30,15 @@ type Config struct {
 	Worker Worker `yaml:"worker"`
 	// TDM configures matrix jobs.
 	TDM TDM `yaml:"tdm"`
+	// Admin configures the admin listener.
+	Admin Admin `yaml:"admin"`
+}
+
+// Admin configures the admin listener: /metrics, /admin/queues and
+// /debug/pprof/, apart from the public port.
+type Admin struct {
+	// Addr is its listen address; empty turns it off.
+	Addr string `yaml:"addr"`
 }
 
 // Log configures logging.
@@ -153,5 +162,6 @@ func Defaults() Config {
 			MaxRetry:           5,
 			SnapRadiusM:        1000,
 		},
+		Admin: Admin{Addr: "127.0.0.1:9090"},
 	}
 }

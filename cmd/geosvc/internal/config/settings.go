@@ -63,4 +63,5 @@ var Settings = []Setting{
 	{"tdm.tombstone_retention", "GEOSVC_TDM_TOMBSTONE", "tdm-tombstone", "how long after expiry fetch answers 410", HTTPGroup | WorkerGroup},
 	{"tdm.max_retry", "GEOSVC_TDM_MAX_RETRY", "tdm-max-retry", "retries of a failing chunk", HTTPGroup | WorkerGroup},
 	{"tdm.snap_radius_m", "GEOSVC_SNAP_RADIUS", "snap-radius", "snapping radius in metres", HTTPGroup | WorkerGroup},
+	{"admin.addr", "GEOSVC_ADMIN_ADDR", "admin-addr", "admin listen address (/metrics, /admin/queues, /debug/pprof/); empty: none", HTTPGroup | WorkerGroup},
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -49,6 +50,11 @@ func (c Config) Validate() error {
 	}
 	if c.Auth.UsageRetentionDays < 1 {
 		bad("auth.usage_retention_days: %d, want at least 1", c.Auth.UsageRetentionDays)
+	}
+	if a := c.Admin.Addr; a != "" {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			bad("admin.addr: %q is not host:port (empty turns the admin listener off)", a)
+		}
 	}
 	if len(c.Queue.Queues) == 0 {
 		bad("queue.queues: empty")
