@@ -34,6 +34,7 @@ import (
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/geo/zip4"
+	"github.com/geosvc/geosvc/routing"
 )
 
 // oaDoc is the parsed OpenAPI document, YAML mappings as map[string]any.
@@ -460,11 +461,12 @@ func TestOpenAPIRefsResolve(t *testing.T) {
 // lookup layers settable.
 type oaFixture struct {
 	*tdmFixture
-	zip4 atomic.Pointer[zip4.Layer]
-	tz   atomic.Pointer[timezone.Index]
-	bnd  atomic.Pointer[boundary.Layer]
-	geo  atomic.Pointer[geocode.Index]
-	hl   atomic.Pointer[health.Layer]
+	zip4  atomic.Pointer[zip4.Layer]
+	tz    atomic.Pointer[timezone.Index]
+	bnd   atomic.Pointer[boundary.Layer]
+	geo   atomic.Pointer[geocode.Index]
+	hl    atomic.Pointer[health.Layer]
+	graph atomic.Pointer[routing.Graph]
 }
 
 func newOAFixture(t *testing.T) *oaFixture {
@@ -479,6 +481,7 @@ func newOAFixture(t *testing.T) *oaFixture {
 	RegisterAdmin(g, bo)
 	RegisterGeoBoundaries(g, bo)
 	RegisterCovid(g, CovidOptions{Layer: f.hl.Load, Boundaries: f.bnd.Load})
+	RegisterRoute(g, RouteOptions{Graph: f.graph.Load})
 	return f
 }
 
@@ -709,6 +712,9 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		f.geo.Store(tinyGeocode)
 		f.bnd.Store(delaware)
 		f.hl.Store(covid)
+		if g, err := roundaboutGraph(); err == nil {
+			f.graph.Store(g)
+		}
 		f.srv.SetBundle(&Bundle{Name: "delaware-latest", Version: "1", Nodes: 10, Edges: 20, Layers: []string{"routing"}})
 	}
 	job := func(body string) string { return f.order(t, body) }
@@ -749,6 +755,8 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "tz bad y", method: "GET", target: "/timezonesv1/xy2tzdata?x=-75.5&y=99", key: k, status: 400},
 		{name: "zip4 bad x", method: "GET", target: "/zip4v1/xy2zip?x=95&y=-75.5", key: k, status: 400},
 		{name: "covid loading", method: "GET", target: "/covidv1/countries/list", key: k, status: 503},
+		{name: "route loading", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 503},
+		{name: "route bad from", method: "GET", target: "/routev1/route?to=10.004,0.002", key: k, status: 400},
 		{name: "covid bad zoom", method: "GET", target: "/covidv1/xy2tile?x=-75.5&y=39.1&zoom=21", key: k, status: 400},
 
 		{name: "readyz", method: "GET", target: "/readyz", status: 200, before: load},
@@ -764,6 +772,9 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "geoboundaries", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.0667&y=38.6097", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries national park", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.4667&y=39.25&geo_boundary=922", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries unknown category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=1", key: k, status: 400, needs: needDelaware},
+		{name: "route", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 200},
+		{name: "route shortest", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.000,0.002&routing=shortest", key: k, status: 200},
+		{name: "route no road", method: "GET", target: "/routev1/route?from=0.000,10.002&to=10.004,0.002", key: k, status: 404},
 		{name: "covid countries", method: "GET", target: "/covidv1/countries/list", key: k, status: 200, needs: needCovid},
 		{name: "covid country2data", method: "GET", target: "/covidv1/country2data?country=PRT&admin=0", key: k, status: 200, needs: needCovid},
 		{name: "covid country2data US counties", method: "GET", target: "/covidv1/country2data?country=USA&admin=admin2&date=2020-06-01", key: k, status: 200, needs: needCovid},

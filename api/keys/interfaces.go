@@ -13,6 +13,7 @@ const (
 	CovidV1         = "covidv1"
 	GeoBoundariesV1 = "geoboundariesv1"
 	GeocoderV1      = "geocoderv1"
+	RouteV1         = "routev1"
 	SOAP            = "soap"
 	TDMV1           = "tdmv1"
 	TimezonesV1     = "timezonesv1"
@@ -20,7 +21,7 @@ const (
 )
 
 // known is every interface name, sorted.
-var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, SOAP, TDMV1, TimezonesV1, Zip4V1}
+var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, RouteV1, SOAP, TDMV1, TimezonesV1, Zip4V1}
 
 // Known returns every interface a key can be limited to, sorted.
 func Known() []string { return slices.Clone(known) }

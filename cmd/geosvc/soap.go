@@ -46,6 +46,7 @@ func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *a
 	opts.TakeToken = srv.TakeToken
 	opts.CountUsage = srv.CountUsage
 	opts.RefusedKey = srv.RefusedKey
+	api.RegisterRoute(srv.Protected(), api.RouteOptions{Graph: opts.Graph})
 	svc := soap.New(opts)
 	srv.AddInterface(soap.Interface)
 	h := echo.WrapHandler(svc)

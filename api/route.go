@@ -1,0 +1,166 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/routing"
+)
+
+// routeInterface is the interface name of the route endpoint, as keys and
+// usage counters know it.
+const routeInterface = keys.RouteV1
+
+// RouteOptions configures the routev1 endpoint.
+type RouteOptions struct {
+	// Graph returns the loaded routing graph, nil while the bundle loads
+	// (the endpoint then answers 503).
+	Graph func() *routing.Graph
+	// SnapRadiusM is how far from a road a point may be (default
+	// routing.DefaultSnapRadiusM).
+	SnapRadiusM float64
+}
+
+// RegisterRoute adds GET /routev1/route to g, which must authenticate
+// requests (Server.Protected): the route between two points, as the SOAP
+// route planner computes it, in JSON: duration, distance, the turn-by-turn
+// steps and the geometry as GeoJSON.
+//
+// Query: from and to, each "lon,lat" (the order of tdmv1's addresses);
+// routing, optional: fastest (default) or shortest.
+// Answers: 200 with the route; 400 {"message"} naming a bad parameter; 404
+// {"message"} when a point has no road within the snapping radius or no
+// route joins them; 503 while the bundle loads.
+func RegisterRoute(g *echo.Group, opts RouteOptions) {
+	if opts.SnapRadiusM <= 0 {
+		opts.SnapRadiusM = routing.DefaultSnapRadiusM
+	}
+	h := &routeHandler{opts: opts}
+	g.GET("/"+routeInterface+"/route", h.route)
+}
+
+type routeHandler struct{ opts RouteOptions }
+
+// routeAnswer is the body of a routev1 answer.
+type routeAnswer struct {
+	// Routing is the metric the route minimises.
+	Routing string `json:"routing"`
+	// DurationS and DistanceM are the route's, in whole seconds and metres.
+	DurationS int `json:"duration"`
+	DistanceM int `json:"distance"`
+	// From and To are the points as given and where they were snapped.
+	From routeEnd `json:"from"`
+	To   routeEnd `json:"to"`
+	// Steps are the turn-by-turn instructions.
+	Steps []routeStep `json:"steps"`
+	// Geometry is the route as a GeoJSON LineString.
+	Geometry routeLine `json:"geometry"`
+}
+
+// routeEnd is one end of a route.
+type routeEnd struct {
+	Input   [2]float64 `json:"input"`
+	Snapped [2]float64 `json:"snapped"`
+	MovedM  float64    `json:"moved_m"`
+}
+
+// routeStep is one instruction: a maneuver at a location onto a street,
+// then the stretch driven on it.
+type routeStep struct {
+	Maneuver  string     `json:"maneuver"`
+	Street    string     `json:"street"`
+	RoadType  string     `json:"road_type"`
+	Location  [2]float64 `json:"location"`
+	DistanceM float64    `json:"distance"`
+	DurationS float64    `json:"duration"`
+}
+
+// routeLine is a GeoJSON LineString.
+type routeLine struct {
+	Type        string       `json:"type"`
+	Coordinates [][2]float64 `json:"coordinates"`
+}
+
+func (h *routeHandler) route(c echo.Context) error {
+	q := c.QueryParams()
+	from, msg := parseLonLatParam(q, "from")
+	if msg == "" {
+		var to orb.Point
+		to, msg = parseLonLatParam(q, "to")
+		if msg == "" {
+			return h.answer(c, q, from, to)
+		}
+	}
+	return httpError(http.StatusBadRequest, msg)
+}
+
+func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) error {
+	m := routing.Fastest
+	switch r := strings.TrimSpace(q.Get("routing")); r {
+	case "", "fastest":
+	case "shortest":
+		m = routing.Shortest
+	default:
+		return httpErrorf(http.StatusBadRequest, "routing %s is not a routing option: use fastest or shortest", quoteEcho(r))
+	}
+	var g *routing.Graph
+	if h.opts.Graph != nil {
+		g = h.opts.Graph()
+	}
+	if g == nil {
+		return errBundleLoading
+	}
+	snaps := g.SnapAll([]orb.Point{from, to}, h.opts.SnapRadiusM)
+	for i, s := range snaps {
+		if !s.OK {
+			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], h.opts.SnapRadiusM)
+		}
+	}
+	r, err := g.Route(m, snaps[0], snaps[1])
+	if errors.Is(err, routing.ErrNoRoute) {
+		return httpError(http.StatusNotFound, "no route joins the two points")
+	}
+	if err != nil {
+		return err
+	}
+	ans := routeAnswer{Routing: m.String(), DurationS: r.DurationS, DistanceM: r.DistanceM,
+		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]),
+		Steps: []routeStep{}, Geometry: routeLine{Type: "LineString", Coordinates: make([][2]float64, len(r.Geometry))}}
+	for i, p := range r.Geometry {
+		ans.Geometry.Coordinates[i] = round7pt(p)
+	}
+	for _, s := range r.Steps() {
+		ans.Steps = append(ans.Steps, routeStep{Maneuver: s.Maneuver.String(), Street: s.Street, RoadType: s.RoadType.String(),
+			Location: round7pt(s.Point), DistanceM: math.Round(s.DistanceM*10) / 10, DurationS: math.Round(s.DurationS*10) / 10})
+	}
+	return c.JSON(http.StatusOK, ans)
+}
+
+func newRouteEnd(s routing.Snap) routeEnd {
+	return routeEnd{Input: round7pt(s.Input), Snapped: round7pt(s.Point), MovedM: math.Round(s.DistanceM*100) / 100}
+}
+
+// round7pt rounds a point to 7 decimals.
+func round7pt(p orb.Point) [2]float64 { return [2]float64{round7(p[0]), round7(p[1])} }
+
+// parseLonLatParam reads a required "lon,lat" query parameter with the
+// rules of tdmv1's addresses.
+func parseLonLatParam(q url.Values, param string) (orb.Point, string) {
+	s := strings.TrimSpace(q.Get(param))
+	if s == "" {
+		return orb.Point{}, fmt.Sprintf("%s is required: a point written lon,lat in decimal degrees", param)
+	}
+	p, reason := parseLonLat(s)
+	if reason != "" {
+		return orb.Point{}, param + ": " + reason
+	}
+	return p, ""
+}

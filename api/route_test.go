@@ -1,0 +1,129 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/routing/osmroad"
+	"github.com/geosvc/geosvc/routing/profile"
+)
+
+// roundaboutGraph is the routing graph of routing/testdata/roundabout.osm,
+// whose header computes its routes by hand.
+var roundaboutGraph = sync.OnceValues(func() (*routing.Graph, error) {
+	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "roundabout.osm"), prof)
+	if err != nil {
+		return nil, err
+	}
+	g, _, err := routing.Build(net, prof)
+	return g, err
+})
+
+func newRouteServer(t *testing.T, loaded bool) (*Server, string) {
+	t.Helper()
+	g, err := roundaboutGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := redistest.New(t)
+	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
+	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "route test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Keys: store})
+	RegisterRoute(srv.Protected(), RouteOptions{Graph: func() *routing.Graph {
+		if !loaded {
+			return nil
+		}
+		return g
+	}})
+	return srv, key
+}
+
+func TestRouteV1(t *testing.T) {
+	srv, key := newRouteServer(t, true)
+	get := func(q string) (int, string) {
+		req := httptest.NewRequest(http.MethodGet, "/routev1/route?"+q, nil)
+		req.Header.Set(headerAPIKey, key)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	// S2 -> E2 of the fixture: 379.644 m, 54.948 s by hand; S2 -> W2 round
+	// the one-way ring: 694.151 m, 111.027 s.
+	for _, tc := range []struct {
+		q                  string
+		duration, distance int
+		streets            []string
+	}{
+		{"from=10.002,0.000&to=10.004,0.002", 55, 380, []string{"South Arm", "Ring", "East Arm", "East Arm"}},
+		{"from=10.002,0.000&to=10.000,0.002&routing=fastest", 111, 694, []string{"South Arm", "Ring", "West Arm", "West Arm"}},
+		{"from=10.002,0.000&to=10.000,0.002&routing=shortest", 111, 694, nil},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			code, body := get(tc.q)
+			if code != 200 {
+				t.Fatalf("%d %s", code, body)
+			}
+			var a routeAnswer
+			if err := json.Unmarshal([]byte(body), &a); err != nil {
+				t.Fatal(err)
+			}
+			if a.DurationS != tc.duration || a.DistanceM != tc.distance {
+				t.Errorf("%d s %d m, want %d s %d m", a.DurationS, a.DistanceM, tc.duration, tc.distance)
+			}
+			if a.Geometry.Type != "LineString" || len(a.Geometry.Coordinates) < 2 ||
+				a.Geometry.Coordinates[0] != a.From.Snapped || a.Geometry.Coordinates[len(a.Geometry.Coordinates)-1] != a.To.Snapped {
+				t.Errorf("geometry %+v, from %v to %v", a.Geometry, a.From, a.To)
+			}
+			if tc.streets != nil {
+				var got []string
+				for _, s := range a.Steps {
+					got = append(got, s.Street)
+				}
+				if strings.Join(got, "|") != strings.Join(tc.streets, "|") || a.Steps[0].Maneuver != "depart" || a.Steps[len(a.Steps)-1].Maneuver != "arrive" {
+					t.Errorf("steps %+v, want streets %v from depart to arrive", a.Steps, tc.streets)
+				}
+			}
+		})
+	}
+	for _, tc := range []struct {
+		q    string
+		code int
+		want string
+	}{
+		{"to=10.004,0.002", 400, "from is required"},
+		{"from=10.002&to=10.004,0.002", 400, "from:"},
+		{"from=0.000,10.002&to=10.004,0.002", 404, "from: no road"},
+		{"from=10.002,0.000&to=10.004,0.002&routing=bogus", 400, "routing"},
+		{"from=10.002,0.000&to=10.004,95", 400, "to: latitude"},
+	} {
+		if code, body := get(tc.q); code != tc.code || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d %s, want %d with %q", tc.q, code, body, tc.code, tc.want)
+		}
+	}
+	loading, key2 := newRouteServer(t, false)
+	req := httptest.NewRequest(http.MethodGet, "/routev1/route?from=10.002,0.000&to=10.004,0.002", nil)
+	req.Header.Set(headerAPIKey, key2)
+	rec := httptest.NewRecorder()
+	loading.ServeHTTP(rec, req)
+	if rec.Code != 503 {
+		t.Errorf("while loading: %d", rec.Code)
+	}
+}
