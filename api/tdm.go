@@ -118,10 +118,22 @@ func (h *tdmHandler) order(c echo.Context) error {
 }
 
 // fetch answers a job's status and progress, or its result when Finished.
+// With "wait" it first waits up to that many seconds for the job to end.
 func (h *tdmHandler) fetch(c echo.Context) error {
-	j, err := h.lookup(c)
+	j, wait, err := h.lookupWait(c)
 	if err != nil {
 		return err
+	}
+	if wait > 0 && !j.Status.Terminal() {
+		aj, err := h.q.Await(c.Request().Context(), j.ID, keyIDOf(c), wait)
+		if c.Request().Context().Err() != nil {
+			// The client went away while waiting: nobody to answer.
+			return nil
+		}
+		if err != nil {
+			return h.storeError(c, j.ID, err)
+		}
+		j = aj
 	}
 	if j.Status != queue.StatusFinished {
 		return c.JSON(http.StatusOK, newStatusAnswer(j))
@@ -160,7 +172,7 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 
 // cancel stops a Queued or Processing job.
 func (h *tdmHandler) cancel(c echo.Context) error {
-	j, err := h.lookup(c)
+	j, _, err := h.lookupWait(c)
 	if err != nil {
 		return err
 	}
@@ -188,20 +200,38 @@ func newStatusAnswer(j *queue.Job) statusAnswer {
 // uuidBody is the body of fetch and cancel.
 type uuidBody struct {
 	UUID json.RawMessage `json:"uuid"`
+	// Wait (fetch only, an extension) is how many seconds, 0..30, the
+	// fetch may wait for the job to end before it answers.
+	Wait json.RawMessage `json:"wait"`
 }
 
-// lookup reads the {uuid} body and returns the caller's job: 400 for a
-// malformed body or uuid, 404 for an unknown job or one of another key,
-// 410 for an expired one.
-func (h *tdmHandler) lookup(c echo.Context) (*queue.Job, error) {
+// lookupWait reads the {uuid, wait} body and returns the caller's job and
+// the wait: 400 for a malformed body, uuid or wait, 404 for an unknown job
+// or one of another key, 410 for an expired one.
+func (h *tdmHandler) lookupWait(c echo.Context) (*queue.Job, time.Duration, error) {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var b uuidBody
 	if err := json.Unmarshal(body, &b); err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request", []fieldError{{"body", bodyReason(err)}}))
+		return nil, 0, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request", []fieldError{{"body", bodyReason(err)}}))
 	}
+	var wait time.Duration
+	if !isNull(b.Wait) {
+		var secs float64
+		if err := json.Unmarshal(b.Wait, &secs); err != nil || secs < 0 || secs > queue.MaxWait.Seconds() {
+			return nil, 0, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",
+				[]fieldError{{"wait", fmt.Sprintf("must be a number of seconds from 0 to %g", queue.MaxWait.Seconds())}}))
+		}
+		wait = time.Duration(secs * float64(time.Second))
+	}
+	j, err := h.lookupBody(c, b)
+	return j, wait, err
+}
+
+// lookupBody returns the caller's job of a {uuid} body.
+func (h *tdmHandler) lookupBody(c echo.Context, b uuidBody) (*queue.Job, error) {
 	var s string
 	if isNull(b.UUID) {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, newValidationError("request",

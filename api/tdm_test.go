@@ -617,3 +617,77 @@ func TestWriteGzip(t *testing.T) {
 		t.Errorf("producer error: %v", err)
 	}
 }
+
+// TestTDMFetchWaits: a fetch with "wait" answers as soon as the job ends,
+// without polling (the job is completed while the fetch waits; the answer
+// is Finished long before the 30 s wait runs out), answers the current
+// status when the wait runs out first, and returns when its client goes
+// away, leaving no subscription behind.
+func TestTDMFetchWaits(t *testing.T) {
+	f := newTDMFixture(t, 2)
+	id := f.order(t, orderJSON(nil, addresses(3), addresses(2)))
+	type answer struct {
+		rec  *httptest.ResponseRecorder
+		took time.Duration
+	}
+	got := make(chan answer, 1)
+	start := time.Now()
+	go func() {
+		rec := f.post("fetch", f.key, `{"uuid":"`+id+`","wait":30}`)
+		got <- answer{rec, time.Since(start)}
+	}()
+	// The fetch is waiting on the job's end channel before it completes.
+	ch := f.q.Config().Prefix + ":{" + id + "}:end"
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		n, err := f.env.Client.PubSubNumSub(context.Background(), ch).Result()
+		if err == nil && n[ch] == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the fetch never subscribed to the job's end")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	f.complete(t, id)
+	a := <-got
+	var m map[string]any
+	json.Unmarshal(a.rec.Body.Bytes(), &m)
+	if a.rec.Code != 200 || m["status"] != "Finished" || m["duration"] == nil || a.took >= 30*time.Second {
+		t.Errorf("waiting fetch: %d %v after %v; want the Finished result before the wait ran out", a.rec.Code, m["status"], a.took)
+	}
+
+	// The wait runs out: the current status.
+	queued := f.order(t, orderJSON(nil, addresses(1), addresses(1)))
+	rec := f.post("fetch", f.key, `{"uuid":"`+queued+`","wait":0.05}`)
+	json.Unmarshal(rec.Body.Bytes(), &m)
+	if rec.Code != 200 || m["status"] != "Queued" {
+		t.Errorf("fetch after its wait: %d %s", rec.Code, rec.Body)
+	}
+
+	// The client goes away while waiting.
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequest(http.MethodPost, "/tdmv1/fetch", strings.NewReader(`{"uuid":"`+queued+`","wait":30}`)).WithContext(ctx)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(headerAPIKey, f.key)
+	done := make(chan struct{})
+	go func() {
+		f.srv.ServeHTTP(httptest.NewRecorder(), req)
+		close(done)
+	}()
+	qch := f.q.Config().Prefix + ":{" + queued + "}:end"
+	for f.env.Client.PubSubNumSub(context.Background(), qch).Val()[qch] != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	<-done
+	if n := f.env.Client.PubSubNumSub(context.Background(), qch).Val()[qch]; n != 0 {
+		t.Errorf("%d subscriptions left after the client went away", n)
+	}
+
+	for _, w := range []string{`31`, `-1`, `"5"`, `true`} {
+		rec := f.post("fetch", f.key, `{"uuid":"`+queued+`","wait":`+w+`}`)
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), "wait") {
+			t.Errorf("wait %s: %d %s", w, rec.Code, rec.Body)
+		}
+	}
+}

@@ -16,6 +16,11 @@ func (k keyspace) done(id string) string { return k.prefix + ":{" + id + "}:done
 // results is the hash of chunk blobs, fields named by chunkField.
 func (k keyspace) results(id string) string { return k.prefix + ":{" + id + "}:res" }
 
+// ended is the pub/sub channel on which the job's end (Finished, Failed,
+// Cancelled) is announced; the scripts that end a job derive it from the
+// job key, so the two must stay in step.
+func (k keyspace) ended(id string) string { return k.prefix + ":{" + id + "}:end" }
+
 // tombstone outlives the job and holds its owner, so that a fetch after
 // expiry can answer 410.
 func (k keyspace) tombstone(id string) string { return k.prefix + ":{" + id + "}:gone" }

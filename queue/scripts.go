@@ -38,7 +38,7 @@ return st
 `)
 
 // putScript writes one chunk's result once and finishes the job when every
-// chunk is in. The chunk index goes into the done set; only when it was
+// chunk is in, announcing it on the job's end channel (keyspace.ended). The chunk index goes into the done set; only when it was
 // absent are the blobs written (HSETNX), so a rerun changes nothing. The job
 // is Finished when the set's cardinality reaches the chunk count.
 // KEYS: job, done, results. ARGV: chunk index, now (Unix ms), destination
@@ -56,6 +56,7 @@ redis.call('PEXPIREAT', KEYS[2], exp)
 redis.call('PEXPIREAT', KEYS[3], exp)
 if redis.call('SCARD', KEYS[2]) >= tonumber(redis.call('HGET', KEYS[1], 'chunks')) then
   redis.call('HSET', KEYS[1], 'status', 'Finished', 'finished', ARGV[2])
+  redis.call('PUBLISH', (string.gsub(KEYS[1], ':job$', ':end')), 'Finished')
   return {'Finished', 1}
 end
 if st == 'Queued' then
@@ -65,7 +66,8 @@ return {'Processing', 1}
 `)
 
 // endScript moves a running job to a terminal state (Cancelled or Failed)
-// and leaves a terminal one alone; the results written so far are dropped. KEYS: job, results. ARGV: new status, now (Unix ms), message.
+// and leaves a terminal one alone; the results written so far are dropped
+// and the end is announced on the job's end channel. KEYS: job, results. ARGV: new status, now (Unix ms), message.
 // Returns the status after the call, or "gone".
 var endScript = redis.NewScript(`
 local st = redis.call('HGET', KEYS[1], 'status')
@@ -73,5 +75,6 @@ if not st then return 'gone' end
 if st ~= 'Queued' and st ~= 'Processing' then return st end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished', ARGV[2], 'message', ARGV[3])
 redis.call('DEL', KEYS[2])
+redis.call('PUBLISH', (string.gsub(KEYS[1], ':job$', ':end')), ARGV[1])
 return ARGV[1]
 `)
