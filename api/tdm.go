@@ -247,13 +247,6 @@ func (h *tdmHandler) lookupBody(c echo.Context, b uuidBody) (*queue.Job, error) 
 			[]fieldError{{"uuid", fmt.Sprintf("%q is not a uuid", s)}}))
 	}
 	j, err := h.q.Get(c.Request().Context(), id.String(), keyIDOf(c))
-	if err == nil {
-		if checked, cerr := h.q.Check(c.Request().Context(), j); cerr == nil {
-			j = checked
-		} else {
-			h.log.Warn("tdm job check", slog.String("request_id", requestIDOf(c)), slog.String("uuid", id.String()), slog.Any("error", cerr))
-		}
-	}
 	if err != nil {
 		return nil, h.storeError(c, id.String(), err)
 	}

@@ -31,7 +31,6 @@ type Queue struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
 	now       func() time.Time
-	checks    checks
 }
 
 // New returns a Queue on rdb. The Redis client stays owned by the caller.
@@ -55,8 +54,14 @@ func (q *Queue) Config() Config { return q.cfg }
 
 // Submit stores the order as a Queued job and enqueues one task per chunk of
 // origin rows. The record is written before the tasks, so a worker always
-// finds it. If enqueueing fails part-way the job is marked Failed.
+// finds it. If enqueueing fails part-way the job is marked Failed (and when
+// even that fails, a worker's janitor fails it later: the order is listed
+// in the submitting set until its tasks are in). Submit finishes its work
+// when ctx is cancelled after the call began (a client that half-closed
+// its connection still gets its job), within 10 s.
 func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	rows, cols := len(o.OriginPoints), len(o.DestinationPoints)
 	if rows == 0 || cols == 0 || rows != len(o.Origins) || cols != len(o.Destinations) {
 		return nil, fmt.Errorf("queue: order needs as many addresses as points, at least one each")
@@ -105,16 +110,23 @@ func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue: store job: %w", err)
 	}
+	if err := q.rdb.ZAdd(ctx, q.keys.submitting(), redis.Z{Score: float64(now.UnixMilli()), Member: id}).Err(); err != nil {
+		q.end(ctx, id, StatusFailed, "the order could not be queued: "+err.Error())
+		return nil, fmt.Errorf("queue: list order: %w", err)
+	}
 	for i := range chunks {
 		_, err := q.client.EnqueueContext(ctx, NewChunkTask(id, i),
 			asynq.Queue(q.cfg.QueueName), asynq.TaskID(TaskID(id, i)),
 			asynq.MaxRetry(q.cfg.MaxRetry), asynq.Timeout(q.cfg.TaskTimeout))
 		if err != nil {
 			err = fmt.Errorf("queue: enqueue chunk %d of %d: %w", i, chunks, err)
-			q.end(context.WithoutCancel(ctx), id, StatusFailed, err.Error())
+			if _, ferr := q.end(ctx, id, StatusFailed, err.Error()); ferr == nil {
+				q.rdb.ZRem(ctx, q.keys.submitting(), id)
+			}
 			return nil, err
 		}
 	}
+	q.rdb.ZRem(ctx, q.keys.submitting(), id)
 	return job, nil
 }
 

@@ -35,6 +35,8 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 		}
 		return nil
 	}
+	stop := w.q.Heartbeat(ctx, ct.Job, ct.Chunk)
+	defer stop()
 	e, err := w.jobs.get(ctx, ct.Job)
 	if errors.Is(err, queue.ErrExpired) {
 		return nil

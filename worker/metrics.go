@@ -14,6 +14,7 @@ type Metrics struct {
 	cells         prometheus.Counter
 	jobsEnded     *prometheus.CounterVec
 	chunkFailures *prometheus.CounterVec
+	requeued      prometheus.Counter
 }
 
 // NewMetrics registers the workers' metrics with reg.
@@ -36,8 +37,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "geosvc_tdm_chunk_failures_total",
 			Help: "Chunk runs that failed, by whether the chunk will be retried (retry) or its job failed (final).",
 		}, []string{"outcome"}),
+		requeued: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "geosvc_tdm_chunks_requeued_total",
+			Help: "Chunks this worker's janitor enqueued again because the worker running them stopped (its heartbeat ran out).",
+		}),
 	}
-	reg.MustRegister(m.chunkDuration, m.cells, m.jobsEnded, m.chunkFailures)
+	reg.MustRegister(m.chunkDuration, m.cells, m.jobsEnded, m.chunkFailures, m.requeued)
 	return m
 }
 
@@ -67,4 +72,13 @@ func (m *Metrics) chunkFailed(final bool) {
 		return
 	}
 	m.chunkFailures.WithLabelValues("retry").Inc()
+}
+
+// swept records a janitor round: chunks enqueued again, jobs failed.
+func (m *Metrics) swept(requeued, failed int) {
+	if m == nil {
+		return
+	}
+	m.requeued.Add(float64(requeued))
+	m.jobsEnded.WithLabelValues("Failed").Add(float64(failed))
 }

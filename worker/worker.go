@@ -88,6 +88,10 @@ type Worker struct {
 	jobs   *jobCache
 	srv    *asynq.Server
 	log    *slog.Logger
+
+	// stopJanitor ends the janitor, which closes janitorDone.
+	stopJanitor func()
+	janitorDone chan struct{}
 }
 
 // New returns a Worker; Start or Run begins taking tasks.
@@ -154,13 +158,19 @@ func newWorker(opts Options, e engine) (*Worker, error) {
 	return w, nil
 }
 
-// Start begins taking tasks in the background.
+// Start begins taking tasks in the background, and the janitor (see
+// queue.Sweep): every queue.HeartbeatEvery it enqueues again the chunks
+// whose worker died and fails orders left half queued.
 func (w *Worker) Start() error {
 	mux := asynq.NewServeMux()
 	mux.Handle(queue.TaskType, w)
 	if err := w.srv.Start(mux); err != nil {
 		return fmt.Errorf("worker: start: %w", err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w.stopJanitor = cancel
+	w.janitorDone = make(chan struct{})
+	go w.janitor(ctx)
 	w.log.Info("worker started", "concurrency", w.opts.Concurrency, "queues", w.opts.Queues,
 		"task_check_interval", w.opts.TaskCheckInterval)
 	return nil
@@ -181,11 +191,47 @@ func (w *Worker) Run(ctx context.Context) error {
 // Shutdown. Call it as soon as a stop is decided.
 func (w *Worker) Stop() { w.srv.Stop() }
 
+// janitor sweeps until ctx ends. A Redis that is away makes a round fail;
+// the next round tries again, so a restarted Redis needs no restart here.
+func (w *Worker) janitor(ctx context.Context) {
+	defer close(w.janitorDone)
+	t := time.NewTicker(queue.HeartbeatEvery)
+	defer t.Stop()
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		rep, err := w.q.Sweep(ctx)
+		switch {
+		case err != nil && !failing:
+			w.log.Warn("janitor: Redis unavailable, retrying every second", "err", err)
+			failing = true
+		case err == nil && failing:
+			w.log.Info("janitor: Redis back")
+			failing = false
+		}
+		for _, c := range rep.Requeued {
+			w.log.Warn("janitor: chunk enqueued again, its worker stopped", "chunk", c)
+		}
+		for _, id := range rep.Failed {
+			w.log.Warn("janitor: job failed", "job", id)
+		}
+		w.opts.Metrics.swept(len(rep.Requeued), len(rep.Failed))
+	}
+}
+
 // Shutdown stops taking tasks, waits up to the shutdown timeout for running
 // chunks and hands unfinished ones back to the queue (asynq reruns them;
 // the write-once chunk store makes that safe).
 func (w *Worker) Shutdown() {
 	w.srv.Shutdown()
+	if w.stopJanitor != nil {
+		w.stopJanitor()
+		<-w.janitorDone
+	}
 	w.jobs.close()
 	w.log.Info("worker stopped")
 }
