@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -163,4 +165,40 @@ func roundaboutBundle(t *testing.T) string {
 		t.Fatal(roundaboutErr)
 	}
 	return roundaboutPath
+}
+
+// TestOrderFromAHalfClosedConnection: a client that half-closes its
+// connection after sending the order (HTTP/1.1 allows it) still gets its
+// 200 and uuid, and the job runs.
+func TestOrderFromAHalfClosedConnection(t *testing.T) {
+	const key = "gs_halfclose_test_key_0123456789abcdef"
+	base := inProcessServer(t, roundaboutBundle(t), key)
+	body := `{"origin_addresses":["10.002,0.000"],"destination_addresses":["10.004,0.002"]}`
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /tdmv1/order HTTP/1.1\r\nHost: x\r\nx-api-key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", key, len(body), body)
+	if err := conn.(*net.TCPConn).CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var a struct {
+		UUID string `json:"uuid"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || resp.StatusCode != 200 || a.UUID == "" {
+		t.Fatalf("half-closed order: %d %+v %v", resp.StatusCode, a, err)
+	}
+	var res struct {
+		Status string `json:"status"`
+	}
+	apiCall(t, "POST", base+"/tdmv1/fetch", key, map[string]any{"uuid": a.UUID, "wait": 10}, &res)
+	if res.Status != "Finished" {
+		t.Errorf("the job: %s", res.Status)
+	}
 }
