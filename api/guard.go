@@ -87,6 +87,9 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 		s.opts.Metrics.refused("duplicate")
 		return keys.Key{}, forbidden
 	}
+	if len(vals) == 0 && s.tokens != nil && c.Request().URL.Query().Has("token") && c.Path() == tilePath {
+		return s.authenticateToken(c)
+	}
 	k, err := s.opts.Keys.Authenticate(c.Request().Context(), c.Request().Header.Get(headerAPIKey))
 	switch {
 	case len(vals) == 0:
@@ -106,6 +109,41 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
 	}
 	if !k.Allows(interfaceOf(c)) {
+		s.opts.Metrics.refused("interface")
+		return keys.Key{}, forbidden
+	}
+	return k, nil
+}
+
+// tilePath is the route of a map tile, the one route a tile token opens.
+const tilePath = "/" + tilesInterface + "/:z/:x/:y"
+
+// authenticateToken returns the key a tile token (?token=) was issued to,
+// or the error to answer: 403 {"message":"Forbidden"} for a bad or expired
+// token and for a key no longer active or allowed tiles; 503 when the key
+// store cannot be reached.
+func (s *Server) authenticateToken(c echo.Context) (keys.Key, error) {
+	forbidden := echo.NewHTTPError(http.StatusForbidden, forbidden.Message)
+	ctx := c.Request().Context()
+	id, err := s.tokens.verify(ctx, c.QueryParam("token"))
+	if errors.Is(err, errBadToken) {
+		s.opts.Metrics.refused("token")
+		return keys.Key{}, forbidden
+	}
+	if err != nil {
+		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
+		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
+	}
+	k, err := s.opts.Keys.AuthenticateID(ctx, id)
+	switch {
+	case errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):
+		s.opts.Metrics.refused("revoked")
+		return keys.Key{}, forbidden
+	case err != nil:
+		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
+		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
+	}
+	if !k.Allows(tilesInterface) {
 		s.opts.Metrics.refused("interface")
 		return keys.Key{}, forbidden
 	}
@@ -185,11 +223,12 @@ func (s *Server) routeTakes(method, path string) bool {
 }
 
 // checkContentType answers 415 for a request with a body (POST, PUT, PATCH)
-// whose Content-Type is not application/json. Other methods may send any
+// whose Content-Type is not application/json; an empty body may come
+// without one. Other methods may send any
 // content type: clients send it on GETs too.
 func checkContentType(req *http.Request) error {
-	if !takesBody(req.Method) {
-		return nil
+	if !takesBody(req.Method) || (req.ContentLength == 0 && len(req.TransferEncoding) == 0) {
+		return nil // no body to read (POST /tilesv1/token)
 	}
 	ct := req.Header.Get(echo.HeaderContentType)
 	mt, _, err := mime.ParseMediaType(ct)

@@ -482,8 +482,21 @@ func newOAFixture(t *testing.T) *oaFixture {
 	RegisterGeoBoundaries(g, bo)
 	RegisterCovid(g, CovidOptions{Layer: f.hl.Load, Boundaries: f.bnd.Load})
 	RegisterRoute(g, RouteOptions{Graph: f.graph.Load})
+	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
+		if f.graph.Load() == nil {
+			return nil, ErrNotReady
+		}
+		return plainTile(z, x, y)
+	}}); err != nil {
+		t.Fatal(err)
+	}
 	return f
 }
+
+// oaPathOf maps the routes whose document path Echo cannot write: a
+// parameter followed by a suffix in one segment ({y}.png) is a parameter
+// of its own in Echo, which cuts the suffix itself.
+var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png"}
 
 // oaRoutes returns the server's routes as OpenAPI "METHOD /path" keys,
 // without Echo's internal catch-all routes.
@@ -491,6 +504,10 @@ func oaRoutes(srv *Server) map[string]*echo.Route {
 	out := map[string]*echo.Route{}
 	for _, r := range srv.Echo().Routes() {
 		if r.Method == echo.RouteNotFound || r.Path == "" || r.Path == "/*" {
+			continue
+		}
+		if doc, ok := oaPathOf[r.Path]; ok {
+			out[r.Method+" "+doc] = r
 			continue
 		}
 		parts := strings.Split(r.Path, "/")
@@ -558,7 +575,11 @@ func TestOpenAPISecurity(t *testing.T) {
 				}
 				return
 			}
-			if has {
+			if has && path == oaPathOf[tilePath] {
+				if fmt.Sprint(sec) != "[map[apiKey:[]] map[tileToken:[]]]" {
+					t.Errorf("tiles: security = %v, want the key or a tile token", sec)
+				}
+			} else if has {
 				t.Errorf("protected, but overrides security with %v: leave it out to inherit apiKey", sec)
 			}
 			for code, ref := range map[string]string{"403": "Forbidden", "429": "TooManyRequests"} {
@@ -649,10 +670,16 @@ func (d oaDoc) check(t *testing.T, method, route string, rec *httptest.ResponseR
 		t.Errorf("%s %s answered %d, which the document does not list (%s)", method, route, rec.Code, body)
 		return
 	}
-	for _, h := range []string{"Retry-After", headerIANAZone, echo.HeaderContentEncoding} {
+	for _, h := range []string{"Retry-After", headerIANAZone, echo.HeaderContentEncoding, "ETag"} {
 		if rec.Header().Get(h) != "" && oaObj(r["headers"])[h] == nil {
 			t.Errorf("%s %s %d: header %s is sent but not documented", method, route, rec.Code, h)
 		}
+	}
+	if r["content"] == nil {
+		if len(body) != 0 {
+			t.Errorf("%s %s %d: the document gives no body, the answer has %d bytes", method, route, rec.Code, len(body))
+		}
+		return
 	}
 	mt, _, err := mime.ParseMediaType(rec.Header().Get(echo.HeaderContentType))
 	if err != nil {
@@ -718,6 +745,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		f.srv.SetBundle(&Bundle{Name: "delaware-latest", Version: "1", Nodes: 10, Edges: 20, Layers: []string{"routing"}})
 	}
 	job := func(body string) string { return f.order(t, body) }
+	tileDoc := oaPathOf[tilePath]
 	two := orderJSON(nil, addresses(2), addresses(2))
 	queued, toCancel, done, gone := job(two), job(two), job(orderJSON([]string{"distance"}, addresses(3), addresses(2))), job(two)
 	f.complete(t, done)
@@ -726,6 +754,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 
 	type req struct {
 		name, method, target, key, body, ctype string
+		route                                  string // the documented path, when target's is concrete
 		hdr                                    map[string]string
 		status                                 int
 		before                                 func()
@@ -757,6 +786,9 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "covid loading", method: "GET", target: "/covidv1/countries/list", key: k, status: 503},
 		{name: "route loading", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 503},
 		{name: "route bad from", method: "GET", target: "/routev1/route?to=10.004,0.002", key: k, status: 400},
+		{name: "tile loading", method: "GET", target: "/tilesv1/0/0/0.png", route: tileDoc, key: k, status: 503},
+		{name: "tile bad zoom", method: "GET", target: "/tilesv1/21/0/0.png", route: tileDoc, key: k, status: 400},
+		{name: "tile token", method: "POST", target: "/tilesv1/token", key: k, status: 200},
 		{name: "covid bad zoom", method: "GET", target: "/covidv1/xy2tile?x=-75.5&y=39.1&zoom=21", key: k, status: 400},
 
 		{name: "readyz", method: "GET", target: "/readyz", status: 200, before: load},
@@ -772,6 +804,9 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "geoboundaries", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.0667&y=38.6097", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries national park", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.4667&y=39.25&geo_boundary=922", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries unknown category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=1", key: k, status: 400, needs: needDelaware},
+		{name: "tile", method: "GET", target: "/tilesv1/14/4757/6235.png", route: tileDoc, key: k, status: 200},
+		{name: "tile not modified", method: "GET", target: "/tilesv1/14/4757/6235.png", route: tileDoc, key: k, hdr: map[string]string{"If-None-Match": "*"}, status: 304},
+		{name: "tile bad token", method: "GET", target: "/tilesv1/14/4757/6235.png?token=x.1.y", route: tileDoc, status: 403},
 		{name: "route", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 200},
 		{name: "route shortest", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.000,0.002&routing=shortest", key: k, status: 200},
 		{name: "route no road", method: "GET", target: "/routev1/route?from=0.000,10.002&to=10.004,0.002", key: k, status: 404},
@@ -843,7 +878,10 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 			if rec.Code != tc.status {
 				t.Errorf("status %d, want %d (%.300s)", rec.Code, tc.status, rec.Body)
 			}
-			route := strings.SplitN(tc.target, "?", 2)[0]
+			route := cmp.Or(tc.route, strings.SplitN(tc.target, "?", 2)[0])
+			if doc, ok := oaPathOf[route]; ok {
+				route = doc
+			}
 			d.check(t, tc.method, route, rec)
 		})
 	}

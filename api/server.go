@@ -76,6 +76,7 @@ type Server struct {
 	group   *echo.Group
 	public  map[string]bool
 	limiter *limiter
+	tokens  *tokenSigner // tile tokens; nil until RegisterTiles
 	bundle  atomic.Pointer[Bundle]
 	usage   *keys.UsageBatch // nil: usage written per request
 	mu      sync.Mutex       // guards closed, stopUsage, usageDone, extraIfaces

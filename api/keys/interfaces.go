@@ -16,12 +16,13 @@ const (
 	RouteV1         = "routev1"
 	SOAP            = "soap"
 	TDMV1           = "tdmv1"
+	TilesV1         = "tilesv1"
 	TimezonesV1     = "timezonesv1"
 	Zip4V1          = "zip4v1"
 )
 
 // known is every interface name, sorted.
-var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, RouteV1, SOAP, TDMV1, TimezonesV1, Zip4V1}
+var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, RouteV1, SOAP, TDMV1, TilesV1, TimezonesV1, Zip4V1}
 
 // Known returns every interface a key can be limited to, sorted.
 func Known() []string { return slices.Clone(known) }

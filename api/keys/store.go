@@ -232,6 +232,7 @@ func (s *Store) Revoke(ctx context.Context, id string) (Key, error) {
 	}
 	if s.cache != nil {
 		s.cache.forget(h)
+		s.cache.forget("id:" + id)
 	}
 	return k, nil
 }
