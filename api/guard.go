@@ -21,9 +21,11 @@ const ctxKey = "geosvc.key"
 
 // guard runs for every routed request. Public routes and CORS preflights
 // pass with only the body limit; everything else, unknown paths included,
-// must first show an active key allowed to use the interface, then passes
-// the rate limit, the body limit and the content-type check, and is
-// counted in the key's usage when it succeeds.
+// must first show an active key allowed to use the interface (by the key
+// and by its plan), then passes the rate limit and the quota of the key's
+// plan, the body limit and the content-type check, and is counted in the
+// key's usage when it succeeds. Quota units taken for a request that fails
+// are given back.
 func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
@@ -39,14 +41,16 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		c.Set(ctxKey, k)
-		if s.limiter != nil {
-			d, err := s.limiter.allow(req.Context(), k.ID)
-			if err != nil {
-				s.log.Warn("rate limiter unavailable, request let through", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
-			} else if d.retryAfter > 0 {
-				s.opts.Metrics.limited()
-				c.Response().Header().Set("Retry-After", d.retryAfterHeader())
-				return httpError(http.StatusTooManyRequests, "rate limit exceeded: retry later")
+		c.Set(ctxServer, s)
+		if wait := s.takeToken(req.Context(), k, requestIDOf(c)); wait > 0 {
+			c.Response().Header().Set("Retry-After", decision{retryAfter: wait}.retryAfterHeader())
+			return httpError(http.StatusTooManyRequests, "rate limit exceeded: retry later")
+		}
+		iface := interfaceOf(c)
+		counted := iface != keys.KeysV1 // the account interface is never counted
+		if counted {
+			if err := takeQuota(c, iface, 1); err != nil {
+				return err
 			}
 		}
 		s.limitBody(c)
@@ -54,16 +58,23 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 		// GET route is a 405, whatever its content type.
 		if takesBody(req.Method) && s.routeTakes(req.Method, c.Path()) {
 			if err := checkContentType(req); err != nil {
+				s.releaseQuota(c)
 				return err
 			}
 		}
-		if err := next(c); err != nil {
+		err = next(c)
+		st := c.Response().Status
+		if err != nil || st < 200 || st >= 300 {
+			s.releaseQuota(c)
 			return err
 		}
-		if st := c.Response().Status; st >= 200 && st < 300 && s.usage != nil {
-			s.usage.Add(k.ID, interfaceOf(c), 1)
-		} else if st >= 200 && st < 300 && s.opts.Keys != nil {
-			if err := s.opts.Keys.AddUsage(req.Context(), k.ID, interfaceOf(c), 1); err != nil {
+		if !counted {
+			return nil
+		}
+		if s.usage != nil {
+			s.usage.Add(k.ID, iface, 1)
+		} else if s.opts.Keys != nil {
+			if err := s.opts.Keys.AddUsage(req.Context(), k.ID, iface, 1); err != nil {
 				s.log.Warn("usage not counted", slog.String("request_id", requestIDOf(c)), slog.String("key_id", k.ID), slog.Any("error", err))
 			}
 		}
@@ -72,9 +83,9 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // authenticate returns the request's key, or the error to answer: 403
-// {"message":"Forbidden"} for a missing, malformed, unknown or revoked key
-// and for a key not allowed to use the interface; 503 when the key store
-// cannot be reached.
+// {"message":"Forbidden"} for a missing, malformed, unknown, revoked,
+// expired or unpaid key and for a key not allowed to use the interface
+// (by itself or by its plan); 503 when the key store cannot be reached.
 func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 	forbidden := echo.NewHTTPError(http.StatusForbidden, forbidden.Message)
 	if s.opts.Keys == nil {
@@ -90,25 +101,20 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 	if len(vals) == 0 && s.tokens != nil && c.Request().URL.Query().Has("token") && c.Path() == tilePath {
 		return s.authenticateToken(c)
 	}
-	k, err := s.opts.Keys.Authenticate(c.Request().Context(), c.Request().Header.Get(headerAPIKey))
-	switch {
-	case len(vals) == 0:
+	if len(vals) == 0 {
 		s.opts.Metrics.refused("missing")
 		return keys.Key{}, forbidden
-	case errors.Is(err, keys.ErrMalformed):
-		s.opts.Metrics.refused("malformed")
+	}
+	k, err := s.opts.Keys.Authenticate(c.Request().Context(), vals[0])
+	if keys.Refused(err) {
+		s.opts.Metrics.refused(keys.RefusalReason(err))
 		return keys.Key{}, forbidden
-	case errors.Is(err, keys.ErrUnknown):
-		s.opts.Metrics.refused("unknown")
-		return keys.Key{}, forbidden
-	case errors.Is(err, keys.ErrRevoked):
-		s.opts.Metrics.refused("revoked")
-		return keys.Key{}, forbidden
-	case err != nil:
+	}
+	if err != nil {
 		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
 	}
-	if !k.Allows(interfaceOf(c)) {
+	if iface := interfaceOf(c); !k.Allows(iface) || !s.opts.Keys.PlanOf(k).Allows(iface) {
 		s.opts.Metrics.refused("interface")
 		return keys.Key{}, forbidden
 	}
@@ -135,15 +141,15 @@ func (s *Server) authenticateToken(c echo.Context) (keys.Key, error) {
 		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
 	}
 	k, err := s.opts.Keys.AuthenticateID(ctx, id)
-	switch {
-	case errors.Is(err, keys.ErrUnknown), errors.Is(err, keys.ErrRevoked):
-		s.opts.Metrics.refused("revoked")
+	if keys.Refused(err) {
+		s.opts.Metrics.refused(keys.RefusalReason(err))
 		return keys.Key{}, forbidden
-	case err != nil:
+	}
+	if err != nil {
 		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
 	}
-	if !k.Allows(tilesInterface) {
+	if !k.Allows(tilesInterface) || !s.opts.Keys.PlanOf(k).Allows(tilesInterface) {
 		s.opts.Metrics.refused("interface")
 		return keys.Key{}, forbidden
 	}
@@ -175,16 +181,28 @@ type errReader struct{ err error }
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 func (r errReader) Close() error             { return nil }
 
-// TakeToken takes one token of the key's rate limit for a request that
-// checks its key itself (SOAP): zero when it may go on, else how long to
-// wait; zero also when the limit is off or Redis cannot say.
-func (s *Server) TakeToken(ctx context.Context, keyID string) time.Duration {
+// TakeToken takes one token of the rate limit of key k's plan (the
+// server's, unless the plan sets one) for a request that checks its key
+// itself (SOAP): zero when it may go on, else how long to wait; zero also
+// when there is no limit or Redis cannot say.
+func (s *Server) TakeToken(ctx context.Context, k keys.Key) time.Duration {
+	return s.takeToken(ctx, k, "")
+}
+
+// takeToken is TakeToken, logging under a request id.
+func (s *Server) takeToken(ctx context.Context, k keys.Key, requestID string) time.Duration {
 	if s.limiter == nil {
 		return 0
 	}
-	d, err := s.limiter.allow(ctx, keyID)
+	b := s.limiter.bucket
+	if s.opts.Keys != nil {
+		if pb, ok := s.planBuckets[s.opts.Keys.PlanOf(k).Name]; ok {
+			b = pb
+		}
+	}
+	d, err := s.limiter.allowIn(ctx, k.ID, b)
 	if err != nil {
-		s.log.Warn("rate limiter unavailable, request let through", slog.String("key_id", keyID), slog.Any("error", err))
+		s.log.Warn("rate limiter unavailable, request let through", slog.String("request_id", requestID), slog.String("key_id", k.ID), slog.Any("error", err))
 		return 0
 	}
 	if d.retryAfter > 0 {
@@ -223,8 +241,8 @@ func (s *Server) routeTakes(method, path string) bool {
 }
 
 // checkContentType answers 415 for a request with a body (POST, PUT, PATCH)
-// whose Content-Type is not application/json; an empty body may come
-// without one. Other methods may send any
+// whose Content-Type is not application/json (an empty body may come
+// without one). Other methods may send any
 // content type: clients send it on GETs too.
 func checkContentType(req *http.Request) error {
 	if !takesBody(req.Method) || (req.ContentLength == 0 && len(req.TransferEncoding) == 0) {

@@ -33,7 +33,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"route", "method"}),
 		authRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "geosvc_auth_refusals_total",
-			Help: "Requests refused as Forbidden, by reason: missing, malformed, unknown, revoked, interface (not allowed for the key), duplicate (two keys), token (a bad or expired tile token).",
+			Help: "Requests refused as Forbidden, by reason: missing, malformed, unknown, revoked, expired (a trial past its end), pending (unpaid), interface (not allowed for the key), duplicate (two keys), token (a bad or expired tile token).",
 		}, []string{"reason"}),
 		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "geosvc_rate_limited_total",

@@ -28,6 +28,7 @@ import (
 
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/configs"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/geo/health"
@@ -490,6 +491,14 @@ func newOAFixture(t *testing.T) *oaFixture {
 	}}); err != nil {
 		t.Fatal(err)
 	}
+	// The account interface, on the fixture's Redis and key prefix, with
+	// the shipped plans and trials on; no payment provider.
+	plans, err := keys.ParsePlans(configs.Plans())
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts := keys.NewStore(f.env.Client, keys.Options{Prefix: f.store.Prefix(), Plans: plans, Trials: keys.TrialPolicy{Enabled: true, PerIPPerDay: 2}})
+	RegisterKeys(f.srv, KeysOptions{Store: accounts, Logger: log})
 	return f
 }
 
@@ -528,7 +537,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	f := newOAFixture(t)
 	routes := oaRoutes(f.srv)
 	ops := d.operations()
-	if len(routes) < 13 {
+	if len(routes) < 19 {
 		t.Fatalf("the server registers %d routes, want the 9 REST and 4 public ones at least: %v", len(routes), routes)
 	}
 	for key := range routes {
@@ -567,11 +576,16 @@ func TestOpenAPISecurity(t *testing.T) {
 		t.Run(key, func(t *testing.T) {
 			if f.srv.IsPublic(path) {
 				public++
-				if s, ok := sec.([]any); !has || !ok || len(s) != 0 {
-					t.Errorf("public, but security = %v (present %v), want []", sec, has)
+				// [] needs no key; [{}, {apiKey: []}] takes one optionally
+				// (a checkout upgrading the key it is given) and may then
+				// answer the shared 403.
+				s, ok := sec.([]any)
+				optional := ok && len(s) == 2 && len(oaObj(s[0])) == 0 && oaObj(s[1])["apiKey"] != nil
+				if !has || !ok || (len(s) != 0 && !optional) {
+					t.Errorf("public, but security = %v (present %v), want [] or [{}, {apiKey: []}]", sec, has)
 				}
-				if resp["403"] != nil {
-					t.Errorf("public, but documents 403")
+				if got, _ := oaObj(resp["403"])["$ref"].(string); resp["403"] != nil && (!optional || got != "#/components/responses/Forbidden") {
+					t.Errorf("public, but documents 403 %v", resp["403"])
 				}
 				return
 			}
@@ -589,8 +603,8 @@ func TestOpenAPISecurity(t *testing.T) {
 			}
 		})
 	}
-	if public != 4 {
-		t.Errorf("%d public operations, want 4 (/healthz, /readyz, /v1/info, %s)", public, openAPIPath)
+	if public != 9 {
+		t.Errorf("%d public operations, want 9 (/healthz, /readyz, /v1/info, %s, /signup, /pricing, the trial, the checkout, the webhook)", public, openAPIPath)
 	}
 }
 
@@ -671,6 +685,9 @@ func (d oaDoc) check(t *testing.T, method, route string, rec *httptest.ResponseR
 		return
 	}
 	for _, h := range []string{"Retry-After", headerIANAZone, echo.HeaderContentEncoding, "ETag"} {
+		if h == "Retry-After" && rec.Code == http.StatusTooManyRequests && oaObj(r["headers"])[h] == nil {
+			t.Errorf("%s %s 429 does not document Retry-After", method, route)
+		}
 		if rec.Header().Get(h) != "" && oaObj(r["headers"])[h] == nil {
 			t.Errorf("%s %s %d: header %s is sent but not documented", method, route, rec.Code, h)
 		}
@@ -842,6 +859,21 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "fetch cancelled", method: "POST", target: "/tdmv1/fetch", key: k, body: uuidBody(toCancel), status: 200},
 		{name: "cancel finished", method: "POST", target: "/tdmv1/cancel", key: k, body: uuidBody(done), status: 409},
 		{name: "cancel without uuid", method: "POST", target: "/tdmv1/cancel", key: k, body: `{}`, status: 400},
+
+		{name: "signup page", method: "GET", target: signupPath, status: 200},
+		{name: "pricing page", method: "GET", target: pricingPath + "?checkout=cancelled", status: 200},
+		{name: "trial", method: "POST", target: trialPath, body: `{"name":"Ann","email":"ann@example.com","company":"Acme"}`, status: 201},
+		{name: "trial again", method: "POST", target: trialPath, body: `{"email":"ann+2@example.com"}`, status: 409},
+		{name: "trial bad e-mail", method: "POST", target: trialPath, body: `{"email":"ann"}`, status: 400},
+		{name: "trial as text/plain", method: "POST", target: trialPath, body: `{}`, ctype: "text/plain", status: 415},
+		{name: "trial, second address", method: "POST", target: trialPath, body: `{"email":"bob@example.com"}`, status: 201},
+		{name: "trial, address limit", method: "POST", target: trialPath, body: `{"email":"carl@example.com"}`, status: 429},
+		{name: "checkout without provider", method: "POST", target: checkoutPath, body: `{"plan":"starter","email":"a@example.com"}`, status: 404},
+		{name: "webhook without provider", method: "POST", target: webhookPath, body: `{}`, status: 404},
+		{name: "usage", method: "GET", target: usagePath, key: k, status: 200},
+		{name: "usage csv", method: "GET", target: usagePath + "?format=csv", key: k, status: 200},
+		{name: "usage bad month", method: "GET", target: usagePath + "?month=11-2026", key: k, status: 400},
+		{name: "usage wrong key", method: "GET", target: usagePath, key: f.other[:20], status: 403},
 	}
 	// Every protected route refuses a request without a key, and every
 	// documented path refuses a method it does not take.
@@ -911,6 +943,39 @@ func TestOpenAPIRateLimited(t *testing.T) {
 		}
 		if want == 429 && rec.Header().Get("Retry-After") == "" {
 			t.Errorf("429 without Retry-After")
+		}
+		d.check(t, http.MethodGet, "/zip4v1/xy2zip", rec)
+	}
+}
+
+// TestOpenAPIQuotaExceeded: a quota's 429 is documented, with its
+// Retry-After and its body, by the shared TooManyRequests.
+func TestOpenAPIQuotaExceeded(t *testing.T) {
+	d := loadOpenAPI(t)
+	rd := redistest.New(t)
+	plans, err := keys.ParsePlans([]byte("currency: USD\ndefault_plan: one\nplans:\n  one:\n    metrics:\n      zip4v1: {quota: {day: 1}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix, Plans: plans, Now: func() time.Time { return now }})
+	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "openapi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Keys: store, Now: func() time.Time { return now }})
+	layer := zip4TestLayer()
+	RegisterZip4(srv.Protected(), Zip4Options{Layer: func() *zip4.Layer { return layer }})
+	for i, want := range []int{200, 429} {
+		r := httptest.NewRequest(http.MethodGet, "/zip4v1/xy2zip?zip9=199010001", nil)
+		r.Header.Set(headerAPIKey, key)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, r)
+		if rec.Code != want {
+			t.Fatalf("request %d: %d %s, want %d", i, rec.Code, rec.Body, want)
+		}
+		if want == 429 && (rec.Header().Get("Retry-After") != "43200" || !strings.Contains(rec.Body.String(), `"quota":{`)) {
+			t.Errorf("quota 429: %s, Retry-After %q", rec.Body, rec.Header().Get("Retry-After"))
 		}
 		d.check(t, http.MethodGet, "/zip4v1/xy2zip", rec)
 	}

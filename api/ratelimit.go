@@ -55,30 +55,52 @@ return {allowed, wait}
 type limiter struct {
 	rdb    redis.UniversalClient
 	prefix string
-	perMs  string
-	burst  string
+	// bucket is the default bucket (the server's auth.rate_limit); a
+	// key's plan may bring its own.
+	bucket bucket
 	now    func() time.Time
-	// lease is how many tokens one Redis call takes: a 40th of the
-	// burst and at most a tenth of a second's rate, 1 for small buckets.
+	// lease is the default bucket's lease (bucket.lease).
 	lease  int
 	mu     sync.Mutex
 	leases map[string]*lease
 }
 
-func newLimiter(rdb redis.UniversalClient, prefix string, rl RateLimit, now func() time.Time) *limiter {
+// bucket is one token bucket's parameters in the script's form.
+type bucket struct {
+	rate  float64
+	perMs string
+	burst string
+	// lease is how many tokens one Redis call takes: a 40th of the
+	// burst and at most a tenth of a second's rate, 1 for small buckets.
+	lease int
+}
+
+// newBucket returns the parameters of rl; rl.Rate must be above 0.
+func newBucket(rl RateLimit) bucket {
 	burst := rl.Burst
 	if burst < 1 {
 		burst = max(1, int(rl.Rate))
 	}
-	return &limiter{
+	return bucket{
+		rate:  rl.Rate,
+		perMs: strconv.FormatFloat(rl.Rate/1000, 'g', -1, 64),
+		burst: strconv.Itoa(burst),
+		lease: max(1, min(burst/40, int(rl.Rate/10))),
+	}
+}
+
+func newLimiter(rdb redis.UniversalClient, prefix string, rl RateLimit, now func() time.Time) *limiter {
+	l := &limiter{
 		rdb:    rdb,
 		prefix: prefix,
-		perMs:  strconv.FormatFloat(rl.Rate/1000, 'g', -1, 64),
-		burst:  strconv.Itoa(burst),
 		now:    now,
-		lease:  max(1, min(burst/40, int(rl.Rate/10))),
 		leases: map[string]*lease{},
 	}
+	if rl.Rate > 0 {
+		l.bucket = newBucket(rl)
+		l.lease = l.bucket.lease
+	}
+	return l
 }
 
 // decision is the outcome of one take.
@@ -93,10 +115,19 @@ func (d decision) retryAfterHeader() string {
 	return strconv.FormatInt(max(1, secs), 10)
 }
 
-// allow takes one token from the bucket of key id.
+// allow takes one token from the default bucket of key id.
 func (l *limiter) allow(ctx context.Context, id string) (decision, error) {
-	if l.lease <= 1 {
-		return l.take(ctx, id, 1)
+	return l.allowIn(ctx, id, l.bucket)
+}
+
+// allowIn takes one token from key id's bucket b; a bucket of rate 0 lets
+// everything through.
+func (l *limiter) allowIn(ctx context.Context, id string, b bucket) (decision, error) {
+	if b.rate <= 0 {
+		return decision{}, nil
+	}
+	if b.lease <= 1 {
+		return l.take(ctx, id, b, 1)
 	}
 	// Spend a local lease of tokens taken from the shared bucket in one
 	// go; when it is spent or stale, take another, or a single token when
@@ -109,23 +140,23 @@ func (l *limiter) allow(ctx context.Context, id string) (decision, error) {
 		return decision{}, nil
 	}
 	l.mu.Unlock()
-	d, err := l.take(ctx, id, l.lease)
+	d, err := l.take(ctx, id, b, b.lease)
 	if err != nil || d.retryAfter > 0 {
-		return l.take(ctx, id, 1)
+		return l.take(ctx, id, b, 1)
 	}
 	l.mu.Lock()
 	if len(l.leases) >= maxLeases {
 		l.leases = map[string]*lease{}
 	}
-	l.leases[id] = &lease{tokens: l.lease - 1, expires: now.Add(leaseTTL)}
+	l.leases[id] = &lease{tokens: b.lease - 1, expires: now.Add(leaseTTL)}
 	l.mu.Unlock()
 	return decision{}, nil
 }
 
-// take takes cost tokens from the key's shared bucket in Redis.
-func (l *limiter) take(ctx context.Context, id string, cost int) (decision, error) {
+// take takes cost tokens from the key's shared bucket b in Redis.
+func (l *limiter) take(ctx context.Context, id string, b bucket, cost int) (decision, error) {
 	now := strconv.FormatInt(l.now().UnixMilli(), 10)
-	res, err := tokenBucket.Run(ctx, l.rdb, []string{l.prefix + id}, l.perMs, l.burst, now, strconv.Itoa(cost)).Int64Slice()
+	res, err := tokenBucket.Run(ctx, l.rdb, []string{l.prefix + id}, b.perMs, b.burst, now, strconv.Itoa(cost)).Int64Slice()
 	if err != nil {
 		return decision{}, fmt.Errorf("rate limit: %w", err)
 	}

@@ -1,10 +1,13 @@
 // Package api is geosvc's REST front: an Echo server with the middleware
 // every interface shares (request ids, access log, panic recovery, CORS,
-// JSON errors, API-key authentication, a per-key rate limit, body size and
-// content-type checks, usage counting), the key-less service endpoints
-// /healthz, /readyz and /v1/info, and the OpenAPI document of the REST
-// interfaces (openapi.yaml, served at /openapi.yaml). Interfaces (tdmv1,
-// and the lookups that follow) register their routes on Protected().
+// JSON errors, API-key authentication, a per-key rate limit and the quotas
+// of the key's plan, body size and content-type checks, usage counting),
+// the key-less service endpoints /healthz, /readyz and /v1/info, the
+// OpenAPI document of the REST interfaces (openapi.yaml, served at
+// /openapi.yaml), and the account interface keysv1 with its pages /signup
+// and /pricing (RegisterKeys: free trials, purchase through Stripe
+// Checkout, usage statements). Interfaces (tdmv1, and the lookups that
+// follow) register their routes on Protected().
 package api
 
 import (
@@ -51,7 +54,8 @@ type Options struct {
 	// CORSOrigins are the origins browsers may call from ("*" for any);
 	// empty disables CORS.
 	CORSOrigins []string
-	// RateLimit is the per-key token bucket; a zero Rate disables it.
+	// RateLimit is the per-key token bucket; a zero Rate disables it. A
+	// key's plan may set its own (configs/plans.yaml).
 	RateLimit RateLimit
 	// ReadTimeout and WriteTimeout bound one request; 0 means the defaults.
 	ReadTimeout, WriteTimeout time.Duration
@@ -76,10 +80,12 @@ type Server struct {
 	group   *echo.Group
 	public  map[string]bool
 	limiter *limiter
-	tokens  *tokenSigner // tile tokens; nil until RegisterTiles
-	bundle  atomic.Pointer[Bundle]
-	usage   *keys.UsageBatch // nil: usage written per request
-	mu      sync.Mutex       // guards closed, stopUsage, usageDone, extraIfaces
+	// planBuckets are the rate limits of the plans that set one.
+	planBuckets map[string]bucket
+	tokens      *tokenSigner // tile tokens; nil until RegisterTiles
+	bundle      atomic.Pointer[Bundle]
+	usage       *keys.UsageBatch // nil: usage written per request
+	mu          sync.Mutex       // guards closed, stopUsage, usageDone, extraIfaces
 	// extraIfaces are interfaces served on public routes that check
 	// their key themselves (SOAP).
 	extraIfaces []string
@@ -125,12 +131,22 @@ func New(opts Options) *Server {
 	}
 	e.HTTPErrorHandler = s.handleError
 	s.e = e
-	if opts.RateLimit.Rate > 0 && opts.Redis != nil {
+	// The limiter exists whenever Redis does: a key's plan may bring a
+	// rate limit of its own even when the server's is off.
+	if opts.Redis != nil {
 		prefix := keys.DefaultPrefix
 		if opts.Keys != nil {
 			prefix = opts.Keys.Prefix()
 		}
 		s.limiter = newLimiter(opts.Redis, prefix+"ratelimit:", opts.RateLimit, opts.Now)
+		s.planBuckets = map[string]bucket{}
+		if opts.Keys != nil {
+			for _, p := range opts.Keys.Plans().List() {
+				if p.RateLimit != nil {
+					s.planBuckets[p.Name] = newBucket(RateLimit{Rate: p.RateLimit.Rate, Burst: p.RateLimit.Burst})
+				}
+			}
+		}
 	}
 
 	e.Pre(requestID, s.accessLog, s.recoverPanic)

@@ -102,6 +102,11 @@ func (h *tdmHandler) order(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", errs))
 	}
 	o.Owner = keyIDOf(c)
+	// The matrix-cell quota of the key's plan (api/quota.go), checked
+	// before the order is accepted; given back if it is not.
+	if err := takeQuota(c, keys.TDMV1+keys.CellsSuffix, int64(len(o.Origins))*int64(len(o.Destinations))); err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	j, err := h.q.Submit(ctx, o)
 	if err != nil {

@@ -3,8 +3,8 @@
 // geosvc.yaml (the service settings, every key documented), car.yaml (the
 // car routing profile read by routing/profile), health.yaml (the health
 // alert zone data sets read by geo/health), world.yaml (the rules
-// geo/world's generator applies to its sources) and the other layers'
-// tables.
+// geo/world's generator applies to its sources), plans.yaml (the plans API
+// keys belong to, read by api/keys) and the other layers' tables.
 package configs
 
 import "embed"
@@ -22,6 +22,12 @@ const ProfileFile = "car.yaml"
 
 // WorldFile is the base name of the world base layer's generation rules.
 const WorldFile = "world.yaml"
+
+// PlansFile is the base name of the plans of API keys.
+const PlansFile = "plans.yaml"
+
+// Plans returns the embedded default plans (plans.yaml).
+func Plans() []byte { return mustRead(PlansFile) }
 
 // Service returns the embedded default service configuration (geosvc.yaml).
 func Service() []byte { return mustRead(ServiceFile) }

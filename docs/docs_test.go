@@ -18,7 +18,7 @@ var requiredPages = []string{
 	"README.md",
 	"tdmv1.md", "adminv1.md", "geoboundariesv1.md", "timezonesv1.md", "zip4v1.md", "geocoderv1.md", "covidv1.md", "soap.md",
 	"world.md", "health.md",
-	"routing.md", "configuration.md", "operations.md", "errors.md", "data.md",
+	"routing.md", "configuration.md", "operations.md", "errors.md", "data.md", "keys.md",
 }
 
 // checkedPages returns the pages whose links are checked: the repository's

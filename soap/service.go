@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"text/template"
@@ -45,23 +46,24 @@ type Options struct {
 	// names its data set (the bundle's name) in route results.
 	Graph        func() *routing.Graph
 	RoadDataName func() string
-	// Keys checks the SubscriptionKey of every request and issues keys.
+	// Keys checks the SubscriptionKey of every request and issues
+	// free-trial keys (LocationGetSubscriptionKey) under its trial policy.
 	Keys *keys.Store
-	// KeyRequests lets LocationGetSubscriptionKey issue keys to anyone
-	// who asks (off by default: keys come from `geosvc keys create`).
-	KeyRequests bool
 	// Redis stores the location sets (LocationCreateSetSimple, ...) under
 	// Prefix; nil: location sets are not available.
 	Redis  redis.UniversalClient
 	Prefix string
 	// TakeToken takes a token of a key's rate limit (the REST interfaces'
-	// bucket) and says how long to wait when none is left; CountUsage
-	// counts a successful request in a key's usage. Nil: no limit, no
-	// counting.
-	TakeToken  func(ctx context.Context, keyID string) time.Duration
+	// bucket, by the key's plan) and says how long to wait when none is
+	// left; TakeQuota takes n units of a metric from the quota of the key's
+	// plan and returns their release (for a request that fails), or a
+	// *keys.QuotaExceeded; CountUsage counts a successful request in a
+	// key's usage. Nil: no limit, no quota, no counting.
+	TakeToken  func(ctx context.Context, k keys.Key) time.Duration
+	TakeQuota  func(ctx context.Context, k keys.Key, metric string, n int64) (release func(), err error)
 	CountUsage func(ctx context.Context, keyID, iface string, n int64)
 	// RefusedKey, when set, is told why a key was refused (missing,
-	// malformed, unknown, revoked, interface, duplicate), for metrics.
+	// malformed, unknown, revoked, expired, pending, interface, duplicate), for metrics.
 	RefusedKey func(reason string)
 	// PublicURL, when set, is the base URL the WSDL advertises
 	// (PublicURL + the request's path); else the request's scheme and
@@ -152,7 +154,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeFault(w, v, f)
 		return
 	}
-	resp, err := s.dispatch(r.Context(), req)
+	ctx := context.WithValue(r.Context(), clientIPContext{}, clientIP(r))
+	resp, err := s.dispatch(ctx, req)
 	if err != nil {
 		var f *fault
 		if !errors.As(err, &f) {
@@ -197,9 +200,11 @@ func (s *Service) operations() map[string]operation {
 }
 
 // dispatch checks the key (every operation but LocationGetSubscriptionKey
-// needs one allowed the soap interface; a set key's owner must be active
-// too), takes a token of the key's rate limit, runs the operation and
-// counts it in the usage of the key (a set key's owner) when it succeeds.
+// needs one allowed the soap interface by itself and by its plan; a set
+// key's owner must be active too), takes a token of the rate limit and a
+// request of the soap quota of the key (a set key's owner: the billed
+// key), runs the operation and counts it in the usage of the billed key
+// when it succeeds (the quota request is given back when it fails).
 func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 	op, known := s.operations()[req.operation]
 	if !known {
@@ -226,7 +231,7 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	billed := key.ID
+	billed := key
 	set, err := s.setOfKey(ctx, key)
 	if err != nil {
 		return nil, err
@@ -235,25 +240,59 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 		if req.operation == "LocationCreateSetSimple" {
 			return nil, senderFault("a set key cannot create location sets: use the key that created its set")
 		}
-		billed = set.owner
+		// The owner pays: its plan's rate limit and quota apply.
+		if billed, err = s.opts.Keys.Get(ctx, set.owner); err != nil {
+			return nil, err
+		}
+		if !s.opts.Keys.PlanOf(billed).Allows(Interface) {
+			return nil, senderFault("Forbidden")
+		}
 	}
 	if s.opts.TakeToken != nil {
 		if wait := s.opts.TakeToken(ctx, billed); wait > 0 {
 			return nil, senderFault("rate limit exceeded: retry in %d s", int((wait+time.Second-1)/time.Second))
 		}
 	}
+	release := func() {}
+	if s.opts.TakeQuota != nil {
+		var qe *keys.QuotaExceeded
+		if release, err = s.opts.TakeQuota(ctx, billed, Interface, 1); errors.As(err, &qe) {
+			return nil, senderFault("%s (retry in %d s)", qe.Error(), int((qe.RetryAfter(s.opts.Keys.Now())+time.Second-1)/time.Second))
+		} else if err != nil {
+			return nil, err
+		}
+	}
 	ctx = context.WithValue(ctx, keyContext{}, requestAuth{key: key, set: set})
 	resp, err := op(ctx, req.body)
-	if err == nil && s.opts.CountUsage != nil {
-		s.opts.CountUsage(ctx, billed, Interface, 1)
+	if err != nil {
+		release()
+		return resp, err
 	}
-	return resp, err
+	if s.opts.CountUsage != nil {
+		s.opts.CountUsage(ctx, billed.ID, Interface, 1)
+	}
+	return resp, nil
+}
+
+// clientIPContext carries the client's address to LocationGetSubscriptionKey
+// (the per-address trial cap).
+type clientIPContext struct{}
+
+// clientIP is the request's peer address, without the port (as the REST
+// server takes it: never a header the client writes).
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // authenticate returns the key, or a Sender fault "Forbidden" for a
-// missing, malformed, unknown or revoked key or one not allowed the soap
-// interface (the REST interfaces' message); a Receiver fault when the key
-// store cannot be reached.
+// missing, malformed, unknown, revoked, expired or unpaid key or one not
+// allowed the soap interface by itself or by its plan (the REST
+// interfaces' message); a Receiver fault when the key store cannot be
+// reached.
 func (s *Service) authenticate(ctx context.Context, key string) (keys.Key, error) {
 	forbidden := senderFault("Forbidden")
 	if s.opts.Keys == nil {
@@ -264,20 +303,14 @@ func (s *Service) authenticate(ctx context.Context, key string) (keys.Key, error
 	case key == "":
 		s.refused("missing")
 		return keys.Key{}, forbidden
-	case errors.Is(err, keys.ErrMalformed):
-		s.refused("malformed")
-		return keys.Key{}, forbidden
-	case errors.Is(err, keys.ErrUnknown):
-		s.refused("unknown")
-		return keys.Key{}, forbidden
-	case errors.Is(err, keys.ErrRevoked):
-		s.refused("revoked")
+	case keys.Refused(err):
+		s.refused(keys.RefusalReason(err))
 		return keys.Key{}, forbidden
 	case err != nil:
 		s.opts.Logger.Error("key store unavailable", slog.Any("error", err))
 		return keys.Key{}, receiverFault("key store unavailable, retry later")
 	}
-	if !k.Allows(Interface) {
+	if !k.Allows(Interface) || !s.opts.Keys.PlanOf(k).Allows(Interface) {
 		s.refused("interface")
 		return keys.Key{}, forbidden
 	}
@@ -348,29 +381,35 @@ func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
 	return resp, nil
 }
 
-// getSubscriptionKey issues a key for the SOAP service when the server
-// allows key requests; the key's owner is the company, contact or e-mail
-// given.
+// getSubscriptionKey issues a free-trial key, as POST /keysv1/trial does,
+// when the server offers trials (auth.trial.enabled): on the trial plan,
+// expiring after its trial length, one active trial per e-mail address
+// (eMail is required), at most auth.trial.per_ip_per_day per client
+// address. ContactName and CompanyName describe the applicant.
 func (s *Service) getSubscriptionKey(ctx context.Context, body []byte) (any, error) {
 	var req getSubscriptionKeyRequest
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed LocationGetSubscriptionKey request: %v", err)
 	}
-	if !s.opts.KeyRequests || s.opts.Keys == nil {
+	if s.opts.Keys == nil {
 		return nil, senderFault("this server does not issue keys on request: ask its administrator (geosvc keys create)")
 	}
-	owner := ""
-	for _, o := range []string{req.CompanyName, req.ContactName, req.EMail} {
-		if o = strings.TrimSpace(o); o != "" && owner == "" {
-			owner = o
+	ip, _ := ctx.Value(clientIPContext{}).(string)
+	_, plain, err := s.opts.Keys.IssueTrial(ctx, keys.TrialRequest{Name: req.ContactName, Email: req.EMail, Company: req.CompanyName, IP: ip})
+	var in *keys.TrialInputError
+	var lim *keys.TrialIPLimit
+	switch {
+	case errors.Is(err, keys.ErrTrialsOff):
+		return nil, senderFault("this server does not issue keys on request: ask its administrator (geosvc keys create)")
+	case errors.As(err, &in):
+		if in.Field == "email" {
+			return nil, senderFault("eMail: %s", in.Reason)
 		}
-	}
-	if owner == "" {
-		return nil, senderFault("give a CompanyName, ContactName or eMail to own the key")
-	}
-	_, plain, err := s.opts.Keys.Create(ctx, keys.CreateOptions{Owner: "soap request: " + owner, Interfaces: []string{Interface}})
-	if err != nil {
-		return nil, fmt.Errorf("create key: %w", err)
+		return nil, senderFault("%s", in.Error())
+	case errors.Is(err, keys.ErrTrialEmail), errors.As(err, &lim):
+		return nil, senderFault("%s", err.Error())
+	case err != nil:
+		return nil, fmt.Errorf("issue trial key: %w", err)
 	}
 	return getSubscriptionKeyResponse{Key: plain}, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/configs"
 	"github.com/geosvc/geosvc/geo/geocode"
 )
 
@@ -42,16 +43,20 @@ func newFixture(t testing.TB, keyRequests bool) *fixture {
 	// keys under a prefix of this test's own.
 	r := redistest.New(t)
 	rdb := r.Client
-	store := keys.NewStore(rdb, keys.Options{Prefix: r.Prefix})
+	plans, err := keys.ParsePlans(configs.Plans())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// keyRequests offers free trials (LocationGetSubscriptionKey).
+	store := keys.NewStore(rdb, keys.Options{Prefix: r.Prefix, Plans: plans, Trials: keys.TrialPolicy{Enabled: keyRequests, PerIPPerDay: 3}})
 	f := &fixture{store: store}
-	var err error
 	if _, f.key, err = store.Create(context.Background(), keys.CreateOptions{Owner: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, f.other, err = store.Create(context.Background(), keys.CreateOptions{Owner: "admin only", Interfaces: []string{"adminv1"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Keys: store, KeyRequests: keyRequests, Redis: rdb, Prefix: r.Prefix})
+	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Keys: store, Redis: rdb, Prefix: r.Prefix})
 	return f
 }
 
@@ -267,7 +272,10 @@ func TestGazetteerArray(t *testing.T) {
 
 func TestLocationGetSubscriptionKey(t *testing.T) {
 	f := newFixture(t, true)
-	rec := f.post("text/xml", envelope11(`<LocationGetSubscriptionKey xmlns="http://geosvc.org/LocationService/"><CompanyName>Acme</CompanyName><eMail>ops@acme.test</eMail></LocationGetSubscriptionKey>`))
+	get := func(fields string) *httptest.ResponseRecorder {
+		return f.post("text/xml", envelope11(`<LocationGetSubscriptionKey xmlns="http://geosvc.org/LocationService/">`+fields+`</LocationGetSubscriptionKey>`))
+	}
+	rec := get(`<CompanyName>Acme</CompanyName><ContactName>Ann</ContactName><eMail>ops@acme.test</eMail>`)
 	if rec.Code != 200 {
 		t.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
 	}
@@ -277,19 +285,32 @@ func TestLocationGetSubscriptionKey(t *testing.T) {
 	if err := xml.Unmarshal(rec.Body.Bytes(), &env); err != nil || env.Key == "" {
 		t.Fatalf("no key: %v\n%s", err, rec.Body)
 	}
+	// The same trial key as POST /keysv1/trial issues: the trial plan
+	// (soap, no tdmv1), an expiry, the applicant as owner.
 	k, err := f.store.Authenticate(context.Background(), env.Key)
-	if err != nil || !k.Allows(Interface) || k.Allows("tdmv1") || k.Owner != "soap request: Acme" {
-		t.Errorf("issued key %+v, %v: want soap only, owned by Acme", k, err)
+	plan := f.store.PlanOf(k)
+	if err != nil || k.Plan != f.store.Plans().TrialPlan || !plan.Allows(Interface) || plan.Allows("tdmv1") || k.Expires.IsZero() ||
+		k.Owner != "trial: Ann <ops@acme.test> (Acme)" {
+		t.Errorf("issued key %+v, %v: want a trial key owned by Ann of Acme", k, err)
 	}
 	// The key works for the gazetteer.
 	rec = f.post("text/xml", envelope11(gazetteerSimple(env.Key, map[string]string{"City": "Testville"})))
 	if code, reason := faultOf(t, rec.Body.String()); code != "" {
 		t.Errorf("issued key refused: %s %s", code, reason)
 	}
-	// Nobody to own it.
-	rec = f.post("text/xml", envelope11(`<LocationGetSubscriptionKey xmlns="http://geosvc.org/LocationService/"/>`))
-	if code, _ := faultOf(t, rec.Body.String()); code != "soap:Client" {
-		t.Errorf("key without an owner: fault %q", code)
+	// One active trial per e-mail address.
+	if code, reason := faultOf(t, get(`<eMail>OPS+soap@acme.test</eMail>`).Body.String()); code != "soap:Client" || !strings.Contains(reason, "already has an active free trial") {
+		t.Errorf("second trial for one address: %s %s", code, reason)
+	}
+	// No e-mail address: no trial.
+	if code, reason := faultOf(t, get(`<CompanyName>Acme</CompanyName>`).Body.String()); code != "soap:Client" || !strings.Contains(reason, "eMail") {
+		t.Errorf("key without an e-mail: fault %q %q", code, reason)
+	}
+	// The client address (httptest's 192.0.2.1) has had its 3 trials.
+	get(`<eMail>two@acme.test</eMail>`)
+	get(`<eMail>three@acme.test</eMail>`)
+	if code, reason := faultOf(t, get(`<eMail>four@acme.test</eMail>`).Body.String()); code != "soap:Client" || !strings.Contains(reason, "free trials today") {
+		t.Errorf("fourth trial from one address: %s %s", code, reason)
 	}
 }
 

@@ -142,8 +142,8 @@ func TestSetKeyFollowsItsOwner(t *testing.T) {
 	var billed []string
 	f.svc.opts.CountUsage = func(_ context.Context, id, iface string, n int64) { billed = append(billed, id+" "+iface) }
 	limited := ""
-	f.svc.opts.TakeToken = func(_ context.Context, id string) time.Duration {
-		if id == limited {
+	f.svc.opts.TakeToken = func(_ context.Context, k keys.Key) time.Duration {
+		if k.ID == limited {
 			return 2 * time.Second
 		}
 		return 0

@@ -8,11 +8,14 @@ import (
 // The interfaces a key can be allowed to call: the first path segment of
 // each REST interface, and "soap" for the SOAP location service. This is
 // the one list of them; an interface added to geosvc joins it here.
+// KeysV1, the account interface (a key's own usage statement), is open to
+// every active key whatever its interfaces and plan, and is not counted.
 const (
 	AdminV1         = "adminv1"
 	CovidV1         = "covidv1"
 	GeoBoundariesV1 = "geoboundariesv1"
 	GeocoderV1      = "geocoderv1"
+	KeysV1          = "keysv1"
 	RouteV1         = "routev1"
 	SOAP            = "soap"
 	TDMV1           = "tdmv1"
@@ -22,7 +25,7 @@ const (
 )
 
 // known is every interface name, sorted.
-var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, RouteV1, SOAP, TDMV1, TilesV1, TimezonesV1, Zip4V1}
+var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, KeysV1, RouteV1, SOAP, TDMV1, TilesV1, TimezonesV1, Zip4V1}
 
 // Known returns every interface a key can be limited to, sorted.
 func Known() []string { return slices.Clone(known) }

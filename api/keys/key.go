@@ -1,19 +1,25 @@
-// Package keys is geosvc's API key store and usage counters, shared by the
-// REST server (api) and the SOAP service. Keys live in Redis, hashed: only
-// the SHA-256 of a key is stored, a key is looked up by that hash and the
-// stored hash is compared in constant time. Each key has an id (safe to log
-// and to show), an owner, a creation time, a status (active or revoked) and
-// the interfaces it may call (all by default). Usage is counted per key,
-// metric (an interface name such as "tdmv1", or "tdmv1.cells" for matrix
-// cells) and UTC day.
+// Package keys is geosvc's API key store, plans, quotas, trials and usage
+// counters, shared by the REST server (api) and the SOAP service. Keys live
+// in Redis, hashed: only the SHA-256 of a key is stored, a key is looked up
+// by that hash and the stored hash is compared in constant time. Each key
+// has an id (safe to log and to show), an owner, a creation time, a status
+// (active, pending payment or revoked), an optional expiry (trials), a plan
+// (plans.go: prices, quotas, rate limit, interfaces) and the interfaces it
+// may call (all by default). Usage is counted per key, metric (an interface
+// name such as "tdmv1", or "tdmv1.cells" for matrix cells) and UTC day.
 //
 // Redis layout, under a configurable prefix P (default "geosvc:"):
 //
-//	P key:<sha256 hex>          hash: the key record
-//	P keyid:<id>                string: the sha256 hex of key <id>
-//	P keys                      set: every key id
-//	P demo                      string: id of the demo key
-//	P usage:<id>:<YYYY-MM-DD>   hash: metric -> count (expires)
+//	P key:<sha256 hex>                  hash: the key record
+//	P keyid:<id>                        string: the sha256 hex of key <id>
+//	P keys                              set: every key id
+//	P demo                              string: id of the demo key
+//	P usage:<id>:<YYYY-MM-DD>           hash: metric -> count (expires)
+//	P quota:<id>:<metric>:<period>      string: units taken in a quota period (expires)
+//	P trial:email:<sha256 of e-mail>    string: id of the e-mail's trial key (expires with it)
+//	P trial:ip:<ip>:<YYYY-MM-DD>        string: trials issued to an address that day (expires)
+//	P stripe:event:<event id>           string: a processed payment event (expires)
+//	P stripe:sub:<subscription id>      string: id of the key the subscription pays for
 package keys
 
 import (
@@ -57,7 +63,36 @@ var (
 	ErrNotFound = errors.New("keys: no such key id")
 	// ErrExists: a key with this value already exists.
 	ErrExists = errors.New("keys: key already exists")
+	// ErrExpired: the key exists but its trial (or its unpaid checkout)
+	// has ended.
+	ErrExpired = errors.New("keys: expired key")
+	// ErrPending: the key waits for its payment.
+	ErrPending = errors.New("keys: key pending payment")
 )
+
+// Refused reports whether err from Authenticate means the key must be
+// refused (403 Forbidden, the SOAP Forbidden fault), as opposed to a
+// failure of the store.
+func Refused(err error) bool {
+	return errors.Is(err, ErrMalformed) || errors.Is(err, ErrUnknown) || errors.Is(err, ErrRevoked) ||
+		errors.Is(err, ErrExpired) || errors.Is(err, ErrPending)
+}
+
+// RefusalReason names the reason of a refused key's error, for metrics:
+// malformed, unknown, revoked, expired or pending.
+func RefusalReason(err error) string {
+	switch {
+	case errors.Is(err, ErrMalformed):
+		return "malformed"
+	case errors.Is(err, ErrUnknown):
+		return "unknown"
+	case errors.Is(err, ErrExpired):
+		return "expired"
+	case errors.Is(err, ErrPending):
+		return "pending"
+	}
+	return "revoked"
+}
 
 // Status is the state of a key.
 type Status string
@@ -68,6 +103,9 @@ const (
 	Active Status = "active"
 	// Revoked keys are refused; revocation is final.
 	Revoked Status = "revoked"
+	// Pending keys were created by a checkout and are refused until the
+	// payment provider reports the payment (then they become Active).
+	Pending Status = "pending"
 )
 
 // Key is a stored API key record. It never holds the key itself.
@@ -85,15 +123,31 @@ type Key struct {
 	// Interfaces lists the interfaces (first path segment, e.g. "tdmv1")
 	// the key may call; empty means all of them.
 	Interfaces []string `json:"interfaces,omitempty"`
+	// Plan names the key's plan; empty means the plans' default plan.
+	Plan string `json:"plan,omitempty"`
+	// Expires is when the key stops working (a trial's end, an unpaid
+	// checkout's); zero means never.
+	Expires time.Time `json:"expires,omitzero"`
+	// Email is the customer's e-mail address (trials, checkouts).
+	Email string `json:"email,omitempty"`
+	// StripeCustomer and StripeSubscription are the payment provider's
+	// ids of the customer and subscription paying for the key.
+	StripeCustomer     string `json:"stripe_customer,omitempty"`
+	StripeSubscription string `json:"stripe_subscription,omitempty"`
 }
 
-// Allows reports whether the key may call interface iface.
+// Allows reports whether the key may call interface iface. The account
+// interface keysv1 (a key's own usage statement) is open to every key.
 func (k Key) Allows(iface string) bool {
-	return len(k.Interfaces) == 0 || slices.Contains(k.Interfaces, iface)
+	return len(k.Interfaces) == 0 || iface == KeysV1 || slices.Contains(k.Interfaces, iface)
 }
 
-// Active reports whether the key authenticates.
+// Active reports whether the key's status is Active (it authenticates
+// unless it has expired; see ExpiredAt).
 func (k Key) Active() bool { return k.Status == Active }
+
+// ExpiredAt reports whether the key has expired at time t.
+func (k Key) ExpiredAt(t time.Time) bool { return !k.Expires.IsZero() && !t.Before(k.Expires) }
 
 // Generate returns a new random key: GeneratedPrefix and 40 base62
 // characters from crypto/rand (43 characters in all).

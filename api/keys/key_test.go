@@ -71,6 +71,7 @@ func TestAllows(t *testing.T) {
 		{nil, "tdmv1", true},
 		{[]string{"geocoderv1"}, "tdmv1", false},
 		{[]string{"geocoderv1", "tdmv1"}, "tdmv1", true},
+		{[]string{"geocoderv1"}, KeysV1, true},
 	}
 	for _, tt := range tests {
 		if got := (Key{Interfaces: tt.ifaces}).Allows(tt.iface); got != tt.want {

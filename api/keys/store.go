@@ -31,6 +31,11 @@ type Options struct {
 	// process (a revocation made elsewhere takes effect within it); 0
 	// means no cache.
 	AuthCacheTTL time.Duration
+	// Plans are the plans keys belong to; nil means DefaultPlans (one
+	// unlimited plan).
+	Plans *Plans
+	// Trials says whether and to whom IssueTrial issues trial keys.
+	Trials TrialPolicy
 }
 
 // Store keeps API keys and usage counters in Redis. It is safe for
@@ -41,6 +46,8 @@ type Store struct {
 	usageTTL time.Duration
 	now      func() time.Time
 	cache    *authCache
+	plans    *Plans
+	trials   TrialPolicy
 }
 
 // NewStore returns a Store on rdb.
@@ -58,11 +65,29 @@ func NewStore(rdb redis.UniversalClient, opts Options) *Store {
 	if opts.AuthCacheTTL > 0 {
 		s.cache = &authCache{ttl: opts.AuthCacheTTL, now: s.now}
 	}
+	s.plans = opts.Plans
+	s.trials = opts.Trials
+	if s.plans == nil {
+		s.plans = DefaultPlans()
+	}
 	return s
 }
 
 // Prefix returns the Redis key prefix of the store.
 func (s *Store) Prefix() string { return s.prefix }
+
+// Plans returns the plans of the store.
+func (s *Store) Plans() *Plans { return s.plans }
+
+// PlanOf returns the plan of key k (the default plan when k names none, or
+// a plan the plans no longer have).
+func (s *Store) PlanOf(k Key) *Plan { return s.plans.Of(k.Plan) }
+
+// Trials returns the store's trial policy.
+func (s *Store) Trials() TrialPolicy { return s.trials }
+
+// Now returns the store's current time.
+func (s *Store) Now() time.Time { return s.now() }
 
 func (s *Store) recordKey(hash string) string { return s.prefix + "key:" + hash }
 func (s *Store) idKey(id string) string       { return s.prefix + "keyid:" + id }
@@ -78,6 +103,14 @@ type CreateOptions struct {
 	// Key is the key's value; empty means Generate one. A given value must
 	// pass Validate.
 	Key string
+	// Plan names the key's plan; empty means the default plan.
+	Plan string
+	// Expires, when not zero, is when the key stops working.
+	Expires time.Time
+	// Email is the customer's e-mail address.
+	Email string
+	// Pending creates the key pending payment (refused until Activate).
+	Pending bool
 }
 
 // Create stores a new active key and returns its record and its value. The
@@ -97,12 +130,23 @@ func (s *Store) Create(ctx context.Context, o CreateOptions) (Key, string, error
 			return Key{}, "", fmt.Errorf("keys: unknown interface %q: the interfaces are %s", name, knownList())
 		}
 	}
+	if o.Plan != "" && s.plans.Get(o.Plan) == nil {
+		return Key{}, "", fmt.Errorf("keys: unknown plan %q: the plans are %s", o.Plan, strings.Join(s.plans.Names(), ", "))
+	}
 	k := Key{
 		ID:         uuid.NewString(),
 		Owner:      o.Owner,
 		Created:    s.now().UTC(),
 		Status:     Active,
 		Interfaces: slices.Clone(o.Interfaces),
+		Plan:       o.Plan,
+		Email:      o.Email,
+	}
+	if !o.Expires.IsZero() {
+		k.Expires = o.Expires.UTC()
+	}
+	if o.Pending {
+		k.Status = Pending
 	}
 	h := Hash(plain)
 	rec := s.recordKey(h)
@@ -134,16 +178,26 @@ func (s *Store) Create(ctx context.Context, o CreateOptions) (Key, string, error
 }
 
 // Authenticate returns the active key whose value is key. It returns
-// ErrMalformed, ErrUnknown or ErrRevoked when the key must be refused, and
-// another error when Redis failed.
+// ErrMalformed, ErrUnknown, ErrRevoked, ErrPending or ErrExpired when the
+// key must be refused (Refused reports it), and another error when Redis
+// failed.
 func (s *Store) Authenticate(ctx context.Context, key string) (Key, error) {
 	if err := Validate(key); err != nil {
 		return Key{}, err
 	}
+	var k Key
+	var err error
 	if s.cache != nil {
-		return s.cachedAuthenticate(ctx, key)
+		k, err = s.cachedAuthenticate(ctx, key)
+	} else {
+		k, err = s.authenticate(ctx, key)
 	}
-	return s.authenticate(ctx, key)
+	// Expiry is checked here, after the cache: a cached key expires on
+	// time.
+	if err == nil && k.ExpiredAt(s.now()) {
+		return k, ErrExpired
+	}
+	return k, err
 }
 
 // authenticate asks Redis.
@@ -160,10 +214,13 @@ func (s *Store) authenticate(ctx context.Context, key string) (Key, error) {
 	if err != nil {
 		return Key{}, err
 	}
-	if !k.Active() {
-		return k, ErrRevoked
+	switch k.Status {
+	case Active:
+		return k, nil
+	case Pending:
+		return k, ErrPending
 	}
-	return k, nil
+	return k, ErrRevoked
 }
 
 // Get returns the key with the given id, active or revoked.
@@ -238,18 +295,31 @@ func (s *Store) Revoke(ctx context.Context, id string) (Key, error) {
 }
 
 func encode(k Key) map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		"id":         k.ID,
 		"owner":      k.Owner,
 		"created":    k.Created.Format(time.RFC3339Nano),
 		"status":     string(k.Status),
 		"interfaces": strings.Join(k.Interfaces, ","),
+		"plan":       k.Plan,
+		"email":      k.Email,
+		"expires":    "",
 	}
+	if !k.Expires.IsZero() {
+		m["expires"] = k.Expires.Format(time.RFC3339Nano)
+	}
+	return m
 }
 
 func decode(m map[string]string) (Key, error) {
-	k := Key{ID: m["id"], Owner: m["owner"], Status: Status(m["status"])}
+	k := Key{ID: m["id"], Owner: m["owner"], Status: Status(m["status"]), Plan: m["plan"], Email: m["email"],
+		StripeCustomer: m["stripe_customer"], StripeSubscription: m["stripe_subscription"]}
 	var err error
+	if e := m["expires"]; e != "" {
+		if k.Expires, err = time.Parse(time.RFC3339Nano, e); err != nil {
+			return Key{}, fmt.Errorf("keys: record %s: bad expiry time: %w", k.ID, err)
+		}
+	}
 	if k.Created, err = time.Parse(time.RFC3339Nano, m["created"]); err != nil {
 		return Key{}, fmt.Errorf("keys: record %s: bad created time: %w", k.ID, err)
 	}
@@ -261,7 +331,7 @@ func decode(m map[string]string) (Key, error) {
 	if s := m["interfaces"]; s != "" {
 		k.Interfaces = strings.Split(s, ",")
 	}
-	if k.Status != Active && k.Status != Revoked {
+	if k.Status != Active && k.Status != Revoked && k.Status != Pending {
 		return Key{}, fmt.Errorf("keys: record %s: bad status %q", k.ID, k.Status)
 	}
 	return k, nil

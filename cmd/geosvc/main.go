@@ -28,7 +28,7 @@ var commands = map[string]command{
 	"api":     {"the REST API only (needs REDIS_URL); pair with `geosvc worker`", runAPI},
 	"worker":  {"matrix chunk workers only (needs REDIS_URL)", runWorker},
 	"build":   {"build a data bundle from an OSM extract: build --osm FILE --out DIR", runBuild},
-	"keys":    {"manage API keys: keys create|list|revoke|usage", runKeys},
+	"keys":    {"manage API keys: keys create|list|plans|set-plan|revoke|usage|statement", runKeys},
 	"bench":   {"end-to-end matrix benchmark", runBench},
 	"version": {"print the program and bundle versions", runVersion},
 }

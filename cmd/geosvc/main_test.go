@@ -139,7 +139,10 @@ func TestKeysCommands(t *testing.T) {
 		{[]string{"keys", "list"}, created.ID + "  acme"},
 		{[]string{"keys", "usage", created.ID, "--days", "1"}, "tdmv1   3"},
 		{[]string{"keys", "revoke", created.ID}, "revoked " + created.ID},
-		{[]string{"keys", "list"}, "revoked  tdmv1"},
+		{[]string{"keys", "list"}, "revoked  internal (default)"},
+		{[]string{"keys", "set-plan", created.ID, "starter"}, "is on plan starter"},
+		{[]string{"keys", "statement", created.ID, "--csv"}, ",tdmv1,3,0,3,0,USD"},
+		{[]string{"keys", "plans"}, "trial"},
 	}
 	for _, st := range steps {
 		out, errOut := capture(t, func() { code = run(st.args, os.Stderr) })

@@ -137,10 +137,20 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	var soapGraph atomic.Pointer[loadedGraph]
 	httpErr := make(chan error, 1)
 	if r.http {
+		plans, err := loadPlans(cfg)
+		if err != nil {
+			return err
+		}
 		store := keys.NewStore(rdb, keys.Options{
 			Prefix:         cfg.KeyPrefix,
 			UsageRetention: time.Duration(cfg.Auth.UsageRetentionDays) * 24 * time.Hour,
 			AuthCacheTTL:   cfg.Auth.CacheTTL,
+			Plans:          plans,
+			Trials: keys.TrialPolicy{
+				Enabled:      cfg.Auth.TrialsEnabled(),
+				PerIPPerDay:  cfg.Auth.Trial.PerIPPerDay,
+				EmailDomains: cfg.Auth.Trial.EmailDomains,
+			},
 		})
 		srv = api.New(api.Options{
 			Logger:       log,
@@ -157,7 +167,10 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
 		registerLayers(srv.Protected(), layers)
-		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, KeyRequests: cfg.Auth.SOAPKeyRequests, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
+		api.RegisterKeys(srv, api.KeysOptions{Store: store, PublicURL: cfg.HTTP.PublicURL, Logger: log, Stripe: api.StripeOptions{
+			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
+		}})
+		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return err

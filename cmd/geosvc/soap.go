@@ -44,6 +44,7 @@ func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *a
 		return ""
 	}
 	opts.TakeToken = srv.TakeToken
+	opts.TakeQuota = srv.TakeQuota
 	opts.CountUsage = srv.CountUsage
 	opts.RefusedKey = srv.RefusedKey
 	api.RegisterRoute(srv.Protected(), api.RouteOptions{Graph: opts.Graph})

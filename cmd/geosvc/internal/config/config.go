@@ -30,6 +30,8 @@ type Config struct {
 	Worker Worker `yaml:"worker"`
 	// TDM configures matrix jobs.
 	TDM TDM `yaml:"tdm"`
+	// Stripe configures the payment provider.
+	Stripe Stripe `yaml:"stripe"`
 	// Admin configures the admin listener.
 	Admin Admin `yaml:"admin"`
 }
@@ -72,9 +74,13 @@ type Auth struct {
 	DemoKey string `yaml:"demo_key"`
 	// Demo enables the demo key at start-up.
 	Demo bool `yaml:"demo"`
-	// SOAPKeyRequests lets the SOAP operation LocationGetSubscriptionKey
-	// issue keys (for the soap interface) to anyone who asks.
+	// SOAPKeyRequests is the former switch of LocationGetSubscriptionKey,
+	// now an alias: true turns free trials on (Trial.Enabled).
 	SOAPKeyRequests bool `yaml:"soap_key_requests"`
+	// PlansFile is the plan file; empty: the embedded configs/plans.yaml.
+	PlansFile string `yaml:"plans_file"`
+	// Trial configures free-trial keys.
+	Trial Trial `yaml:"trial"`
 	// RateLimit is the per-key token bucket.
 	RateLimit RateLimit `yaml:"rate_limit"`
 	// UsageRetentionDays is how many days usage counters are kept.
@@ -83,6 +89,33 @@ type Auth struct {
 	CacheTTL time.Duration `yaml:"cache_ttl"`
 	// UsageFlush is how often an API process writes its usage counts.
 	UsageFlush time.Duration `yaml:"usage_flush"`
+}
+
+// TrialsEnabled reports whether free trials are offered: trial.enabled, or
+// its former name soap_key_requests.
+func (a Auth) TrialsEnabled() bool { return a.Trial.Enabled || a.SOAPKeyRequests }
+
+// Trial configures free-trial keys (POST /keysv1/trial, /signup, the SOAP
+// operation LocationGetSubscriptionKey).
+type Trial struct {
+	// Enabled offers free trials.
+	Enabled bool `yaml:"enabled"`
+	// PerIPPerDay caps the trials per client address and UTC day (0: no
+	// cap).
+	PerIPPerDay int `yaml:"per_ip_per_day"`
+	// EmailDomains, when set, are the only e-mail domains trials go to.
+	EmailDomains []string `yaml:"email_domains"`
+}
+
+// Stripe configures the payment provider. Its secrets belong in the
+// environment, not in a file under version control.
+type Stripe struct {
+	// SecretKey is the API secret key; empty: plans are not sold online.
+	SecretKey string `yaml:"secret_key"`
+	// WebhookSecret is the webhook endpoint's signing secret.
+	WebhookSecret string `yaml:"webhook_secret"`
+	// APIURL replaces Stripe's API address (stripe-mock); empty: Stripe's.
+	APIURL string `yaml:"api_url"`
 }
 
 // RateLimit is a per-key token bucket.
@@ -145,6 +178,7 @@ func Defaults() Config {
 		Auth: Auth{
 			Demo:               true,
 			RateLimit:          RateLimit{Rate: 1000, Burst: 2000},
+			Trial:              Trial{PerIPPerDay: 5, EmailDomains: []string{}},
 			UsageRetentionDays: 400,
 			CacheTTL:           2 * time.Second,
 			UsageFlush:         time.Second,

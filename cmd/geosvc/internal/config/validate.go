@@ -48,6 +48,14 @@ func (c Config) Validate() error {
 	if c.Auth.CacheTTL < 0 || c.Auth.UsageFlush < 0 {
 		bad("auth.cache_ttl and auth.usage_flush must not be negative")
 	}
+	if c.Auth.Trial.PerIPPerDay < 0 {
+		bad("auth.trial.per_ip_per_day: %d, want 0 (no cap) or more", c.Auth.Trial.PerIPPerDay)
+	}
+	if u := c.Stripe.APIURL; u != "" {
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			bad("stripe.api_url: %q is not an http(s) URL", u)
+		}
+	}
 	if c.Auth.UsageRetentionDays < 1 {
 		bad("auth.usage_retention_days: %d, want at least 1", c.Auth.UsageRetentionDays)
 	}
