@@ -26,6 +26,9 @@ type Bundle struct {
 	Edges int `json:"edges"`
 	// Layers lists the bundle's layers ("routing", ...).
 	Layers []string `json:"layers"`
+	// BBox is the extent of the road network, [west, south, east, north];
+	// nil when the graph is not loaded.
+	BBox *[4]float64 `json:"bbox,omitempty"`
 	// Attribution credits the data sets besides OpenStreetMap that the
 	// loaded layers answer from (the world base layer's, the health
 	// layer's); /v1/info appends them to its attribution.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -31,6 +32,11 @@ type Queue struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
 	now       func() time.Time
+
+	// orphans remembers, for Sweep, since when each active task without a
+	// heartbeat has been seen so.
+	orphanMu sync.Mutex
+	orphans  map[string]time.Time
 }
 
 // New returns a Queue on rdb. The Redis client stays owned by the caller.

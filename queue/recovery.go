@@ -46,6 +46,12 @@ const (
 func (k keyspace) running() string    { return k.prefix + ":running" }
 func (k keyspace) submitting() string { return k.prefix + ":submitting" }
 
+// orphanClaim is the key one janitor sets to enqueue again the chunk of an
+// orphaned task (asynq task id taskID of job id), so that only one does.
+func (k keyspace) orphanClaim(id, taskID string) string {
+	return k.prefix + ":{" + id + "}:orphan:" + taskID
+}
+
 // attempts is the hash of how many times each chunk of job id was
 // enqueued again after its worker died.
 func (k keyspace) attempts(id string) string { return k.prefix + ":{" + id + "}:attempts" }
@@ -122,6 +128,9 @@ func (q *Queue) Sweep(ctx context.Context) (SweepReport, error) {
 			rep.Failed = append(rep.Failed, id)
 		}
 	}
+	if err := q.sweepOrphans(ctx, &rep); err != nil {
+		return rep, err
+	}
 	stale, err := q.rdb.ZRangeByScore(ctx, q.keys.submitting(), &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(now-submitGrace.Milliseconds(), 10), Count: 100}).Result()
 	if err != nil {
 		return rep, fmt.Errorf("queue: sweep: %w", err)
@@ -139,6 +148,74 @@ func (q *Queue) Sweep(ctx context.Context) (SweepReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// sweepOrphans enqueues again the chunks of tasks that a worker took from
+// asynq but died before its first heartbeat (the instant between asynq
+// handing over a task and the handler's Begin, where a kill between two
+// chunks lands): asynq holds such a task active, and would give it back
+// only after its lease and recoverer, over a minute later. A task seen
+// active without a heartbeat for HeartbeatTTL is taken for dead; one
+// janitor claims it. Should its worker be alive after all (stalled that
+// long before Begin), the chunk runs twice, which the write-once chunk
+// store makes harmless.
+func (q *Queue) sweepOrphans(ctx context.Context, rep *SweepReport) error {
+	active, err := q.inspector.ListActiveTasks(q.cfg.QueueName, asynq.PageSize(1000))
+	if errors.Is(err, asynq.ErrQueueNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("queue: sweep: %w", err)
+	}
+	now := q.now()
+	q.orphanMu.Lock()
+	defer q.orphanMu.Unlock()
+	if q.orphans == nil {
+		q.orphans = map[string]time.Time{}
+	}
+	seen := make(map[string]bool, len(active))
+	for _, t := range active {
+		ct, err := ParseChunkTask(asynq.NewTask(t.Type, t.Payload))
+		if err != nil {
+			continue
+		}
+		seen[t.ID] = true
+		_, err = q.rdb.ZScore(ctx, q.keys.running(), runningMember(ct.Job, ct.Chunk)).Result()
+		if err == nil {
+			delete(q.orphans, t.ID) // it beats
+			continue
+		}
+		if !errors.Is(err, redis.Nil) {
+			return fmt.Errorf("queue: sweep: %w", err)
+		}
+		first, ok := q.orphans[t.ID]
+		if !ok {
+			q.orphans[t.ID] = now
+			continue
+		}
+		if now.Sub(first) < HeartbeatTTL {
+			continue
+		}
+		delete(q.orphans, t.ID)
+		if ok, err := q.rdb.SetNX(ctx, q.keys.orphanClaim(ct.Job, t.ID), 1, time.Hour).Result(); err != nil || !ok {
+			continue // another janitor took it
+		}
+		did, err := q.requeue(ctx, ct.Job, ct.Chunk)
+		switch {
+		case err != nil:
+			return err
+		case did == requeued:
+			rep.Requeued = append(rep.Requeued, runningMember(ct.Job, ct.Chunk))
+		case did == failedJob:
+			rep.Failed = append(rep.Failed, ct.Job)
+		}
+	}
+	for id := range q.orphans {
+		if !seen[id] {
+			delete(q.orphans, id)
+		}
+	}
+	return nil
 }
 
 // halfQueued reports whether job id is Queued with a chunk task missing

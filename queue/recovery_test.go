@@ -148,3 +148,73 @@ func TestHeartbeat(t *testing.T) {
 		t.Errorf("%d entries after the run ended", n)
 	}
 }
+
+// TestSweepRequeuesOrphanedTasks: a task a worker took from asynq but
+// never began (it died between the two) is enqueued again by one janitor
+// once it has been seen active without a heartbeat for HeartbeatTTL; a
+// task whose chunk beats is left alone.
+func TestSweepRequeuesOrphanedTasks(t *testing.T) {
+	q, env, c := clockedQueue(t, 4, 3)
+	other, err := queue.New(env.Client, q.Config()) // a second janitor
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The live worker's heartbeats reach past the test's clock.
+	cfg := q.Config()
+	cfg.Now = func() time.Time { return c.now().Add(time.Hour) }
+	beater, err := queue.New(env.Client, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	j, err := q.Submit(ctx, order("k", 8, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A worker takes both chunks: it begins chunk 0 (its heartbeat runs)
+	// and hangs before beginning chunk 1, as one killed at that instant.
+	took := make(chan queue.ChunkTask, 2)
+	release := make(chan struct{})
+	srv := asynq.NewServerFromRedisClient(env.Client, asynq.Config{
+		Concurrency: 2, Queues: map[string]int{env.Config.QueueName: 1},
+		TaskCheckInterval: 10 * time.Millisecond, LogLevel: asynq.FatalLevel,
+	})
+	err = srv.Start(asynq.HandlerFunc(func(ctx context.Context, task *asynq.Task) error {
+		ct, err := queue.ParseChunkTask(task)
+		if err != nil {
+			return err
+		}
+		if ct.Chunk == 0 {
+			stop := beater.Heartbeat(ctx, ct.Job, ct.Chunk)
+			defer stop()
+		}
+		took <- ct
+		<-release
+		return nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	defer close(release)
+	<-took
+	<-took
+
+	for _, jan := range []*queue.Queue{q, other} {
+		if rep, err := jan.Sweep(ctx); err != nil || len(rep.Requeued) != 0 {
+			t.Fatalf("first sight of the orphan: %+v, %v", rep, err)
+		}
+	}
+	c.add(queue.HeartbeatTTL)
+	rep, err := q.Sweep(ctx)
+	if err != nil || len(rep.Requeued) != 1 || rep.Requeued[0] != j.ID+"/1" {
+		t.Fatalf("sweep after HeartbeatTTL: %+v, %v (want chunk 1 only)", rep, err)
+	}
+	if rep, err := other.Sweep(ctx); err != nil || len(rep.Requeued) != 0 {
+		t.Errorf("the second janitor enqueued it again: %+v, %v", rep, err)
+	}
+	ins := asynq.NewInspectorFromRedisClient(env.Client)
+	if info, err := ins.GetTaskInfo(env.Config.QueueName, queue.TaskID(j.ID, 1)+":r1"); err != nil {
+		t.Errorf("the requeued task: %+v, %v", info, err)
+	}
+}

@@ -33,7 +33,7 @@ var andorraBound = orb.Bound{Min: orb.Point{1.41, 42.43}, Max: orb.Point{1.78, 4
 
 // TestMultiProcessJobSurvivesWorkerKill runs the split deployment on a real
 // Redis: `geosvc api` and two `geosvc worker` processes. It orders a
-// 300 x 300 job, kills one worker with SIGKILL while the job runs, and
+// 800 x 800 job, kills one worker with SIGKILL while the job runs, and
 // checks that the job still finishes, within 10 s of the kill, with a matrix
 // equal, cell for cell, to routing's table on the same points: the killed
 // worker's heartbeat runs out after 3 s and the survivor's janitor enqueues
@@ -53,7 +53,7 @@ func TestMultiProcessJobSurvivesWorkerKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 300
+	const n = 800 // 400 chunks: the job lasts long enough to kill a worker in it
 	pts, err := roadPoints(g, bound, 2*n, 42)
 	if err != nil {
 		t.Fatal(err)

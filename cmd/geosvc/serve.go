@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/geosvc/geosvc/api"
+	"github.com/geosvc/geosvc/api/console"
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
@@ -171,6 +172,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
 		}})
 		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
+		if err := srv.ServeConsole(console.Files()); err != nil {
+			return err
+		}
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return err
@@ -331,7 +335,7 @@ func announceDemo(ctx context.Context, store *keys.Store, fixed, url string, log
 		fmt.Fprintf(os.Stdout, "demo key (id %s) is revoked: create one with `geosvc keys create`\n", d.Key.ID)
 	case d.Plain != "":
 		log.Info("demo key ready", "key_id", d.Key.ID, "created", d.Created)
-		fmt.Fprintf(os.Stdout, "demo API key: %s\ntry: curl -H 'x-api-key: %s' %s/v1/info\n", d.Plain, d.Plain, url)
+		fmt.Fprintf(os.Stdout, "demo API key: %s\ntry: curl -H 'x-api-key: %s' %s/v1/info\nconsole: %s/#key=%s\n", d.Plain, d.Plain, url, url, d.Plain)
 	default:
 		log.Info("demo key unchanged", "key_id", d.Key.ID)
 		fmt.Fprintf(os.Stdout, "demo key unchanged (id %s); it was printed when first created.\n"+
@@ -379,6 +383,8 @@ func loadBundle(dir string, withGraph bool) (*routing.Graph, *api.Bundle, error)
 	}
 	meta := g.Meta()
 	b.Nodes, b.Edges = meta.Nodes, meta.Edges
+	bb := g.Bounds()
+	b.BBox = &[4]float64{bb.Min[0], bb.Min[1], bb.Max[0], bb.Max[1]}
 	if b.OSMTimestamp.IsZero() {
 		b.OSMTimestamp = meta.Timestamp
 	}
