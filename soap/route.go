@@ -360,7 +360,7 @@ type routePlannerResponse struct {
 // maxRouteStops bounds the Locations of a RoutePlanner request.
 const maxRouteStops = 100
 
-func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
+func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	var req routePlannerRequest
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed RoutePlanner request: %v", err)
@@ -382,22 +382,16 @@ func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 	switch {
 	case len(req.Speed.Items) > 0:
 		return nil, senderFault("Speed: custom speeds per road type are not available in this release (the graph's speeds come from configs/car.yaml)")
-	case len(req.MergeLocations.Items) > 0:
-		return nil, senderFault("MergeLocations are not available in this release")
-	case req.UseDbSet:
-		return nil, senderFault("UseDbSet: RoutePlanner does not route through location sets in this release; give the Locations")
 	}
-	n := len(req.Locations.Items)
-	if n < 2 || n > maxRouteStops {
-		return nil, senderFault("Locations holds %d locations: give 2 to %d", n, maxRouteStops)
+	stops, err := s.plannerStops(ctx, req.Locations.Items, req.UseDbSet, tsp)
+	if err != nil {
+		return nil, err
 	}
-	stops := make([]stop, n)
-	for i, li := range req.Locations.Items {
-		st, err := s.stopOf(i, li)
-		if err != nil {
+	if len(req.MergeLocations.Items) > 0 {
+		if stops, err = s.mergeStops(stops, req.MergeLocations.Items, req.Mergedistance, m, tsp); err != nil {
 			return nil, err
 		}
-		stops[i] = st
+		tsp = false // the stops are in the order to drive
 	}
 	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
 		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString}
@@ -411,7 +405,11 @@ func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 // stopOf reads location i of a route: its X and Y, or else its address,
 // placed by the gazetteer's best match.
 func (s *Service) stopOf(i int, li *locationInput) (stop, error) {
-	name := fmt.Sprintf("location %d", i+1)
+	return s.stopNamed(fmt.Sprintf("location %d", i+1), li)
+}
+
+// stopNamed reads a location of a route as stopOf does, naming it name.
+func (s *Service) stopNamed(name string, li *locationInput) (stop, error) {
 	if li == nil {
 		return stop{}, senderFault("%s is nil", name)
 	}
