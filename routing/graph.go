@@ -96,6 +96,9 @@ type Graph struct {
 	bounds     orb.Bound
 
 	// Reverse turn adjacency, built on demand for the Dijkstra oracle.
+	junctionsOnce sync.Once
+	junctions     *junctionIndex
+
 	reverseOnce    sync.Once
 	revFirst       []uint32
 	revTail, revMS []uint32
