@@ -19,9 +19,6 @@ type Junction struct {
 	Point  orb.Point
 	// Roads is the number of road edges meeting there (1 for a dead end).
 	Roads int
-	// Names are the distinct names of those roads, in edge order ("" left
-	// out).
-	Names []string
 	// DistanceM is the straight-line distance from the point searched
 	// around.
 	DistanceM float64
@@ -33,6 +30,7 @@ type junctionIndex struct {
 	point  []orb.Point
 	roads  []int
 	edges  [][]uint32 // the edges meeting at each junction
+	at     []int32    // the junction of each vertex, -1 for none
 }
 
 // buildJunctions finds the vertices of degree 1 or 3+ among the edges the
@@ -77,6 +75,7 @@ func (g *Graph) buildJunctions() {
 			}
 		}
 	}
+	ix.at = at
 	g.junctions = ix
 }
 
@@ -91,18 +90,30 @@ func (g *Graph) JunctionsWithin(p orb.Point, radiusM float64) []Junction {
 		if d > radiusM {
 			continue
 		}
-		var names []string
-		for _, e := range ix.edges[j] {
-			n := g.names[g.edgeName[e]]
-			if n == "" || contains(names, n) {
-				continue
-			}
-			names = append(names, n)
-		}
-		out = append(out, Junction{Vertex: ix.vertex[j], Point: q, Roads: ix.roads[j], Names: names, DistanceM: d})
+		out = append(out, Junction{Vertex: ix.vertex[j], Point: q, Roads: ix.roads[j], DistanceM: d})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].DistanceM < out[b].DistanceM })
 	return out
+}
+
+// RoadNames returns the distinct names of the roads meeting at a
+// junction vertex, in edge order ("" left out; none for a vertex that is
+// no junction).
+func (g *Graph) RoadNames(vertex uint32) []string {
+	g.junctionsOnce.Do(g.buildJunctions)
+	ix := g.junctions
+	if int(vertex) >= len(ix.at) || ix.at[vertex] < 0 {
+		return nil
+	}
+	var names []string
+	for _, e := range ix.edges[ix.at[vertex]] {
+		n := g.names[g.edgeName[e]]
+		if n == "" || contains(names, n) {
+			continue
+		}
+		names = append(names, n)
+	}
+	return names
 }
 
 func contains(s []string, v string) bool {

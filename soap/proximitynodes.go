@@ -32,10 +32,14 @@ func (s *Service) proximityNodes(p orb.Point, reachable bool, searchType string,
 		return nil, err
 	}
 	js := g.JunctionsWithin(p, radius)
-	var found []nearbyResult
+	type hit struct {
+		j routing.Junction
+		r nearbyResult
+	}
+	var found []hit
 	if searchType == "Radius" && !reachable {
 		for _, j := range js[:min(limit, len(js))] {
-			found = append(found, nearbyResult{at: j.Point, li: junctionLocation(j), metres: j.DistanceM})
+			found = append(found, hit{j, nearbyResult{at: j.Point, metres: j.DistanceM}})
 		}
 	} else {
 		from := g.Snap(p, routing.DefaultSnapRadiusM)
@@ -59,23 +63,24 @@ func (s *Service) proximityNodes(p orb.Point, reachable bool, searchType string,
 			if _, ok := back[j.Vertex]; reachable && !ok {
 				continue
 			}
-			r := nearbyResult{at: j.Point, li: junctionLocation(j), metres: j.DistanceM}
+			r := nearbyResult{at: j.Point, metres: j.DistanceM}
 			if searchType != "Radius" {
 				r.metres, r.seconds, r.byRoad = c.DistanceM, int(math.Round(c.DurationS)), true
 			}
-			found = append(found, r)
+			found = append(found, hit{j, r})
 		}
 		sort.SliceStable(found, func(a, b int) bool {
-			if searchType == "RoadTimeMinutes" && found[a].seconds != found[b].seconds {
-				return found[a].seconds < found[b].seconds
+			if searchType == "RoadTimeMinutes" && found[a].r.seconds != found[b].r.seconds {
+				return found[a].r.seconds < found[b].r.seconds
 			}
-			return found[a].metres < found[b].metres
+			return found[a].r.metres < found[b].r.metres
 		})
 		found = found[:min(limit, len(found))]
 	}
 	out := make([]locationInput, 0, len(found))
-	for _, r := range found {
-		out = append(out, r.locationInput())
+	for _, h := range found {
+		h.r.li = junctionLocation(g, h.j)
+		out = append(out, h.r.locationInput())
 	}
 	return out, nil
 }
@@ -84,9 +89,9 @@ func (s *Service) proximityNodes(p orb.Point, reachable bool, searchType string,
 // meet there ("West Street / Diagonal"), Type "junction" or "dead end",
 // fid "vertex/N" (the graph's vertex number, valid for the loaded road
 // data), X and Y the vertex.
-func junctionLocation(j routing.Junction) *locationInput {
+func junctionLocation(g *routing.Graph, j routing.Junction) *locationInput {
 	li := &locationInput{FID: "vertex/" + strconv.FormatUint(uint64(j.Vertex), 10)}
-	li.Name = strings.Join(j.Names, " / ")
+	li.Name = strings.Join(g.RoadNames(j.Vertex), " / ")
 	li.Type = "junction"
 	if j.Roads == 1 {
 		li.Type = "dead end"

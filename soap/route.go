@@ -153,9 +153,7 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 		order = routing.BestOrder(len(snaps), routing.TableCost(g.Matrix(m, snaps, snaps), m))
 	}
 	res := routeResult{}
-	if s.opts.RoadDataName != nil {
-		res.RoadDataName = s.opts.RoadDataName()
-	}
+	res.RoadDataName = s.roadDataName(g)
 	var steps []routing.Step
 	var geom orb.LineString
 	whole := &routing.Route{}
@@ -239,11 +237,7 @@ func coord(v float64) string { return strconv.FormatFloat(v, 'f', 7, 64) }
 func describe(steps []routing.Step, lang string, metric bool) []routeDescriptionItem {
 	items := make([]routeDescriptionItem, len(steps))
 	for i, st := range steps {
-		dir := st.Maneuver.String()
-		if p, ok := maneuverPhrases[lang]; ok {
-			dir = p[st.Maneuver]
-		}
-		items[i] = routeDescriptionItem{Loc: strconv.Itoa(i + 1), Dir: dir, Street: st.Street, Dist: distance(st.DistanceM, metric),
+		items[i] = routeDescriptionItem{Loc: strconv.Itoa(i + 1), Dir: stepDir(st, lang), Street: st.Street, Dist: distance(st.DistanceM, metric),
 			Time: strconv.Itoa(int(math.Round(st.DurationS))), Level: st.RoadType.String(),
 			X: coord(st.Point[0]), Y: coord(st.Point[1]), Encoding: encodingWGS84}
 	}
