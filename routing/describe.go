@@ -68,6 +68,7 @@ func (r *Route) Steps() []Step {
 	var steps []Step
 	var lastBearing float64
 	var runRefs []string // route numbers of the last step's road
+	runNamed := false    // the last step's road has a name (not only a ref)
 	for i, s := range r.Segments {
 		if len(s.Geometry) < 2 {
 			if len(steps) > 0 { // a stretch without shape still counts
@@ -85,7 +86,7 @@ func (r *Route) Steps() []Step {
 			if link {
 				steps[len(steps)-1].Toward, steps[len(steps)-1].Exit = s.Dest, s.Exit
 			}
-			runRefs = refs
+			runRefs, runNamed = refs, s.Name != "" && s.Name != s.Ref
 		}
 		if len(steps) == 0 {
 			newStep(Depart)
@@ -119,9 +120,13 @@ func (r *Route) Steps() []Step {
 				if len(runRefs) == 0 {
 					runRefs = refs
 				}
-			case s.Name != "" && sharesAny(refs, runRefs):
-				// The same road under another name or ref ("State Road
-				// 273" after "DE-273"): it keeps its display name.
+			case s.Name != "" && sameRoad(s, refs, runRefs, runNamed, prev.Street):
+				// The same road under its ref or a numbered name ("State
+				// Road 273" and "DE-273"): one display name, its name
+				// once a way gives one.
+				if !runNamed && s.Name != s.Ref {
+					prev.Street, runNamed = s.Name, true
+				}
 			default:
 				newStep(m)
 			}
@@ -144,6 +149,38 @@ func routeNumbers(ref string) []string {
 		return nil
 	}
 	return strings.Split(ref, " / ")
+}
+
+// sameRoad reports whether segment s (its route numbers refs) goes on
+// along the road of the last step (runRefs, runNamed, street): they share
+// a route number, and s is named by its ref only, or the step's road has
+// no name yet, or either name carries the shared number ("State Road
+// 273" of DE-273, "Interstate 95" of I-95). Two real names on one route
+// ("Christiana Road", then "Frenchtown Road" on DE-273) are two roads.
+func sameRoad(s Segment, refs, runRefs []string, runNamed bool, street string) bool {
+	for _, r := range refs {
+		for _, rr := range runRefs {
+			if r != rr {
+				continue
+			}
+			if s.Name == s.Ref || !runNamed || carriesNumber(s.Name, r) || carriesNumber(street, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// carriesNumber reports whether a name has the number of route ref as a
+// word ("State Road 273" and "DE-273").
+func carriesNumber(name, ref string) bool {
+	num := ref[strings.LastIndexAny(ref, "- ")+1:]
+	for _, w := range strings.Fields(name) {
+		if w == num {
+			return true
+		}
+	}
+	return false
 }
 
 // sharesAny reports whether a and b have a value in common.

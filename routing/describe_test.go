@@ -115,9 +115,12 @@ func TestRoadsIn(t *testing.T) {
 }
 
 // TestStepsDisplayNames: a road keeps one display name along a run of
-// ways named by name or by ref that share a route number (DE-273 /
-// State Road 273 / DE-273 is one step "DE-273"; Interstate 95 / I-95 /
-// I-95 / US-202 / Interstate 95 one step "Interstate 95"); a ramp is a
+// ways named by name or by ref that share a route number, its name once
+// a way gives one (DE-273 / State Road 273 / DE-273 is one step "State
+// Road 273"; Interstate 95 / I-95 / I-95 / US-202 / Interstate 95 one
+// step "Interstate 95"; DE-273 / Christiana Road one step "Christiana
+// Road"), but two real names are two roads (Christiana Road, then
+// Frenchtown Road, both DE-273); a ramp is a
 // step of its own with its signs, the signs of later link pieces filling
 // in what the first lacked, and a fork of the ramp toward another
 // destination a step again.
@@ -133,7 +136,11 @@ func TestStepsDisplayNames(t *testing.T) {
 		want []string // "maneuver street [ramp toward exit]"
 	}{
 		{"state road", []Segment{seg(0, "DE-273", "DE-273", "primary", "", ""), seg(1, "State Road 273", "DE-273", "primary", "", ""), seg(2, "DE-273", "DE-273", "primary", "", "")},
-			[]string{"depart DE-273", "arrive DE-273"}},
+			[]string{"depart State Road 273", "arrive State Road 273"}},
+		{"ref then name", []Segment{seg(0, "DE-273", "DE-273", "primary", "", ""), seg(1, "Christiana Road", "DE-273", "primary", "", ""), seg(2, "DE-273", "DE-273", "primary", "", "")},
+			[]string{"depart Christiana Road", "arrive Christiana Road"}},
+		{"two names on one route", []Segment{seg(0, "Christiana Road", "DE-273", "primary", "", ""), seg(1, "DE-273", "DE-273", "primary", "", ""), seg(2, "Frenchtown Road", "DE-273", "primary", "", "")},
+			[]string{"depart Christiana Road", "straight Frenchtown Road", "arrive Frenchtown Road"}},
 		{"interstate", []Segment{seg(0, "Interstate 95", "I-95", "motorway", "", ""), seg(1, "I-95", "I-95", "motorway", "", ""),
 			seg(2, "I-95 / US-202", "I-95 / US-202", "motorway", "", ""), seg(3, "Interstate 95", "I-95", "motorway", "", "")},
 			[]string{"depart Interstate 95", "arrive Interstate 95"}},

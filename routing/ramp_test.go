@@ -41,11 +41,15 @@ func clipNetwork(net *osmroad.Network, b orb.Bound) *osmroad.Network {
 	return &out
 }
 
-// TestRampSteps: on Delaware's roads near Wilmington, from South Basin
-// Road (DE-141) onto I-95 South by the ramp of exit 3B. OSM way 17218411
-// (motorway_link) is tagged destination:ref=I 95 South,
+// TestRampSteps: on Delaware's roads between Newark and New Castle.
+// From South Basin Road (DE-141) onto I-95 South by the ramp of exit 3B:
+// OSM way 17218411 (motorway_link) is tagged destination:ref=I 95 South,
 // destination=Newark;Baltimore, and the motorway_junction node where it
-// leaves Basin Road has ref=3B: the step onto it says so.
+// leaves Basin Road has ref=3B: the step onto it says so. Then from
+// Newark to New Castle along I-95 and DE-273, whose ways are named
+// Christiana Road, Christiana Bypass, Frenchtown Road, "State Road 273"
+// or only by the ref DE 273: the description names the road by its
+// names, never flipping to the ref or the numbered name in between.
 func TestRampSteps(t *testing.T) {
 	path := extractPath(t, "delaware")
 	prof := carProfile(t)
@@ -53,7 +57,7 @@ func TestRampSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	box := orb.Bound{Min: orb.Point{-75.66, 39.67}, Max: orb.Point{-75.57, 39.73}}
+	box := orb.Bound{Min: orb.Point{-75.80, 39.60}, Max: orb.Point{-75.50, 39.72}}
 	g, _, err := Build(clipNetwork(net, box), prof)
 	if err != nil {
 		t.Fatal(err)
@@ -89,5 +93,29 @@ func TestRampSteps(t *testing.T) {
 		"straight Delaware Turnpike ramp=no toward= exit=", "arrive Delaware Turnpike ramp=no toward= exit="}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("steps:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Newark (Matthew Flocco Drive) to New Castle (Harmony Street): I-95
+	// north, exit 3A (DE-273 East: Dover), then DE-273 to New Castle.
+	r, err = g.Route(Fastest, g.Snap(orb.Point{-75.7395, 39.6530}, 500), g.Snap(orb.Point{-75.5650, 39.6630}, 500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	ramp = nil
+	for _, s := range r.Steps() {
+		if s.Ramp && s.Toward == "DE-273 East: Dover" && s.Exit == "3A" {
+			got = nil // the steps after the exit
+			ramp = &s
+			continue
+		}
+		if s.Street == "DE-273" || s.Street == "State Road 273" {
+			t.Errorf("step onto %q: a run of DE-273 flips to its ref", s.Street)
+		}
+		got = append(got, s.Street)
+	}
+	wantAfter := "Christiana Road, Christiana Bypass, Christiana Road, Frenchtown Road, Delaware Street"
+	if ramp == nil || !strings.HasPrefix(strings.Join(got, ", "), wantAfter) {
+		t.Errorf("after exit 3A (%v): %s, want %s ...", ramp != nil, strings.Join(got, ", "), wantAfter)
 	}
 }
