@@ -12,8 +12,10 @@ import (
 // formatVersion is the routing graph file format version. Bump it whenever
 // the layout or the meaning of a section changes. Version 3: a road
 // without a name is named by its route numbers as signs write them
-// ("I-95 / US-202"), not by its raw ref tag.
-const formatVersion uint32 = 3
+// ("I-95 / US-202"), not by its raw ref tag. Version 4: each edge's route
+// numbers, destination and exit number (edge.ref, edge.dest, edge.exit)
+// for route descriptions.
+const formatVersion uint32 = 4
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -31,6 +33,9 @@ func (g *Graph) Save(path string) error {
 	w.AddUint32s("edge.shapefirst", g.shapeFirst)
 	w.AddFloat64s("edge.length", g.edgeLen)
 	w.AddUint32s("edge.name", g.edgeName)
+	w.AddUint32s("edge.ref", g.edgeRef)
+	w.AddUint32s("edge.dest", g.edgeDest)
+	w.AddUint32s("edge.exit", g.edgeExit)
 	w.AddStrings("names", g.names)
 	w.AddUint8s("edge.class", g.edgeClass)
 	w.AddStrings("classes", g.classes)
@@ -81,6 +86,9 @@ func Load(path string) (*Graph, error) {
 	g.shapeFirst = r.u32("edge.shapefirst")
 	g.edgeLen = r.f64("edge.length")
 	g.edgeName = r.u32("edge.name")
+	g.edgeRef = r.u32("edge.ref")
+	g.edgeDest = r.u32("edge.dest")
+	g.edgeExit = r.u32("edge.exit")
 	g.names = r.strs("names")
 	g.edgeClass = r.u8("edge.class")
 	g.classes = r.strs("classes")
@@ -132,6 +140,7 @@ func (g *Graph) validate() error {
 	n := len(g.base.nodeEdge)
 	switch {
 	case len(g.edgeTo) != nE, len(g.edgeLen) != nE, len(g.edgeName) != nE, len(g.edgeClass) != nE,
+		len(g.edgeRef) != nE, len(g.edgeDest) != nE, len(g.edgeExit) != nE,
 		len(g.edgeRoadType) != nE, len(g.shapeFirst) != nE+1, len(g.edgeNode) != 2*nE:
 		return fmt.Errorf("%w: edge arrays disagree in length", binfmt.ErrCorrupt)
 	case len(g.base.nodeTime) != n, len(g.base.nodeDist) != n, len(g.base.turnFirst) != n+1,
@@ -160,9 +169,11 @@ func (g *Graph) validate() error {
 			return fmt.Errorf("%w: class out of range", binfmt.ErrCorrupt)
 		}
 	}
-	for _, nm := range g.edgeName {
-		if int(nm) >= len(g.names) {
-			return fmt.Errorf("%w: name out of range", binfmt.ErrCorrupt)
+	for _, a := range [][]uint32{g.edgeName, g.edgeRef, g.edgeDest, g.edgeExit} {
+		for _, nm := range a {
+			if int(nm) >= len(g.names) {
+				return fmt.Errorf("%w: name out of range", binfmt.ErrCorrupt)
+			}
 		}
 	}
 	for m := range g.h {

@@ -80,6 +80,9 @@ type Graph struct {
 	shape            []orb.Point
 	edgeLen          []float64 // metres
 	edgeName         []uint32
+	edgeRef          []uint32 // route numbers, destination and exit number
+	edgeDest         []uint32 // of each edge, indexes into names
+	edgeExit         []uint32
 	names            []string
 	edgeClass        []uint8
 	classes          []string
@@ -100,6 +103,9 @@ type Graph struct {
 	mapIx   *mapIndex
 
 	// Reverse turn adjacency, built on demand for the Dijkstra oracle.
+	junctionsOnce sync.Once
+	junctions     *junctionIndex
+
 	reverseOnce    sync.Once
 	revFirst       []uint32
 	revTail, revMS []uint32
@@ -259,6 +265,9 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 	g.edgeTo = make([]uint32, nE)
 	g.edgeLen = make([]float64, nE)
 	g.edgeName = make([]uint32, nE)
+	g.edgeRef = make([]uint32, nE)
+	g.edgeDest = make([]uint32, nE)
+	g.edgeExit = make([]uint32, nE)
 	g.edgeClass = make([]uint8, nE)
 	g.edgeRoadType = make([]uint8, nE)
 	g.shapeFirst = make([]uint32, nE+1)
@@ -272,6 +281,7 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		g.edgeFrom[i], g.edgeTo[i] = e.From, e.To
 		g.edgeLen[i] = e.LengthM
 		g.edgeName[i] = e.Name
+		g.edgeRef[i], g.edgeDest[i], g.edgeExit[i] = e.Ref, e.Destination, e.Exit
 		g.edgeRoadType[i] = uint8(e.RoadType)
 		c, ok := classIdx[e.Class]
 		if !ok {
@@ -284,6 +294,15 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		g.shape = append(g.shape, net.Shape[e.ShapeStart:e.ShapeEnd]...)
 	}
 	g.shapeFirst[nE] = uint32(len(g.shape))
+}
+
+// signText returns the name-table text of edge e in one of the sign
+// arrays ("" for a graph without them).
+func (g *Graph) signText(a []uint32, e uint32) string {
+	if int(e) >= len(a) {
+		return ""
+	}
+	return g.names[a[e]]
 }
 
 func (g *Graph) edgeShape(e uint32) []orb.Point {

@@ -54,6 +54,9 @@ func (g *Graph) Route(m Metric, from, to Snap) (*Route, error) {
 		seg := Segment{
 			Edge:      e,
 			Name:      g.names[g.edgeName[e]],
+			Ref:       g.signText(g.edgeRef, e),
+			Dest:      g.signText(g.edgeDest, e),
+			Exit:      g.signText(g.edgeExit, e),
 			Class:     g.classes[g.edgeClass[e]],
 			RoadType:  profile.RoadType(g.edgeRoadType[e]),
 			DurationS: float64(g.base.nodeTime[n])*share/1000 + turnS,

@@ -153,9 +153,7 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 		order = routing.BestOrder(len(snaps), routing.TableCost(g.Matrix(m, snaps, snaps), m))
 	}
 	res := routeResult{}
-	if s.opts.RoadDataName != nil {
-		res.RoadDataName = s.opts.RoadDataName()
-	}
+	res.RoadDataName = s.roadDataName(g)
 	var steps []routing.Step
 	var geom orb.LineString
 	whole := &routing.Route{}
@@ -239,11 +237,7 @@ func coord(v float64) string { return strconv.FormatFloat(v, 'f', 7, 64) }
 func describe(steps []routing.Step, lang string, metric bool) []routeDescriptionItem {
 	items := make([]routeDescriptionItem, len(steps))
 	for i, st := range steps {
-		dir := st.Maneuver.String()
-		if p, ok := maneuverPhrases[lang]; ok {
-			dir = p[st.Maneuver]
-		}
-		items[i] = routeDescriptionItem{Loc: strconv.Itoa(i + 1), Dir: dir, Street: st.Street, Dist: distance(st.DistanceM, metric),
+		items[i] = routeDescriptionItem{Loc: strconv.Itoa(i + 1), Dir: stepDir(st, lang), Street: st.Street, Dist: distance(st.DistanceM, metric),
 			Time: strconv.Itoa(int(math.Round(st.DurationS))), Level: st.RoadType.String(),
 			X: coord(st.Point[0]), Y: coord(st.Point[1]), Encoding: encodingWGS84}
 	}
@@ -360,7 +354,7 @@ type routePlannerResponse struct {
 // maxRouteStops bounds the Locations of a RoutePlanner request.
 const maxRouteStops = 100
 
-func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
+func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	var req routePlannerRequest
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed RoutePlanner request: %v", err)
@@ -382,22 +376,16 @@ func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 	switch {
 	case len(req.Speed.Items) > 0:
 		return nil, senderFault("Speed: custom speeds per road type are not available in this release (the graph's speeds come from configs/car.yaml)")
-	case len(req.MergeLocations.Items) > 0:
-		return nil, senderFault("MergeLocations are not available in this release")
-	case req.UseDbSet:
-		return nil, senderFault("UseDbSet: RoutePlanner does not route through location sets in this release; give the Locations")
 	}
-	n := len(req.Locations.Items)
-	if n < 2 || n > maxRouteStops {
-		return nil, senderFault("Locations holds %d locations: give 2 to %d", n, maxRouteStops)
+	stops, err := s.plannerStops(ctx, req.Locations.Items, req.UseDbSet, tsp)
+	if err != nil {
+		return nil, err
 	}
-	stops := make([]stop, n)
-	for i, li := range req.Locations.Items {
-		st, err := s.stopOf(i, li)
-		if err != nil {
+	if len(req.MergeLocations.Items) > 0 {
+		if stops, err = s.mergeStops(stops, req.MergeLocations.Items, req.Mergedistance, m, tsp); err != nil {
 			return nil, err
 		}
-		stops[i] = st
+		tsp = false // the stops are in the order to drive
 	}
 	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
 		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString}
@@ -411,7 +399,11 @@ func (s *Service) routePlanner(_ context.Context, body []byte) (any, error) {
 // stopOf reads location i of a route: its X and Y, or else its address,
 // placed by the gazetteer's best match.
 func (s *Service) stopOf(i int, li *locationInput) (stop, error) {
-	name := fmt.Sprintf("location %d", i+1)
+	return s.stopNamed(fmt.Sprintf("location %d", i+1), li)
+}
+
+// stopNamed reads a location of a route as stopOf does, naming it name.
+func (s *Service) stopNamed(name string, li *locationInput) (stop, error) {
 	if li == nil {
 		return stop{}, senderFault("%s is nil", name)
 	}
