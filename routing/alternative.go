@@ -2,8 +2,10 @@ package routing
 
 import (
 	"errors"
+	"math"
 	"sync"
 
+	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
 )
 
@@ -34,8 +36,10 @@ const (
 	altSharingPct = 75
 	altStretchPct = 25
 	altLocalPct   = 25
-	// altMaxJudged bounds the candidate routes judged per query.
-	altMaxJudged = 64
+	// altMaxJudged bounds the candidate routes judged per query, and
+	// altMaxTested the T-tests among them (each a point-to-point query).
+	altMaxJudged = 48
+	altMaxTested = 12
 )
 
 // ErrNoAlternative is returned when fewer admissible alternatives exist
@@ -43,22 +47,23 @@ const (
 var ErrNoAlternative = errors.New("routing: no alternative route")
 
 // altRoute is a route of an alternative query: its nodes, the index of
-// its via node (0 for the best route) and its weight.
+// its via node (0 for the best route) and its length in the metric.
 type altRoute struct {
 	nodes  []uint32
 	via    int
-	weight int64
+	length int64
 }
 
 // altWork is the reusable workspace of alternative queries over a graph
 // of up to len(ref) nodes.
 type altWork struct {
-	ref   []uint8  // per node: bit i set when route i holds it
-	seen  []uint32 // per node: epoch when a judged route held it
-	epoch uint32
-	vias  []ch.Via
-	buf   []uint32
-	pos   []int64
+	ref     []uint8  // per node: bit i set when route i holds it
+	seen    []uint32 // per node: epoch when a judged route held it
+	epoch   uint32
+	chVias  []ch.Via
+	cchVias []cch.Via
+	buf     []uint32
+	pos     []int64
 }
 
 var altPool sync.Pool // *altWork
@@ -92,7 +97,7 @@ func (g *Graph) Alternatives(m Metric, from, to Snap, k int) ([]*Route, error) {
 	}
 	out := make([]*Route, len(alts))
 	for i, a := range alts {
-		out[i] = g.routeOf(m, from, to, a.nodes, a.weight)
+		out[i] = g.routeOf(m, from, to, a.nodes, g.pathWeight(m, from, to, a.nodes))
 	}
 	return out, nil
 }
@@ -114,28 +119,61 @@ func (g *Graph) alternatives(m Metric, from, to Snap, k int) ([]altRoute, error)
 	if !from.OK || !to.OK {
 		return nil, ErrNotSnapped
 	}
-	var sb, tb [2]ch.Endpoint
-	src := g.sourceEndpoints(m, from, sb[:0])
-	dst := g.targetEndpoints(m, to, tb[:0])
-	if len(src) == 0 || len(dst) == 0 {
+	e := &chVia{g: g, m: m}
+	e.src = g.sourceEndpoints(m, from, e.sb[:0])
+	e.dst = g.targetEndpoints(m, to, e.tb[:0])
+	if len(e.src) == 0 || len(e.dst) == 0 {
 		return nil, ErrNoRoute
 	}
 	w := getAltWork(len(g.base.nodeEdge))
 	defer altPool.Put(w)
-	q := g.query(m)
-	defer g.release(m, q)
-	best, meet, vias := q.ViaSearch(src, dst, stretchLimit, w.vias[:0])
-	w.vias = vias
-	if best == ch.Inf {
+	e.q, e.tq = g.query(m), g.query(m)
+	defer g.release(m, e.q)
+	defer g.release(m, e.tq)
+	e.cands = w.chVias[:0]
+	defer func() { w.chVias = e.cands[:0] }()
+	return altSearch(e, k, w)
+}
+
+// viaEngine is what an alternative query needs of a hierarchy customized
+// for a metric, between a query's endpoints. Lengths are in the metric's
+// primary quantity (the lexicographic tie-break left out).
+type viaEngine interface {
+	// search runs the via searches; false when there is no route.
+	search() bool
+	// best returns the best route's nodes and length.
+	best() ([]uint32, int64)
+	// vias is the number of candidates, ascending by weight; via returns
+	// candidate i's node, viaPath appends its route's nodes to dst and
+	// returns them with the index of the via node.
+	vias() int
+	via(i int) uint32
+	viaPath(dst []uint32, i int) ([]uint32, int)
+	// arc is the length of the cheapest turn a->b with the traversal of
+	// b; node the traversal of n; srcInit and dstInit the labels of the
+	// endpoints on n (the share of n after the start point, minus the
+	// share after the end point).
+	arc(a, b uint32) int64
+	node(n uint32) int64
+	srcInit(n uint32) int64
+	dstInit(n uint32) int64
+	// dist is the length of a shortest path from the end of node a to
+	// the end of node b, or -1 when there is none.
+	dist(a, b uint32) int64
+}
+
+// altSearch finds the best route and up to k-1 admissible alternatives.
+func altSearch(e viaEngine, k int, w *altWork) ([]altRoute, error) {
+	if !e.search() {
 		return nil, ErrNoRoute
 	}
-	routes := []altRoute{{nodes: q.Path(meet), weight: best}}
+	opt, optP := e.best()
+	routes := []altRoute{{nodes: opt, length: optP}}
 	if k <= 1 {
 		return routes, nil
 	}
 	k = min(k, 8)
-	optP := primary(best)
-	for _, n := range routes[0].nodes {
+	for _, n := range opt {
 		w.ref[n] |= 1
 		w.seen[n] = w.epoch
 	}
@@ -146,39 +184,98 @@ func (g *Graph) alternatives(m Metric, from, to Snap, k int) ([]altRoute, error)
 			}
 		}
 	}()
-	tq := g.query(m)
-	defer g.release(m, tq)
-	judged := 0
-	for _, c := range vias {
-		if len(routes) == k || judged == altMaxJudged {
-			break
-		}
-		if w.seen[c.Node] == w.epoch {
+	judged, tested := 0, 0
+	for i := 0; i < e.vias() && len(routes) < k && judged < altMaxJudged && tested < altMaxTested; i++ {
+		if w.seen[e.via(i)] == w.epoch {
 			continue
 		}
-		path, at := q.ViaPath(w.buf[:0], c)
+		path, at := e.viaPath(w.buf[:0], i)
 		w.buf = path
+		judged++
+		w.seen[path[at]] = w.epoch
+		length := pathLength(e, path)
+		if 100*length > (100+altStretchPct)*optP {
+			continue
+		}
+		if 100*sharedLength(e, path, w.ref) > altSharingPct*optP {
+			// The route's other nodes, as via nodes, would mostly give
+			// the same route.
+			for _, n := range path {
+				w.seen[n] = w.epoch
+			}
+			continue
+		}
+		tested++
+		if !locallyOptimal(e, path, at, optP, w) {
+			continue
+		}
 		for _, n := range path {
 			w.seen[n] = w.epoch
-		}
-		judged++
-		total := g.pathWeight(m, path, src, dst)
-		if 100*primary(total) > (100+altStretchPct)*optP {
-			continue
-		}
-		if 100*g.sharedLength(m, path, src, dst, w.ref) > altSharingPct*optP {
-			continue
-		}
-		if !g.locallyOptimal(m, tq, path, at, optP, w) {
-			continue
 		}
 		bit := uint8(1) << len(routes)
 		for _, n := range path {
 			w.ref[n] |= bit
 		}
-		routes = append(routes, altRoute{nodes: append([]uint32(nil), path...), via: at, weight: total})
+		routes = append(routes, altRoute{nodes: append([]uint32(nil), path...), via: at, length: length})
 	}
 	return routes, nil
+}
+
+// pathLength is the length of a path from a source endpoint's node to a
+// target endpoint's node.
+func pathLength(e viaEngine, path []uint32) int64 {
+	l := e.srcInit(path[0]) + e.dstInit(path[len(path)-1])
+	for i := 1; i < len(path); i++ {
+		l += e.arc(path[i-1], path[i])
+	}
+	return l
+}
+
+// sharedLength is the length of the road segments of path that a route
+// marked in ref holds: for each, the share of it the path drives.
+func sharedLength(e viaEngine, path []uint32, ref []uint8) int64 {
+	last := len(path) - 1
+	var shared int64
+	for i, n := range path {
+		if ref[n] == 0 {
+			continue
+		}
+		switch {
+		case last == 0:
+			shared += e.srcInit(n) + e.dstInit(n)
+		case i == 0:
+			shared += e.srcInit(n)
+		case i == last:
+			shared += e.node(n) + e.dstInit(n)
+		default:
+			shared += e.node(n)
+		}
+	}
+	return shared
+}
+
+// locallyOptimal runs the T-test on path around its node at index at: the
+// piece from the last node at least T before it to the first node at
+// least T after it (T = altLocalPct % of optP, lengths measured from node
+// end to node end) must be a shortest path.
+func locallyOptimal(e viaEngine, path []uint32, at int, optP int64, w *altWork) bool {
+	pos := append(w.pos[:0], 0)
+	for i := 1; i < len(path); i++ {
+		pos = append(pos, pos[i-1]+e.arc(path[i-1], path[i]))
+	}
+	w.pos = pos
+	a := at
+	for a > 0 && 100*(pos[at]-pos[a]) < altLocalPct*optP {
+		a--
+	}
+	b := at
+	for b < len(path)-1 && 100*(pos[b]-pos[at]) < altLocalPct*optP {
+		b++
+	}
+	if a == b {
+		return true
+	}
+	return e.dist(path[a], path[b]) >= pos[b]-pos[a]
 }
 
 // stretchLimit is the greatest packed weight whose primary lane is at
@@ -207,65 +304,140 @@ func (g *Graph) arcWeight(m Metric, a, b uint32) int64 {
 	return weight(m, int64(g.turnMS(a, b))+int64(g.base.nodeTime[b]), int64(g.base.nodeDist[b]))
 }
 
-// pathWeight is the packed weight of a path from a source endpoint's node
-// to a target endpoint's node.
-func (g *Graph) pathWeight(m Metric, path []uint32, src, dst []ch.Endpoint) int64 {
-	w := initOf(src, path[0]) + initOf(dst, path[len(path)-1])
+// pathWeight is the packed weight of a path from a source phantom of from
+// to a target phantom of to.
+func (g *Graph) pathWeight(m Metric, from, to Snap, path []uint32) int64 {
+	var sb, tb [2]ch.Endpoint
+	w := initOf(g.sourceEndpoints(m, from, sb[:0]), path[0]) + initOf(g.targetEndpoints(m, to, tb[:0]), path[len(path)-1])
 	for i := 1; i < len(path); i++ {
 		w += g.arcWeight(m, path[i-1], path[i])
 	}
 	return w
 }
 
-// sharedLength is the primary length of the road segments of path that
-// a route marked in ref holds: for each, the share of it the path drives.
-func (g *Graph) sharedLength(m Metric, path []uint32, src, dst []ch.Endpoint, ref []uint8) int64 {
-	last := len(path) - 1
-	var shared int64
-	for i, n := range path {
-		if ref[n] == 0 {
-			continue
-		}
-		var s int64
-		switch {
-		case last == 0:
-			s = initOf(src, n) + initOf(dst, n)
-		case i == 0:
-			s = initOf(src, n)
-		case i == last:
-			s = g.nodeWeight(m, n) + initOf(dst, n)
-		default:
-			s = g.nodeWeight(m, n)
-		}
-		shared += primary(s)
-	}
-	return shared
+// chVia is the viaEngine of a contraction hierarchy (Fastest, Shortest).
+type chVia struct {
+	g        *Graph
+	m        Metric
+	q, tq    *ch.Query // the via searches; the T-tests
+	sb, tb   [2]ch.Endpoint
+	src, dst []ch.Endpoint
+	cands    []ch.Via
+	opt      int64
+	meet     ch.Meeting
 }
 
-// locallyOptimal runs the T-test on path around its node at index at: the
-// piece from the last node at least T before it to the first node at
-// least T after it (T = altLocalPct % of optP, primary lengths measured
-// from node end to node end) must be a shortest path, which tq checks.
-func (g *Graph) locallyOptimal(m Metric, tq *ch.Query, path []uint32, at int, optP int64, w *altWork) bool {
-	pos := w.pos[:0]
-	pos = append(pos, 0)
-	for i := 1; i < len(path); i++ {
-		pos = append(pos, pos[i-1]+primary(g.arcWeight(m, path[i-1], path[i])))
+func (e *chVia) search() bool {
+	e.opt, e.meet, e.cands = e.q.ViaSearch(e.src, e.dst, stretchLimit, e.cands)
+	return e.opt != ch.Inf
+}
+
+func (e *chVia) best() ([]uint32, int64) { return e.q.Path(e.meet), primary(e.opt) }
+func (e *chVia) vias() int               { return len(e.cands) }
+func (e *chVia) via(i int) uint32        { return e.cands[i].Node }
+func (e *chVia) viaPath(dst []uint32, i int) ([]uint32, int) {
+	return e.q.ViaPath(dst, e.cands[i])
+}
+func (e *chVia) arc(a, b uint32) int64  { return primary(e.g.arcWeight(e.m, a, b)) }
+func (e *chVia) node(n uint32) int64    { return primary(e.g.nodeWeight(e.m, n)) }
+func (e *chVia) srcInit(n uint32) int64 { return primary(initOf(e.src, n)) }
+func (e *chVia) dstInit(n uint32) int64 { return primary(initOf(e.dst, n)) }
+
+func (e *chVia) dist(a, b uint32) int64 {
+	s := [1]ch.Endpoint{{Node: a}}
+	t := [1]ch.Endpoint{{Node: b}}
+	d, _ := e.tq.ShortestPath(s[:], t[:])
+	if d == ch.Inf {
+		return -1
 	}
-	w.pos = pos
-	a := at
-	for a > 0 && 100*(pos[at]-pos[a]) < altLocalPct*optP {
-		a--
+	return primary(d)
+}
+
+// cchAlternatives is alternatives on a customized CCH metric mt: nodeW
+// is the metric's traversal weight of each node (the W lane), arcW the
+// input arc weights mt was customized with (turn arc i of the graph), src
+// and dst the endpoints, q and tq two queries of mt.
+func (g *Graph) cchAlternatives(q, tq *cch.Query, nodeW []int64, arcW []cch.Weight, src, dst []cch.Endpoint, k int) ([]altRoute, error) {
+	if len(src) == 0 || len(dst) == 0 {
+		return nil, ErrNoRoute
 	}
-	b := at
-	for b < len(path)-1 && 100*(pos[b]-pos[at]) < altLocalPct*optP {
-		b++
+	w := getAltWork(len(g.base.nodeEdge))
+	defer altPool.Put(w)
+	e := &cchVia{g: g, q: q, tq: tq, nodeW: nodeW, arcW: arcW, src: src, dst: dst, cands: w.cchVias[:0]}
+	defer func() { w.cchVias = e.cands[:0] }()
+	return altSearch(e, k, w)
+}
+
+// cchVia is the viaEngine of a customized CCH metric.
+type cchVia struct {
+	g        *Graph
+	q, tq    *cch.Query
+	nodeW    []int64
+	arcW     []cch.Weight
+	src, dst []cch.Endpoint
+	cands    []cch.Via
+	opt      cch.Weight
+	meet     cch.Meeting
+}
+
+// cchStretchLimit is the greatest weight whose W lane is at most
+// altStretchPct % above best's.
+func cchStretchLimit(best cch.Weight) cch.Weight {
+	if best.IsInf() {
+		return cch.Inf
 	}
-	if a == b {
-		return true
+	return cch.Weight{W: best.W + best.W*altStretchPct/100, S: math.MaxInt64}
+}
+
+func (e *cchVia) search() bool {
+	e.opt, e.meet, e.cands = e.q.ViaSearch(e.src, e.dst, cchStretchLimit, e.cands)
+	return !e.opt.IsInf()
+}
+
+func (e *cchVia) best() ([]uint32, int64) { return e.q.Path(e.meet), e.opt.W }
+func (e *cchVia) vias() int               { return len(e.cands) }
+func (e *cchVia) via(i int) uint32        { return e.cands[i].Node }
+func (e *cchVia) viaPath(dst []uint32, i int) ([]uint32, int) {
+	return e.q.ViaPath(dst, e.cands[i])
+}
+
+func (e *cchVia) arc(a, b uint32) int64 {
+	bs := &e.g.base
+	best := int64(math.MaxInt64)
+	for i := bs.turnFirst[a]; i < bs.turnFirst[a+1]; i++ {
+		if bs.turnHead[i] == b && !e.arcW[i].IsInf() && e.arcW[i].W < best {
+			best = e.arcW[i].W
+		}
 	}
-	s := [1]ch.Endpoint{{Node: path[a]}}
-	t := [1]ch.Endpoint{{Node: path[b]}}
-	d, _ := tq.ShortestPath(s[:], t[:])
-	return d != ch.Inf && primary(d) >= pos[b]-pos[a]
+	return best
+}
+
+func (e *cchVia) node(n uint32) int64 { return e.nodeW[n] }
+
+func (e *cchVia) srcInit(n uint32) int64 {
+	for _, x := range e.src {
+		if x.Node == n {
+			return x.Init.W
+		}
+	}
+	return 0
+}
+
+func (e *cchVia) dstInit(n uint32) int64 {
+	for _, x := range e.dst {
+		if x.Node == n {
+			return x.Init.W
+		}
+	}
+	return 0
+}
+
+func (e *cchVia) dist(a, b uint32) int64 {
+	s := [1]cch.Endpoint{{Node: a}}
+	t := [1]cch.Endpoint{{Node: b}}
+	d, _ := e.tq.ShortestPath(s[:], t[:])
+	if d.IsInf() {
+		return -1
+	}
+	return d.W
 }

@@ -1,10 +1,11 @@
 package routing
 
 import (
-	"container/heap"
+	"context"
 	"errors"
 	"testing"
 
+	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
 )
 
@@ -15,21 +16,87 @@ import (
 // under test.
 
 // oracle is a node-to-node Dijkstra with parents on the edge-based graph,
-// with a reusable workspace.
+// with a reusable workspace, for one metric: turnW[i] is the packed
+// weight of turn arc i with the traversal of its head, nodeW[n] that of
+// node n, inits the endpoint labels of a snap, lane the metric's length
+// of a packed weight.
 type oracle struct {
 	g       *Graph
-	m       Metric
+	turnW   []int64
+	nodeW   []int64
+	inits   func(s Snap, source bool) map[uint32]int64
+	lane    func(int64) int64
 	dist    []int64
 	parent  []int32
 	touched []uint32
+	heap    []oracleItem
 }
 
-func newOracle(g *Graph, m Metric) *oracle {
+func newOracle(g *Graph) *oracle {
 	n := len(g.base.nodeEdge)
-	o := &oracle{g: g, m: m, dist: make([]int64, n), parent: make([]int32, n)}
+	o := &oracle{g: g, dist: make([]int64, n), parent: make([]int32, n)}
 	for i := range o.dist {
 		o.dist[i] = ch.Inf
 	}
+	return o
+}
+
+// metricOracle judges metric m of the hierarchies: time and distance
+// packed as the hierarchies pack them.
+func metricOracle(g *Graph, m Metric) *oracle {
+	o := newOracle(g)
+	b := &g.base
+	o.turnW = make([]int64, len(b.turnHead))
+	for i, h := range b.turnHead {
+		o.turnW[i] = weight(m, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h]))
+	}
+	o.nodeW = make([]int64, len(b.nodeEdge))
+	for n := range o.nodeW {
+		o.nodeW[n] = weight(m, int64(b.nodeTime[n]), int64(b.nodeDist[n]))
+	}
+	o.inits = func(s Snap, source bool) map[uint32]int64 {
+		var ph [2]phantom
+		out := map[uint32]int64{}
+		for _, p := range g.phantoms(m, s, ph[:0]) {
+			if source {
+				out[p.node] = o.nodeW[p.node] - p.partial
+			} else {
+				out[p.node] = p.partial - o.nodeW[p.node]
+			}
+		}
+		return out
+	}
+	o.lane = func(x int64) int64 { return (x + 1<<31) >> 32 }
+	return o
+}
+
+// cchOracle judges a CCH test metric on its W lane alone.
+func cchOracle(g *Graph, cm cchMetric) *oracle {
+	o := newOracle(g)
+	b := &g.base
+	o.turnW = make([]int64, len(b.turnHead))
+	for i, h := range b.turnHead {
+		o.turnW[i] = (cm.turnW[i] + cm.nodeW[h]) << 32
+		if cm.avoid != nil && cm.avoid[i] {
+			o.turnW[i] = ch.Inf
+		}
+	}
+	o.nodeW = make([]int64, len(b.nodeEdge))
+	for n := range o.nodeW {
+		o.nodeW[n] = cm.nodeW[n] << 32
+	}
+	o.inits = func(s Snap, source bool) map[uint32]int64 {
+		out := map[uint32]int64{}
+		for _, p := range cm.phantoms(g, s) {
+			d := p.whole.W - p.partial.W
+			if !source {
+				d = -d
+			}
+			out[p.node] = d << 32
+		}
+		return out
+	}
+	o.lane = func(x int64) int64 { return x >> 32 }
 	return o
 }
 
@@ -39,10 +106,8 @@ func (o *oracle) arc(a, b uint32) int64 {
 	bs := &o.g.base
 	best := ch.Inf
 	for i := bs.turnFirst[a]; i < bs.turnFirst[a+1]; i++ {
-		if bs.turnHead[i] == b {
-			if c := weight(o.m, int64(bs.turnMS[i])+int64(bs.nodeTime[b]), int64(bs.nodeDist[b])); c < best {
-				best = c
-			}
+		if bs.turnHead[i] == b && o.turnW[i] < best {
+			best = o.turnW[i]
 		}
 	}
 	return best
@@ -57,18 +122,20 @@ func (o *oracle) run(seeds map[uint32]int64, stop []uint32) []int64 {
 	}
 	o.touched = o.touched[:0]
 	bs := &o.g.base
-	h := &oracleHeap{}
+	h := o.heap[:0]
 	for v, d := range seeds {
 		o.dist[v], o.parent[v] = d, -1
 		o.touched = append(o.touched, v)
-		heap.Push(h, oracleItem{v, d})
+		h = pushItem(h, oracleItem{v, d})
 	}
+	defer func() { o.heap = h[:0] }()
 	left := map[uint32]bool{}
 	for _, v := range stop {
 		left[v] = true
 	}
-	for h.Len() > 0 {
-		it := heap.Pop(h).(oracleItem)
+	for len(h) > 0 {
+		var it oracleItem
+		h, it = popItem(h)
 		if it.d > o.dist[it.node] {
 			continue
 		}
@@ -80,32 +147,66 @@ func (o *oracle) run(seeds map[uint32]int64, stop []uint32) []int64 {
 		}
 		for i := bs.turnFirst[it.node]; i < bs.turnFirst[it.node+1]; i++ {
 			v := bs.turnHead[i]
-			nd := it.d + weight(o.m, int64(bs.turnMS[i])+int64(bs.nodeTime[v]), int64(bs.nodeDist[v]))
+			if o.turnW[i] == ch.Inf {
+				continue
+			}
+			nd := it.d + o.turnW[i]
 			if nd < o.dist[v] {
 				if o.dist[v] == ch.Inf {
 					o.touched = append(o.touched, v)
 				}
 				o.dist[v], o.parent[v] = nd, int32(it.node)
-				heap.Push(h, oracleItem{v, nd})
+				h = pushItem(h, oracleItem{v, nd})
 			}
 		}
 	}
 	return o.dist
 }
 
+// pushItem and popItem keep a binary min-heap of items by weight.
+func pushItem(h []oracleItem, it oracleItem) []oracleItem {
+	h = append(h, it)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if h[p].d <= h[i].d {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+	return h
+}
+
+func popItem(h []oracleItem) ([]oracleItem, oracleItem) {
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && h[c+1].d < h[c].d {
+			c++
+		}
+		if h[i].d <= h[c].d {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+	return h, top
+}
+
 // best returns the best route between two snaps whose phantoms lie on
 // different nodes: its weight and nodes.
 func (o *oracle) best(from, to Snap) (int64, []uint32) {
-	var ph [2]phantom
-	seeds := map[uint32]int64{}
-	for _, p := range o.g.phantoms(o.m, from, ph[:0]) {
-		seeds[p.node] = o.g.nodeWeight(o.m, p.node) - p.partial
-	}
+	seeds := o.inits(from, true)
+	tinit := o.inits(to, false)
 	var ends []uint32
-	tinit := map[uint32]int64{}
-	for _, p := range o.g.phantoms(o.m, to, ph[:0]) {
-		ends = append(ends, p.node)
-		tinit[p.node] = p.partial - o.g.nodeWeight(o.m, p.node)
+	for n := range tinit {
+		ends = append(ends, n)
 	}
 	dist := o.run(seeds, ends)
 	bestW, bestEnd := ch.Inf, uint32(0)
@@ -143,17 +244,9 @@ func (o *oracle) nodeToNode(a, b uint32) int64 {
 // and passing the T-test around its via node.
 func judge(t *testing.T, o *oracle, from, to Snap, optW int64, opt []uint32, routes []altRoute, i int) {
 	t.Helper()
-	g, m := o.g, o.m
 	alt := routes[i]
 	p := alt.nodes
-	var ph [2]phantom
-	srcInit, tgtInit := map[uint32]int64{}, map[uint32]int64{}
-	for _, x := range g.phantoms(m, from, ph[:0]) {
-		srcInit[x.node] = g.nodeWeight(m, x.node) - x.partial
-	}
-	for _, x := range g.phantoms(m, to, ph[:0]) {
-		tgtInit[x.node] = x.partial - g.nodeWeight(m, x.node)
-	}
+	srcInit, tgtInit := o.inits(from, true), o.inits(to, false)
 	si, ok1 := srcInit[p[0]]
 	ti, ok2 := tgtInit[p[len(p)-1]]
 	if !ok1 || !ok2 {
@@ -168,13 +261,13 @@ func judge(t *testing.T, o *oracle, from, to Snap, optW int64, opt []uint32, rou
 			t.Fatalf("alternative %d: no turn %d->%d", i, p[k-1], p[k])
 		}
 		w += a
-		pos[k] = pos[k-1] + (a >> 32) // one arc's lanes are >= 0
+		pos[k] = pos[k-1] + o.lane(a)
 	}
-	if w != alt.weight {
-		t.Fatalf("alternative %d: weight %d, the path weighs %d", i, alt.weight, w)
-	}
-	lane := func(x int64) int64 { return (x + 1<<31) >> 32 }
+	lane := o.lane
 	optP, altP := lane(optW), lane(w)
+	if altP != alt.length {
+		t.Fatalf("alternative %d: length %d, the path is %d long", i, alt.length, altP)
+	}
 	if altP < optP {
 		t.Fatalf("alternative %d (%d) beats the best route (%d)", i, altP, optP)
 	}
@@ -197,7 +290,7 @@ func judge(t *testing.T, o *oracle, from, to Snap, optW int64, opt []uint32, rou
 		if !on[n] {
 			continue
 		}
-		full := weight(m, int64(g.base.nodeTime[n]), int64(g.base.nodeDist[n]))
+		full := o.nodeW[n]
 		s := full
 		switch {
 		case last == 0:
@@ -224,58 +317,89 @@ func judge(t *testing.T, o *oracle, from, to Snap, optW int64, opt []uint32, rou
 	for b < last && (pos[b]-pos[v])*4 < optP {
 		b++
 	}
-	if d := o.nodeToNode(p[a], p[b]); d == ch.Inf || d>>32 != pos[b]-pos[a] {
-		t.Errorf("alternative %d fails the T-test: piece %d..%d weighs %d, shortest %d", i, a, b, pos[b]-pos[a], d>>32)
+	if d := o.nodeToNode(p[a], p[b]); d == ch.Inf || lane(d) != pos[b]-pos[a] {
+		t.Errorf("alternative %d fails the T-test: piece %d..%d weighs %d, shortest %d", i, a, b, pos[b]-pos[a], lane(d))
 	}
 }
 
-// TestAlternativesDelaware: on 200 random pairs, every alternative of
-// both metrics passes the judge, the first route is the oracle's best,
-// and alternatives exist for most pairs.
+// checkAlternatives runs alternatives (k = 3) on the pairs and judges
+// every alternative with the oracle; the first route must be the
+// oracle's best, and a second route must exist for at least minShare of
+// the pairs.
+func checkAlternatives(t *testing.T, name string, o *oracle, src, dst []Snap, minShare float64, alts func(from, to Snap) ([]altRoute, error)) {
+	t.Helper()
+	found := [3]int{}
+	pairs := 0
+	for i := range src {
+		from, to := src[i], dst[i]
+		if from.Edge == to.Edge {
+			continue
+		}
+		optW, opt := o.best(from, to)
+		routes, err := alts(from, to)
+		if optW == ch.Inf {
+			if !errors.Is(err, ErrNoRoute) {
+				t.Fatalf("%s pair %d: no route, got %v", name, i, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s pair %d: %v", name, i, err)
+		}
+		pairs++
+		if routes[0].length != o.lane(optW) {
+			t.Fatalf("%s pair %d: best %d, oracle %d", name, i, routes[0].length, o.lane(optW))
+		}
+		for k := 1; k < len(routes); k++ {
+			judge(t, o, from, to, optW, opt, routes, k)
+			if routes[k].length < routes[k-1].length {
+				t.Errorf("%s pair %d: route %d shorter than route %d", name, i, k, k-1)
+			}
+		}
+		for k := range routes {
+			found[k]++
+		}
+	}
+	t.Logf("%s: %d pairs, a 2nd route for %d, a 3rd for %d", name, pairs, found[1], found[2])
+	if float64(found[1]) < minShare*float64(pairs) {
+		t.Errorf("%s: a second route for only %d of %d pairs", name, found[1], pairs)
+	}
+}
+
+// TestAlternativesDelaware: on 200 random pairs (100 for the shortest
+// metric), every alternative of the hierarchies passes the judge.
 func TestAlternativesDelaware(t *testing.T) {
 	g := testGraph(t, "delaware")
 	src := roadPoints(g, 200, 31, 0)
 	dst := roadPoints(g, 200, 32, 0)
 	for m := Fastest; m <= Shortest; m++ {
-		o := newOracle(g, m)
-		found := [3]int{}
-		pairs := 0
-		for i := range src {
-			if m == Shortest && i%2 == 1 {
-				continue // half the pairs on the second metric keeps the test short
-			}
-			from, to := src[i], dst[i]
-			if from.Edge == to.Edge {
-				continue
-			}
-			optW, opt := o.best(from, to)
-			routes, err := g.alternatives(m, from, to, 3)
-			if optW == ch.Inf {
-				if !errors.Is(err, ErrNoRoute) {
-					t.Fatalf("%s pair %d: no route, got %v", m, i, err)
-				}
-				continue
-			}
-			if err != nil {
-				t.Fatalf("%s pair %d: %v", m, i, err)
-			}
-			pairs++
-			if routes[0].weight != optW {
-				t.Fatalf("%s pair %d: best %d, oracle %d", m, i, routes[0].weight, optW)
-			}
-			for k := 1; k < len(routes); k++ {
-				judge(t, o, from, to, optW, opt, routes, k)
-				if routes[k].weight < routes[k-1].weight {
-					t.Errorf("%s pair %d: route %d lighter than route %d", m, i, k, k-1)
-				}
-			}
-			for k := range routes {
-				found[k]++
-			}
+		n := len(src)
+		if m == Shortest {
+			n /= 2
 		}
-		t.Logf("%s: %d pairs, a 2nd route for %d, a 3rd for %d", m, pairs, found[1], found[2])
-		if found[1]*2 < pairs {
-			t.Errorf("%s: a second route for only %d of %d pairs", m, found[1], pairs)
+		checkAlternatives(t, "ch/"+m.String(), metricOracle(g, m), src[:n], dst[:n], 0.25, func(from, to Snap) ([]altRoute, error) {
+			return g.alternatives(m, from, to, 3)
+		})
+	}
+}
+
+// TestAlternativesCCHDelaware: the same on customized CCH metrics, the
+// fastest and one of random speeds per road type.
+func TestAlternativesCCHDelaware(t *testing.T) {
+	g := testGraph(t, "delaware")
+	top := testTopology(t, g)
+	src := roadPoints(g, 200, 31, 0)
+	dst := roadPoints(g, 200, 32, 0)
+	for _, cm := range []cchMetric{fastestCCH(g), speedCCH(g, 5)} {
+		w := cm.weights(g)
+		mt, err := top.Customize(context.Background(), w, cch.Options{Workers: 2, Perfect: true})
+		if err != nil {
+			t.Fatal(err)
 		}
+		q, tq := mt.NewQuery(), mt.NewQuery()
+		n := 80 // the hierarchies' test above takes the 200 pairs
+		checkAlternatives(t, "cch/"+cm.name, cchOracle(g, cm), src[:n], dst[:n], 0.25, func(from, to Snap) ([]altRoute, error) {
+			return g.cchAlternatives(q, tq, cm.nodeW, w, cm.endpoints(g, from, true), cm.endpoints(g, to, false), 3)
+		})
 	}
 }
