@@ -254,28 +254,47 @@ func sharedLength(e viaEngine, path []uint32, ref []uint8) int64 {
 	return shared
 }
 
-// locallyOptimal runs the T-test on path around its node at index at: the
-// piece from the last node at least T before it to the first node at
-// least T after it (T = altLocalPct % of optP, lengths measured from node
-// end to node end) must be a shortest path.
+// locallyOptimal runs the T-test on path around its node at index at.
+// Along the route (0 its start point, L its end point), node i spans
+// from the end of node i-1 (0 for i = 0) to its own end (L for the last
+// node); take the points T = altLocalPct % of optP before and after the
+// middle of the via node (clamped to 0 and L) and the nodes a and b that
+// hold them. The route passes when a = b (the piece lies on one road
+// segment) or when its part from the end of a to the end of b is a
+// shortest path between them.
 func locallyOptimal(e viaEngine, path []uint32, at int, optP int64, w *altWork) bool {
-	pos := append(w.pos[:0], 0)
+	last := len(path) - 1
+	// ends[i] is the end of node i along the route.
+	ends := append(w.pos[:0], e.srcInit(path[0]))
 	for i := 1; i < len(path); i++ {
-		pos = append(pos, pos[i-1]+e.arc(path[i-1], path[i]))
+		ends = append(ends, ends[i-1]+e.arc(path[i-1], path[i]))
 	}
-	w.pos = pos
-	a := at
-	for a > 0 && 100*(pos[at]-pos[a]) < altLocalPct*optP {
-		a--
+	w.pos = ends
+	total := ends[last] + e.dstInit(path[last])
+	end := func(i int) int64 {
+		if i == last {
+			return total
+		}
+		return ends[i]
 	}
-	b := at
-	for b < len(path)-1 && 100*(pos[b]-pos[at]) < altLocalPct*optP {
+	var start int64
+	if at > 0 {
+		start = ends[at-1]
+	}
+	// In units of 1/200: the middle of the via node, and T.
+	mid, t := 100*(start+end(at)), 2*altLocalPct*optP
+	a := 0
+	for a < last && 200*end(a) < mid-t {
+		a++
+	}
+	b := a
+	for b < last && 200*end(b) < mid+t {
 		b++
 	}
 	if a == b {
 		return true
 	}
-	return e.dist(path[a], path[b]) >= pos[b]-pos[a]
+	return e.dist(path[a], path[b]) >= ends[b]-ends[a]
 }
 
 // stretchLimit is the greatest packed weight whose primary lane is at

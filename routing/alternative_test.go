@@ -305,20 +305,39 @@ func judge(t *testing.T, o *oracle, from, to Snap, optW int64, opt []uint32, rou
 	if shared*100 > optP*75 {
 		t.Errorf("alternative %d shares %d of the best route's %d (> 75 %%)", i, shared, optP)
 	}
-	// T-test around the via node.
+	// T-test: the points T before and after the middle of the via
+	// node, clamped to the route's ends, lie on nodes a and b; from the
+	// end of a to the end of b the route must be a shortest path.
 	v := alt.via
 	if v < 0 || v >= len(p) {
 		t.Fatalf("alternative %d: via index %d of %d nodes", i, v, len(p))
 	}
-	a, b := v, v
-	for a > 0 && (pos[v]-pos[a])*4 < optP {
-		a--
+	lo, hi := int64(0), lane(si)+pos[last]+lane(ti) // node v's span
+	if v > 0 {
+		lo = lane(si) + pos[v-1]
 	}
-	for b < last && (pos[b]-pos[v])*4 < optP {
+	if v < last {
+		hi = lane(si) + pos[v]
+	}
+	// In quarters: the via node's middle is 2(lo+hi), T is optP.
+	endQ := func(k int) int64 {
+		if k == last {
+			return 4 * (lane(si) + pos[last] + lane(ti))
+		}
+		return 4 * (lane(si) + pos[k])
+	}
+	a := 0
+	for a < last && endQ(a) < 2*(lo+hi)-optP {
+		a++
+	}
+	b := 0
+	for b < last && endQ(b) < 2*(lo+hi)+optP {
 		b++
 	}
-	if d := o.nodeToNode(p[a], p[b]); d == ch.Inf || lane(d) != pos[b]-pos[a] {
-		t.Errorf("alternative %d fails the T-test: piece %d..%d weighs %d, shortest %d", i, a, b, pos[b]-pos[a], lane(d))
+	if a != b {
+		if d := o.nodeToNode(p[a], p[b]); d == ch.Inf || lane(d) != pos[b]-pos[a] {
+			t.Errorf("alternative %d fails the T-test: piece %d..%d weighs %d, shortest %d", i, a, b, pos[b]-pos[a], lane(d))
+		}
 	}
 }
 
