@@ -3,10 +3,14 @@ package routing
 import (
 	"context"
 	"errors"
+	"math"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
+	"github.com/geosvc/geosvc/routing/osmroad"
 )
 
 // The alternative routes against an independent judge: a plain Dijkstra
@@ -420,5 +424,99 @@ func TestAlternativesCCHDelaware(t *testing.T) {
 		checkAlternatives(t, "cch/"+cm.name, cchOracle(g, cm), src[:n], dst[:n], 0.25, func(from, to Snap) ([]altRoute, error) {
 			return g.cchAlternatives(q, tq, cm.nodeW, w, cm.endpoints(g, from, true), cm.endpoints(g, to, false), 3)
 		})
+	}
+}
+
+// TestAlternativesFixture: on the hand-made alternatives fixture, both
+// metrics, on the hierarchies and on a customized CCH, give the best
+// route along Main Street, then North Road, then South Road, with the
+// fixture's hand-computed metres; the Bypass Lane (80 % shared), the Far
+// Road (1.43 x), North Lane (1.28 x) and South Lane (1.36 x) are never
+// alternatives.
+func TestAlternativesFixture(t *testing.T) {
+	prof := carProfile(t)
+	path := filepath.Join("testdata", "alternatives.osm")
+	net, err := osmroad.Read(path, prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := Build(net, prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := fixtureNodes(t, path)
+	from, to := g.Snap(nodes[1], 0), g.Snap(nodes[6], 0)
+	want := []struct {
+		roads  []string
+		metres int
+	}{
+		{[]string{"Lead Road", "Main Street", "Main Street", "Main Street", "Exit Road"}, 1112}, // 1111.951 m
+		{[]string{"Lead Road", "North Road", "North Road", "North Road", "Exit Road"}, 1204},    // 1204.068 m
+		{[]string{"Lead Road", "South Road", "South Road", "South Road", "Exit Road"}, 1291},    // 1290.480 m, 1290.6 in whole decimetres per edge
+	}
+	check := func(name string, routes []*Route) {
+		t.Helper()
+		if len(routes) != len(want) {
+			t.Fatalf("%s: %d routes, want %d", name, len(routes), len(want))
+		}
+		for i, r := range routes {
+			var roads []string
+			var s float64
+			for _, seg := range r.Segments {
+				roads = append(roads, seg.Name)
+				s += seg.DurationS
+			}
+			if !slices.Equal(roads, want[i].roads) || r.DistanceM != want[i].metres {
+				t.Errorf("%s route %d: %v %d m, want %v %d m", name, i+1, roads, r.DistanceM, want[i].roads, want[i].metres)
+			}
+			if math.Abs(s-float64(r.DurationS)) > 0.5 {
+				t.Errorf("%s route %d: %d s, its segments %.3f s", name, i+1, r.DurationS, s)
+			}
+			if i > 0 && r.DurationS < routes[i-1].DurationS && name != "ch/shortest" {
+				t.Errorf("%s route %d: %d s, faster than route %d", name, i+1, r.DurationS, i)
+			}
+		}
+	}
+	for m := Fastest; m <= Shortest; m++ {
+		routes, err := g.Alternatives(m, from, to, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("ch/"+m.String(), routes)
+		for i := 1; i <= 2; i++ {
+			r, err := g.Alternative(m, from, to, i)
+			if err != nil || r.DistanceM != want[i].metres {
+				t.Errorf("ch/%s: Alternative(%d) = %v, %v; want %d m", m, i, r, err, want[i].metres)
+			}
+		}
+		if _, err := g.Alternative(m, from, to, 3); !errors.Is(err, ErrNoAlternative) {
+			t.Errorf("ch/%s: a 4th route: %v, want ErrNoAlternative", m, err)
+		}
+	}
+	// The same on a CCH customized for either metric.
+	tails, heads, coords := g.cchInput()
+	top, err := cch.Build(len(g.base.nodeEdge), tails, heads, coords, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range []cchMetric{fastestCCH(g), shortestCCH(g)} {
+		w := cm.weights(g)
+		mt, err := top.Customize(context.Background(), w, cch.Options{Perfect: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alts, err := g.cchAlternatives(mt.NewQuery(), mt.NewQuery(), cm.nodeW, w, cm.endpoints(g, from, true), cm.endpoints(g, to, false), 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Fastest
+		if cm.name == "shortest" {
+			m = Shortest
+		}
+		var routes []*Route
+		for _, a := range alts {
+			routes = append(routes, g.routeOf(m, from, to, a.nodes, g.pathWeight(m, from, to, a.nodes)))
+		}
+		check("cch/"+cm.name, routes)
 	}
 }
