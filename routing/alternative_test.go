@@ -407,6 +407,41 @@ func TestAlternativesDelaware(t *testing.T) {
 	}
 }
 
+// TestAlternativesSameRoad: start and end on one road, the end behind or
+// ahead of the start: the first route is Route's, and alternatives are
+// within the stretch.
+func TestAlternativesSameRoad(t *testing.T) {
+	g := testGraph(t, "delaware")
+	for i, s := range roadPoints(g, 30, 51, 0) {
+		for _, f := range []float64{s.Fraction * 0.5, s.Fraction + (1-s.Fraction)*0.5} {
+			to := s
+			to.Fraction = f
+			for m := Fastest; m <= Shortest; m++ {
+				want, err := g.Route(m, s, to)
+				if err != nil {
+					t.Fatalf("%d: %v", i, err)
+				}
+				rs, err := g.Alternatives(m, s, to, 3)
+				if err != nil {
+					t.Fatalf("%d: %v", i, err)
+				}
+				if rs[0].DurationS != want.DurationS || rs[0].DistanceM != want.DistanceM {
+					t.Errorf("%d %s: best %d s %d m, Route %d s %d m", i, m, rs[0].DurationS, rs[0].DistanceM, want.DurationS, want.DistanceM)
+				}
+				for k, r := range rs[1:] {
+					got, best := r.DurationS, want.DurationS
+					if m == Shortest {
+						got, best = r.DistanceM, want.DistanceM
+					}
+					if 4*got > 5*best+4 || got < best {
+						t.Errorf("%d %s: alternative %d: %d against the best %d", i, m, k+1, got, best)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestAlternativesCCHDelaware: the same on customized CCH metrics, the
 // fastest and one of random speeds per road type.
 func TestAlternativesCCHDelaware(t *testing.T) {
