@@ -95,11 +95,18 @@ func (g *Graph) Alternatives(m Metric, from, to Snap, k int) ([]*Route, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.altRoutes(from, to, alts), nil
+}
+
+// altRoutes builds the Routes of an alternative query's routes, whatever
+// metric chose them: seconds and metres are the graph's times and
+// distances summed along each (Fastest's packing carries both).
+func (g *Graph) altRoutes(from, to Snap, alts []altRoute) []*Route {
 	out := make([]*Route, len(alts))
 	for i, a := range alts {
-		out[i] = g.routeOf(m, from, to, a.nodes, g.pathWeight(m, from, to, a.nodes))
+		out[i] = g.routeOf(Fastest, from, to, a.nodes, g.pathWeight(Fastest, from, to, a.nodes))
 	}
-	return out, nil
+	return out
 }
 
 // Alternative returns the i-th best route (i = 1 the second, 2 the third)
@@ -375,7 +382,8 @@ func (e *chVia) dist(a, b uint32) int64 {
 // cchAlternatives is alternatives on a customized CCH metric mt: nodeW
 // is the metric's traversal weight of each node (the W lane), arcW the
 // input arc weights mt was customized with (turn arc i of the graph), src
-// and dst the endpoints, q and tq two queries of mt.
+// and dst the endpoints, q and tq two queries of mt. altRoutes makes
+// Routes of its answer.
 func (g *Graph) cchAlternatives(q, tq *cch.Query, nodeW []int64, arcW []cch.Weight, src, dst []cch.Endpoint, k int) ([]altRoute, error) {
 	if len(src) == 0 || len(dst) == 0 {
 		return nil, ErrNoRoute

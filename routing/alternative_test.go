@@ -545,14 +545,6 @@ func TestAlternativesFixture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := Fastest
-		if cm.name == "shortest" {
-			m = Shortest
-		}
-		var routes []*Route
-		for _, a := range alts {
-			routes = append(routes, g.routeOf(m, from, to, a.nodes, g.pathWeight(m, from, to, a.nodes)))
-		}
-		check("cch/"+cm.name, routes)
+		check("cch/"+cm.name, g.altRoutes(from, to, alts))
 	}
 }
