@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/geosvc/geosvc/internal/binfmt"
+	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
 	"github.com/geosvc/geosvc/routing/snap"
 )
@@ -12,8 +13,10 @@ import (
 // formatVersion is the routing graph file format version. Bump it whenever
 // the layout or the meaning of a section changes. Version 3: a road
 // without a name is named by its route numbers as signs write them
-// ("I-95 / US-202"), not by its raw ref tag.
-const formatVersion uint32 = 3
+// ("I-95 / US-202"), not by its raw ref tag. Version 4: edge flags (toll,
+// unpaved, ferry), turn kinds (across traffic, U-turn) and the CCH
+// topology of custom metrics.
+const formatVersion uint32 = 4
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -35,6 +38,7 @@ func (g *Graph) Save(path string) error {
 	w.AddUint8s("edge.class", g.edgeClass)
 	w.AddStrings("classes", g.classes)
 	w.AddUint8s("edge.roadtype", g.edgeRoadType)
+	w.AddUint8s("edge.flags", g.edgeFlags)
 	w.AddInt32s("edge.node", g.edgeNode)
 	w.AddUint32s("node.edge", g.base.nodeEdge)
 	w.AddUint32s("node.time", g.base.nodeTime)
@@ -42,6 +46,8 @@ func (g *Graph) Save(path string) error {
 	w.AddUint32s("turn.first", g.base.turnFirst)
 	w.AddUint32s("turn.head", g.base.turnHead)
 	w.AddUint32s("turn.ms", g.base.turnMS)
+	w.AddUint8s("turn.kind", g.base.turnKind)
+	g.cch.Write(w, "cch.")
 	for m := Fastest; m <= Shortest; m++ {
 		p := "ch." + m.String() + "."
 		h := g.h[m]
@@ -85,6 +91,7 @@ func Load(path string) (*Graph, error) {
 	g.edgeClass = r.u8("edge.class")
 	g.classes = r.strs("classes")
 	g.edgeRoadType = r.u8("edge.roadtype")
+	g.edgeFlags = r.u8("edge.flags")
 	g.edgeNode = r.i32("edge.node")
 	g.base.nodeEdge = r.u32("node.edge")
 	g.base.nodeTime = r.u32("node.time")
@@ -92,6 +99,7 @@ func Load(path string) (*Graph, error) {
 	g.base.turnFirst = r.u32("turn.first")
 	g.base.turnHead = r.u32("turn.head")
 	g.base.turnMS = r.u32("turn.ms")
+	g.base.turnKind = r.u8("turn.kind")
 	for m := Fastest; m <= Shortest; m++ {
 		p := "ch." + m.String() + "."
 		h := &ch.Hierarchy{
@@ -114,6 +122,9 @@ func Load(path string) (*Graph, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("routing: load %s: %w", path, r.err)
 	}
+	if g.cch, err = cch.ReadTopology(f, "cch."); err != nil {
+		return nil, fmt.Errorf("routing: load %s: %w", path, err)
+	}
 	if g.snap, err = snap.Load(f, "snap."); err != nil {
 		return nil, fmt.Errorf("routing: load %s: %w", path, err)
 	}
@@ -132,10 +143,10 @@ func (g *Graph) validate() error {
 	n := len(g.base.nodeEdge)
 	switch {
 	case len(g.edgeTo) != nE, len(g.edgeLen) != nE, len(g.edgeName) != nE, len(g.edgeClass) != nE,
-		len(g.edgeRoadType) != nE, len(g.shapeFirst) != nE+1, len(g.edgeNode) != 2*nE:
+		len(g.edgeRoadType) != nE, len(g.edgeFlags) != nE, len(g.shapeFirst) != nE+1, len(g.edgeNode) != 2*nE:
 		return fmt.Errorf("%w: edge arrays disagree in length", binfmt.ErrCorrupt)
 	case len(g.base.nodeTime) != n, len(g.base.nodeDist) != n, len(g.base.turnFirst) != n+1,
-		len(g.base.turnMS) != len(g.base.turnHead):
+		len(g.base.turnMS) != len(g.base.turnHead), len(g.base.turnKind) != len(g.base.turnHead):
 		return fmt.Errorf("%w: node arrays disagree in length", binfmt.ErrCorrupt)
 	case int(g.shapeFirst[nE]) != len(g.shape):
 		return fmt.Errorf("%w: shape size", binfmt.ErrCorrupt)
@@ -164,6 +175,9 @@ func (g *Graph) validate() error {
 		if int(nm) >= len(g.names) {
 			return fmt.Errorf("%w: name out of range", binfmt.ErrCorrupt)
 		}
+	}
+	if g.cch.Nodes() != n || g.cch.InputArcs() != len(g.base.turnHead) {
+		return fmt.Errorf("%w: CCH topology of %d nodes, %d arcs for %d nodes, %d turns", binfmt.ErrCorrupt, g.cch.Nodes(), g.cch.InputArcs(), n, len(g.base.turnHead))
 	}
 	for m := range g.h {
 		if err := g.h[m].Validate(); err != nil || g.h[m].N != n {
