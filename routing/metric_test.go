@@ -2,11 +2,14 @@ package routing
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing/cch"
+	"github.com/geosvc/geosvc/routing/osmroad"
 	"github.com/geosvc/geosvc/routing/profile"
 )
 
@@ -197,4 +200,70 @@ func FuzzParseMetricSpec(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMetricFixtures routes the hand-computed metric fixtures: speeds
+// that flip a motorway route onto the old road beside it, avoid flags
+// that take the long way or leave no way at all.
+func TestMetricFixtures(t *testing.T) {
+	cases := []struct {
+		fixture  string
+		from, to int64
+		routing  string
+		speeds   map[string]float64
+		avoid    []string
+		wantS    int
+		wantM    int
+	}{
+		{"motorway", 1, 6, "fastest", nil, nil, 77, 1334},
+		{"motorway", 1, 6, "fastest", map[string]float64{"Motorway": 30}, nil, 117, 1557},
+		{"motorway", 1, 6, "shortest", map[string]float64{"Motorway": 30}, nil, 165, 1334},
+		{"motorway", 1, 6, "fastest", nil, []string{"motorway"}, 117, 1557},
+		{"motorway", 1, 6, "fastest", nil, []string{"toll"}, 117, 1557},
+		{"motorway", 1, 6, "fastest", nil, []string{"unpaved"}, 77, 1334},
+		{"motorway", 1, 6, "fastest", nil, []string{"motorway", "unpaved"}, int(NoRoute), 0},
+		{"motorway", 1, 8, "fastest", nil, nil, 133, 2446},
+		{"motorway", 1, 8, "efficient", nil, []string{"motorway"}, int(NoRoute), 0},
+		{"ferry_bridge", 1, 4, "fastest", nil, nil, 156, 1334},
+		{"ferry_bridge", 1, 4, "fastest", nil, []string{"ferry"}, 512, 3558},
+		{"ferry_bridge", 1, 4, "safest", nil, []string{"ferry"}, 512, 3558},
+	}
+	prof := carProfile(t)
+	for _, tc := range cases {
+		name := fmt.Sprintf("%s %d->%d %s %v %v", tc.fixture, tc.from, tc.to, tc.routing, tc.speeds, tc.avoid)
+		path := filepath.Join("testdata", tc.fixture+".osm")
+		net, err := osmroad.Read(path, prof)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		g, _, err := Build(net, prof)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		spec, err := NewMetricSpec(tc.routing, tc.speeds, tc.avoid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes := fixtureNodes(t, path)
+		from := g.SnapAvoiding(spec, nodes[tc.from], 0)
+		to := g.SnapAvoiding(spec, nodes[tc.to], 0)
+		r, err := g.RouteSpec(context.Background(), spec, from, to)
+		tab, terr := g.MatrixFor(context.Background(), spec, []Snap{from}, []Snap{to})
+		if terr != nil {
+			t.Fatal(terr)
+		}
+		d, m := tab.At(0, 0)
+		if tc.wantS == int(NoRoute) {
+			if err == nil || d != NoRoute {
+				t.Errorf("%s: %v %v, table %d s, want no route", name, r, err, d)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.DurationS != tc.wantS || r.DistanceM != tc.wantM || int(d) != tc.wantS || int(m) != tc.wantM {
+			t.Errorf("%s: route %d s %d m, table %d s %d m, want %d s %d m", name, r.DurationS, r.DistanceM, d, m, tc.wantS, tc.wantM)
+		}
+	}
 }
