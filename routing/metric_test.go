@@ -267,3 +267,67 @@ func TestMetricFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricCache: concurrent callers of one spec customize it once, a
+// second spec is another customization, the bytes bound evicts the least
+// recently used, and a cancelled context ends customizations and tables.
+func TestMetricCache(t *testing.T) {
+	g := testGraph(t, "andorra")
+	c := NewMetricCache(g, 1<<40)
+	a := MetricSpec{Base: BaseSafest, Avoid: AvoidToll}
+	b, err := NewMetricSpec("fastest", map[string]float64{"LocalRoad": 33}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	got := make([]*CustomMetric, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], _ = c.Get(context.Background(), a)
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if got[i] == nil || got[i] != got[0] {
+			t.Fatalf("caller %d got %p, caller 0 %p", i, got[i], got[0])
+		}
+	}
+	if n, bytes, runs := c.Stats(); n != 1 || runs != 1 || bytes != got[0].Bytes() {
+		t.Fatalf("after 8 callers of one spec: %d metrics, %d bytes, %d customizations", n, bytes, runs)
+	}
+	mb, err := c.Get(context.Background(), b)
+	if err != nil || mb.Spec() != b {
+		t.Fatal(err)
+	}
+	// Touch a, then bound the cache to one metric's bytes: b goes.
+	if _, err := c.Get(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.maxBytes = got[0].Bytes()
+	c.evict()
+	c.mu.Unlock()
+	if n, _, runs := c.Stats(); n != 1 || runs != 2 {
+		t.Fatalf("after eviction: %d metrics, %d customizations", n, runs)
+	}
+	if _, err := c.Get(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, runs := c.Stats(); runs != 2 {
+		t.Fatalf("a was evicted instead of b: %d customizations", runs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Get(ctx, MetricSpec{Base: BaseEfficient}); err != context.Canceled {
+		t.Fatalf("cancelled customization: %v", err)
+	}
+	if n, _, _ := c.Stats(); n != 1 {
+		t.Fatalf("a cancelled customization was kept: %d metrics", n)
+	}
+	pts := roadPoints(g, 20, 3, 0)
+	if _, err := g.Table(ctx, pts, got[0].NewTargets(pts, 1)); err != context.Canceled {
+		t.Fatalf("cancelled table: %v", err)
+	}
+}
