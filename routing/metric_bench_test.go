@@ -129,3 +129,48 @@ func BenchmarkMetricMatrix(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCancelLatency reports how long a customization and a 1000 x
+// 1000 table (one goroutine) take to return after their context is
+// cancelled mid-way on Delaware.
+func BenchmarkCancelLatency(b *testing.B) {
+	g := testGraph(b, "delaware")
+	src := roadPoints(g, 1000, 31, 15)
+	dst := roadPoints(g, 1000, 32, 15)
+	cm, err := g.CustomMetric(context.Background(), newSpeeds(BaseFastest, -2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := cm.NewTargets(dst, 2)
+	var custom, table time.Duration
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		w := g.compileMetric(newSpeeds(BaseFastest, 3000+i), DefaultMetricTables()).weights
+		done := make(chan time.Time)
+		go func() {
+			_, err := g.cch.Customize(ctx, w, cch.Options{Workers: 2})
+			if err == nil {
+				b.Error("customization finished before its cancellation")
+			}
+			done <- time.Now()
+		}()
+		time.Sleep(10 * time.Millisecond)
+		t0 := time.Now()
+		cancel()
+		custom += (<-done).Sub(t0)
+
+		ctx, cancel = context.WithCancel(context.Background())
+		go func() {
+			if _, err := g.Table(ctx, src, t); err == nil {
+				b.Error("table finished before its cancellation")
+			}
+			done <- time.Now()
+		}()
+		time.Sleep(50 * time.Millisecond)
+		t0 = time.Now()
+		cancel()
+		table += (<-done).Sub(t0)
+	}
+	b.ReportMetric(custom.Seconds()*1000/float64(b.N), "customize-cancel-ms")
+	b.ReportMetric(table.Seconds()*1000/float64(b.N), "table-cancel-ms")
+}
