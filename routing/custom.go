@@ -31,8 +31,8 @@ type CustomMetric struct {
 	pool    sync.Pool // *cch.Query
 }
 
-// CustomizeWorkers is the number of goroutines a customization uses.
-var CustomizeWorkers = 2
+// customizeWorkers is the number of goroutines a customization uses.
+const customizeWorkers = 2
 
 // compileMetric turns a spec into node and arc weights.
 func (g *Graph) compileMetric(spec MetricSpec, tab *MetricTables) *CustomMetric {
@@ -107,7 +107,7 @@ func (cm *CustomMetric) turnW(tab *MetricTables, i uint32) int64 {
 // customize compiles spec and customizes it.
 func (g *Graph) customize(ctx context.Context, spec MetricSpec) (*CustomMetric, error) {
 	cm := g.compileMetric(spec, DefaultMetricTables())
-	m, err := g.cch.Customize(ctx, cm.weights, cch.Options{Workers: CustomizeWorkers})
+	m, err := g.cch.Customize(ctx, cm.weights, cch.Options{Workers: customizeWorkers})
 	if err != nil {
 		return nil, err
 	}
@@ -277,9 +277,9 @@ func (cm *CustomMetric) Route(from, to Snap) (*Route, error) {
 	return cm.g.routeOf(path, from, to, int(d), int(dist), cm.nodeMS), nil
 }
 
-// Weight returns the least pair weight between two snapped points (Inf
+// weightOf returns the least pair weight between two snapped points (Inf
 // when there is none): what tests compare with the Dijkstra oracle.
-func (cm *CustomMetric) Weight(from, to Snap) cch.Weight {
+func (cm *CustomMetric) weightOf(from, to Snap) cch.Weight {
 	var sb, tb [2]cch.Endpoint
 	src := cm.endpoints(from, true, sb[:0])
 	dst := cm.endpoints(to, false, tb[:0])

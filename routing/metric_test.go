@@ -3,6 +3,7 @@ package routing
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand"
 	"path/filepath"
 	"sync"
@@ -109,7 +110,7 @@ func checkCustom(t *testing.T, g *Graph, cm *CustomMetric, src, dst []Snap) {
 	routes := 0
 	for i, s := range src {
 		for j, want := range rows[i] {
-			got := cm.Weight(s, dst[j])
+			got := cm.weightOf(s, dst[j])
 			if got != want {
 				t.Fatalf("pair %d,%d: cch %v, dijkstra %v", i, j, got, want)
 			}
@@ -329,5 +330,37 @@ func TestMetricCache(t *testing.T) {
 	pts := roadPoints(g, 20, 3, 0)
 	if _, err := g.Table(ctx, pts, got[0].NewTargets(pts, 1)); err != context.Canceled {
 		t.Fatalf("cancelled table: %v", err)
+	}
+}
+
+// TestMetricTables checks the embedded tables against their sources'
+// numbers: the fuel curve's points (L/100 km = 235.214583 / mpg), its
+// clamping and interpolation, and the crash rates per metre.
+func TestMetricTables(t *testing.T) {
+	tab := DefaultMetricTables()
+	for _, tc := range []struct{ kmh, want float64 }{
+		{45 * 1.609344, 235.214583 / 43},
+		{55 * 1.609344, 235.214583 / 45},
+		{75 * 1.609344, 235.214583 / 32},
+		{20, 235.214583 / 43},                                            // below the curve: its first point
+		{50 * 1.609344, (235.214583/43 + 235.214583/45) / 2},             // half way from 45 to 55 mph
+		{85 * 1.609344, 235.214583/32 + (235.214583/32 - 235.214583/38)}, // the last segment extended
+	} {
+		if got := tab.FuelL100(tc.kmh); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("fuel at %.3f km/h: %.6f L/100 km, want %.6f", tc.kmh, got, tc.want)
+		}
+	}
+	// 1 km of motorway at 1.1 fatal-crash involvements per 1e8 miles.
+	if got, want := tab.risk(1000, profile.Motorway), math.Round(1000*1.1/1e8/1609.344*1e12); float64(got) != want {
+		t.Errorf("risk of 1 km of motorway: %d, want %v", got, want)
+	}
+	if got, want := tab.risk(1000, profile.LocalRoadCity), math.Round(1000*1.0/1e8/1609.344*1e12); float64(got) != want {
+		t.Errorf("risk of 1 km of LocalRoadCity: %d, want %v", got, want)
+	}
+	if want := int64(math.Round(500 * 1.0 / 1e8 / 1609.344 * 1e12)); tab.riskAcross != want || tab.riskUTurn != 2*want {
+		t.Errorf("turn penalties %d, %d, want %d, %d", tab.riskAcross, tab.riskUTurn, want, 2*want)
+	}
+	if _, err := ParseMetricTables([]byte("efficient: {curve: [{mph: 45, mpg: 43}]}")); err == nil {
+		t.Error("a one-point curve was accepted")
 	}
 }

@@ -75,10 +75,6 @@ func (t *Targets) Build() {
 	}
 }
 
-// Custom returns the custom metric the targets were built on, nil for a
-// hierarchy's.
-func (t *Targets) Custom() *CustomMetric { return t.custom }
-
 // Buckets returns the CH buckets of the targets, building them on first
 // call (nil for a custom metric's targets).
 func (t *Targets) Buckets() *ch.Buckets {
