@@ -32,13 +32,21 @@ func inProcessServer(t *testing.T, data, key string) string {
 // listener's URL.
 func inProcessServers(t *testing.T, data, key string) serverURLs {
 	t.Helper()
-	t.Setenv("REDIS_URL", "") // the embedded Redis, even where CI sets one
+	return inProcessServersOn(t, data, key, "") // the embedded Redis, even where CI sets one
+}
+
+// inProcessServersOn is inProcessServers on the Redis of redisURL (empty:
+// the embedded one), with more flags of serve.
+func inProcessServersOn(t *testing.T, data, key, redisURL string, flags ...string) serverURLs {
+	t.Helper()
+	t.Setenv("REDIS_URL", redisURL)
 	t.Setenv("GEOSVC_DEMO_KEY", key)
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan serverURLs, 1)
 	done := make(chan error, 1)
+	args := append([]string{"--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--log-level", "warn"}, flags...)
 	go func() {
-		done <- serve(ctx, serveRole, []string{"--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--log-level", "warn"}, listening)
+		done <- serve(ctx, serveRole, args, listening)
 	}()
 	t.Cleanup(func() {
 		cancel()
