@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -139,7 +140,7 @@ func (g geocodeAnswer) country(i int) string {
 // a point in the middle of it.
 func namedRoad(t *testing.T, g *routing.Graph) (string, orb.Point) {
 	t.Helper()
-	pts := g.RandomRoadPoints(40, 7)
+	pts := randomRoadPoints(g, 40, 7)
 	snaps := g.SnapAll(pts, 1000)
 	best, bestLen := "", 0.0
 	var mid orb.Point
@@ -242,7 +243,7 @@ func TestEveryExtractAnswersInItsOwnCountry(t *testing.T) {
 			}
 
 			// A 20 x 20 matrix between road points: no null.
-			pts := g.RandomRoadPoints(40, 11)
+			pts := randomRoadPoints(g, 40, 11)
 			addr := make([]string, len(pts))
 			for i, p := range pts {
 				addr[i] = fmt.Sprintf("%.6f,%.6f", p[0], p[1])
@@ -346,4 +347,19 @@ func TestAddressesOfTheirPlace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// randomRoadPoints returns n seeded pseudo-random points on roads of g:
+// random points of its extent moved onto the nearest road within 1 km.
+func randomRoadPoints(g *routing.Graph, n int, seed int64) []orb.Point {
+	rng := rand.New(rand.NewSource(seed))
+	b := g.Bounds()
+	var out []orb.Point
+	for tries := 0; len(out) < n && tries < 1000*n; tries++ {
+		p := orb.Point{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])}
+		if s := g.Snap(p, 1000); s.OK {
+			out = append(out, s.Point)
+		}
+	}
+	return out
 }

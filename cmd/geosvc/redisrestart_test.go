@@ -152,8 +152,8 @@ poll:
 	f, _ := client.waitFinished(ctx, ids[2], 50*time.Millisecond)
 	if answerStatus(f.body).Status == "Finished" {
 		res := parseResult(t, f.body)
-		want := g.Table(g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM),
-			g.NewTargets(routing.Fastest, g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM)))
+		want := g.Matrix(routing.Fastest, g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM),
+			g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM))
 		for i := range n {
 			for j := range n {
 				wd, wm := want.At(i, j)
