@@ -295,22 +295,27 @@ func pack(bound orb.Bound, areas []Area, lines []Line, places []Place) *Layer {
 				continue
 			}
 			mt := metricAt(a.Polygon[0][0][1])
-			outer := mt.simplifyRing(a.Polygon[0], bd.Tolerance)
-			if outer == nil {
-				continue
-			}
-			area := math.Abs(mt.areaM2(outer))
+			area := math.Abs(mt.areaM2(a.Polygon[0]))
 			if area < bd.MinArea || area == 0 {
 				continue
+			}
+			outer := mt.simplifyRing(a.Polygon[0], bd.Tolerance)
+			if outer == nil {
+				// Larger than a pixel but simplified away (a small
+				// square building): kept as it is.
+				outer = a.Polygon[0]
 			}
 			p := orb.Polygon{outer}
 			for _, h := range a.Polygon[1:] {
 				if len(h) < 4 {
 					continue
 				}
-				sh := mt.simplifyRing(h, bd.Tolerance)
-				if sh == nil || math.Abs(mt.areaM2(sh)) < bd.MinArea {
+				if math.Abs(mt.areaM2(h)) < bd.MinArea {
 					continue
+				}
+				sh := mt.simplifyRing(h, bd.Tolerance)
+				if sh == nil {
+					sh = h
 				}
 				p = append(p, sh)
 			}
