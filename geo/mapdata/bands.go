@@ -347,8 +347,7 @@ func pack(bound orb.Bound, areas []Area, lines []Line, places []Place) *Layer {
 		l.bands[bi] = pool.band(feats, numAreas, bound, bd.CellM)
 	}
 	l.coords, l.ringOff, l.ringLen = pool.coords, pool.off, pool.len
-	l.places = append([]Place(nil), places...)
-	sort.SliceStable(l.places, func(i, j int) bool { return l.places[i].Point[0] < l.places[j].Point[0] })
+	l.setPlaces(append([]Place(nil), places...))
 	return l
 }
 

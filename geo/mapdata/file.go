@@ -174,17 +174,15 @@ func fromFile(f *binfmt.File) (*Layer, error) {
 	if len(kinds) != len(names) || len(caps) != len(names) || len(pops) != len(names) || len(xy) != 2*len(names) {
 		return nil, fmt.Errorf("%w: place arrays of different lengths", errCorrupt)
 	}
-	l.places = make([]Place, len(names))
+	places := make([]Place, len(names))
 	for i := range names {
 		if int(kinds[i]) >= len(placeKindNames) {
 			return nil, fmt.Errorf("%w: place %d has kind %d", errCorrupt, i, kinds[i])
 		}
-		l.places[i] = Place{Name: names[i], Kind: PlaceKind(kinds[i]), Population: int(pops[i]), Capital: caps[i] != 0,
+		places[i] = Place{Name: names[i], Kind: PlaceKind(kinds[i]), Population: int(pops[i]), Capital: caps[i] != 0,
 			Point: orb.Point{xy[2*i], xy[2*i+1]}}
-		if i > 0 && !(l.places[i].Point[0] >= l.places[i-1].Point[0]) {
-			return nil, fmt.Errorf("%w: places not sorted by longitude", errCorrupt)
-		}
 	}
+	l.setPlaces(places)
 	if err := l.check(); err != nil {
 		return nil, err
 	}

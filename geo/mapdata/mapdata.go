@@ -120,7 +120,10 @@ type Layer struct {
 	ringOff []uint32
 	ringLen []uint32
 	bands   [numBands]band
-	places  []Place
+	// places are in label order (sortPlaces), byLon their numbers by
+	// longitude.
+	places []Place
+	byLon  []uint32
 	// bound is the extract's bounding box (the Land area).
 	bound orb.Bound
 }
@@ -235,10 +238,18 @@ func (g *grid) cell(x, y int32) (int, int) {
 	return min(max(cx, 0), g.NX-1), min(max(cy, 0), g.NY-1)
 }
 
-// ring returns ring r as lon/lat points.
-func (l *Layer) ring(r uint32) []orb.Point {
+// points is the lon/lat points of a query's rings, allocated at once and
+// handed out in capacity-limited slices.
+type points struct{ buf []orb.Point }
+
+// ring returns ring r as lon/lat points from ps.
+func (l *Layer) ring(r uint32, ps *points) []orb.Point {
 	off, n := l.ringOff[r], l.ringLen[r]
-	out := make([]orb.Point, n)
+	if len(ps.buf) < int(n) {
+		ps.buf = make([]orb.Point, n)
+	}
+	out := ps.buf[:n:n]
+	ps.buf = ps.buf[n:]
 	c := l.coords[2*off : 2*(off+n)]
 	for i := range out {
 		out[i] = orb.Point{unfix(c[2*i]), unfix(c[2*i+1])}
@@ -255,15 +266,27 @@ func (l *Layer) Areas(b orb.Bound, metresPerPixel float64) []Area {
 		return nil
 	}
 	bd := &l.bands[BandFor(metresPerPixel)]
-	var out []Area
+	var fs []int
+	n := 0
 	bd.query(b, 0, bd.numAreas, func(f int) {
+		fs = append(fs, f)
+		for _, r := range bd.rings[bd.featRing[f]:bd.featRing[f+1]] {
+			n += int(l.ringLen[r])
+		}
+	})
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]Area, len(fs))
+	ps := points{buf: make([]orb.Point, n)}
+	for k, f := range fs {
 		rs := bd.rings[bd.featRing[f]:bd.featRing[f+1]]
 		p := make(orb.Polygon, len(rs))
 		for i, r := range rs {
-			p[i] = orb.Ring(l.ring(r))
+			p[i] = orb.Ring(l.ring(r, &ps))
 		}
-		out = append(out, Area{Class: Class(bd.class[f]), Polygon: p})
-	})
+		out[k] = Area{Class: Class(bd.class[f]), Polygon: p}
+	}
 	return out
 }
 
@@ -275,11 +298,21 @@ func (l *Layer) Lines(b orb.Bound, metresPerPixel float64) []Line {
 		return nil
 	}
 	bd := &l.bands[BandFor(metresPerPixel)]
-	var out []Line
+	var fs []int
+	n := 0
 	bd.query(b, bd.numAreas, len(bd.class), func(f int) {
-		r := bd.rings[bd.featRing[f]]
-		out = append(out, Line{Class: Class(bd.class[f]), Line: orb.LineString(l.ring(r))})
+		fs = append(fs, f)
+		n += int(l.ringLen[bd.rings[bd.featRing[f]]])
 	})
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]Line, len(fs))
+	ps := points{buf: make([]orb.Point, n)}
+	for k, f := range fs {
+		r := bd.rings[bd.featRing[f]]
+		out[k] = Line{Class: Class(bd.class[f]), Line: orb.LineString(l.ring(r, &ps))}
+	}
 	return out
 }
 
@@ -289,16 +322,40 @@ func (l *Layer) Places(b orb.Bound) []Place {
 	if l == nil {
 		return nil
 	}
-	// places are sorted by longitude: search the first in b's range.
-	i := sort.Search(len(l.places), func(i int) bool { return l.places[i].Point[0] >= b.Min[0] })
-	var out []Place
-	for ; i < len(l.places) && l.places[i].Point[0] <= b.Max[0]; i++ {
-		if p := l.places[i]; p.Point[1] >= b.Min[1] && p.Point[1] <= b.Max[1] {
-			out = append(out, p)
+	// byLon lists the places by longitude: search the first in b's range.
+	i := sort.Search(len(l.byLon), func(i int) bool { return l.places[l.byLon[i]].Point[0] >= b.Min[0] })
+	var ranks []uint32
+	for ; i < len(l.byLon); i++ {
+		r := l.byLon[i]
+		p := &l.places[r]
+		if p.Point[0] > b.Max[0] {
+			break
+		}
+		if p.Point[1] >= b.Min[1] && p.Point[1] <= b.Max[1] {
+			ranks = append(ranks, r)
 		}
 	}
-	sortPlaces(out)
+	if len(ranks) == 0 {
+		return nil
+	}
+	slices.Sort(ranks)
+	out := make([]Place, len(ranks))
+	for k, r := range ranks {
+		out[k] = l.places[r]
+	}
 	return out
+}
+
+// setPlaces keeps ps in label order (sortPlaces) with their index by
+// longitude.
+func (l *Layer) setPlaces(ps []Place) {
+	l.places = ps
+	sortPlaces(l.places)
+	l.byLon = make([]uint32, len(ps))
+	for i := range l.byLon {
+		l.byLon[i] = uint32(i)
+	}
+	sort.SliceStable(l.byLon, func(i, j int) bool { return l.places[l.byLon[i]].Point[0] < l.places[l.byLon[j]].Point[0] })
 }
 
 // sortPlaces orders places by kind, then population (largest first),
