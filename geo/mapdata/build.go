@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -113,7 +114,11 @@ type reader struct {
 	coast    []int64  // coastline ways
 	rels     []*osm.Relation
 	admin    map[int64]Class // way -> Border/Province
-	coords   map[int64]orb.Point
+	// nodeIDs are the needed nodes, sorted; nodePts their coordinates
+	// and nodeHave whether the file has them.
+	nodeIDs  []int64
+	nodePts  []orb.Point
+	nodeHave []bool
 	places   []Place
 	header   osmfile.Header
 }
@@ -138,91 +143,120 @@ func wantRelation(r *osm.Relation) bool {
 	return false
 }
 
+// wantWay selects the ways the layer draws by their own tags: coastline,
+// railways, and closed ways of an area class or with a place. It runs
+// concurrently.
+func wantWay(w *osm.Way) bool {
+	if len(w.Nodes) < 2 {
+		return false
+	}
+	if w.Tags.Find("natural") == "coastline" || railwayLine(w.Tags) {
+		return true
+	}
+	if len(w.Nodes) < 4 || w.Nodes[0].ID != w.Nodes[len(w.Nodes)-1].ID || w.Tags.Find("area") == "no" {
+		return false
+	}
+	if _, ok := areaClass(w.Tags); ok {
+		return true
+	}
+	_, ok := placeOf(w.Tags)
+	return ok
+}
+
+// read reads f in three passes, each keeping only what the layer uses:
+// the relations (multipolygons, boundaries), then the ways they use and
+// the ways the layer draws, then those ways' nodes and the place nodes.
 func read(f *osmfile.File) (*reader, error) {
 	rd := &reader{wayNodes: map[int64][]int64{}, admin: map[int64]Class{}}
-	_, err := f.Scan(osmfile.Filter{
-		SkipNodes: true,
-		Way:       func(w *osm.Way) bool { return len(w.Nodes) >= 2 },
-		Relation:  wantRelation,
-	}, func(o osm.Object) error {
-		switch o := o.(type) {
-		case *osm.Way:
-			ids := make([]int64, len(o.Nodes))
-			for i, n := range o.Nodes {
-				ids[i] = int64(n.ID)
-			}
-			id := int64(o.ID)
-			rd.wayNodes[id] = ids
-			closed := len(ids) >= 4 && ids[0] == ids[len(ids)-1]
-			if o.Tags.Find("natural") == "coastline" {
-				rd.coast = append(rd.coast, id)
-			}
-			if closed && o.Tags.Find("area") != "no" {
-				c, ok := areaClass(o.Tags)
-				ref := wayRef{id: id, class: c}
-				if p, isPlace := placeOf(o.Tags); isPlace {
-					ref.place = &p
-				}
-				if ok || ref.place != nil {
-					if !ok {
-						ref.class = Land // a place label only
-					}
-					rd.areaWays = append(rd.areaWays, ref)
-				}
-			}
-			if railwayLine(o.Tags) {
-				rd.lineWays = append(rd.lineWays, wayRef{id: id, class: Railway})
-			}
-		case *osm.Relation:
-			rd.rels = append(rd.rels, o)
+	members := map[int64]struct{}{}
+	_, err := f.Scan(osmfile.Filter{SkipNodes: true, SkipWays: true, Relation: wantRelation}, func(o osm.Object) error {
+		r, ok := o.(*osm.Relation)
+		if !ok {
+			return nil
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	// Keep the node lists the layer uses.
-	used := map[int64][]int64{}
-	keep := func(id int64) {
-		if ns, ok := rd.wayNodes[id]; ok {
-			used[id] = ns
-		}
-	}
-	for _, r := range rd.rels {
+		rd.rels = append(rd.rels, r)
 		lc, isAdmin := adminLineClass(r.Tags)
 		for _, m := range r.Members {
 			if m.Type != osm.TypeWay {
 				continue
 			}
-			keep(m.Ref)
+			members[m.Ref] = struct{}{}
 			if isAdmin {
 				if c, ok := rd.admin[m.Ref]; !ok || lc < c {
 					rd.admin[m.Ref] = lc
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, w := range rd.areaWays {
-		keep(w.id)
-	}
-	for _, w := range rd.lineWays {
-		keep(w.id)
-	}
-	for _, id := range rd.coast {
-		keep(id)
-	}
-	rd.wayNodes = used
-	need := map[int64]struct{}{}
-	for _, ns := range used {
-		for _, n := range ns {
-			need[n] = struct{}{}
+	_, err = f.Scan(osmfile.Filter{
+		SkipNodes: true, SkipRelations: true,
+		Way: func(w *osm.Way) bool {
+			if _, ok := members[int64(w.ID)]; ok && len(w.Nodes) >= 2 {
+				return true
+			}
+			return wantWay(w)
+		},
+	}, func(o osm.Object) error {
+		w, ok := o.(*osm.Way)
+		if !ok {
+			return nil
 		}
+		ids := make([]int64, len(w.Nodes))
+		for i, n := range w.Nodes {
+			ids[i] = int64(n.ID)
+		}
+		id := int64(w.ID)
+		rd.wayNodes[id] = ids
+		if !wantWay(w) {
+			return nil // a relation's member only
+		}
+		if w.Tags.Find("natural") == "coastline" {
+			rd.coast = append(rd.coast, id)
+		}
+		if railwayLine(w.Tags) {
+			rd.lineWays = append(rd.lineWays, wayRef{id: id, class: Railway})
+		}
+		if len(ids) >= 4 && ids[0] == ids[len(ids)-1] && w.Tags.Find("area") != "no" {
+			c, isArea := areaClass(w.Tags)
+			ref := wayRef{id: id, class: c}
+			if p, isPlace := placeOf(w.Tags); isPlace {
+				ref.place = &p
+			}
+			if isArea || ref.place != nil {
+				if !isArea {
+					ref.class = Land // a place label only
+				}
+				rd.areaWays = append(rd.areaWays, ref)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	rd.coords = make(map[int64]orb.Point, len(need))
+	members = nil
+	// The nodes needed, sorted, and their coordinates beside them.
+	n := 0
+	for _, ns := range rd.wayNodes {
+		n += len(ns)
+	}
+	need := make([]int64, 0, n)
+	for _, ns := range rd.wayNodes {
+		need = append(need, ns...)
+	}
+	slices.Sort(need)
+	need = slices.Compact(need)
+	rd.nodeIDs = need
+	rd.nodePts = make([]orb.Point, len(need))
+	rd.nodeHave = make([]bool, len(need))
 	rd.header, err = f.Scan(osmfile.Filter{
 		SkipWays: true, SkipRelations: true,
 		Node: func(n *osm.Node) bool {
-			if _, ok := need[int64(n.ID)]; ok {
+			if _, ok := slices.BinarySearch(need, int64(n.ID)); ok {
 				return true
 			}
 			return n.Tags.Find("place") != ""
@@ -233,8 +267,8 @@ func read(f *osmfile.File) (*reader, error) {
 			return nil
 		}
 		p := orb.Point{round7(n.Lon), round7(n.Lat)}
-		if _, ok := need[int64(n.ID)]; ok {
-			rd.coords[int64(n.ID)] = p
+		if i, ok := slices.BinarySearch(need, int64(n.ID)); ok {
+			rd.nodePts[i], rd.nodeHave[i] = p, true
 		}
 		if pl, ok := placeOf(n.Tags); ok {
 			pl.Point = p
@@ -259,11 +293,11 @@ func (rd *reader) way(id int64) *osmarea.Way {
 	}
 	w := &osmarea.Way{ID: id, Nodes: ns, Points: make([]orb.Point, len(ns))}
 	for i, n := range ns {
-		p, ok := rd.coords[n]
-		if !ok {
+		k, ok := slices.BinarySearch(rd.nodeIDs, n)
+		if !ok || !rd.nodeHave[k] {
 			return nil
 		}
-		w.Points[i] = p
+		w.Points[i] = rd.nodePts[k]
 	}
 	return w
 }
@@ -280,7 +314,10 @@ func (rd *reader) layer() (*Layer, *Report) {
 		bound = orb.Bound{Min: orb.Point{h.MinLon, h.MinLat}, Max: orb.Point{h.MaxLon, h.MaxLat}}
 	} else {
 		first := true
-		for _, p := range rd.coords {
+		for k, p := range rd.nodePts {
+			if !rd.nodeHave[k] {
+				continue
+			}
 			if first {
 				bound, first = orb.Bound{Min: p, Max: p}, false
 			}

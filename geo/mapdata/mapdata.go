@@ -14,7 +14,12 @@
 //
 // Renderers: areas come in drawing order and may be pieces of larger
 // polygons cut along straight lines (fill them; do not stroke their
-// outlines, as the cuts would show). Build (build.go) reads an extract.
+// outlines, as the cuts would show). Build (build.go) reads an extract;
+// `geosvc build` writes FileName into the bundle, and `geosvc serve` loads
+// it with the bundle's other layers: cmd/geosvc's loadedLayers.mapLayer
+// returns the loaded *Layer (nil until the bundle is in), for the SOAP map
+// operations and /tilesv1. docs/data.md lists the OSM tags of each class
+// and the bands.
 package mapdata
 
 import (
