@@ -166,14 +166,13 @@ func wantWay(w *osm.Way) bool {
 // read reads f in three passes, each keeping only what the layer uses:
 // the relations (multipolygons, boundaries), then the ways they use and
 // the ways the layer draws, then those ways' nodes and the place nodes.
+// An XML file, where every pass decompresses and parses the whole file
+// again, is read in two: ways and relations together (keeping every way's
+// node list until the relations are known), then the nodes.
 func read(f *osmfile.File) (*reader, error) {
 	rd := &reader{wayNodes: map[int64][]int64{}, admin: map[int64]Class{}}
 	members := map[int64]struct{}{}
-	_, err := f.Scan(osmfile.Filter{SkipNodes: true, SkipWays: true, Relation: wantRelation}, func(o osm.Object) error {
-		r, ok := o.(*osm.Relation)
-		if !ok {
-			return nil
-		}
+	onRelation := func(r *osm.Relation) {
 		rd.rels = append(rd.rels, r)
 		lc, isAdmin := adminLineClass(r.Tags)
 		for _, m := range r.Members {
@@ -187,24 +186,8 @@ func read(f *osmfile.File) (*reader, error) {
 				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	_, err = f.Scan(osmfile.Filter{
-		SkipNodes: true, SkipRelations: true,
-		Way: func(w *osm.Way) bool {
-			if _, ok := members[int64(w.ID)]; ok && len(w.Nodes) >= 2 {
-				return true
-			}
-			return wantWay(w)
-		},
-	}, func(o osm.Object) error {
-		w, ok := o.(*osm.Way)
-		if !ok {
-			return nil
-		}
+	onWay := func(w *osm.Way) {
 		ids := make([]int64, len(w.Nodes))
 		for i, n := range w.Nodes {
 			ids[i] = int64(n.ID)
@@ -212,7 +195,7 @@ func read(f *osmfile.File) (*reader, error) {
 		id := int64(w.ID)
 		rd.wayNodes[id] = ids
 		if !wantWay(w) {
-			return nil // a relation's member only
+			return // a relation's member only
 		}
 		if w.Tags.Find("natural") == "coastline" {
 			rd.coast = append(rd.coast, id)
@@ -233,8 +216,65 @@ func read(f *osmfile.File) (*reader, error) {
 				rd.areaWays = append(rd.areaWays, ref)
 			}
 		}
-		return nil
-	})
+	}
+	var err error
+	if f.Format() == osmfile.FormatPBF {
+		_, err = f.Scan(osmfile.Filter{SkipNodes: true, SkipWays: true, Relation: wantRelation}, func(o osm.Object) error {
+			if r, ok := o.(*osm.Relation); ok {
+				onRelation(r)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		_, err = f.Scan(osmfile.Filter{
+			SkipNodes: true, SkipRelations: true,
+			Way: func(w *osm.Way) bool {
+				if _, ok := members[int64(w.ID)]; ok && len(w.Nodes) >= 2 {
+					return true
+				}
+				return wantWay(w)
+			},
+		}, func(o osm.Object) error {
+			if w, ok := o.(*osm.Way); ok {
+				onWay(w)
+			}
+			return nil
+		})
+	} else {
+		_, err = f.Scan(osmfile.Filter{
+			SkipNodes: true,
+			Way:       func(w *osm.Way) bool { return len(w.Nodes) >= 2 },
+			Relation:  wantRelation,
+		}, func(o osm.Object) error {
+			switch o := o.(type) {
+			case *osm.Way:
+				onWay(o)
+			case *osm.Relation:
+				onRelation(o)
+			}
+			return nil
+		})
+		if err == nil {
+			// Keep the node lists of the members and the ways drawn.
+			drawn := map[int64]bool{}
+			for _, id := range rd.coast {
+				drawn[id] = true
+			}
+			for _, w := range rd.lineWays {
+				drawn[w.id] = true
+			}
+			for _, w := range rd.areaWays {
+				drawn[w.id] = true
+			}
+			for id := range rd.wayNodes {
+				if _, ok := members[id]; !ok && !drawn[id] {
+					delete(rd.wayNodes, id)
+				}
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
