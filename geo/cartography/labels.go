@@ -92,12 +92,12 @@ func allDigits(s string) bool {
 
 // labelRank orders label types by priority.
 func labelRank(t string) int {
-	for i, n := range LabelTypes {
+	for i, n := range labelPriority {
 		if n == t {
 			return i
 		}
 	}
-	return len(LabelTypes)
+	return len(labelPriority)
 }
 
 // minRank is the lowest-priority label type a map of mpp metres per
@@ -113,7 +113,7 @@ func minRank(mpp float64) int {
 	case mpp > 40:
 		return labelRank("District20K")
 	default:
-		return len(LabelTypes)
+		return len(labelPriority)
 	}
 }
 
