@@ -17,8 +17,8 @@ import (
 
 	"github.com/geosvc/geosvc/geo/cartography"
 	"github.com/geosvc/geosvc/geo/mapdata"
-	"github.com/geosvc/geosvc/geo/render"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+	"github.com/geosvc/geosvc/geo/render"
 )
 
 // The Delaware bundle's map sources, loaded once per test binary.
