@@ -238,7 +238,7 @@ func applyColor(cur cartography.Paint, c *legendColor, colors bool) (cartography
 	if v := strings.TrimSpace(c.Width); v != "" {
 		w, err := strconv.ParseFloat(v, 64)
 		if err != nil || w < 0 || w > maxLegendWidth {
-			return cur, fmt.Errorf("Width %q is not a number of pixels 0 to %d", v, maxLegendWidth)
+			return cur, fmt.Errorf("attribute Width %q is not a number of pixels 0 to %d", v, maxLegendWidth)
 		}
 		cur.Width = w
 	}
@@ -259,7 +259,7 @@ func applyText(cur render.TextStyle, t *legendText, colors bool) (render.TextSty
 	if v := strings.TrimSpace(t.Size); v != "" {
 		sz, err := strconv.ParseFloat(v, 64)
 		if err != nil || sz < 4 || sz > 72 {
-			return cur, fmt.Errorf("Size %q is not a text size of 4 to 72 pixels", v)
+			return cur, fmt.Errorf("attribute Size %q is not a text size of 4 to 72 pixels", v)
 		}
 		cur.Size = sz
 	}
@@ -284,7 +284,7 @@ func parseHexColor(s string) (color.RGBA, error) {
 	h := strings.TrimPrefix(strings.TrimSpace(s), "#")
 	v, err := strconv.ParseUint(h, 16, 32)
 	if err != nil || len(h) != 6 {
-		return color.RGBA{}, fmt.Errorf("Color %q is not #RRGGBB", s)
+		return color.RGBA{}, fmt.Errorf("attribute Color %q is not #RRGGBB", s)
 	}
 	return color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 255}, nil
 }
