@@ -237,3 +237,25 @@ func TestLegendOverrides(t *testing.T) {
 	}
 	_ = image.Rect
 }
+
+// FuzzLegendFile: any legend file either fails to parse or gives a legend
+// that applies to the default style without a panic, its errors naming
+// an item.
+func FuzzLegendFile(f *testing.F) {
+	f.Add([]byte("background:\n  - name: Land\n    inner: {color: \"#202020\"}\n"))
+	f.Add([]byte("road:\n  - name: Motorway\n    inner: {color: \"#E892A2\", width: 5}\n    text: {size: 11, bold: true}\n"))
+	f.Add([]byte("label:\n  - name: Capital\n    text: {color: \"#222222\", size: 16, background_color: \"#FFFFFF\"}\n"))
+	f.Add([]byte("label: [{name: City1K, text: {size: 500}}]"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l, err := parseLegendFile(b)
+		if err != nil {
+			return
+		}
+		for _, colors := range []bool{true, false} {
+			st := cartography.Default()
+			if err := applyLegend(st, l, colors); err != nil && !strings.Contains(err.Error(), "LegendItem") {
+				t.Fatalf("error %q names no item", err)
+			}
+		}
+	})
+}

@@ -85,6 +85,8 @@ func TestTilePixels(t *testing.T) {
 		{"park z15", orb.Point{-75.5030, 39.1620}, 15, st.Background["Park"].Inner.Color},
 		{"land z15", orb.Point{-75.5700, 39.1300}, 15, st.Background["Land"].Inner.Color},
 		{"ocean z10", orb.Point{-74.5000, 38.5000}, 10, st.Background["Water"].Inner.Color},
+		{"Paris, outside the extract, z8", orb.Point{2.3500, 48.8600}, 8, st.Background["Land"].Inner.Color},
+		{"mid-Atlantic z3", orb.Point{-40.0000, 35.0000}, 3, st.Background["Water"].Inner.Color},
 		{"Delaware Bay z13", orb.Point{-75.3900, 39.0600}, 13, st.Background["Water"].Inner.Color},
 		{"Delaware Bay z16", orb.Point{-75.4040, 39.0600}, 16, st.Background["Water"].Inner.Color},
 		{"bay shore z16", orb.Point{-75.4060, 39.0600}, 16, st.Background["Land"].Inner.Color},
