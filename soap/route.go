@@ -317,32 +317,6 @@ func speeds(r *routing.Route, metric bool) []speedItem {
 	return out
 }
 
-// encodePolyline writes a line in Google's encoded polyline format
-// (precision 5, latitude first), the RouteData of a route.
-func encodePolyline(ls orb.LineString) string {
-	var b strings.Builder
-	var plat, plon int64
-	for _, p := range ls {
-		lat, lon := int64(math.Round(p[1]*1e5)), int64(math.Round(p[0]*1e5))
-		writeVarint(&b, lat-plat)
-		writeVarint(&b, lon-plon)
-		plat, plon = lat, lon
-	}
-	return b.String()
-}
-
-func writeVarint(b *strings.Builder, v int64) {
-	u := uint64(v << 1)
-	if v < 0 {
-		u = ^u
-	}
-	for u >= 0x20 {
-		b.WriteByte(byte((0x20 | (u & 0x1f)) + 63))
-		u >>= 5
-	}
-	b.WriteByte(byte(u + 63))
-}
-
 // routePlannerRequest is the RoutePlanner request element.
 type routePlannerRequest struct {
 	Locations struct {
