@@ -302,7 +302,7 @@ func TestInterfaces(t *testing.T) {
 func TestMatrixEqualsREST(t *testing.T) {
 	c := newClient(t, demoKey)
 	origins := []geosvc.Point{dover, wilmington, {Lon: -75.7527, Lat: 39.6837}} // Newark
-	dests := []geosvc.Point{{Lon: -75.1391, Lat: 38.7746}, dover, wilmington}    // Lewes
+	dests := []geosvc.Point{{Lon: -75.1391, Lat: 38.7746}, dover, wilmington}   // Lewes
 	var progress int
 	got, err := c.Matrix(context.Background(), origins, dests, &geosvc.MatrixOptions{Wait: time.Second, OnProgress: func(openapi.JobStatus) { progress++ }})
 	if err != nil {
@@ -428,7 +428,10 @@ func TestForbidden(t *testing.T) {
 		{"timezonesv1", func() error { _, err := c.TimeZone(ctx, dover); return err }},
 		{"adminv1", func() error { _, err := c.Admin(ctx, dover, geosvc.Admin8); return err }},
 		{"zip4v1", func() error { _, err := c.ZIP4(ctx, dover); return err }},
-		{"tdmv1", func() error { _, err := c.Matrix(ctx, []geosvc.Point{dover}, []geosvc.Point{wilmington}, nil); return err }},
+		{"tdmv1", func() error {
+			_, err := c.Matrix(ctx, []geosvc.Point{dover}, []geosvc.Point{wilmington}, nil)
+			return err
+		}},
 		{"keysv1", func() error { _, err := c.Usage(ctx, ""); return err }},
 	}
 	for _, tt := range calls {

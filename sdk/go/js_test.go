@@ -1,0 +1,74 @@
+package geosvc_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// jsDir is the TypeScript SDK, tested here against this package's server.
+const jsDir = "../js"
+
+// TestTypeScriptSDK runs the TypeScript SDK's tests (node's test runner,
+// sdk/js/test) against the package's geosvc server: `npm ci` when
+// node_modules is missing or older than package-lock.json, then `npm
+// test` (tsc, node --test) with GEOSVC_TEST_URL and GEOSVC_TEST_KEY. No
+// node or npm on the PATH: skipped, or failed under CI=true.
+func TestTypeScriptSDK(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		need(t, "node is not installed (Node 18 or later runs the TypeScript SDK's tests)")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		need(t, "npm is not installed (it installs the TypeScript SDK's pinned dependencies)")
+	}
+	if out, err := exec.Command(node, "-e", "process.exit(Number(process.versions.node.split('.')[0]) >= 18 ? 0 : 1)").CombinedOutput(); err != nil {
+		need(t, "node is older than 18: %v %s", err, out)
+	}
+	base := testServer(t)
+	if stale(filepath.Join(jsDir, "node_modules", ".package-lock.json"), filepath.Join(jsDir, "package-lock.json")) {
+		npmRun(t, npm, "ci", "--no-audit", "--no-fund")
+	}
+	npmRun(t, npm, "test", "GEOSVC_TEST_URL="+base, "GEOSVC_TEST_KEY="+demoKey)
+}
+
+// stale reports whether file is missing or older than source.
+func stale(file, source string) bool {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return true
+	}
+	si, err := os.Stat(source)
+	return err != nil || fi.ModTime().Before(si.ModTime())
+}
+
+// npmRun runs npm with a subcommand in jsDir; args of the form K=V are
+// added to its environment, the others passed on.
+func npmRun(t *testing.T, npm, sub string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(npm, sub)
+	cmd.Dir = jsDir
+	cmd.Env = os.Environ()
+	for _, a := range args {
+		if i := strings.IndexByte(a, '='); i > 0 && a[0] != '-' {
+			cmd.Env = append(cmd.Env, a)
+		} else {
+			cmd.Args = append(cmd.Args, a)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("npm %s: %v\n%s", sub, err, out)
+	}
+	t.Logf("npm %s:\n%s", sub, tail(out, 2000))
+}
+
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
+}
