@@ -34,7 +34,6 @@ import (
 // concurrent use.
 type Client struct {
 	raw *openapi.ClientWithResponses
-	key string
 }
 
 // Option configures a Client.
@@ -87,7 +86,7 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("geosvc: %w", err)
 	}
-	return &Client{raw: raw, key: key}, nil
+	return &Client{raw: raw}, nil
 }
 
 // Raw returns the generated client, for what the typed methods do not
