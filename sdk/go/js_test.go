@@ -1,11 +1,19 @@
 package geosvc_test
 
 import (
+	"context"
+	"encoding/json"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // jsDir is the TypeScript SDK, tested here against this package's server.
@@ -33,6 +41,52 @@ func TestTypeScriptSDK(t *testing.T) {
 		npmRun(t, npm, "ci", "--no-audit", "--no-fund")
 	}
 	npmRun(t, npm, "test", "GEOSVC_TEST_URL="+base, "GEOSVC_TEST_KEY="+demoKey)
+	t.Run("browser", func(t *testing.T) { browserChecks(t, base) })
+}
+
+// browserChecks loads sdk/js/test/browser/index.html (compiled by npm
+// test) in headless Chromium from an origin of its own, and reads the
+// results the page's checks write into #results.
+func browserChecks(t *testing.T, api string) {
+	var chrome string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			chrome = p
+			break
+		}
+	}
+	if chrome == "" {
+		need(t, "no chromium on the PATH (Debian: apt-get install chromium): the TypeScript SDK's browser checks need it")
+	}
+	pages := httptest.NewServer(http.FileServer(http.Dir(jsDir)))
+	defer pages.Close()
+	u := pages.URL + "/test/browser/index.html?" + url.Values{"api": {api}, "key": {demoKey}}.Encode()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--user-data-dir="+t.TempDir(), "--virtual-time-budget=60000", "--dump-dom", u)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s --dump-dom: %v", chrome, err)
+	}
+	m := regexp.MustCompile(`(?s)<pre id="results">(.*?)</pre>`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no #results in the page:\n%s", tail(out, 2000))
+	}
+	var results [][]any
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &results); err != nil {
+		t.Fatalf("#results %q: %v", m[1], err)
+	}
+	if len(results) != 6 {
+		t.Errorf("%d results, want the page's 6 checks: %v", len(results), results)
+	}
+	for _, r := range results {
+		if len(r) != 3 || r[1] != true {
+			t.Errorf("in Chromium: %v", r)
+		} else {
+			t.Logf("in Chromium: %v", r)
+		}
+	}
 }
 
 // stale reports whether file is missing or older than source.
