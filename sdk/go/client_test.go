@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image/png"
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -100,7 +102,7 @@ func TestInterfaces(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{"info", func(t *testing.T) {
-			for _, want := range []string{"adminv1", "covidv1", "geoboundariesv1", "geocoderv1", "keysv1", "routev1", "tdmv1", "timezonesv1", "zip4v1"} {
+			for _, want := range []string{"adminv1", "covidv1", "geoboundariesv1", "geocoderv1", "keysv1", "routev1", "tdmv1", "tilesv1", "timezonesv1", "zip4v1"} {
 				if !slices.Contains(info.Interfaces, want) {
 					t.Errorf("interfaces %v lack %s", info.Interfaces, want)
 				}
@@ -245,15 +247,6 @@ func TestInterfaces(t *testing.T) {
 		{"tilesv1", func(t *testing.T) {
 			x, y := slippy(dover, 14)
 			b, err := c.Tile(ctx, 14, x, y)
-			if !slices.Contains(info.Interfaces, "tilesv1") {
-				// This server does not serve tiles (not wired into
-				// serve): the SDK says so with the server's 404.
-				var apiErr *geosvc.APIError
-				if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound {
-					t.Errorf("tile on a server without tilesv1: %v, want a 404 APIError", err)
-				}
-				return
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,6 +260,15 @@ func TestInterfaces(t *testing.T) {
 			}
 			if tok.Token == "" || time.Until(tok.ExpiresAt) < 50*time.Minute {
 				t.Errorf("tile token %+v", tok)
+			}
+			// The token opens the tile without the key, as a browser map uses it.
+			resp, err := http.Get(fmt.Sprintf("%s/tilesv1/14/%d/%d.png?token=%s", testServer(t), x, y, url.QueryEscape(tok.Token)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("tile by token: %d", resp.StatusCode)
 			}
 		}},
 		{"keysv1", func(t *testing.T) {
