@@ -489,6 +489,29 @@ func TestMatrixCancel(t *testing.T) {
 	}
 }
 
+// TestMatrixExpired fetches a finished job again after the server's
+// retention (matrixRetention): a JobError Expired carrying the 410.
+func TestMatrixExpired(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, demoKey)
+	ctx := context.Background()
+	uuid, err := c.OrderMatrix(ctx, []geosvc.Point{dover}, []geosvc.Point{wilmington}, &geosvc.MatrixOptions{Distances: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res, err := c.FetchMatrix(ctx, uuid, 4*time.Second)
+	if err != nil || res == nil || res.Distance == nil || res.Duration != nil {
+		t.Fatalf("fetch: %+v %v, want the distances alone", res, err)
+	}
+	time.Sleep(matrixRetention + 1500*time.Millisecond)
+	_, _, err = c.FetchMatrix(ctx, uuid, 0)
+	var je *geosvc.JobError
+	var apiErr *geosvc.APIError
+	if !errors.As(err, &je) || je.Status != geosvc.JobExpired || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusGone {
+		t.Errorf("fetch after the retention: %v, want JobError Expired (410)", err)
+	}
+}
+
 // TestBadPoint checks a point out of range is refused before a request.
 func TestBadPoint(t *testing.T) {
 	c, err := geosvc.New("http://127.0.0.1:1", demoKey) // nothing listens: no request may go out

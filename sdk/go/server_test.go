@@ -28,6 +28,10 @@ import (
 // repoRoot is the server's repository, holding this module in sdk/go.
 const repoRoot = "../.."
 
+// matrixRetention is how long the server keeps a matrix job and its
+// result (tdm.retention), short so that TestMatrixExpired sees one expire.
+const matrixRetention = 5 * time.Second
+
 // demoKey is the server's demo key (GEOSVC_DEMO_KEY).
 const demoKey = "gs_sdk_test_demo_key_0123456789abcdefghij"
 
@@ -131,7 +135,8 @@ func startServer() (string, error) {
 		return "", err
 	}
 	cmd := exec.Command(bin, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "",
-		"--log-level", "error", "--plans-file", plans, "--trials", "--trials-per-ip", "0")
+		"--log-level", "error", "--plans-file", plans, "--trials", "--trials-per-ip", "0",
+		"--tdm-retention", matrixRetention.String())
 	env := []string{"GEOSVC_DEMO_KEY=" + demoKey}
 	for _, kv := range os.Environ() {
 		// The embedded Redis: nothing of the tests outlives the server.
