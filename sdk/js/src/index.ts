@@ -417,7 +417,8 @@ export class GeosvcClient {
     if (waitSeconds > 0) body.wait = Math.min(waitSeconds, 30);
     const a = await this.raw.POST("/tdmv1/fetch", { body, signal: o.signal });
     if (a.response.status === 410) throw new JobError(uuid, "Expired", (a.error as { message?: string })?.message);
-    const v = this.ok("tdm-fetch", a);
+    // JSON (the client asks for no other format of the result).
+    const v = this.ok("tdm-fetch", a) as Schemas["JobStatus"] | MatrixResult;
     if (v.status === "Finished") {
       const result = v as MatrixResult;
       const status = { uuid: result.uuid, status: "Finished", progress: { rows_done: 0, rows_total: 0 } };
