@@ -91,6 +91,7 @@ func slippy(p geosvc.Point, z int) (x, y int) {
 // TestInterfaces calls every interface once through the SDK and checks a
 // value known of Delaware or computed independently.
 func TestInterfaces(t *testing.T) {
+	t.Parallel()
 	c := newClient(t, demoKey)
 	ctx := context.Background()
 	info, err := c.Info(ctx)
@@ -302,6 +303,7 @@ func TestInterfaces(t *testing.T) {
 // TestMatrixEqualsREST orders a matrix through the SDK and the same one
 // by hand (order, then fetch until Finished) and compares them.
 func TestMatrixEqualsREST(t *testing.T) {
+	t.Parallel()
 	c := newClient(t, demoKey)
 	origins := []geosvc.Point{dover, wilmington, {Lon: -75.7527, Lat: 39.6837}} // Newark
 	dests := []geosvc.Point{{Lon: -75.1391, Lat: 38.7746}, dover, wilmington}   // Lewes
@@ -366,6 +368,7 @@ func (s *statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 // is answered 429, waits the Retry-After and succeeds; with retries off it
 // returns the 429 as an APIError with its Retry-After.
 func TestRetry429(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	k, err := newClient(t, "").Trial(ctx, openapi.TrialRequest{Email: "go-retry@example.com"})
 	if err != nil {
@@ -421,6 +424,7 @@ func TestRetry429(t *testing.T) {
 // TestForbidden checks that a bad key is a *ForbiddenError (and an
 // *APIError of status 403, message "Forbidden") whatever the interface.
 func TestForbidden(t *testing.T) {
+	t.Parallel()
 	c := newClient(t, "gs_not_a_key_of_this_server_0123456789")
 	ctx := context.Background()
 	calls := []struct {
@@ -467,6 +471,7 @@ func (f *fetchCanceller) RoundTrip(req *http.Request) (*http.Response, error) {
 // once and cancels the job on the server, which then says Cancelled
 // before all its rows were done.
 func TestMatrixCancel(t *testing.T) {
+	t.Parallel()
 	var pts []geosvc.Point
 	for i := range 1000 {
 		pts = append(pts, geosvc.Point{Lon: -75.75 + float64(i%40)*0.0125, Lat: 38.8 + float64(i/40)*0.035})

@@ -21,8 +21,9 @@ const jsDir = "../js"
 
 // TestTypeScriptSDK runs the TypeScript SDK's tests (node's test runner,
 // sdk/js/test) against the package's geosvc server: `npm ci` when
-// node_modules is missing or older than package-lock.json, then `npm
-// test` (tsc, node --test) with GEOSVC_TEST_URL and GEOSVC_TEST_KEY. No
+// node_modules is missing or older than package-lock.json, then npm test's
+// two halves (tsc, while the server loads; node --test) with
+// GEOSVC_TEST_URL and GEOSVC_TEST_KEY. No
 // node or npm on the PATH: skipped, or failed under CI=true.
 func TestTypeScriptSDK(t *testing.T) {
 	node, err := exec.LookPath("node")
@@ -36,11 +37,14 @@ func TestTypeScriptSDK(t *testing.T) {
 	if out, err := exec.Command(node, "-e", "process.exit(Number(process.versions.node.split('.')[0]) >= 18 ? 0 : 1)").CombinedOutput(); err != nil {
 		need(t, "node is older than 18: %v %s", err, out)
 	}
-	base := testServer(t)
+	t.Parallel()
+	// Install and compile while the server loads its bundle.
 	if stale(filepath.Join(jsDir, "node_modules", ".package-lock.json"), filepath.Join(jsDir, "package-lock.json")) {
 		npmRun(t, npm, "ci", "--no-audit", "--no-fund")
 	}
-	npmRun(t, npm, "test", "GEOSVC_TEST_URL="+base, "GEOSVC_TEST_KEY="+demoKey)
+	npmRun(t, npm, "run", "build:test")
+	base := testServer(t)
+	npmRun(t, npm, "run", "test:run", "GEOSVC_TEST_URL="+base, "GEOSVC_TEST_KEY="+demoKey)
 	t.Run("browser", func(t *testing.T) { browserChecks(t, base) })
 }
 
