@@ -68,6 +68,12 @@ func rest(t *testing.T, method, path, key string, body, out any) int {
 	return resp.StatusCode
 }
 
+// uniqueEmail is an address no trial of the server has used (one active
+// trial per address; -count=2 reuses the server).
+func uniqueEmail(name string) string {
+	return fmt.Sprintf("%s-%d@example.com", name, time.Now().UnixNano())
+}
+
 // haversine is the great-circle distance in metres.
 func haversine(a, b geosvc.Point) float64 {
 	const r = 6371008.8
@@ -281,7 +287,7 @@ func TestInterfaces(t *testing.T) {
 				t.Errorf("statement %+v, want plan internal of this month", s)
 			}
 			name := "SDK test"
-			k, err := c.Trial(ctx, openapi.TrialRequest{Email: "go-interfaces@example.com", Name: &name})
+			k, err := c.Trial(ctx, openapi.TrialRequest{Email: uniqueEmail("go-interfaces"), Name: &name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,7 +376,7 @@ func (s *statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 func TestRetry429(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	k, err := newClient(t, "").Trial(ctx, openapi.TrialRequest{Email: "go-retry@example.com"})
+	k, err := newClient(t, "").Trial(ctx, openapi.TrialRequest{Email: uniqueEmail("go-retry")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ test("every interface answers a known value", async (t) => {
     const s = await geo.usage();
     assert.equal(s.plan, "internal");
     assert.equal(s.month, new Date().toISOString().slice(0, 7));
-    const k = await geo.trial({ email: "ts-interfaces@example.com", name: "SDK test" });
+    const k = await geo.trial({ email: `ts-interfaces-${Date.now()}@example.com`, name: "SDK test" });
     assert.equal(k.plan, "slow");
     assert.match(k.api_key, /^gs_/);
     await assert.rejects(
@@ -153,7 +153,7 @@ test("a matrix equals the REST one", async () => {
 });
 
 test("a 429 is retried after its Retry-After", async () => {
-  const k = await new GeosvcClient({ baseUrl: base }).trial({ email: "ts-retry@example.com" });
+  const k = await new GeosvcClient({ baseUrl: base }).trial({ email: `ts-retry-${Date.now()}@example.com` });
   const statuses: number[] = [];
   const counting: typeof fetch = async (input, init) => {
     const resp = await fetch(input, init);
