@@ -98,6 +98,10 @@ type Graph struct {
 	boundsOnce sync.Once
 	bounds     orb.Bound
 
+	// The road index of MapRoads, built on its first call.
+	mapOnce sync.Once
+	mapIx   *mapIndex
+
 	// Reverse turn adjacency, built on demand for the Dijkstra oracle.
 	junctionsOnce sync.Once
 	junctions     *junctionIndex

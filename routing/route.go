@@ -29,9 +29,14 @@ func (g *Graph) Route(m Metric, from, to Snap) (*Route, error) {
 	}
 	path := q.Path(meet)
 	g.release(m, q)
+	return g.routeOf(m, from, to, path, best), nil
+}
 
+// routeOf builds the Route of a path (nodes from the source's to the
+// target's) of weight w from one snapped point to another.
+func (g *Graph) routeOf(m Metric, from, to Snap, path []uint32, w int64) *Route {
 	r := &Route{}
-	d, dist := toUnits(m, best)
+	d, dist := toUnits(m, w)
 	r.DurationS, r.DistanceM = int(d), int(dist)
 	var ph [2]phantom
 	srcFrac := fracOf(g.phantoms(m, from, ph[:0]), path[0])
@@ -72,7 +77,7 @@ func (g *Graph) Route(m Metric, from, to Snap) (*Route, error) {
 			r.Geometry = append(r.Geometry, p)
 		}
 	}
-	return r, nil
+	return r
 }
 
 func fracOf(ps []phantom, node uint32) float64 {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/geosvc/geosvc/internal/testenv"
@@ -110,5 +112,82 @@ func TestZeepClient(t *testing.T) {
 	}
 	if got.Fault == nil || *got.Fault != "Forbidden" {
 		t.Errorf("wrong key: fault %v, want Forbidden", got.Fault)
+	}
+}
+
+// zeepAlternatives calls RoutePlanner through python3-zeep with the
+// alternative planning types, from S to T of the alternatives fixture and
+// along one street (no alternative), and prints what it got as JSON.
+const zeepAlternatives = `
+import json, sys, zeep
+wsdl, key = sys.argv[1], sys.argv[2]
+c = zeep.Client(wsdl)
+LI = c.get_type("ns0:LocationInput")
+def plan(planning, stops):
+    locs = {"LocationInput": [LI(X=x, Y=y, Encoding="EPGS4326") for x, y in stops]}
+    return c.service.RoutePlanner(Locations=locs, Language="English", WantMetric=True, WantRouteDetails=True,
+        PlanningType=planning, WantDataSet=False, WantDescription=False, WantSpeedInfo=False,
+        WantLocations=False, WantRouteData=False, SubscriptionKey=key, Mergedistance=0, UseDbSet=False)
+out = {}
+st = [("10.000", "0.000"), ("10.010", "0.000")]
+for p in ["Fastest", "Fastest2", "Shortest3"]:
+    r = plan(p, st)
+    out[p] = {"distance": r.Distance, "streets": sorted(set(i.Street for i in r.Description.RouteDescriptionItem))}
+try:
+    plan("Fastest2", [("10.0035", "0.000"), ("10.0045", "0.000")])
+    out["fault"] = None
+except zeep.exceptions.Fault as f:
+    out["fault"] = f.message
+print(json.dumps(out))
+`
+
+// TestZeepAlternatives: Fastest2 and Shortest3 through python3-zeep give
+// the fixture's North Road (1204 m) and South Road (1291 m) routes, and a
+// leg without an alternative the Sender fault.
+func TestZeepAlternatives(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
+		testenv.Skip(t, "python3-zeep is not installed (.ci/run installs it): %v", err)
+	}
+	f := newFixture(t, false)
+	g := alternativesGraph(t)
+	f.svc.opts.Graph = func() *routing.Graph { return g }
+	srv := httptest.NewServer(f.svc)
+	defer srv.Close()
+	script := filepath.Join(t.TempDir(), "alternatives.py")
+	if err := os.WriteFile(script, []byte(zeepAlternatives), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, script, srv.URL+"/soap?wsdl", f.key).CombinedOutput()
+	if err != nil {
+		t.Fatalf("zeep client: %v\n%s", err, out)
+	}
+	type route struct {
+		Distance int
+		Streets  []string
+	}
+	var got struct {
+		Fastest, Fastest2, Shortest3 route
+		Fault                        *string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, tc := range []struct {
+		name string
+		got  route
+		dist int
+		road string
+	}{
+		{"Fastest", got.Fastest, 1112, "Main Street"},
+		{"Fastest2", got.Fastest2, 1204, "North Road"},
+		{"Shortest3", got.Shortest3, 1291, "South Road"},
+	} {
+		if tc.got.Distance != tc.dist || !slices.Contains(tc.got.Streets, tc.road) {
+			t.Errorf("%s: %+v, want %d m on %s", tc.name, tc.got, tc.dist, tc.road)
+		}
+	}
+	if got.Fault == nil || !strings.HasPrefix(*got.Fault, "no alternative route from the location 1 to the location 2") {
+		t.Errorf("a leg without an alternative: fault %v", got.Fault)
 	}
 }

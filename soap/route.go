@@ -87,12 +87,15 @@ var maneuverPhrases = map[string][10]string{
 const defaultRouteFormat = "{n}. {dir} {street} ({dist}, {time})"
 
 // routeWants are the Want* flags and text options common to both route
-// planners.
+// planners, and which route of each leg to take.
 type routeWants struct {
 	Language                          string
 	Metric, RouteDetails, Description bool
 	SpeedInfo, Locations, RouteData   bool
 	FormatString                      string
+	// Alternative is 0 for the best route of each leg, 1 for the 2nd
+	// best and 2 for the 3rd (PlanningType Fastest2, Shortest3, ...).
+	Alternative int
 }
 
 func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error) {
@@ -119,6 +122,9 @@ func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error
 	}
 	return routePlannerSimpleResponse{Result: res}, nil
 }
+
+// ordinal names the alternatives of routeWants.Alternative.
+var ordinal = [...]string{"", "2nd", "3rd"}
 
 // stop is a location of a route: its point and how a fault names it.
 type stop struct {
@@ -159,9 +165,17 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 	whole := &routing.Route{}
 	for k := 1; k < len(order); k++ {
 		a, b := order[k-1], order[k]
-		r, err := g.Route(m, snaps[a], snaps[b])
+		var r *routing.Route
+		if w.Alternative > 0 {
+			r, err = g.Alternative(m, snaps[a], snaps[b], w.Alternative)
+		} else {
+			r, err = g.Route(m, snaps[a], snaps[b])
+		}
 		if errors.Is(err, routing.ErrNoRoute) {
 			return routeResult{}, senderFault("no route from the %s to the %s", stops[a].name, stops[b].name)
+		}
+		if errors.Is(err, routing.ErrNoAlternative) {
+			return routeResult{}, senderFault("no alternative route from the %s to the %s: no %s best route that is at most 25 %% longer than the best, shares at most 75 %% of its length with the better ones and has no detour", stops[a].name, stops[b].name, ordinal[w.Alternative])
 		}
 		if err != nil {
 			return routeResult{}, err
@@ -360,7 +374,7 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 		return nil, senderFault("malformed RoutePlanner request: %v", err)
 	}
 	var m routing.Metric
-	tsp := false
+	tsp, alt := false, 0
 	switch pt := strings.TrimSpace(req.PlanningType); pt {
 	case "Fastest":
 		m = routing.Fastest
@@ -368,8 +382,10 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 		m = routing.Shortest
 	case "TSP":
 		m, tsp = routing.Fastest, true
-	case "Fastest2", "Fastest3", "Shortest2", "Shortest3":
-		return nil, senderFault("PlanningType %s (an alternative route) is not available in this release", pt)
+	case "Fastest2", "Fastest3":
+		m, alt = routing.Fastest, int(pt[len(pt)-1]-'1')
+	case "Shortest2", "Shortest3":
+		m, alt = routing.Shortest, int(pt[len(pt)-1]-'1')
 	default:
 		return nil, senderFault("PlanningType %q is not a RoutePlanningType (Fastest, Shortest, TSP, ...)", pt)
 	}
@@ -388,7 +404,8 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 		tsp = false // the stops are in the order to drive
 	}
 	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
-		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString}
+		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString,
+		Alternative: alt}
 	res, err := s.plan(stops, m, tsp, w)
 	if err != nil {
 		return nil, err

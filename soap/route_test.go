@@ -5,10 +5,13 @@ import (
 	"encoding/xml"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo"
 
@@ -300,7 +303,7 @@ func TestRoutePlanner(t *testing.T) {
 		extra    string
 		reason   string
 	}{
-		{"alternatives", "Fastest2", []string{w2, s}, "", "alternative route"},
+		{"no alternative", "Fastest2", []string{w2, s}, "", "no alternative route from the location 1 to the location 2"},
 		{"unknown planning", "Scenic", []string{w2, s}, "", "not a RoutePlanningType"},
 		{"one stop", "Fastest", []string{w2}, "", "give 2 to 100"},
 		{"custom speeds", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>100</Speed></SpeedItem></Speed>", "custom speeds"},
@@ -331,4 +334,128 @@ func TestRoutePlannerAddresses(t *testing.T) {
 	if math.Abs(float64(r.Distance)-want) > 1 {
 		t.Errorf("%d m, want %.0f: %s", r.Distance, want, rec.Body)
 	}
+}
+
+var (
+	alternativesOnce sync.Once
+	alternatives     *routing.Graph
+	alternativesErr  error
+)
+
+// alternativesGraph is routing's hand-written alternatives fixture: from
+// S to T the best route runs along Main Street (1112 m), the 2nd along
+// North Road (1204 m) and the 3rd along South Road (1291 m), worked out
+// by hand in the fixture's comment.
+func alternativesGraph(t testing.TB) *routing.Graph {
+	t.Helper()
+	alternativesOnce.Do(func() {
+		prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
+		if err != nil {
+			alternativesErr = err
+			return
+		}
+		net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "alternatives.osm"), prof)
+		if err != nil {
+			alternativesErr = err
+			return
+		}
+		alternatives, _, alternativesErr = routing.Build(net, prof)
+	})
+	if alternativesErr != nil {
+		t.Fatal(alternativesErr)
+	}
+	return alternatives
+}
+
+// TestRoutePlannerAlternatives: Fastest2/3 and Shortest2/3 answer the 2nd
+// and 3rd best routes of every leg, and a Sender fault naming the leg
+// when a leg has none.
+func TestRoutePlannerAlternatives(t *testing.T) {
+	f := newFixture(t, false)
+	g := alternativesGraph(t)
+	f.svc.opts.Graph = func() *routing.Graph { return g }
+	const (
+		s  = "10.000,0.000"  // S, the west end of Lead Road
+		tt = "10.010,0.000"  // T, the east end of Exit Road
+		m1 = "10.0035,0.000" // two points on Main Street between C1 and C2
+		m2 = "10.0045,0.000"
+	)
+	for _, tc := range []struct {
+		planning string
+		stops    []string
+		dist     int
+		road     string // a street of the route's description
+		noRoad   string // a street it must not take
+	}{
+		{"Fastest", []string{s, tt}, 1112, "Main Street", "North Road"},
+		{"Fastest2", []string{s, tt}, 1204, "North Road", "Main Street"},
+		{"Fastest3", []string{s, tt}, 1291, "South Road", "North Road"},
+		{"Shortest2", []string{s, tt}, 1204, "North Road", "South Road"},
+		{"Shortest3", []string{s, tt}, 1291, "South Road", "Main Street"},
+		// Each leg takes its own 2nd route: North Road there and back.
+		{"Fastest2", []string{s, tt, s}, 2 * 1204, "North Road", "South Road"},
+	} {
+		t.Run(tc.planning+"/"+strconv.Itoa(len(tc.stops)), func(t *testing.T) {
+			rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, tc.stops, "")))
+			r := plannerResult(t, rec.Body.Bytes())
+			if r.Distance != tc.dist {
+				t.Fatalf("%d m, want %d m: %s", r.Distance, tc.dist, rec.Body)
+			}
+			var streets []string
+			for _, it := range r.Description.Items {
+				streets = append(streets, it.Street)
+			}
+			if !slices.Contains(streets, tc.road) || slices.Contains(streets, tc.noRoad) {
+				t.Errorf("streets %v: want %s, not %s", streets, tc.road, tc.noRoad)
+			}
+			// The duration is the route's own: the routing package's answer.
+			m := routing.Fastest
+			if strings.HasPrefix(tc.planning, "Shortest") {
+				m = routing.Shortest
+			}
+			alt := 0
+			if c := tc.planning[len(tc.planning)-1]; c == '2' || c == '3' {
+				alt = int(c - '1')
+			}
+			want := 0
+			for k := 1; k < len(tc.stops); k++ {
+				from, to := g.Snap(point(t, tc.stops[k-1]), 0), g.Snap(point(t, tc.stops[k]), 0)
+				rs, err := g.Alternatives(m, from, to, 3)
+				if err != nil || len(rs) <= alt {
+					t.Fatalf("leg %d: %d routes, %v", k, len(rs), err)
+				}
+				want += rs[alt].DurationS
+			}
+			if r.Duration != want {
+				t.Errorf("%d s, want %d s", r.Duration, want)
+			}
+		})
+	}
+	// Along Main Street from m1 to m2 (111 m) nothing is within 25 %;
+	// from T to m1 (723 m) neither.
+	for _, tc := range []struct {
+		planning string
+		stops    []string
+		reason   string
+	}{
+		{"Fastest2", []string{m1, m2}, "no alternative route from the location 1 to the location 2: no 2nd best route"},
+		{"Shortest3", []string{s, tt, m1, m2}, "no alternative route from the location 2 to the location 3: no 3rd best route"},
+	} {
+		rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, tc.stops, "")))
+		if code, reason := faultOf(t, rec.Body.String()); code != "soap:Client" || !strings.Contains(reason, tc.reason) {
+			t.Errorf("%s %v: fault %q %q, want soap:Client containing %q", tc.planning, tc.stops, code, reason, tc.reason)
+		}
+	}
+}
+
+// point reads "x,y".
+func point(t *testing.T, s string) orb.Point {
+	t.Helper()
+	x, y, _ := strings.Cut(s, ",")
+	px, err1 := strconv.ParseFloat(x, 64)
+	py, err2 := strconv.ParseFloat(y, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("bad point %q", s)
+	}
+	return orb.Point{px, py}
 }
