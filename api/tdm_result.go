@@ -3,7 +3,6 @@ package api
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"io"
 	"math"
@@ -16,14 +15,18 @@ import (
 // while the previous window is being encoded (a variable for tests).
 var resultWindowBytes = 1 << 20
 
+// cellBytes is about how many bytes one cell takes in a stored chunk (JSON
+// text: digits and a comma).
+const cellBytes = 6
+
 // chunkSource reads the stored blobs of a finished job; *queue.Result is
 // one.
 type chunkSource interface {
 	Chunks(ctx context.Context, kind queue.Kind, from, n int) ([][]byte, error)
 }
 
-// resultStream writes a finished job as JSON straight from its binary
-// chunks, one window of chunks in memory at a time (plus the one being
+// resultStream writes a finished job as JSON straight from its stored
+// chunks, whose rows are JSON text already (queue.EncodeRows), one window of chunks in memory at a time (plus the one being
 // read ahead), never the whole matrix or the whole body.
 type resultStream struct {
 	res    *queue.Result
@@ -43,7 +46,7 @@ type batch struct {
 // written.
 func newResultStream(ctx context.Context, r *queue.Result, src chunkSource) (*resultStream, error) {
 	j := r.Job
-	chunkBytes := max(1, 4*j.ChunkRows*j.Cols)
+	chunkBytes := max(1, cellBytes*j.ChunkRows*j.Cols)
 	s := &resultStream{res: r, src: src, window: max(1, resultWindowBytes/chunkBytes)}
 	blobs, err := src.Chunks(ctx, s.kinds()[0], 0, min(s.window, j.Chunks))
 	if err != nil {
@@ -129,19 +132,19 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 			name = "duration"
 		}
 		bw.WriteString(`,"` + name + `":[`)
-		row := 0
+		n := 0
 		for b := range s.read(ctx, kind, first) {
 			if b.err != nil {
 				return b.err
 			}
 			for _, blob := range b.blobs {
-				for off := 0; off+4*j.Cols <= len(blob); off += 4 * j.Cols {
-					buf = appendRow(buf[:0], row > 0, blob[off:off+4*j.Cols])
-					if _, err := bw.Write(buf); err != nil {
-						return err
-					}
-					row++
+				if n > 0 {
+					bw.WriteByte(',')
 				}
+				if _, err := bw.Write(blob); err != nil {
+					return err
+				}
+				n++
 			}
 		}
 		bw.WriteByte(']')
@@ -152,26 +155,6 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 	}
 	bw.WriteByte('}')
 	return bw.Flush()
-}
-
-// appendRow appends one matrix row as a JSON array, NoRoute as null.
-func appendRow(buf []byte, comma bool, cells []byte) []byte {
-	if comma {
-		buf = append(buf, ',')
-	}
-	buf = append(buf, '[')
-	for k := 0; k < len(cells); k += 4 {
-		if k > 0 {
-			buf = append(buf, ',')
-		}
-		v := int32(binary.LittleEndian.Uint32(cells[k:]))
-		if v < 0 {
-			buf = append(buf, "null"...)
-		} else {
-			buf = strconv.AppendInt(buf, int64(v), 10)
-		}
-	}
-	return append(buf, ']')
 }
 
 // writeSnapping writes the "snapping" member: per origin and destination,

@@ -141,7 +141,11 @@ func matrix(t *testing.T, q *queue.Queue, id string, kind queue.Kind) []int32 {
 	}
 	var all []int32
 	for _, b := range blobs {
-		all = append(all, queue.DecodeInt32s(b)...)
+		cells, _, err := queue.DecodeRows(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, cells...)
 	}
 	return all
 }
@@ -385,9 +389,9 @@ func TestJobCachePanicEndsFlight(t *testing.T) {
 // likely swapped pair only when its swapped reading is a coordinate that
 // snaps.
 func TestMovedMarksSwappedPairs(t *testing.T) {
-	w := &Worker{engine: &fakeEngine{}}
+	c := newComputer(&fakeEngine{}, 0)
 	pts := []orb.Point{{0, 39.5}, {0, 0}, {5, 20}}
-	got := w.moved(pts, w.engine.SnapAll(pts, 0))
+	got := c.moved(pts, c.engine.SnapAll(pts, 0))
 	want := []float32{queue.NotSnappedSwapped, queue.NotSnapped, 2}
 	if !slices.Equal(got, want) {
 		t.Errorf("moved = %v, want %v", got, want)
