@@ -22,14 +22,14 @@ import (
 // inProcessServer starts `geosvc serve` in this process on the bundle in
 // data, with the embedded Redis and the demo key key, and returns its base
 // URL once the bundle is loaded; the server stops when t ends.
-func inProcessServer(t *testing.T, data, key string) string {
+func inProcessServer(t *testing.T, data, key string, extra ...string) string {
 	t.Helper()
-	return inProcessServers(t, data, key).api
+	return inProcessServers(t, data, key, extra...).api
 }
 
 // inProcessServers is inProcessServer that also returns the admin
 // listener's URL.
-func inProcessServers(t *testing.T, data, key string) serverURLs {
+func inProcessServers(t *testing.T, data, key string, extra ...string) serverURLs {
 	t.Helper()
 	t.Setenv("REDIS_URL", "") // the embedded Redis, even where CI sets one
 	t.Setenv("GEOSVC_DEMO_KEY", key)
@@ -37,7 +37,8 @@ func inProcessServers(t *testing.T, data, key string) serverURLs {
 	listening := make(chan serverURLs, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, serveRole, []string{"--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--log-level", "warn"}, listening)
+		args := []string{"--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--log-level", "warn"}
+		done <- serve(ctx, serveRole, append(args, extra...), listening)
 	}()
 	t.Cleanup(func() {
 		cancel()
