@@ -196,8 +196,13 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 	if err != nil {
 		return h.storeError(c, j.ID, err)
 	}
+	write, contentType := rs.WriteTo, echo.MIMEApplicationJSON
+	if acceptsNDJSON(c.Request().Header.Get(echo.HeaderAccept)) {
+		write, contentType = rs.WriteNDJSON, mimeNDJSON
+	}
 	resp := c.Response()
-	resp.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	resp.Header().Set(echo.HeaderContentType, contentType)
+	resp.Header().Add(echo.HeaderVary, echo.HeaderAccept)
 	resp.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
 	gz := acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding))
 	if gz {
@@ -205,9 +210,9 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 	}
 	resp.WriteHeader(http.StatusOK)
 	if gz {
-		err = writeGzip(resp, h.opts.GzipLevel, func(w io.Writer) error { return rs.WriteTo(ctx, w) })
+		err = writeGzip(resp, h.opts.GzipLevel, func(w io.Writer) error { return write(ctx, w) })
 	} else {
-		err = rs.WriteTo(ctx, resp)
+		err = write(ctx, resp)
 	}
 	if err != nil {
 		// The status line is out: cut the connection so that the client
@@ -217,6 +222,28 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 		panic(http.ErrAbortHandler)
 	}
 	return nil
+}
+
+// mimeNDJSON is the media type of the newline-delimited JSON result.
+const mimeNDJSON = "application/x-ndjson"
+
+// acceptsNDJSON reports whether an Accept header asks for the
+// newline-delimited result: application/x-ndjson listed (with a quality
+// above 0) before any application/json.
+func acceptsNDJSON(header string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == echo.MIMEApplicationJSON {
+			return false
+		}
+		if name != mimeNDJSON {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
 }
 
 // cancel stops a Queued or Processing job.

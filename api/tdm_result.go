@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -107,22 +108,8 @@ func (s *resultStream) read(ctx context.Context, kind queue.Kind, first *batch) 
 func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	j := s.res.Job
 	bw := bufio.NewWriterSize(w, 64<<10)
-	buf := make([]byte, 0, 16<<10)
-	buf = append(buf, `{"uuid":"`...)
-	buf = append(buf, j.ID...)
-	buf = append(buf, `","status":"`...)
-	buf = append(buf, j.Status...)
-	buf = append(buf, `","routing":"`...)
-	buf = append(buf, j.Metric.String()...)
-	buf = append(buf, `","origin_addresses":`...)
-	bw.Write(buf)
-	if err := writeJSON(bw, s.res.Origins); err != nil {
-		return err
-	}
-	bw.WriteString(`,"destination_addresses":`)
-	if err := writeJSON(bw, s.res.Destinations); err != nil {
+	if err := s.writeHead(bw); err != nil {
 		return err
 	}
 	first := s.first
@@ -154,6 +141,92 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	bw.WriteByte('}')
+	return bw.Flush()
+}
+
+// writeHead writes the body's members before the matrices: uuid, status,
+// routing and the addresses as sent (the opening brace, no closing one).
+func (s *resultStream) writeHead(bw *bufio.Writer) error {
+	j := s.res.Job
+	buf := make([]byte, 0, 256)
+	buf = append(buf, `{"uuid":"`...)
+	buf = append(buf, j.ID...)
+	buf = append(buf, `","status":"`...)
+	buf = append(buf, j.Status...)
+	buf = append(buf, `","routing":"`...)
+	buf = append(buf, j.Metric.String()...)
+	buf = append(buf, `","origin_addresses":`...)
+	bw.Write(buf)
+	if err := writeJSON(bw, s.res.Origins); err != nil {
+		return err
+	}
+	bw.WriteString(`,"destination_addresses":`)
+	return writeJSON(bw, s.res.Destinations)
+}
+
+// WriteNDJSON writes the result as newline-delimited JSON, for clients
+// that cannot hold a whole matrix: a first line with the job's members
+// but the matrices (uuid, status, routing, addresses, snapping), then one
+// line per origin row, {"row": i, "duration": [...], "distance": [...]}
+// (a matrix the order did not ask for left out), copied from the stored
+// rows a window of chunks at a time.
+func (s *resultStream) WriteNDJSON(ctx context.Context, w io.Writer) error {
+	j := s.res.Job
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := s.writeHead(bw); err != nil {
+		return err
+	}
+	if err := s.writeSnapping(ctx, bw); err != nil {
+		return err
+	}
+	bw.WriteString("}\n")
+	type matrix struct {
+		kind queue.Kind
+		name string
+		rest []byte
+	}
+	var ms []*matrix
+	if j.Outputs.Has(queue.OutDuration) {
+		ms = append(ms, &matrix{kind: queue.KindDuration, name: `,"duration":`})
+	}
+	if j.Outputs.Has(queue.OutDistance) {
+		ms = append(ms, &matrix{kind: queue.KindDistance, name: `,"distance":`})
+	}
+	blobs := make([][][]byte, len(ms))
+	buf := make([]byte, 0, 32)
+	row := 0
+	for from := 0; from < j.Chunks; from += s.window {
+		n := min(s.window, j.Chunks-from)
+		for k, m := range ms {
+			var err error
+			if blobs[k], err = s.src.Chunks(ctx, m.kind, from, n); err != nil {
+				return err
+			}
+		}
+		for c := range n {
+			for k, m := range ms {
+				m.rest = blobs[k][c]
+			}
+			lo, hi := queue.ChunkRange(j.Rows, j.ChunkRows, from+c)
+			for ; row < hi; row++ {
+				buf = append(buf[:0], `{"row":`...)
+				buf = strconv.AppendInt(buf, int64(row), 10)
+				bw.Write(buf)
+				for _, m := range ms {
+					var r []byte
+					if r, m.rest = queue.NextRow(m.rest); r == nil {
+						return fmt.Errorf("api: job %s chunk %d holds fewer than its %d rows", j.ID, from+c, hi-lo)
+					}
+					bw.WriteString(m.name)
+					if _, err := bw.Write(r); err != nil {
+						return err
+					}
+				}
+				bw.WriteString("}\n")
+			}
+		}
+		clear(blobs)
+	}
 	return bw.Flush()
 }
 
