@@ -36,8 +36,9 @@ func (q *Queue) SubmitNow(ctx context.Context, o Order, compute ComputeFunc) (*J
 		return nil, err
 	}
 	id := job.ID
-	// Taken at once, as a worker's Begin would take it.
-	fields["status"] = string(StatusProcessing)
+	// Started at once. It stays Queued, with no task, while it is
+	// computed: should this process die meanwhile, a janitor finds it
+	// in the submitting set, half queued, and fails it.
 	fields["started"] = now.UnixMilli()
 	var specCmd *redis.SliceCmd
 	_, err = q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -54,6 +56,8 @@ func tdmOrder(t *testing.T, base, key string, order any) string {
 // Delaware bundle, in chunks of 7 rows: the inline job is Finished at the
 // first fetch, and both fetch bodies are byte for byte the same but for
 // the uuid, plain and gzip-compressed; their cells are routing's table.
+// The second server also takes orders above the specification's limit
+// (--max-locations 1200): a 1200 x 20 job read as application/x-ndjson.
 func TestInlineAndQueuedJobsAnswerTheSame(t *testing.T) {
 	data, err := delawareBundle(t)
 	if err != nil {
@@ -61,18 +65,18 @@ func TestInlineAndQueuedJobsAnswerTheSame(t *testing.T) {
 	}
 	const key = "gs_inline_test_key_0123456789abcdefghij"
 	inline := inProcessServer(t, data, key, "--chunk-rows", "7")
-	queued := inProcessServer(t, data, key, "--chunk-rows", "7", "--inline-cells", "0")
+	queued := inProcessServer(t, data, key, "--chunk-rows", "7", "--inline-cells", "0", "--max-locations", "1200")
 
 	g, err := routing.Load(filepath.Join(data, routing.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, err := roadPoints(g, graphBound(g, delawareBound), 45, 14)
+	pts, err := roadPoints(g, graphBound(g, delawareBound), 1225, 14)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var origins, destinations []string
-	for i, p := range pts {
+	for i, p := range pts[:45] {
 		if i < 20 {
 			origins = append(origins, lonLat(p))
 		} else {
@@ -147,6 +151,79 @@ func TestInlineAndQueuedJobsAnswerTheSame(t *testing.T) {
 			}
 		})
 	}
+
+	// Above the specification's limit where the deployment raised it
+	// (--max-locations 1200): 1200 origins, read as application/x-ndjson
+	// line by line, every line equal to the plain answer's row, spot-checked
+	// against routing's table.
+	t.Run("1200 origins, ndjson", func(t *testing.T) {
+		var big []string
+		for _, p := range pts[25:] {
+			big = append(big, lonLat(p))
+		}
+		order := map[string]any{"origin_addresses": big, "destination_addresses": origins}
+		if code, _, b := tdmPost(t, inline, "/tdmv1/order", key, order); code != http.StatusBadRequest ||
+			!bytes.Contains(b, []byte("holds 1200 origins: the limit is 1000")) {
+			t.Errorf("1200 origins at the default limit: %d %.200s", code, b)
+		}
+		id := tdmOrder(t, queued, key, order)
+		code, h, body := tdmPost(t, queued, "/tdmv1/fetch", key, map[string]any{"uuid": id, "wait": 30}, "Accept", "application/x-ndjson")
+		if code != http.StatusOK || h.Get("Content-Type") != "application/x-ndjson" {
+			t.Fatalf("ndjson fetch: %d %v %.200s", code, h, body)
+		}
+		_, _, plainBody := tdmPost(t, queued, "/tdmv1/fetch", key, map[string]any{"uuid": id})
+		plain := parseResult(t, plainBody)
+		snaps := g.SnapAll(parsePoints(big[:5]), routing.DefaultSnapRadiusM)
+		table := g.Table(snaps, g.NewTargets(routing.Fastest, g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM)))
+		sc := bufio.NewScanner(bytes.NewReader(body))
+		sc.Buffer(nil, 1<<20)
+		var head map[string]json.RawMessage
+		n := -1
+		for sc.Scan() {
+			if n < 0 {
+				if err := json.Unmarshal(sc.Bytes(), &head); err != nil {
+					t.Fatalf("first line: %v", err)
+				}
+				n++
+				continue
+			}
+			var r resultRow
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				t.Fatalf("line %d: %v", n+2, err)
+			}
+			if r.Row != n || fmt.Sprint(derefs(r.Duration)) != fmt.Sprint(derefs(plain.Duration[n])) ||
+				fmt.Sprint(derefs(r.Distance)) != fmt.Sprint(derefs(plain.Distance[n])) {
+				t.Fatalf("line %d: row %d differs from the plain answer's row %d", n+2, r.Row, n)
+			}
+			if n < 5 {
+				for j := range origins {
+					secs, metres := table.At(n, j)
+					if !sameCell(r.Duration[j], secs) || !sameCell(r.Distance[j], metres) {
+						t.Fatalf("cell %d,%d: %v s %v m; routing's table says %d s %d m", n, j, deref(r.Duration[j]), deref(r.Distance[j]), secs, metres)
+					}
+				}
+			}
+			n++
+		}
+		if sc.Err() != nil || n != len(big) {
+			t.Fatalf("%d rows read (%v), want %d", n, sc.Err(), len(big))
+		}
+		var st, uuid string
+		json.Unmarshal(head["status"], &st)
+		json.Unmarshal(head["uuid"], &uuid)
+		if st != "Finished" || uuid != id || head["snapping"] == nil || head["origin_addresses"] == nil || head["duration"] != nil {
+			t.Errorf("first line: %v", head)
+		}
+	})
+}
+
+// derefs lists a row's cells, nil for null.
+func derefs(row []*int) []any {
+	out := make([]any, len(row))
+	for i, p := range row {
+		out[i] = deref(p)
+	}
+	return out
 }
 
 // gunzip returns the decompressed b.
