@@ -56,7 +56,7 @@ for _ in $(seq 600); do
 done
 # The workers have loaded the graph once asynq lists their servers.
 for _ in $(seq 600); do
-	(($(redis-cli -p "$rport" scard asynq:servers) >= workers)) && break
+	(($(redis-cli -p "$rport" zcard asynq:servers) >= workers)) && break
 	sleep 0.1
 done
 rss=$(IFS=,; echo "$apid,${wpids[*]},$rpid")

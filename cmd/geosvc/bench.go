@@ -42,6 +42,7 @@ benchmarks a running deployment, e.g. ` + "`geosvc api`" + ` + N ` + "`geosvc wo
 // benchConfig is the parsed bench command line.
 type benchConfig struct {
 	url, key, data, bbox, metric, serverLog string
+	serverArgs                              []string
 	n, runs, concurrent, wait               int
 	ndjson                                  bool
 	seed                                    uint64
@@ -66,6 +67,7 @@ func runBench(args []string) error {
 	fs.IntVar(&c.wait, "wait", 30, "seconds each fetch may wait for the job to end (the long-poll extension); 0 polls every --poll")
 	fs.BoolVar(&c.ndjson, "ndjson", false, "read results as application/x-ndjson (always above 1000 locations)")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "give up after this long")
+	serverArgs := fs.String("server-args", "", "extra flags of the started `geosvc serve`, space-separated (e.g. \"--inline-cells 0\")")
 	pids := fs.String("rss-pids", "", "with --url: comma-separated process ids whose peak RSS to report")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -87,6 +89,7 @@ func runBench(args []string) error {
 		}
 		c.rssPIDs = append(c.rssPIDs, pid)
 	}
+	c.serverArgs = strings.Fields(*serverArgs)
 	if c.url != "" && c.key == "" {
 		return fmt.Errorf("--url needs --key (or GEOSVC_DEMO_KEY)")
 	}
@@ -152,7 +155,7 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 			// Orders above the specification's limit, and their bodies.
 			args = append(args, "--max-locations", strconv.Itoa(c.n), "--body-limit", strconv.Itoa(64*c.n+(1<<20)))
 		}
-		s, err := startServe(ctx, c.data, logOut, args...)
+		s, err := startServe(ctx, c.data, logOut, append(args, c.serverArgs...)...)
 		if err != nil {
 			return err
 		}
@@ -162,6 +165,9 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		server = "`geosvc serve`, embedded Redis"
 		if os.Getenv("REDIS_URL") != "" {
 			server = "`geosvc serve`, Redis at REDIS_URL"
+		}
+		if len(c.serverArgs) > 0 {
+			server += " (" + strings.Join(c.serverArgs, " ") + ")"
 		}
 	}
 
