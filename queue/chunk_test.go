@@ -151,3 +151,18 @@ func TestBlobRoundTrip(t *testing.T) {
 		t.Errorf("point round trip = %v, want %v", got, pts)
 	}
 }
+
+// BenchmarkEncodeRows encodes one default chunk of a 1000-column matrix
+// (50 x 1000 cells, durations up to two hours): the worker's cost per
+// chunk and matrix of storing rows as text.
+func BenchmarkEncodeRows(b *testing.B) {
+	cells := make([]int32, 50*1000)
+	for i := range cells {
+		cells[i] = int32((i * 7919) % 7200)
+	}
+	var n int
+	for b.Loop() {
+		n = len(EncodeRows(cells, 1000))
+	}
+	b.ReportMetric(float64(n)/float64(len(cells)), "bytes/cell")
+}
