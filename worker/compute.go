@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/paulmach/orb"
 
@@ -18,12 +19,17 @@ import (
 type Computer struct {
 	engine      engine
 	snapRadiusM float64
+	// metrics records ComputeAll's chunks (a worker records its own).
+	metrics *Metrics
 }
 
 // NewComputer returns a Computer on g snapping within snapRadiusM metres
-// (routing.DefaultSnapRadiusM when not positive).
-func NewComputer(g *routing.Graph, snapRadiusM float64) *Computer {
-	return newComputer(graphEngine{g}, snapRadiusM)
+// (routing.DefaultSnapRadiusM when not positive). ComputeAll records its
+// chunks, cells and Finished jobs in m (nil: nowhere), as a worker does.
+func NewComputer(g *routing.Graph, snapRadiusM float64, m *Metrics) *Computer {
+	c := newComputer(graphEngine{g}, snapRadiusM)
+	c.metrics = m
+	return c
 }
 
 func newComputer(e engine, snapRadiusM float64) *Computer {
@@ -68,7 +74,9 @@ func (c *Computer) chunk(e *jobEntry, i int) (queue.ChunkResult, error) {
 }
 
 // ComputeAll computes every chunk of spec in order, the same way a worker
-// computes each of them (the inline path of small orders).
+// computes each of them (the inline path of small orders). Its metrics
+// count the chunks and cells, and the job as Finished, when it is
+// computed (it is stored Finished next).
 func (c *Computer) ComputeAll(ctx context.Context, spec *queue.Spec) (out []queue.ChunkResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -81,9 +89,11 @@ func (c *Computer) ComputeAll(ctx context.Context, spec *queue.Spec) (out []queu
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		start := time.Now()
 		if out[i], err = c.chunk(e, i); err != nil {
 			return nil, err
 		}
+		c.metrics.chunkDone(time.Since(start), len(out[i].OriginSnaps)*len(out[i].DestinationSnaps), true, i == len(out)-1)
 	}
 	return out, nil
 }

@@ -116,7 +116,8 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	if r.http {
 		apiMetrics = api.NewMetrics(pm.reg)
 	}
-	if r.workers {
+	if r.workers || r.http {
+		// An API process computes small matrix orders itself.
 		workerMetrics = worker.NewMetrics(pm.reg)
 	}
 
@@ -246,7 +247,7 @@ wait:
 				l.b.Attribution = layers.attribution()
 				srv.SetBundle(l.b)
 				soapGraph.Store(&loadedGraph{g: l.g, name: l.b.Name})
-				inline.c.Store(worker.NewComputer(l.g, cfg.TDM.SnapRadiusM))
+				inline.c.Store(worker.NewComputer(l.g, cfg.TDM.SnapRadiusM, workerMetrics))
 			}
 			if r.workers {
 				w, err = worker.New(worker.Options{
