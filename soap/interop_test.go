@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/geosvc/geosvc/internal/testenv"
@@ -39,6 +41,20 @@ m = c.service.MapSimple(X="10.001", Y="0.001", Encoding="EPGS4326", ZoomFactor=2
     Action="None", ImageType="Png", LevelOfDetail=0, Width=120, Height=80, Metrics="Meters", UseDbSet=False,
     WantImageData=True, WantLegend=True, SubscriptionKey=key)
 out["map"] = {"areax": m.AreaX, "png": m.ImageData[:8].hex(), "roads": [i.Name for i in m.RoadLegend.RoadLegendItem]}
+SI = c.get_type("ns0:SpeedItem")
+stops = {"LocationInput": [LI(X="9.999", Y="0.001", Encoding="EPGS4326"), LI(X="10.001", Y="0.000", Encoding="EPGS4326")]}
+def planner(speed, metric):
+    return c.service.RoutePlanner(Locations=stops, Language="English", WantMetric=metric, WantRouteDetails=False,
+        PlanningType="Fastest", Speed={"SpeedItem": [SI(Name="OtherRoadCity", Speed=speed)]}, WantDataSet=False,
+        WantDescription=False, WantSpeedInfo=False, WantLocations=False, WantRouteData=False, SubscriptionKey=key,
+        Mergedistance=0, UseDbSet=False)
+r, r2 = planner("50", True), planner("25", False)
+out["speed"] = {"kmh": r.Duration, "mph": r2.Duration, "distance": r.Distance}
+try:
+    planner("fast", True)
+    out["speedfault"] = None
+except zeep.exceptions.Fault as f:
+    out["speedfault"] = f.message
 try:
     c.service.GazetteerSimple(City="Testville", SubscriptionKey="wrong")
     out["fault"] = None
@@ -85,7 +101,9 @@ func TestZeepClient(t *testing.T) {
 			PNG   string
 			Roads []string
 		}
-		Fault *string
+		Fault      *string
+		Speed      struct{ Kmh, Mph, Distance int }
+		SpeedFault *string
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -108,7 +126,92 @@ func TestZeepClient(t *testing.T) {
 	if got.Map.AreaX != 400 || got.Map.PNG != "89504e470d0a1a0a" || len(got.Map.Roads) == 0 {
 		t.Errorf("MapSimple: %+v", got.Map)
 	}
+	// RoutePlanner with Speed: W2 -> S on OtherRoadCity at 50 km/h is
+	// 26.13 s, at 25 mph 31.96 s (TestRoutePlanner's hand computation).
+	if sp := got.Speed; sp.Kmh != 26 || sp.Mph != 32 || sp.Distance != 334 {
+		t.Errorf("RoutePlanner with Speed: %+v", sp)
+	}
+	if got.SpeedFault == nil || !strings.Contains(*got.SpeedFault, `SpeedItem 1 (OtherRoadCity): Speed "fast" is not a number`) {
+		t.Errorf("RoutePlanner with a Speed of fast: fault %v", got.SpeedFault)
+	}
 	if got.Fault == nil || *got.Fault != "Forbidden" {
 		t.Errorf("wrong key: fault %v, want Forbidden", got.Fault)
+	}
+}
+
+// zeepAlternatives calls RoutePlanner through python3-zeep with the
+// alternative planning types, from S to T of the alternatives fixture and
+// along one street (no alternative), and prints what it got as JSON.
+const zeepAlternatives = `
+import json, sys, zeep
+wsdl, key = sys.argv[1], sys.argv[2]
+c = zeep.Client(wsdl)
+LI = c.get_type("ns0:LocationInput")
+def plan(planning, stops):
+    locs = {"LocationInput": [LI(X=x, Y=y, Encoding="EPGS4326") for x, y in stops]}
+    return c.service.RoutePlanner(Locations=locs, Language="English", WantMetric=True, WantRouteDetails=True,
+        PlanningType=planning, WantDataSet=False, WantDescription=False, WantSpeedInfo=False,
+        WantLocations=False, WantRouteData=False, SubscriptionKey=key, Mergedistance=0, UseDbSet=False)
+out = {}
+st = [("10.000", "0.000"), ("10.010", "0.000")]
+for p in ["Fastest", "Fastest2", "Shortest3"]:
+    r = plan(p, st)
+    out[p] = {"distance": r.Distance, "streets": sorted(set(i.Street for i in r.Description.RouteDescriptionItem))}
+try:
+    plan("Fastest2", [("10.0035", "0.000"), ("10.0045", "0.000")])
+    out["fault"] = None
+except zeep.exceptions.Fault as f:
+    out["fault"] = f.message
+print(json.dumps(out))
+`
+
+// TestZeepAlternatives: Fastest2 and Shortest3 through python3-zeep give
+// the fixture's North Road (1204 m) and South Road (1291 m) routes, and a
+// leg without an alternative the Sender fault.
+func TestZeepAlternatives(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
+		testenv.Skip(t, "python3-zeep is not installed (.ci/run installs it): %v", err)
+	}
+	f := newFixture(t, false)
+	g := alternativesGraph(t)
+	f.svc.opts.Graph = func() *routing.Graph { return g }
+	srv := httptest.NewServer(f.svc)
+	defer srv.Close()
+	script := filepath.Join(t.TempDir(), "alternatives.py")
+	if err := os.WriteFile(script, []byte(zeepAlternatives), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, script, srv.URL+"/soap?wsdl", f.key).CombinedOutput()
+	if err != nil {
+		t.Fatalf("zeep client: %v\n%s", err, out)
+	}
+	type route struct {
+		Distance int
+		Streets  []string
+	}
+	var got struct {
+		Fastest, Fastest2, Shortest3 route
+		Fault                        *string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, tc := range []struct {
+		name string
+		got  route
+		dist int
+		road string
+	}{
+		{"Fastest", got.Fastest, 1112, "Main Street"},
+		{"Fastest2", got.Fastest2, 1204, "North Road"},
+		{"Shortest3", got.Shortest3, 1291, "South Road"},
+	} {
+		if tc.got.Distance != tc.dist || !slices.Contains(tc.got.Streets, tc.road) {
+			t.Errorf("%s: %+v, want %d m on %s", tc.name, tc.got, tc.dist, tc.road)
+		}
+	}
+	if got.Fault == nil || !strings.HasPrefix(*got.Fault, "no alternative route from the location 1 to the location 2") {
+		t.Errorf("a leg without an alternative: fault %v", got.Fault)
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"encoding/xml"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo"
 
@@ -278,6 +281,30 @@ func TestRoutePlanner(t *testing.T) {
 			}
 		})
 	}
+	// Speed: every road of the fixture is OtherRoadCity (residential).
+	// W2 -> S is 3 x 111.195 m plus 2.112 s of turns: at 50 km/h
+	// 3 x 8.006 + 2.112 = 26.13 s; at 25 mph (40.2336 km/h, WantMetric
+	// false) 3 x 9.9494 + 2.112 = 31.96 s; Defaultspeed covers it too.
+	for _, tc := range []struct {
+		name, speeds string
+		metric       bool
+		dur          int
+	}{
+		{"speed km/h", "<SpeedItem><Name>OtherRoadCity</Name><Speed>50</Speed></SpeedItem><SpeedItem><Name>Motorway</Name><Speed>30</Speed></SpeedItem>", true, 26},
+		{"speed mph", "<SpeedItem><Name>OtherRoadCity</Name><Speed> 25 </Speed></SpeedItem>", false, 32},
+		{"Defaultspeed", "<SpeedItem><Name>Defaultspeed</Name><Speed>50</Speed></SpeedItem>", true, 26},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := plannerRequest(f.key, "Fastest", []string{w2, s}, "<Speed>"+tc.speeds+"</Speed>")
+			if !tc.metric {
+				req = strings.Replace(req, "<WantMetric>true</WantMetric>", "<WantMetric>false</WantMetric>", 1)
+			}
+			r := plannerResult(t, f.post("text/xml", envelope11(req)).Body.Bytes())
+			if r.Duration != tc.dur || r.Distance != 334 {
+				t.Errorf("%d s %d m, want %d s 334 m", r.Duration, r.Distance, tc.dur)
+			}
+		})
+	}
 	// TSP: W2 -> E -> W -> S drives past W to E and back; the best order
 	// keeps W2 and S at the ends and visits W first: W2, W, E, S.
 	const w = "10.000,0.001"
@@ -300,10 +327,13 @@ func TestRoutePlanner(t *testing.T) {
 		extra    string
 		reason   string
 	}{
-		{"alternatives", "Fastest2", []string{w2, s}, "", "alternative route"},
+		{"no alternative", "Fastest2", []string{w2, s}, "", "no alternative route from the location 1 to the location 2"},
 		{"unknown planning", "Scenic", []string{w2, s}, "", "not a RoutePlanningType"},
 		{"one stop", "Fastest", []string{w2}, "", "give 2 to 100"},
-		{"custom speeds", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>100</Speed></SpeedItem></Speed>", "custom speeds"},
+		{"speed not a number", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>OtherRoadCity</Name><Speed>fast</Speed></SpeedItem></Speed>", `Speed: SpeedItem 1 (OtherRoadCity): Speed "fast" is not a number`},
+		{"speed of no RoadType", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>80</Speed></SpeedItem><SpeedItem><Name>Autobahn</Name><Speed>120</Speed></SpeedItem></Speed>", `SpeedItem 2 (Autobahn): speeds: "Autobahn" is not a RoadType`},
+		{"speed out of range", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>251</Speed></SpeedItem></Speed>", "SpeedItem 1 (Motorway): speeds.Motorway: 251 km/h is out of range"},
+		{"speed twice", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>80</Speed></SpeedItem><SpeedItem><Name>Motorway</Name><Speed>90</Speed></SpeedItem></Speed>", "RoadType Motorway is given twice"},
 		{"far stop", "Fastest", []string{w2, "20,20"}, "", "location 2 has no road"},
 		{"bad stop", "Fastest", []string{w2, "x,1"}, "", "location 2"},
 		{"address not found", "Fastest", []string{w2, "Nowhere Lane|1"}, "", "location 2: the address was not found"},
@@ -331,4 +361,128 @@ func TestRoutePlannerAddresses(t *testing.T) {
 	if math.Abs(float64(r.Distance)-want) > 1 {
 		t.Errorf("%d m, want %.0f: %s", r.Distance, want, rec.Body)
 	}
+}
+
+var (
+	alternativesOnce sync.Once
+	alternatives     *routing.Graph
+	alternativesErr  error
+)
+
+// alternativesGraph is routing's hand-written alternatives fixture: from
+// S to T the best route runs along Main Street (1112 m), the 2nd along
+// North Road (1204 m) and the 3rd along South Road (1291 m), worked out
+// by hand in the fixture's comment.
+func alternativesGraph(t testing.TB) *routing.Graph {
+	t.Helper()
+	alternativesOnce.Do(func() {
+		prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
+		if err != nil {
+			alternativesErr = err
+			return
+		}
+		net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "alternatives.osm"), prof)
+		if err != nil {
+			alternativesErr = err
+			return
+		}
+		alternatives, _, alternativesErr = routing.Build(net, prof)
+	})
+	if alternativesErr != nil {
+		t.Fatal(alternativesErr)
+	}
+	return alternatives
+}
+
+// TestRoutePlannerAlternatives: Fastest2/3 and Shortest2/3 answer the 2nd
+// and 3rd best routes of every leg, and a Sender fault naming the leg
+// when a leg has none.
+func TestRoutePlannerAlternatives(t *testing.T) {
+	f := newFixture(t, false)
+	g := alternativesGraph(t)
+	f.svc.opts.Graph = func() *routing.Graph { return g }
+	const (
+		s  = "10.000,0.000"  // S, the west end of Lead Road
+		tt = "10.010,0.000"  // T, the east end of Exit Road
+		m1 = "10.0035,0.000" // two points on Main Street between C1 and C2
+		m2 = "10.0045,0.000"
+	)
+	for _, tc := range []struct {
+		planning string
+		stops    []string
+		dist     int
+		road     string // a street of the route's description
+		noRoad   string // a street it must not take
+	}{
+		{"Fastest", []string{s, tt}, 1112, "Main Street", "North Road"},
+		{"Fastest2", []string{s, tt}, 1204, "North Road", "Main Street"},
+		{"Fastest3", []string{s, tt}, 1291, "South Road", "North Road"},
+		{"Shortest2", []string{s, tt}, 1204, "North Road", "South Road"},
+		{"Shortest3", []string{s, tt}, 1291, "South Road", "Main Street"},
+		// Each leg takes its own 2nd route: North Road there and back.
+		{"Fastest2", []string{s, tt, s}, 2 * 1204, "North Road", "South Road"},
+	} {
+		t.Run(tc.planning+"/"+strconv.Itoa(len(tc.stops)), func(t *testing.T) {
+			rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, tc.stops, "")))
+			r := plannerResult(t, rec.Body.Bytes())
+			if r.Distance != tc.dist {
+				t.Fatalf("%d m, want %d m: %s", r.Distance, tc.dist, rec.Body)
+			}
+			var streets []string
+			for _, it := range r.Description.Items {
+				streets = append(streets, it.Street)
+			}
+			if !slices.Contains(streets, tc.road) || slices.Contains(streets, tc.noRoad) {
+				t.Errorf("streets %v: want %s, not %s", streets, tc.road, tc.noRoad)
+			}
+			// The duration is the route's own: the routing package's answer.
+			m := routing.Fastest
+			if strings.HasPrefix(tc.planning, "Shortest") {
+				m = routing.Shortest
+			}
+			alt := 0
+			if c := tc.planning[len(tc.planning)-1]; c == '2' || c == '3' {
+				alt = int(c - '1')
+			}
+			want := 0
+			for k := 1; k < len(tc.stops); k++ {
+				from, to := g.Snap(point(t, tc.stops[k-1]), 0), g.Snap(point(t, tc.stops[k]), 0)
+				rs, err := g.Alternatives(m, from, to, 3)
+				if err != nil || len(rs) <= alt {
+					t.Fatalf("leg %d: %d routes, %v", k, len(rs), err)
+				}
+				want += rs[alt].DurationS
+			}
+			if r.Duration != want {
+				t.Errorf("%d s, want %d s", r.Duration, want)
+			}
+		})
+	}
+	// Along Main Street from m1 to m2 (111 m) nothing is within 25 %;
+	// from T to m1 (723 m) neither.
+	for _, tc := range []struct {
+		planning string
+		stops    []string
+		reason   string
+	}{
+		{"Fastest2", []string{m1, m2}, "no alternative route from the location 1 to the location 2: no 2nd best route"},
+		{"Shortest3", []string{s, tt, m1, m2}, "no alternative route from the location 2 to the location 3: no 3rd best route"},
+	} {
+		rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, tc.stops, "")))
+		if code, reason := faultOf(t, rec.Body.String()); code != "soap:Client" || !strings.Contains(reason, tc.reason) {
+			t.Errorf("%s %v: fault %q %q, want soap:Client containing %q", tc.planning, tc.stops, code, reason, tc.reason)
+		}
+	}
+}
+
+// point reads "x,y".
+func point(t *testing.T, s string) orb.Point {
+	t.Helper()
+	x, y, _ := strings.Cut(s, ",")
+	px, err1 := strconv.ParseFloat(x, 64)
+	py, err2 := strconv.ParseFloat(y, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("bad point %q", s)
+	}
+	return orb.Point{px, py}
 }

@@ -211,6 +211,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		// Each role loads what it uses: workers the routing graph, the API
 		// the lookup layers and the graph (for the SOAP route planner).
 		g, b, err := loadBundle(cfg.DataDir, r.workers || r.http)
+		if g != nil {
+			g.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
+		}
 		if err == nil && r.http {
 			err = loadLayers(cfg.DataDir, layers)
 		}

@@ -28,6 +28,7 @@ type Query struct {
 	fwArc, bwArc []int32  // arc that set the label, -1 at a start
 	walked       []uint32 // nodes whose labels to reset
 	pending      []uint32 // the search frontier (a handful of nodes)
+	upArcs, arcs []uint32 // ViaPath scratch
 }
 
 // NewQuery returns a workspace for m.

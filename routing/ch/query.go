@@ -107,6 +107,9 @@ type Query struct {
 	h      *Hierarchy
 	fw, bw *side
 	all    []int64 // sweep labels, allocated on first use
+	// ViaSearch and path scratch.
+	settled []uint32
+	upArcs  []int32
 }
 
 // NewQuery returns a workspace for h.
@@ -212,21 +215,31 @@ func (q *Query) ShortestPath(sources, targets []Endpoint) (int64, Meeting) {
 // source endpoint's node to the target endpoint's node, with every
 // shortcut unpacked into original arcs.
 func (q *Query) Path(m Meeting) []uint32 {
+	path, _ := q.appendPath(nil, m)
+	return path
+}
+
+// appendPath appends the path of meeting m to dst (caller's ids) and
+// returns it with the index of the meeting node in it.
+func (q *Query) appendPath(dst []uint32, m Meeting) ([]uint32, int) {
 	h := q.h
 	// Forward half, collected backwards from the meeting node. Internal
 	// ids until the end.
-	var upArcs []int32
+	upArcs := q.upArcs[:0]
 	v := m.Node
 	for q.fw.lab[v].arc >= 0 {
 		upArcs = append(upArcs, q.fw.lab[v].arc)
 		v = q.fw.parent[v]
 	}
-	path := []uint32{v}
+	q.upArcs = upArcs
+	start := len(dst)
+	path := append(dst, v)
 	for i := len(upArcs) - 1; i >= 0; i-- {
 		a := upArcs[i]
 		path = h.unpack(path, v, h.UpHead[a], h.UpMid[a])
 		v = h.UpHead[a]
 	}
+	at := len(path) - 1 - start
 	if m.UseLoop {
 		path = h.unpackLoop(path, m.Node)
 	}
@@ -237,10 +250,10 @@ func (q *Query) Path(m Meeting) []uint32 {
 		path = h.unpack(path, v, next, h.DownMid[a])
 		v = next
 	}
-	for i, v := range path {
-		path[i] = h.Orig[v]
+	for i := start; i < len(path); i++ {
+		path[i] = h.Orig[path[i]]
 	}
-	return path
+	return path, at
 }
 
 // unpack appends the nodes after u of the arc u->x with middle mid.
