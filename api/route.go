@@ -82,6 +82,11 @@ type routeStep struct {
 	Location  [2]float64 `json:"location"`
 	DistanceM float64    `json:"distance"`
 	DurationS float64    `json:"duration"`
+	// Ramp marks a step onto a ramp or link road; Toward is where its
+	// signs lead and Exit its exit number, when tagged.
+	Ramp   bool   `json:"ramp,omitempty"`
+	Toward string `json:"toward,omitempty"`
+	Exit   string `json:"exit,omitempty"`
 }
 
 // routeLine is a GeoJSON LineString.
@@ -136,7 +141,8 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	}
 	for _, s := range r.Steps() {
 		ans.Steps = append(ans.Steps, routeStep{Maneuver: s.Maneuver.String(), Street: s.Street, RoadType: s.RoadType.String(),
-			Location: round7pt(s.Point), DistanceM: math.Round(s.DistanceM*10) / 10, DurationS: math.Round(s.DurationS*10) / 10})
+			Location: round7pt(s.Point), DistanceM: math.Round(s.DistanceM*10) / 10, DurationS: math.Round(s.DurationS*10) / 10,
+			Ramp: s.Ramp, Toward: s.Toward, Exit: s.Exit})
 	}
 	return c.JSON(http.StatusOK, ans)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
+	"github.com/geosvc/geosvc/routing"
 )
 
 // tdmFixture is a server with the tdmv1 routes on a test Redis, two keys,
@@ -710,4 +711,29 @@ func TestTDMFetchWaits(t *testing.T) {
 			t.Errorf("wait %s: %d %s", w, rec.Code, rec.Body)
 		}
 	}
+}
+
+// FuzzOrderMetric: any routing, speeds and avoid values either give
+// errors naming one of those fields or a canonical key that routing
+// parses back into the same key.
+func FuzzOrderMetric(f *testing.F) {
+	f.Add(`"safest"`, `{"Motorway":80,"Defaultspeed":30.5}`, `["toll","ferry"]`)
+	f.Add(`"most_efficient"`, `null`, `[]`)
+	f.Add(`1`, `{"Autobahn":1e9}`, `"toll"`)
+	f.Fuzz(func(t *testing.T, r, speeds, avoid string) {
+		b := orderBody{Routing: json.RawMessage(r), Speeds: json.RawMessage(speeds), Avoid: json.RawMessage(avoid)}
+		key, errs := parseMetric(b, nil)
+		if len(errs) > 0 {
+			for _, e := range errs {
+				if !strings.HasPrefix(e.Field, "routing") && !strings.HasPrefix(e.Field, "speeds") && !strings.HasPrefix(e.Field, "avoid") {
+					t.Fatalf("error of field %q", e.Field)
+				}
+			}
+			return
+		}
+		spec, err := routing.ParseMetricSpec(key)
+		if err != nil || spec.String() != key {
+			t.Fatalf("key %q parsed back as %q, %v", key, spec.String(), err)
+		}
+	})
 }

@@ -40,51 +40,78 @@ func (g *Graph) compileMetric(spec MetricSpec, tab *MetricTables) *CustomMetric 
 	n := len(b.nodeEdge)
 	cm := &CustomMetric{g: g, spec: spec, nodeW: make([]int64, n), nodeMS: make([]uint32, n)}
 	cm.usable = g.usableNodes(spec.Avoid)
-	for v, id := range b.nodeEdge {
-		e := id / 2
-		rt := profile.RoadType(g.edgeRoadType[e])
-		ms := b.nodeTime[v]
-		kmh := 0.0
-		if int(rt) < numRoadTypes {
-			kmh = spec.Speeds[rt]
-		}
-		if kmh == 0 {
-			kmh = spec.Speeds[profile.Defaultspeed]
-		}
-		if kmh > 0 {
-			ms = uint32(math.Round(g.edgeLen[e] / (kmh / 3.6) * 1000))
-		}
-		cm.nodeMS[v] = ms
-		switch spec.Base {
-		case BaseShortest:
-			cm.nodeW[v] = int64(b.nodeDist[v])
-		case BaseEfficient:
-			speed := MaxSpeedKmh * 1.0
-			if ms > 0 {
-				speed = g.edgeLen[e] / (float64(ms) / 1000) * 3.6
-			}
-			cm.nodeW[v] = tab.fuel(g.edgeLen[e], speed)
-		case BaseSafest:
-			cm.nodeW[v] = tab.risk(g.edgeLen[e], rt)
-		default:
-			cm.nodeW[v] = int64(ms)
-		}
-	}
 	cm.weights = make([]cch.Weight, len(b.turnHead))
-	for v := 0; v < n; v++ {
-		for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
-			h := b.turnHead[i]
-			if !cm.usable[h] {
-				cm.weights[i] = cch.Inf
-				continue
-			}
-			cm.weights[i] = cch.Weight{
-				W: cm.turnW(tab, i) + cm.nodeW[h],
-				S: weight(Fastest, int64(b.turnMS[i])+int64(cm.nodeMS[h]), int64(b.nodeDist[h])),
+	// Nodes, then arcs (which read the nodes' weights), each split over
+	// the customization's goroutines.
+	parallelRanges(n, customizeWorkers, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			cm.compileNode(v, tab)
+		}
+	})
+	parallelRanges(n, customizeWorkers, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
+				h := b.turnHead[i]
+				if !cm.usable[h] {
+					cm.weights[i] = cch.Inf
+					continue
+				}
+				cm.weights[i] = cch.Weight{
+					W: cm.turnW(tab, i) + cm.nodeW[h],
+					S: weight(Fastest, int64(b.turnMS[i])+int64(cm.nodeMS[h]), int64(b.nodeDist[h])),
+				}
 			}
 		}
-	}
+	})
 	return cm
+}
+
+// compileNode sets node v's time (custom speeds applied) and weight.
+func (cm *CustomMetric) compileNode(v int, tab *MetricTables) {
+	g, b, spec := cm.g, &cm.g.base, cm.spec
+	e := b.nodeEdge[v] / 2
+	rt := profile.RoadType(g.edgeRoadType[e])
+	ms := b.nodeTime[v]
+	kmh := 0.0
+	if int(rt) < numRoadTypes {
+		kmh = spec.Speeds[rt]
+	}
+	if kmh == 0 {
+		kmh = spec.Speeds[profile.Defaultspeed]
+	}
+	if kmh > 0 {
+		ms = uint32(math.Round(g.edgeLen[e] / (kmh / 3.6) * 1000))
+	}
+	cm.nodeMS[v] = ms
+	switch spec.Base {
+	case BaseShortest:
+		cm.nodeW[v] = int64(b.nodeDist[v])
+	case BaseEfficient:
+		speed := MaxSpeedKmh * 1.0
+		if ms > 0 {
+			speed = g.edgeLen[e] / (float64(ms) / 1000) * 3.6
+		}
+		cm.nodeW[v] = tab.fuel(g.edgeLen[e], speed)
+	case BaseSafest:
+		cm.nodeW[v] = tab.risk(g.edgeLen[e], rt)
+	default:
+		cm.nodeW[v] = int64(ms)
+	}
+}
+
+// parallelRanges calls fn on workers consecutive ranges covering [0, n),
+// each on its own goroutine, and waits for them.
+func parallelRanges(n, workers int, fn func(lo, hi int)) {
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fn(lo, hi)
+		}(lo, min(lo+per, n))
+	}
+	wg.Wait()
 }
 
 // turnW is the spec's weight of turn i itself.

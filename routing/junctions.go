@@ -4,10 +4,12 @@ import (
 	"container/heap"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo"
+	"github.com/geosvc/geosvc/routing/ch"
 )
 
 // Junction is a vertex of the road graph where three or more road edges
@@ -148,14 +150,16 @@ func (g *Graph) Reach(m Metric, s Snap, limit float64, backward bool) map[uint32
 		bound = int64(limit * 10) // dm
 	}
 	primary := func(w int64) int64 { return w >> 32 }
-	dist := map[uint32]int64{}
-	h := &oracleHeap{}
+	ws := g.reachSpace()
+	defer reachPool.Put(ws)
+	dist := ws.dist
+	h := &ws.heap
 	push := func(n uint32, d int64) {
-		if primary(d) > bound {
+		if primary(d) > bound || dist[n] <= d {
 			return
 		}
-		if old, ok := dist[n]; ok && old <= d {
-			return
+		if dist[n] == ch.Inf {
+			ws.touched = append(ws.touched, n)
 		}
 		dist[n] = d
 		heap.Push(h, oracleItem{n, d})
@@ -212,6 +216,34 @@ func (g *Graph) Reach(m Metric, s Snap, limit float64, backward bool) map[uint32
 		}
 	}
 	return out
+}
+
+// reachWork is the scratch space of Reach: labels (ch.Inf when unset),
+// the nodes labelled, and the heap.
+type reachWork struct {
+	dist    []int64
+	touched []uint32
+	heap    oracleHeap
+}
+
+var reachPool sync.Pool // *reachWork
+
+// reachSpace returns a scratch space for g with every label unset.
+func (g *Graph) reachSpace() *reachWork {
+	n := len(g.base.nodeEdge)
+	ws, _ := reachPool.Get().(*reachWork)
+	if ws == nil || len(ws.dist) != n {
+		ws = &reachWork{dist: make([]int64, n)}
+		for i := range ws.dist {
+			ws.dist[i] = ch.Inf
+		}
+		return ws
+	}
+	for _, v := range ws.touched {
+		ws.dist[v] = ch.Inf
+	}
+	ws.touched, ws.heap = ws.touched[:0], ws.heap[:0]
+	return ws
 }
 
 // betterCost orders costs by the metric, then by the other unit.

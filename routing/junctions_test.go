@@ -135,3 +135,25 @@ func TestJunctionsWithin(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReach: the searches of a ReachableNode proximity request on
+// Delaware, 10 minutes both ways (Fastest) and 5 km both ways
+// (Shortest), from seeded road points.
+func BenchmarkReach(b *testing.B) {
+	g := testGraph(b, "delaware")
+	pts := roadPoints(g, 64, 11, 0)
+	for _, tc := range []struct {
+		name  string
+		m     Metric
+		limit float64
+	}{{"fastest-10min", Fastest, 600}, {"shortest-5km", Shortest, 5000}} {
+		b.Run(tc.name, func(b *testing.B) {
+			n := 0
+			for i := 0; b.Loop(); i++ {
+				s := pts[i%len(pts)]
+				n += len(g.Reach(tc.m, s, tc.limit, false)) + len(g.Reach(tc.m, s, tc.limit, true))
+			}
+			b.ReportMetric(float64(n)/float64(b.N), "vertices/op")
+		})
+	}
+}

@@ -84,11 +84,11 @@ func (s *Service) mergeStops(stops []stop, merges []*locationInput, maxM int, m 
 	}
 	if tsp && len(stops) > 3 {
 		order := routing.BestOrder(len(snaps), routing.TableCost(g.Matrix(m, snaps, snaps), m))
-		os, oss := make([]stop, len(order)), make([]routing.Snap, len(order))
+		ordered, orderedSnaps := make([]stop, len(order)), make([]routing.Snap, len(order))
 		for k, i := range order {
-			os[k], oss[k] = stops[i], snaps[i]
+			ordered[k], orderedSnaps[k] = stops[i], snaps[i]
 		}
-		stops, snaps = os, oss
+		stops, snaps = ordered, orderedSnaps
 	}
 	var legs []orb.LineString
 	for k := 1; k < len(stops); k++ {

@@ -31,3 +31,30 @@ func TestSimilarity(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSimilarity: any two strings give a share between 0 and 1, and a
+// name with a word other than stop words is fully like itself.
+func FuzzSimilarity(f *testing.F) {
+	tab, err := DefaultTables()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"Plugh Blvd", "Mall Blvd", "Carrer de la Unió", "1st St", "", "12th", "N Main St", "Ünïcödé Straße"} {
+		f.Add(s, "Main Street")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		got := tab.Similarity(a, b)
+		if got < 0 || got > 1 {
+			t.Fatalf("Similarity(%q, %q) = %v", a, b, got)
+		}
+		want := 0.0 // a name of stop words only has nothing to match
+		for _, w := range tab.Tokens(a) {
+			if !tab.IsStopword(w) {
+				want = 1
+			}
+		}
+		if self := tab.Similarity(a, a); self != want {
+			t.Fatalf("Similarity(%q, itself) = %v, want %v", a, self, want)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package osmroad
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/paulmach/osm"
@@ -57,4 +58,22 @@ func TestRampSigns(t *testing.T) {
 	if ramps != 1 || motorways != 2 {
 		t.Errorf("%d ramp edges, %d motorway edges; want 1 and 2", ramps, motorways)
 	}
+}
+
+// FuzzDestination: any destination tags give a text without the tags'
+// separators or surrounding spaces, empty only without a word in them.
+func FuzzDestination(f *testing.F) {
+	f.Add("I 95 South", "Newark;Baltimore")
+	f.Add("US 40 West;I 95", " Dover ; ")
+	f.Add("", ";;")
+	f.Fuzz(func(t *testing.T, ref, dest string) {
+		got := Destination(osm.Tags{{Key: "destination:ref", Value: ref}, {Key: "destination", Value: dest}})
+		if strings.Contains(got, ";") || got != strings.TrimSpace(got) {
+			t.Fatalf("Destination(%q, %q) = %q", ref, dest, got)
+		}
+		words := strings.TrimSpace(strings.ReplaceAll(ref+dest, ";", " ")) != ""
+		if (got != "") != words {
+			t.Fatalf("Destination(%q, %q) = %q", ref, dest, got)
+		}
+	})
 }
