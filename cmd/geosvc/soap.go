@@ -8,7 +8,6 @@ import (
 
 	"github.com/geosvc/geosvc/api"
 	"github.com/geosvc/geosvc/geo/geocode"
-	"github.com/geosvc/geosvc/geo/mapdata"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/soap"
 )
@@ -32,7 +31,7 @@ func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *a
 		ix, _ := ls.get(geocodeLayerName).(*geocode.Index)
 		return ix
 	}
-	opts.MapLayer = func() *mapdata.Layer { return mapLayer(ls) }
+	opts.MapLayer = ls.mapLayer
 	opts.Graph = func() *routing.Graph {
 		if lg := graph.Load(); lg != nil {
 			return lg.g
