@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 
 	"github.com/paulmach/orb"
@@ -24,6 +25,7 @@ type Shape struct {
 	// dirty.
 	cov   []uint8
 	dirty image.Rectangle
+	mask  *image.Alpha // the polygons' coverage, rasterized
 }
 
 // Shape returns the canvas's (reset) shape buffer.
@@ -240,21 +242,33 @@ func (s *Shape) capsule(x0, y0, x1, y1, r float64) {
 			continue
 		}
 		row := s.cov[y*w : (y+1)*w]
+		// Full coverage within r-0.5 of the segment, none beyond r+0.5.
+		in, out := r-0.5, r+0.5
+		in2, out2 := in*in, out*out
+		if in < 0 {
+			in2 = -1
+		}
 		for x := xs; x <= xe; x++ {
 			cx := float64(x) + 0.5
 			t := 0.0
 			if ll > 0 {
-				t = math.Max(0, math.Min(1, ((cx-x0)*dx+(cy-y0)*dy)/ll))
+				t = ((cx-x0)*dx + (cy-y0)*dy) / ll
+				if t < 0 {
+					t = 0
+				} else if t > 1 {
+					t = 1
+				}
 			}
 			ex, ey := cx-(x0+t*dx), cy-(y0+t*dy)
-			d := math.Sqrt(ex*ex + ey*ey)
-			c := r + 0.5 - d
-			if c <= 0 {
+			d2 := ex*ex + ey*ey
+			if d2 >= out2 {
 				continue
 			}
 			v := uint8(255)
-			if c < 1 {
-				v = uint8(c * 255)
+			if d2 > in2 {
+				if c := out - math.Sqrt(d2); c < 1 {
+					v = uint8(c * 255)
+				}
 			}
 			if v > row[x] {
 				row[x] = v
@@ -287,7 +301,7 @@ func (s *Shape) PaintWith(src image.Image) {
 		return
 	}
 	if s.rasterized {
-		s.z.Draw(s.c.Img, s.c.Img.Bounds(), src, image.Point{})
+		s.mergeMask()
 	}
 	if s.dirty.Empty() {
 		return
@@ -311,10 +325,14 @@ func (s *Shape) PaintWith(src image.Image) {
 			if !uniform {
 				sr, sg, sb, sa = src.At(x, y).RGBA()
 			}
-			// Source over, scaled by the coverage (16-bit colour, 8-bit coverage).
-			a := sa * c / 255
 			i := img.PixOffset(x, y)
 			p := img.Pix[i : i+4 : i+4]
+			if c == 255 && sa == 0xffff { // opaque and fully covered: the source
+				p[0], p[1], p[2], p[3] = uint8(sr>>8), uint8(sg>>8), uint8(sb>>8), 255
+				continue
+			}
+			// Source over, scaled by the coverage (16-bit colour, 8-bit coverage).
+			a := sa * c / 255
 			inv := 0xffff - a
 			p[0] = uint8((uint32(p[0])*0x101*inv/0xffff + sr*c/255) >> 8)
 			p[1] = uint8((uint32(p[1])*0x101*inv/0xffff + sg*c/255) >> 8)
@@ -323,6 +341,36 @@ func (s *Shape) PaintWith(src image.Image) {
 		}
 	}
 	s.dirty = image.Rectangle{}
+}
+
+// mergeMask rasterizes the polygons into the mask (the rasterizer's
+// SIMD path straight into an alpha image) and takes their coverage into
+// the coverage buffer, over the polygons' bounds only, so that painting
+// costs the pixels covered rather than the canvas.
+func (s *Shape) mergeMask() {
+	w, h := s.c.View.W, s.c.View.H
+	if s.cov == nil {
+		s.cov = make([]uint8, w*h)
+	}
+	if s.mask == nil {
+		s.mask = image.NewAlpha(image.Rect(0, 0, w, h))
+	}
+	s.z.DrawOp = draw.Src
+	s.z.Draw(s.mask, s.mask.Bounds(), image.Opaque, image.Point{})
+	b := s.bound.Intersect(image.Rect(0, 0, w, h))
+	if b.Empty() {
+		return
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		m := s.mask.Pix[y*w : (y+1)*w]
+		c := s.cov[y*w : (y+1)*w]
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if m[x] > c[x] {
+				c[x] = m[x]
+			}
+		}
+	}
+	s.grow(b.Min.X, b.Min.Y, b.Max.X-1, b.Max.Y-1)
 }
 
 // Hatch is an endless pattern of diagonal lines: Ink on every Every-th

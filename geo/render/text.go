@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 	"sync"
 
@@ -105,16 +106,39 @@ func (c *Canvas) Text(s string, x, y int, st TextStyle) (image.Rectangle, error)
 	if st.Background.A > 0 {
 		c.Rect(box, st.Background)
 	}
-	d := font.Drawer{Dst: c.Img, Face: f}
+	// Each glyph is rasterized once, then stamped at the halo's eight
+	// offsets (under every glyph's ink) and once in the text's colour.
+	type glyph struct {
+		dr   image.Rectangle
+		mask *image.Alpha
+	}
+	var gs []glyph
+	dot := fixed.P(x, y)
+	prev := rune(-1)
+	for _, r := range s {
+		if prev >= 0 {
+			dot.X += f.Kern(prev, r)
+		}
+		dr, mask, mp, adv, ok := f.Glyph(dot, r)
+		if ok && !dr.Empty() {
+			m := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+			draw.Draw(m, m.Bounds(), mask, mp, draw.Src)
+			gs = append(gs, glyph{dr, m})
+		}
+		dot.X += adv
+		prev = r
+	}
 	if st.Halo.A > 0 && st.Background.A == 0 {
-		d.Src = image.NewUniform(st.Halo)
+		halo := image.NewUniform(st.Halo)
 		for _, o := range [][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
-			d.Dot = fixed.P(x+o[0], y+o[1])
-			d.DrawString(s)
+			for _, g := range gs {
+				draw.DrawMask(c.Img, g.dr.Add(image.Pt(o[0], o[1])), halo, image.Point{}, g.mask, image.Point{}, draw.Over)
+			}
 		}
 	}
-	d.Src = image.NewUniform(st.Color)
-	d.Dot = fixed.P(x, y)
-	d.DrawString(s)
+	ink := image.NewUniform(st.Color)
+	for _, g := range gs {
+		draw.DrawMask(c.Img, g.dr, ink, image.Point{}, g.mask, image.Point{}, draw.Over)
+	}
 	return box, nil
 }
