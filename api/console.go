@@ -24,7 +24,7 @@ const consoleCSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; 
 
 // ServeConsole serves the web console on public routes: index.html of
 // files at / and every other file under /console/ (files is
-// console.Files()). The page asks for an API key and calls the REST
+// console.Files()), and its icon at /favicon.ico too. The page asks for an API key and calls the REST
 // interfaces with it; the files themselves need none.
 func (s *Server) ServeConsole(files fs.FS) error {
 	return fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
@@ -35,13 +35,20 @@ func (s *Server) ServeConsole(files fs.FS) error {
 		if err != nil {
 			return err
 		}
-		route := consolePrefix + p
-		if p == "index.html" {
-			route = "/"
-		}
 		h := consoleFile(p, b)
-		s.Public(http.MethodGet, route, h)
-		s.Public(http.MethodHead, route, h)
+		routes := []string{consolePrefix + p}
+		switch p {
+		case "index.html":
+			routes = []string{"/"}
+		case "favicon.svg":
+			// Browsers ask every page's host for /favicon.ico; an SVG
+			// answered there (with its own type) spares them a 403.
+			routes = append(routes, "/favicon.ico")
+		}
+		for _, route := range routes {
+			s.Public(http.MethodGet, route, h)
+			s.Public(http.MethodHead, route, h)
+		}
 		return nil
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/geosvc/geosvc/queue"
 )
@@ -112,7 +113,8 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 	buf = append(buf, `","status":"`...)
 	buf = append(buf, j.Status...)
 	buf = append(buf, `","routing":"`...)
-	buf = append(buf, j.Metric.String()...)
+	base, _, _ := strings.Cut(j.Routing, ";") // the option, without speeds or avoid
+	buf = append(buf, base...)
 	buf = append(buf, `","origin_addresses":`...)
 	bw.Write(buf)
 	if err := writeJSON(bw, s.res.Origins); err != nil {

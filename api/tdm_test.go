@@ -20,6 +20,7 @@ import (
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
+	"github.com/geosvc/geosvc/routing"
 )
 
 // tdmFixture is a server with the tdmv1 routes on a test Redis, two keys,
@@ -196,7 +197,14 @@ func TestTDMOrderValidation(t *testing.T) {
 		{"result empty", orderJSON([]string{}, ok, ok), "result", "is empty"},
 		{"result unknown", orderJSON([]string{"distance", "time"}, ok, ok), "result[1]", `unknown output "time"`},
 		{"result not strings", orderJSON([]any{1}, ok, ok), "result[0]", "must be a string"},
-		{"routing unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":"safest"}`, "routing", `unknown routing "safest"`},
+		{"routing unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":"quickest"}`, "routing", `unknown routing "quickest"`},
+		{"speeds not an object", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":[80]}`, "speeds", "must be an object"},
+		{"speed not a number", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Motorway":"fast"}}`, "speeds.Motorway", "must be a number of km/h"},
+		{"speed zero", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Motorway":0}}`, "speeds.Motorway", "0 km/h is out of range"},
+		{"speed too high", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"LocalRoadCity":251}}`, "speeds.LocalRoadCity", "251 km/h is out of range"},
+		{"speed unknown type", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Autobahn":120}}`, "speeds", `"Autobahn" is not a RoadType`},
+		{"avoid not an array", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":"toll"}`, "avoid", "must be an array of strings"},
+		{"avoid unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":["toll","bridges"]}`, "avoid[1]", `"bridges" is not an avoid option`},
 		{"routing not a string", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":1}`, "routing", "must be a string"},
 	}
 	for _, tt := range tests {
@@ -296,16 +304,24 @@ func TestTDMOrderAccepted(t *testing.T) {
 	if n := f.pending(t); n != 2*len(tests) {
 		t.Errorf("%d chunk tasks pending, want %d", n, 2*len(tests))
 	}
-	id := f.order(t, `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":"shortest"}`)
-	if j, _ := f.q.Get(context.Background(), id, ""); j.Metric.String() != "shortest" {
-		t.Errorf("routing shortest stored as %v", j.Metric)
+	for _, tc := range []struct{ body, want string }{
+		{`"routing":"shortest"`, "shortest"},
+		{`"routing":"most_efficient","avoid":["toll","ferry"]`, "efficient;avoid=ferry,toll"},
+		{`"routing":"safest","speeds":{"Motorway":80,"Defaultspeed":30.5},"avoid":null`, "safest;speeds=Defaultspeed:30.5,Motorway:80"},
+		{`"speeds":{"LocalRoadCity":20},"avoid":["unpaved","motorway"]`, "fastest;speeds=LocalRoadCity:20;avoid=motorway,unpaved"},
+	} {
+		id := f.order(t, `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],`+tc.body+`}`)
+		cells++
+		if j, _ := f.q.Get(context.Background(), id, ""); j.Routing != tc.want {
+			t.Errorf("%s stored as %q, want %q", tc.body, j.Routing, tc.want)
+		}
 	}
 	u, err := f.store.Usage(context.Background(), f.keyID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := u[0].Counts["tdmv1"+keys.CellsSuffix]; got != cells+1 {
-		t.Errorf("cells counted %d, want %d", got, cells+1)
+	if got := u[0].Counts["tdmv1"+keys.CellsSuffix]; got != cells {
+		t.Errorf("cells counted %d, want %d", got, cells)
 	}
 }
 
@@ -695,4 +711,29 @@ func TestTDMFetchWaits(t *testing.T) {
 			t.Errorf("wait %s: %d %s", w, rec.Code, rec.Body)
 		}
 	}
+}
+
+// FuzzOrderMetric: any routing, speeds and avoid values either give
+// errors naming one of those fields or a canonical key that routing
+// parses back into the same key.
+func FuzzOrderMetric(f *testing.F) {
+	f.Add(`"safest"`, `{"Motorway":80,"Defaultspeed":30.5}`, `["toll","ferry"]`)
+	f.Add(`"most_efficient"`, `null`, `[]`)
+	f.Add(`1`, `{"Autobahn":1e9}`, `"toll"`)
+	f.Fuzz(func(t *testing.T, r, speeds, avoid string) {
+		b := orderBody{Routing: json.RawMessage(r), Speeds: json.RawMessage(speeds), Avoid: json.RawMessage(avoid)}
+		key, errs := parseMetric(b, nil)
+		if len(errs) > 0 {
+			for _, e := range errs {
+				if !strings.HasPrefix(e.Field, "routing") && !strings.HasPrefix(e.Field, "speeds") && !strings.HasPrefix(e.Field, "avoid") {
+					t.Fatalf("error of field %q", e.Field)
+				}
+			}
+			return
+		}
+		spec, err := routing.ParseMetricSpec(key)
+		if err != nil || spec.String() != key {
+			t.Fatalf("key %q parsed back as %q, %v", key, spec.String(), err)
+		}
+	})
 }

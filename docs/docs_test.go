@@ -40,6 +40,20 @@ func TestRequiredPagesExist(t *testing.T) {
 	}
 }
 
+// readmeMaxLines is the length the repository's README.md may not pass:
+// it is a guide, the reference lives in docs/ (the project's rule).
+const readmeMaxLines = 250
+
+func TestReadmeIsShort(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, more than %d: move reference material into docs/", n, readmeMaxLines)
+	}
+}
+
 // TestLinksResolve checks every relative link of README.md and docs/*.md:
 // the file or directory it names exists, and a #fragment names a heading
 // of the target Markdown page (GitHub's anchors).

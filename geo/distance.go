@@ -2,7 +2,8 @@
 // distances on the sphere (HaversineM), a local plane for short distances
 // (LocalProjection), and points inside polygons (InteriorPoint, LabelPoint).
 // Its sub-packages own one thing each: a data set (boundary, timezone,
-// zip4, geocode), a spatial index (spatial), OSM reading (osmfile,
+// zip4, geocode, health, mapdata), the world base layer embedded in the
+// binary (world), a spatial index (spatial), OSM reading (osmfile,
 // osmarea), road reference numbers (roadref) or map rendering (render).
 package geo
 

@@ -12,8 +12,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/geosvc/geosvc/routing"
 )
 
 // ErrNotFound is returned for an unknown job id, or a job that belongs to
@@ -88,7 +86,7 @@ func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 	chunks := ChunkCount(rows, q.cfg.ChunkRows)
 	expires := now.Add(q.cfg.Retention)
 	job := &Job{
-		ID: id, Owner: o.Owner, Status: StatusQueued, Metric: o.Metric, Outputs: o.Outputs,
+		ID: id, Owner: o.Owner, Status: StatusQueued, Routing: o.Routing, Outputs: o.Outputs,
 		Rows: rows, Cols: cols, Chunks: chunks, ChunkRows: q.cfg.ChunkRows,
 		Created: time.UnixMilli(now.UnixMilli()),
 	}
@@ -96,7 +94,7 @@ func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 		p.HSet(ctx, q.keys.job(id), map[string]any{
 			"owner":        o.Owner,
 			"status":       string(StatusQueued),
-			"metric":       o.Metric.String(),
+			"metric":       o.Routing,
 			"outputs":      int(o.Outputs),
 			"rows":         rows,
 			"cols":         cols,
@@ -171,9 +169,8 @@ func (q *Queue) Get(ctx context.Context, id, owner string) (*Job, error) {
 	}
 	done, _ := v[1].(int64)
 	lastDone, _ := v[2].(int64)
-	metric, _ := routing.ParseMetric(s(5))
 	j := &Job{
-		ID: id, Owner: s(3), Status: Status(s(4)), Metric: metric, Outputs: Outputs(n(6)),
+		ID: id, Owner: s(3), Status: Status(s(4)), Routing: s(5), Outputs: Outputs(n(6)),
 		Rows: n(7), Cols: n(8), Chunks: n(9), ChunkRows: n(10),
 		Created: ms(11), Started: ms(12), Finished: ms(13), Message: s(14),
 	}

@@ -13,12 +13,11 @@ import (
 
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
-	"github.com/geosvc/geosvc/routing"
 )
 
 // order returns an order of rows x cols made-up points.
 func order(owner string, rows, cols int) queue.Order {
-	o := queue.Order{Owner: owner, Metric: routing.Shortest, Outputs: queue.OutBoth}
+	o := queue.Order{Owner: owner, Routing: "shortest", Outputs: queue.OutBoth}
 	for i := range rows {
 		p := orb.Point{-75.5 + float64(i)/1000, 39.1}
 		o.OriginPoints = append(o.OriginPoints, p)
@@ -72,7 +71,7 @@ func TestSubmitStoresJobAndEnqueuesChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := queue.Job{
-		ID: j.ID, Owner: "key-a", Status: queue.StatusQueued, Metric: routing.Shortest,
+		ID: j.ID, Owner: "key-a", Status: queue.StatusQueued, Routing: "shortest",
 		Outputs: queue.OutBoth, Rows: 10, Cols: 3, Chunks: 3, ChunkRows: 4, Created: j.Created,
 	}
 	if *got != want {
@@ -101,7 +100,7 @@ func TestSubmitStoresJobAndEnqueuesChunks(t *testing.T) {
 	}
 	o := order("key-a", 10, 3)
 	if !slices.Equal(spec.Origins, o.OriginPoints) || !slices.Equal(spec.Destinations, o.DestinationPoints) ||
-		spec.Metric != routing.Shortest || spec.Chunks != 3 || spec.ChunkRows != 4 {
+		spec.Routing != "shortest" || spec.Chunks != 3 || spec.ChunkRows != 4 {
 		t.Errorf("Spec = %+v", spec)
 	}
 	if lo, hi := spec.ChunkRange(2); lo != 8 || hi != 10 {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/geosvc/geosvc/routing"
 )
 
 // Begin is called by a worker before it computes chunk i of job id. It
@@ -43,15 +41,11 @@ func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
 		}
 		s[i], _ = x.(string)
 	}
-	metric, err := routing.ParseMetric(s[0])
-	if err != nil {
-		return nil, err
-	}
 	outputs, _ := strconv.Atoi(s[1])
 	chunks, _ := strconv.Atoi(s[2])
 	chunkRows, _ := strconv.Atoi(s[3])
 	spec := &Spec{
-		ID: id, Metric: metric, Outputs: Outputs(outputs), Chunks: chunks, ChunkRows: chunkRows,
+		ID: id, Routing: s[0], Outputs: Outputs(outputs), Chunks: chunks, ChunkRows: chunkRows,
 		Origins: decodePoints([]byte(s[4])), Destinations: decodePoints([]byte(s[5])),
 	}
 	if chunkRows < 1 || chunks != ChunkCount(len(spec.Origins), chunkRows) || len(spec.Destinations) == 0 {

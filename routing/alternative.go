@@ -106,7 +106,8 @@ func (g *Graph) Alternatives(m Metric, from, to Snap, k int) ([]*Route, error) {
 func (g *Graph) altRoutes(from, to Snap, alts []altRoute) []*Route {
 	out := make([]*Route, len(alts))
 	for i, a := range alts {
-		out[i] = g.routeOf(Fastest, from, to, a.nodes, g.pathWeight(Fastest, from, to, a.nodes))
+		d, dist := toUnits(Fastest, g.pathWeight(Fastest, from, to, a.nodes))
+		out[i] = g.routeOf(a.nodes, from, to, int(d), int(dist), g.base.nodeTime)
 	}
 	return out
 }

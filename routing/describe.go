@@ -2,6 +2,7 @@ package routing
 
 import (
 	"math"
+	"strings"
 
 	"github.com/paulmach/orb"
 
@@ -38,8 +39,17 @@ func (m Maneuver) String() string {
 // street, then the stretch driven on it.
 type Step struct {
 	Maneuver Maneuver
-	// Street is the name of the road driven ("" when unnamed).
+	// Street is the display name of the road driven ("" when unnamed):
+	// its name, else its route numbers, kept along the road while the
+	// name or a route number stays the same.
 	Street string
+	// Ramp is set when the step takes a ramp or link road
+	// (motorway_link, trunk_link, ...); Toward is where the ramp's signs
+	// lead ("I-95 North: Wilmington", from destination:ref and
+	// destination) and Exit its exit number (junction:ref), "" when
+	// untagged.
+	Ramp         bool
+	Toward, Exit string
 	// RoadType is the SOAP road type of its first stretch.
 	RoadType profile.RoadType
 	// Point is where the maneuver happens.
@@ -48,13 +58,17 @@ type Step struct {
 	DistanceM, DurationS float64
 }
 
-// Steps describes the route turn by turn: a Depart step, a step wherever
-// the street name changes (or, on an unnamed road, the road turns by 30
-// degrees or more), each with the maneuver from the angle between the
-// roads, and an Arrive step at the end.
+// Steps describes the route turn by turn: a Depart step; a step where
+// the route takes a ramp (and where a ramp forks toward another
+// destination); a step where it leaves a ramp or the road changes (its
+// name changes and no route number carries on, or, on an unnamed road,
+// it turns by 30 degrees or more), each with the maneuver from the angle
+// between the roads; and an Arrive step at the end.
 func (r *Route) Steps() []Step {
 	var steps []Step
 	var lastBearing float64
+	var runRefs []string // route numbers of the last step's road
+	runNamed := false    // the last step's road has a name (not only a ref)
 	for i, s := range r.Segments {
 		if len(s.Geometry) < 2 {
 			if len(steps) > 0 { // a stretch without shape still counts
@@ -65,11 +79,57 @@ func (r *Route) Steps() []Step {
 		}
 		in, out := bearing(s.Geometry[0], s.Geometry[1]), bearing(s.Geometry[len(s.Geometry)-2], s.Geometry[len(s.Geometry)-1])
 		m := turn(lastBearing, in)
-		switch {
-		case len(steps) == 0:
-			steps = append(steps, Step{Maneuver: Depart, Street: s.Name, RoadType: s.RoadType, Point: s.Geometry[0]})
-		case s.Name != steps[len(steps)-1].Street || s.Name == "" && m != Straight:
-			steps = append(steps, Step{Maneuver: m, Street: s.Name, RoadType: s.RoadType, Point: s.Geometry[0]})
+		link := strings.HasSuffix(s.Class, "_link")
+		refs := routeNumbers(s.Ref)
+		newStep := func(m Maneuver) {
+			steps = append(steps, Step{Maneuver: m, Street: s.Name, Ramp: link, RoadType: s.RoadType, Point: s.Geometry[0]})
+			if link {
+				steps[len(steps)-1].Toward, steps[len(steps)-1].Exit = s.Dest, s.Exit
+			}
+			runRefs, runNamed = refs, s.Name != "" && s.Name != s.Ref
+		}
+		if len(steps) == 0 {
+			newStep(Depart)
+		} else {
+			prev := &steps[len(steps)-1]
+			same := s.Name == prev.Street && m == Straight // no news for the driver
+			switch {
+			case link && !prev.Ramp && same && s.Dest == "" && s.Exit == "":
+				// A link without signs straight on along the same road.
+			case link && !prev.Ramp:
+				newStep(m) // onto a ramp
+			case link && s.Dest != "" && prev.Toward != "" && s.Dest != prev.Toward:
+				newStep(m) // the ramp forks toward another destination
+			case link:
+				// Further along the ramp: signs met on the way complete it.
+				if prev.Toward == "" {
+					prev.Toward = s.Dest
+				}
+				if prev.Exit == "" {
+					prev.Exit = s.Exit
+				}
+				if prev.Street == "" {
+					prev.Street = s.Name
+				}
+			case prev.Ramp && !same:
+				newStep(m) // off the ramp
+			case prev.Ramp:
+				// Off the ramp straight on along a road of its name.
+			case s.Name == prev.Street && (s.Name != "" || m == Straight):
+				// The same road (an unnamed one breaks at turns).
+				if len(runRefs) == 0 {
+					runRefs = refs
+				}
+			case s.Name != "" && sameRoad(s, refs, runRefs, runNamed, prev.Street):
+				// The same road under its ref or a numbered name ("State
+				// Road 273" and "DE-273"): one display name, its name
+				// once a way gives one.
+				if !runNamed && s.Name != s.Ref {
+					prev.Street, runNamed = s.Name, true
+				}
+			default:
+				newStep(m)
+			}
 		}
 		st := &steps[len(steps)-1]
 		st.DistanceM += r.Segments[i].DistanceM
@@ -81,6 +141,58 @@ func (r *Route) Steps() []Step {
 			Point: r.Geometry[len(r.Geometry)-1]})
 	}
 	return steps
+}
+
+// routeNumbers splits a segment's Ref ("I-95 / US-202").
+func routeNumbers(ref string) []string {
+	if ref == "" {
+		return nil
+	}
+	return strings.Split(ref, " / ")
+}
+
+// sameRoad reports whether segment s (its route numbers refs) goes on
+// along the road of the last step (runRefs, runNamed, street): they share
+// a route number, and s is named by its ref only, or the step's road has
+// no name yet, or either name carries the shared number ("State Road
+// 273" of DE-273, "Interstate 95" of I-95). Two real names on one route
+// ("Christiana Road", then "Frenchtown Road" on DE-273) are two roads.
+func sameRoad(s Segment, refs, runRefs []string, runNamed bool, street string) bool {
+	for _, r := range refs {
+		for _, rr := range runRefs {
+			if r != rr {
+				continue
+			}
+			if s.Name == s.Ref || !runNamed || carriesNumber(s.Name, r) || carriesNumber(street, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// carriesNumber reports whether a name has the number of route ref as a
+// word ("State Road 273" and "DE-273").
+func carriesNumber(name, ref string) bool {
+	num := ref[strings.LastIndexAny(ref, "- ")+1:]
+	for _, w := range strings.Fields(name) {
+		if w == num {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesAny reports whether a and b have a value in common.
+func sharesAny(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // turn classifies the change of direction from bearing from to bearing to.

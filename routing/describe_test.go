@@ -62,7 +62,8 @@ func TestSteps(t *testing.T) {
 
 // TestStepsOfRealRoutes: on Andorra's roads, the steps of 50 random
 // routes start with Depart, end with Arrive at the route's end, add up to
-// the route's length and time, and change street or turn at every step.
+// the route's length and time, and change street or turn (or take a ramp
+// toward somewhere else) at every step.
 func TestStepsOfRealRoutes(t *testing.T) {
 	g := testGraph(t, "andorra")
 	pts := roadPoints(g, 100, 7, 0)
@@ -82,7 +83,8 @@ func TestStepsOfRealRoutes(t *testing.T) {
 		for k, s := range steps {
 			dist += s.DistanceM
 			dur += s.DurationS
-			if k > 0 && k < len(steps)-1 && s.Street == steps[k-1].Street && s.Maneuver == Straight {
+			fork := s.Ramp && s.Toward != steps[k-1].Toward // a ramp toward somewhere else
+			if k > 0 && k < len(steps)-1 && s.Street == steps[k-1].Street && s.Maneuver == Straight && !fork {
 				t.Errorf("route %d step %d: straight on along the same street %q", i, k, s.Street)
 			}
 		}
@@ -109,5 +111,69 @@ func TestRoadsIn(t *testing.T) {
 	})
 	if all == 0 || some == 0 || some >= all {
 		t.Errorf("%d roads in all, %d in the small bound", all, some)
+	}
+}
+
+// TestStepsDisplayNames: a road keeps one display name along a run of
+// ways named by name or by ref that share a route number, its name once
+// a way gives one (DE-273 / State Road 273 / DE-273 is one step "State
+// Road 273"; Interstate 95 / I-95 / I-95 / US-202 / Interstate 95 one
+// step "Interstate 95"; DE-273 / Christiana Road one step "Christiana
+// Road"), but two real names are two roads (Christiana Road, then
+// Frenchtown Road, both DE-273); a ramp is a
+// step of its own with its signs, the signs of later link pieces filling
+// in what the first lacked, and a fork of the ramp toward another
+// destination a step again.
+func TestStepsDisplayNames(t *testing.T) {
+	p := func(x, y float64) orb.Point { return orb.Point{-75.5 + x*1e-3, 39 + y*1e-3} }
+	east := func(i int) orb.LineString { return orb.LineString{p(float64(i), 0), p(float64(i+1), 0)} }
+	seg := func(i int, name, ref, class, dest, exit string) Segment {
+		return Segment{Name: name, Ref: ref, Class: class, Dest: dest, Exit: exit, DistanceM: 100, DurationS: 5, Geometry: east(i)}
+	}
+	for _, tc := range []struct {
+		name string
+		segs []Segment
+		want []string // "maneuver street [ramp toward exit]"
+	}{
+		{"state road", []Segment{seg(0, "DE-273", "DE-273", "primary", "", ""), seg(1, "State Road 273", "DE-273", "primary", "", ""), seg(2, "DE-273", "DE-273", "primary", "", "")},
+			[]string{"depart State Road 273", "arrive State Road 273"}},
+		{"ref then name", []Segment{seg(0, "DE-273", "DE-273", "primary", "", ""), seg(1, "Christiana Road", "DE-273", "primary", "", ""), seg(2, "DE-273", "DE-273", "primary", "", "")},
+			[]string{"depart Christiana Road", "arrive Christiana Road"}},
+		{"two names on one route", []Segment{seg(0, "Christiana Road", "DE-273", "primary", "", ""), seg(1, "DE-273", "DE-273", "primary", "", ""), seg(2, "Frenchtown Road", "DE-273", "primary", "", "")},
+			[]string{"depart Christiana Road", "straight Frenchtown Road", "arrive Frenchtown Road"}},
+		{"interstate", []Segment{seg(0, "Interstate 95", "I-95", "motorway", "", ""), seg(1, "I-95", "I-95", "motorway", "", ""),
+			seg(2, "I-95 / US-202", "I-95 / US-202", "motorway", "", ""), seg(3, "Interstate 95", "I-95", "motorway", "", "")},
+			[]string{"depart Interstate 95", "arrive Interstate 95"}},
+		{"another road", []Segment{seg(0, "DE-273", "DE-273", "primary", "", ""), seg(1, "Main Street", "", "primary", "", "")},
+			[]string{"depart DE-273", "straight Main Street", "arrive Main Street"}},
+		{"ramp", []Segment{seg(0, "Basin Road", "DE-141", "primary", "", ""), seg(1, "", "", "motorway_link", "", "3B"),
+			seg(2, "", "", "motorway_link", "I-95 South: Newark", ""), seg(3, "Delaware Turnpike", "I-95", "motorway", "", "")},
+			[]string{"depart Basin Road", "straight  [ramp I-95 South: Newark 3B]", "straight Delaware Turnpike", "arrive Delaware Turnpike"}},
+		{"ramp fork", []Segment{seg(0, "Basin Road", "DE-141", "primary", "", ""), seg(1, "", "", "motorway_link", "I-95", ""),
+			seg(2, "", "", "motorway_link", "I-95 South: Newark", ""), seg(3, "Delaware Turnpike", "I-95", "motorway", "", "")},
+			[]string{"depart Basin Road", "straight  [ramp I-95 ]", "straight  [ramp I-95 South: Newark ]", "straight Delaware Turnpike", "arrive Delaware Turnpike"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Route{Segments: tc.segs}
+			for _, s := range tc.segs {
+				r.Geometry = append(r.Geometry, s.Geometry...)
+			}
+			var got []string
+			for _, s := range r.Steps() {
+				line := s.Maneuver.String() + " " + s.Street
+				if s.Ramp {
+					line += " [ramp " + s.Toward + " " + s.Exit + "]"
+				}
+				got = append(got, line)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("steps %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("step %d %q, want %q", i, got[i], tc.want[i])
+				}
+			}
+		})
 	}
 }

@@ -107,10 +107,13 @@ type Route struct {
 
 // Segment is one stretch of a route on one compressed road edge.
 type Segment struct {
-	Edge     uint32
-	Name     string
-	Class    string
-	RoadType profile.RoadType
+	Edge uint32
+	// Name is the road's name, else its route numbers; Ref its route
+	// numbers ("I-95 / US-202"), Dest where its signs lead ("I-95 North:
+	// Wilmington") and Exit its exit number, "" when untagged.
+	Name, Ref, Dest, Exit string
+	Class                 string
+	RoadType              profile.RoadType
 	// DurationS and DistanceM are this segment's share (including the turn
 	// cost paid to enter it), in seconds and metres, unrounded.
 	DurationS float64

@@ -14,6 +14,16 @@ type addressInput struct {
 
 func (a addressInput) empty() bool { return a == addressInput{} }
 
+// minSimilarity is the least geocode.Tables.Similarity by which a given
+// street or city resembles the match's (a city: any place the geocoder
+// finds for it): below, the given value matched nothing and is
+// NotChecked rather than a Conflict with an unrelated match.
+const minSimilarity = 0.5
+
+// postcodeSearchM is how far from a town without a postcode of its own
+// the postcode offered in place of a wrong one is looked for.
+const postcodeSearchM = 10_000
+
 // alternativesMargin: candidates scoring within this of the best are
 // equally good, and a field on which they differ has Alternatives.
 const alternativesMargin = 0.02
@@ -50,14 +60,34 @@ func checkLocation(ix *geocode.Index, in addressInput) location {
 		loc.Status = statusEmpty
 		return loc
 	}
-	cs := ix.Forward(geocode.Query{HouseNumber: in.Premise, Street: in.Street, City: in.City,
-		Postcode: in.PostCode, State: in.State, Country: in.Country})
+	// A street or city that nothing resembles matched nothing: it is
+	// left out of the search and NotChecked.
+	q := in
+	cs := ix.Forward(forwardQuery(q))
+	unmatched := map[string]bool{}
+	if q.Street != "" && (len(cs) == 0 || !resembles(ix, q.Street, cs[0], "route")) {
+		q.Street, q.Premise = "", ""
+		unmatched["route"], unmatched["street_number"] = true, true
+	}
+	if q.City != "" && !knownCity(ix, q) {
+		q.City = ""
+		unmatched["locality"] = true
+	}
+	if len(unmatched) > 0 {
+		cs = nil
+		if !q.empty() {
+			cs = ix.Forward(forwardQuery(q))
+		}
+	}
+	notChecked := func(gf gazetteerField) {
+		if v := gf.given(in); v != "" {
+			gf.set(&loc, &locationField{Names: []nillableString{{Value: v}}, Status: statusNotChecked})
+		}
+	}
 	if len(cs) == 0 {
 		loc.Status = statusNotChecked
 		for _, gf := range gazetteerFields {
-			if v := gf.given(in); v != "" {
-				gf.set(&loc, &locationField{Names: []nillableString{{Value: v}}, Status: statusNotChecked})
-			}
+			notChecked(gf)
 		}
 		return loc
 	}
@@ -70,6 +100,17 @@ func checkLocation(ix *geocode.Index, in addressInput) location {
 	}
 	loc.Status = statusOK
 	for _, gf := range gazetteerFields {
+		if unmatched[gf.component] {
+			if gf.given(in) == "" {
+				gf.set(&loc, &locationField{Status: statusEmpty})
+				continue
+			}
+			notChecked(gf)
+			if statusRank[statusNotChecked] > statusRank[loc.Status] {
+				loc.Status = statusNotChecked
+			}
+			continue
+		}
 		f := checkField(ix, gf, in, best, ties)
 		gf.set(&loc, f)
 		if statusRank[f.Status] > statusRank[loc.Status] {
@@ -132,6 +173,16 @@ func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geoc
 		f.Status = statusEmpty
 	case long == "" && gf.component == "street_number":
 		f.Status, f.Current = statusIncomplete, given // the street has no such number
+	case long == "" && gf.component == "postal_code" && postcodeElsewhere(ix, given, best):
+		// The match (a town) has no postcode, and the given one is
+		// another town's: the postcode is wrong, the nearest one to the
+		// match is offered.
+		f.Status, f.Current = statusConflict, given
+		if near := ix.Nearby(best.Location, postcodeSearchM, geocode.NearbyPostalCodes, 1); len(near) > 0 {
+			if l, _ := near[0].Component("postal_code"); l != "" {
+				f.Names = names(l)
+			}
+		}
 	case long == "":
 		// The match (a town, a street) says nothing of this field: the
 		// given value could not be checked.
@@ -145,11 +196,14 @@ func checkField(ix *geocode.Index, gf gazetteerField, in addressInput, best geoc
 }
 
 // anySame reports whether the given value names one of the values:
-// exactly (sameValue), or a street by some of its words ("Loockerman St"
-// names "East Loockerman Street").
+// exactly (sameValue), a street by some of its words ("Loockerman St"
+// names "East Loockerman Street"), or a street or city with typos, every
+// distinctive word matched within the geocoder's typo tolerance
+// ("Rehobth Avenue" names "Rehoboth Avenue").
 func anySame(ix *geocode.Index, component, given string, values []string) bool {
 	for _, v := range values {
-		if sameValue(ix, component, given, v, "") || component == "route" && wordsOf(ix, given, v) {
+		if sameValue(ix, component, given, v, "") || component == "route" && wordsOf(ix, given, v) ||
+			(component == "route" || component == "locality") && ix.Tables().Similarity(given, v) == 1 {
 			return true
 		}
 	}
@@ -186,6 +240,54 @@ func sameValue(ix *geocode.Index, component, given, long, short string) bool {
 	case "postal_code":
 		g := strings.ToUpper(strings.ReplaceAll(given, " ", ""))
 		return strings.HasPrefix(g, strings.ToUpper(strings.ReplaceAll(long, " ", ""))+"-")
+	}
+	return false
+}
+
+// forwardQuery is the geocoder query of an address.
+func forwardQuery(in addressInput) geocode.Query {
+	return geocode.Query{HouseNumber: in.Premise, Street: in.Street, City: in.City,
+		Postcode: in.PostCode, State: in.State, Country: in.Country}
+}
+
+// resembles reports whether the candidate's component of type t (long or
+// short name) resembles the given value by minSimilarity.
+func resembles(ix *geocode.Index, given string, c geocode.Candidate, t string) bool {
+	long, short := c.Component(t)
+	sim := ix.Tables().Similarity
+	return long != "" && sim(given, long) >= minSimilarity || short != "" && sim(given, short) >= minSimilarity
+}
+
+// cityTypes are the components a city of a request may name.
+var cityTypes = []string{"locality", "sublocality", "neighborhood", "colloquial_area", "postal_town", "administrative_area_level_3", "administrative_area_level_2"}
+
+// knownCity reports whether the geocoder knows a place resembling the
+// request's city (in its state and country when given).
+func knownCity(ix *geocode.Index, in addressInput) bool {
+	for _, c := range ix.Forward(geocode.Query{City: in.City, State: in.State, Country: in.Country, Limit: 5}) {
+		for _, t := range cityTypes {
+			if resembles(ix, in.City, c, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// postcodeElsewhere reports whether postcode is known to the geocoder in
+// a town other than the match's.
+func postcodeElsewhere(ix *geocode.Index, postcode string, best geocode.Candidate) bool {
+	town, _ := best.Component("locality")
+	if town == "" {
+		return false
+	}
+	for _, c := range ix.Forward(geocode.Query{Postcode: postcode, Limit: 1, ResultTypes: []string{"postal_code"}}) {
+		if long, short := c.Component("postal_code"); !sameValue(ix, "postal_code", postcode, long, short) {
+			continue
+		}
+		if l, _ := c.Component("locality"); l != "" && ix.Tables().Similarity(l, town) < minSimilarity {
+			return true
+		}
 	}
 	return false
 }

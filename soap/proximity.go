@@ -126,11 +126,9 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]locationInp
 	nt := strings.TrimSpace(a.NodeType)
 	kind, gazetteer := proximityKinds[nt]
 	switch {
-	case nt == "Node" || nt == "ReachableNode":
-		return nil, senderFault("NodeType %s is not available in this release (Cities, LargeCities, PostalCodes, Streets, DBLocations are)", nt)
 	case a.UseDbSet && nt != "DBLocations":
 		return nil, senderFault("UseDbSet searches the key's location set: give NodeType DBLocations")
-	case !gazetteer && nt != "DBLocations":
+	case !gazetteer && nt != "DBLocations" && !roadNode(nt):
 		return nil, senderFault("NodeType %q is not a ProximityNodeTypes value", nt)
 	}
 	if a.MaxNofResults < 1 || a.MaxNofResults > maxProximityResults {
@@ -152,6 +150,9 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]locationInp
 	radius := float64(a.MaxDistance) // straight-line bound of the candidates
 	if st == "RoadTimeMinutes" {
 		radius *= 60 * proximityFastestMS
+	}
+	if roadNode(nt) {
+		return s.proximityNodes(p, nt == "ReachableNode", st, a.MaxDistance, radius, a.MaxNofResults)
 	}
 	var cands []nearbyResult
 	if gazetteer {

@@ -107,7 +107,7 @@ func TestProximitySimple(t *testing.T) {
 	}{
 		{"location set with another node type", map[string]string{"UseDbSet": "true"}, "give NodeType DBLocations"},
 		{"location set of a key without one", map[string]string{"UseDbSet": "true", "NodeType": "DBLocations"}, "addresses no location set"},
-		{"Node", map[string]string{"NodeType": "Node"}, "NodeType Node is not available"},
+		{"Node by road far from roads", map[string]string{"NodeType": "ReachableNode", "SearchType": "RoadDistance", "X": "-75.3"}, "no road within 1000 m"},
 		{"unknown node type", map[string]string{"NodeType": "Castles"}, "not a ProximityNodeTypes"},
 		{"no results asked", map[string]string{"MaxNofResults": "0"}, "MaxNofResults 0"},
 		{"too far", map[string]string{"MaxDistanceMeters": "500000"}, "maximum distance 500000"},

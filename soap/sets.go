@@ -155,13 +155,22 @@ func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
 		rdb.Del(context.WithoutCancel(ctx), s.setKey(ref))
 		return nil, fmt.Errorf("create set key: %w", err)
 	}
-	_, err = rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, s.setKey(ref), "key", k.ID)
-		p.SAdd(ctx, s.setsOf(owner.ID), name)
-		p.Set(ctx, s.setKeyIndex(k.ID), owner.ID+":"+name, 0)
-		return nil
-	})
+	// No MULTI: the set's keys hash to different slots of a Redis
+	// Cluster. The index and the owner's list are written first, the
+	// set's key id last: a set is usable once that field is there.
+	err = rdb.Set(ctx, s.setKeyIndex(k.ID), owner.ID+":"+name, 0).Err()
+	if err == nil {
+		err = rdb.SAdd(ctx, s.setsOf(owner.ID), name).Err()
+	}
+	if err == nil {
+		err = rdb.HSet(ctx, s.setKey(ref), "key", k.ID).Err()
+	}
 	if err != nil {
+		bg := context.WithoutCancel(ctx)
+		rdb.SRem(bg, s.setsOf(owner.ID), name)
+		rdb.Del(bg, s.setKeyIndex(k.ID))
+		rdb.Del(bg, s.setKey(ref))
+		s.opts.Keys.Revoke(bg, k.ID)
 		return nil, err
 	}
 	return createSetResponse{Key: plain}, nil
@@ -196,11 +205,15 @@ func (s *Service) deleteSet(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.Del(ctx, s.setKey(ref), s.setLocsKey(ref), s.setKeyIndex(setKeyID))
-		p.SRem(ctx, s.setsOf(ref.owner), ref.name)
-		return nil
-	})
+	// One key at a time (a Redis Cluster refuses a DEL across slots):
+	// the owner's list first, the set's hash last, so that a delete cut
+	// short leaves a set that a second delete finds and finishes.
+	err = rdb.SRem(ctx, s.setsOf(ref.owner), ref.name).Err()
+	for _, key := range []string{s.setLocsKey(ref), s.setKeyIndex(setKeyID), s.setKey(ref)} {
+		if err == nil {
+			err = rdb.Del(ctx, key).Err()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

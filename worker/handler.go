@@ -49,7 +49,10 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	}
 	lo, hi := e.spec.ChunkRange(ct.Chunk)
 	start := time.Now()
-	tab := w.engine.Table(e.origins[lo:hi], e.targets)
+	tab, err := w.engine.Table(ctx, e.origins[lo:hi], e.targets)
+	if err != nil {
+		return err
+	}
 	if tab.Rows != hi-lo || tab.Cols != len(e.spec.Destinations) {
 		return fmt.Errorf("worker: table of %d x %d for chunk of %d x %d", tab.Rows, tab.Cols, hi-lo, len(e.spec.Destinations))
 	}
@@ -82,12 +85,19 @@ func (w *Worker) loadJob(ctx context.Context, id string) (*jobEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &jobEntry{spec: spec}
-	e.origins = w.engine.SnapAll(spec.Origins, w.opts.SnapRadiusM)
-	dst := w.engine.SnapAll(spec.Destinations, w.opts.SnapRadiusM)
-	e.originMoved = w.moved(spec.Origins, e.origins)
-	e.destMoved = w.moved(spec.Destinations, dst)
-	e.targets, e.bytes = w.engine.Targets(spec.Metric, dst)
+	// The job's routing is parsed here, once per job and worker process.
+	metric, err := routing.ParseMetricSpec(spec.Routing)
+	if err != nil {
+		return nil, fmt.Errorf("worker: job %s: routing %q: %w: %w", id, spec.Routing, err, asynq.SkipRetry)
+	}
+	e := &jobEntry{spec: spec, metric: metric}
+	e.origins = w.engine.SnapAll(metric, spec.Origins, w.opts.SnapRadiusM)
+	dst := w.engine.SnapAll(metric, spec.Destinations, w.opts.SnapRadiusM)
+	e.originMoved = w.moved(metric, spec.Origins, e.origins)
+	e.destMoved = w.moved(metric, spec.Destinations, dst)
+	if e.targets, e.bytes, err = w.engine.Targets(ctx, metric, dst); err != nil {
+		return nil, err
+	}
 	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved))
 	return e, nil
 }
@@ -96,7 +106,7 @@ func (w *Worker) loadJob(ctx context.Context, id string) (*jobEntry, error) {
 // centimetres; where snapping failed, queue.NotSnappedSwapped when the
 // point read the other way round (x and y swapped, Google's lat,lng habit)
 // would have snapped, else queue.NotSnapped.
-func (w *Worker) moved(pts []orb.Point, snaps []routing.Snap) []float32 {
+func (w *Worker) moved(metric routing.MetricSpec, pts []orb.Point, snaps []routing.Snap) []float32 {
 	out := make([]float32, len(snaps))
 	var swapped []orb.Point
 	var at []int
@@ -112,7 +122,7 @@ func (w *Worker) moved(pts []orb.Point, snaps []routing.Snap) []float32 {
 		}
 	}
 	if len(swapped) > 0 {
-		for k, s := range w.engine.SnapAll(swapped, w.opts.SnapRadiusM) {
+		for k, s := range w.engine.SnapAll(metric, swapped, w.opts.SnapRadiusM) {
 			if s.OK {
 				out[at[k]] = queue.NotSnappedSwapped
 			}

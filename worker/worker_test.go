@@ -33,7 +33,7 @@ type fakeEngine struct {
 	barrier *sync.WaitGroup // when set, Table waits until it is released
 }
 
-func (f *fakeEngine) SnapAll(pts []orb.Point, _ float64) []routing.Snap {
+func (f *fakeEngine) SnapAll(_ routing.MetricSpec, pts []orb.Point, _ float64) []routing.Snap {
 	out := make([]routing.Snap, len(pts))
 	for i, p := range pts {
 		if p[0] != 0 {
@@ -43,12 +43,12 @@ func (f *fakeEngine) SnapAll(pts []orb.Point, _ float64) []routing.Snap {
 	return out
 }
 
-func (f *fakeEngine) Targets(_ routing.Metric, dst []routing.Snap) (targets, int64) {
+func (f *fakeEngine) Targets(_ context.Context, _ routing.MetricSpec, dst []routing.Snap) (targets, int64, error) {
 	f.builds.Add(1)
-	return dst, 1000
+	return dst, 1000, nil
 }
 
-func (f *fakeEngine) Table(src []routing.Snap, t targets) routing.Table {
+func (f *fakeEngine) Table(_ context.Context, src []routing.Snap, t targets) (routing.Table, error) {
 	f.tables.Add(1)
 	if f.panics.Load() {
 		panic("fake engine exploded")
@@ -71,7 +71,7 @@ func (f *fakeEngine) Table(src []routing.Snap, t targets) routing.Table {
 			tab.Distances = append(tab.Distances, 1000*o+10*x)
 		}
 	}
-	return tab
+	return tab, nil
 }
 
 // setup returns a queue with chunks of chunkRows and a worker on it using
@@ -387,7 +387,7 @@ func TestJobCachePanicEndsFlight(t *testing.T) {
 func TestMovedMarksSwappedPairs(t *testing.T) {
 	w := &Worker{engine: &fakeEngine{}}
 	pts := []orb.Point{{0, 39.5}, {0, 0}, {5, 20}}
-	got := w.moved(pts, w.engine.SnapAll(pts, 0))
+	got := w.moved(routing.MetricSpec{}, pts, w.engine.SnapAll(routing.MetricSpec{}, pts, 0))
 	want := []float32{queue.NotSnappedSwapped, queue.NotSnapped, 2}
 	if !slices.Equal(got, want) {
 		t.Errorf("moved = %v, want %v", got, want)

@@ -159,16 +159,24 @@ func (s *Store) Create(ctx context.Context, o CreateOptions) (Key, string, error
 	if !ok {
 		return Key{}, "", ErrExists
 	}
-	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, rec, encode(k))
-		p.Set(ctx, s.idKey(k.ID), h, 0)
-		p.SAdd(ctx, s.setKey(), k.ID)
-		return nil
-	})
+	// No MULTI: the record, the id index and the set of ids hash to
+	// different slots of a Redis Cluster. The writes are ordered instead:
+	// the id index and the set first, the record's fields last, so that a
+	// key authenticates only once everything about it is written.
+	err = s.rdb.Set(ctx, s.idKey(k.ID), h, 0).Err()
+	if err == nil {
+		err = s.rdb.SAdd(ctx, s.setKey(), k.ID).Err()
+	}
+	if err == nil {
+		err = s.rdb.HSet(ctx, rec, encode(k)).Err()
+	}
 	if err != nil {
 		// Give the claimed record back, so that a half-written key does
 		// not block that value forever (best effort: Redis just failed).
-		s.rdb.Del(context.WithoutCancel(ctx), rec)
+		bg := context.WithoutCancel(ctx)
+		s.rdb.SRem(bg, s.setKey(), k.ID)
+		s.rdb.Del(bg, s.idKey(k.ID))
+		s.rdb.Del(bg, rec)
 		return Key{}, "", fmt.Errorf("keys: create: %w", err)
 	}
 	if s.cache != nil {

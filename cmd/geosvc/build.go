@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/progress"
 	"github.com/geosvc/geosvc/configs"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/osmroad"
@@ -59,12 +60,17 @@ func runBuild(args []string) error {
 		return fmt.Errorf("profile %s: %w", profSrc.File, err)
 	}
 	start := time.Now()
+	prog := progress.New(os.Stderr)
+	stage := prog.Start("reading "+src.File, progress.FileRead(*osmPath))
 	net, err := osmroad.Read(*osmPath, prof)
+	took := stage.Done()
 	if err != nil {
 		return fmt.Errorf("read %s: %w", *osmPath, err)
 	}
-	fmt.Printf("read %s (%v):\n%s\n", src.File, time.Since(start).Round(time.Millisecond), net.Report.String())
+	fmt.Printf("read %s (%v):\n%s\n", src.File, took.Round(time.Millisecond), net.Report.String())
+	stage = prog.Start("routing graph and hierarchies (CH, CCH)", nil)
 	g, rep, err := routing.Build(net, prof)
+	stage.Done()
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
@@ -90,7 +96,7 @@ func runBuild(args []string) error {
 	}
 	countries := extractCountries(net.Vertices)
 	fmt.Printf("extract countries (world base layer, by road vertices): %s\n", countries)
-	layers, err := buildLayers(&buildContext{OSMPath: *osmPath, Out: *out, Countries: countries})
+	layers, err := buildLayers(&buildContext{OSMPath: *osmPath, Out: *out, Countries: countries}, prog)
 	if err != nil {
 		return err
 	}

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,13 +33,21 @@ func inProcessServer(t *testing.T, data, key string) string {
 // listener's URL.
 func inProcessServers(t *testing.T, data, key string) serverURLs {
 	t.Helper()
-	t.Setenv("REDIS_URL", "") // the embedded Redis, even where CI sets one
+	return inProcessServersOn(t, data, key, "") // the embedded Redis, even where CI sets one
+}
+
+// inProcessServersOn is inProcessServers on the Redis of redisURL (empty:
+// the embedded one), with more flags of serve.
+func inProcessServersOn(t *testing.T, data, key, redisURL string, flags ...string) serverURLs {
+	t.Helper()
+	t.Setenv("REDIS_URL", redisURL)
 	t.Setenv("GEOSVC_DEMO_KEY", key)
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan serverURLs, 1)
 	done := make(chan error, 1)
+	args := append([]string{"--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--log-level", "warn"}, flags...)
 	go func() {
-		done <- serve(ctx, serveRole, []string{"--data", data, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--log-level", "warn"}, listening)
+		done <- serve(ctx, serveRole, args, listening)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -100,7 +110,8 @@ func apiCall(t *testing.T, method, u, key string, body any, out any) (int, http.
 type geocodeAnswer struct {
 	Status  string `json:"status"`
 	Results []struct {
-		FormattedAddress  string `json:"formatted_address"`
+		Types             []string `json:"types"`
+		FormattedAddress  string   `json:"formatted_address"`
 		AddressComponents []struct {
 			LongName  string   `json:"long_name"`
 			ShortName string   `json:"short_name"`
@@ -129,7 +140,7 @@ func (g geocodeAnswer) country(i int) string {
 // a point in the middle of it.
 func namedRoad(t *testing.T, g *routing.Graph) (string, orb.Point) {
 	t.Helper()
-	pts := g.RandomRoadPoints(40, 7)
+	pts := randomRoadPoints(g, 40, 7)
 	snaps := g.SnapAll(pts, 1000)
 	best, bestLen := "", 0.0
 	var mid orb.Point
@@ -166,13 +177,14 @@ func TestEveryExtractAnswersInItsOwnCountry(t *testing.T) {
 		point   orb.Point // a known place of the extract
 		iso2    string
 		iso3    string
+		country string // the country's name in adminv1 (country_name)
 		zone    string // IANA zone (X-Time-Zone)
 	}{
-		{"delaware", orb.Point{-75.5244, 39.1582}, "US", "USA", "America/New_York"},   // Dover
-		{"andorra", orb.Point{1.5218, 42.5063}, "AD", "AND", "Europe/Andorra"},        // Andorra la Vella
-		{"porto_portugal", orb.Point{-8.6110, 41.1496}, "PT", "PRT", "Europe/Lisbon"}, // Porto, Aliados
-		{"monaco", orb.Point{7.4246, 43.7384}, "MC", "MCO", "Europe/Monaco"},          // Monte-Carlo
-		{"baltimore", orb.Point{-76.6122, 39.2904}, "US", "USA", "America/New_York"},  // Baltimore, downtown
+		{"delaware", orb.Point{-75.5244, 39.1582}, "US", "USA", "United States", "America/New_York"},  // Dover
+		{"andorra", orb.Point{1.5218, 42.5063}, "AD", "AND", "Andorra", "Europe/Andorra"},             // Andorra la Vella
+		{"porto_portugal", orb.Point{-8.6110, 41.1496}, "PT", "PRT", "Portugal", "Europe/Lisbon"},     // Porto, Aliados
+		{"monaco", orb.Point{7.4246, 43.7384}, "MC", "MCO", "Monaco", "Europe/Monaco"},                // Monte-Carlo
+		{"baltimore", orb.Point{-76.6122, 39.2904}, "US", "USA", "United States", "America/New_York"}, // Baltimore, downtown
 	} {
 		t.Run(tc.extract, func(t *testing.T) {
 			data, err := extractBundle(t, tc.extract)
@@ -223,7 +235,7 @@ func TestEveryExtractAnswersInItsOwnCountry(t *testing.T) {
 				} `json:"local_area"`
 			}
 			_, hdr := apiCall(t, "GET", fmt.Sprintf("%s/timezonesv1/xy2tzdata?x=%v&y=%v", base, tc.point[0], tc.point[1]), key, nil, &tz)
-			if len(admin.Features) != 1 || admin.Features[0].Properties.Category != "admin0" || tz.LocalArea.Country != tc.iso3 {
+			if len(admin.Features) != 1 || admin.Features[0].Properties.Category != "admin0" || admin.Features[0].Properties.CountryName != tc.country || tz.LocalArea.Country != tc.iso3 {
 				t.Errorf("admin0 at %v: %+v; local area country %q, want %s", tc.point, admin.Features, tz.LocalArea.Country, tc.iso3)
 			}
 			if z := hdr.Get("X-Time-Zone"); z != tc.zone {
@@ -231,7 +243,7 @@ func TestEveryExtractAnswersInItsOwnCountry(t *testing.T) {
 			}
 
 			// A 20 x 20 matrix between road points: no null.
-			pts := g.RandomRoadPoints(40, 11)
+			pts := randomRoadPoints(g, 40, 11)
 			addr := make([]string, len(pts))
 			for i, p := range pts {
 				addr[i] = fmt.Sprintf("%.6f,%.6f", p[0], p[1])
@@ -267,4 +279,87 @@ func TestEveryExtractAnswersInItsOwnCountry(t *testing.T) {
 			}
 		})
 	}
+}
+
+// component returns the short name of result i's component of type ty,
+// "" when it has none.
+func (g geocodeAnswer) component(i int, ty string) string {
+	if i >= len(g.Results) {
+		return ""
+	}
+	for _, c := range g.Results[i].AddressComponents {
+		if slices.Contains(c.Types, ty) {
+			return c.ShortName
+		}
+	}
+	return ""
+}
+
+// TestAddressesOfTheirPlace checks the admin context of geocoder answers
+// (issue 10, item 3) against what is known of the places: a point on
+// Eastern Avenue in the Baltimore extract lies in Baltimore city (an
+// independent city with no OSM city area in the extract), so its locality
+// is Baltimore and its state MD, and "Baltimore, MD" finds the city, not a
+// road; Rua de Santa Catarina, a street of the Porto extract (roads only,
+// no admin relations), is in Portugal, formatted without a US part.
+func TestAddressesOfTheirPlace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the Baltimore and Porto bundles")
+	}
+	for _, tc := range []struct {
+		extract, name, path string
+		types               []string          // the first result's types
+		formatted           string            // the first result's formatted_address, "" for any
+		components          map[string]string // short names of the first result's components
+	}{
+		{"baltimore", "reverse on Eastern Ave", "rev-geocoder?x=-76.5461874&y=39.2874742", []string{"route"}, "",
+			map[string]string{"locality": "Baltimore", "administrative_area_level_1": "MD", "country": "US"}},
+		{"baltimore", "Baltimore, MD", "geocoder?address=" + url.QueryEscape("Baltimore, MD"), []string{"locality", "political"}, "Baltimore, MD, USA",
+			map[string]string{"locality": "Baltimore", "administrative_area_level_1": "MD", "country": "US"}},
+		{"porto_portugal", "Rua de Santa Catarina", "geocoder?address=" + url.QueryEscape("Rua de Santa Catarina"), []string{"route"}, "Rua de Santa Catarina, Portugal",
+			map[string]string{"route": "Rua de Santa Catarina", "country": "PT", "administrative_area_level_1": ""}},
+	} {
+		t.Run(tc.extract+"/"+tc.name, func(t *testing.T) {
+			data, err := extractBundle(t, tc.extract)
+			extracts.Need(t, err)
+			const key = "gs_extract_test_key_0123456789abcdefghij"
+			base := inProcessServer(t, data, key)
+			var g geocodeAnswer
+			if st, _ := apiCall(t, "GET", base+"/geocoderv1/"+tc.path, key, nil, &g); st != 200 || g.Status != "OK" || len(g.Results) == 0 {
+				t.Fatalf("%s: %d %s %+v", tc.path, st, g.Status, g.Results)
+			}
+			r := g.Results[0]
+			if !slices.Equal(r.Types, tc.types) || (tc.formatted != "" && r.FormattedAddress != tc.formatted) {
+				t.Errorf("%s: first result %v %q, want %v %q", tc.path, r.Types, r.FormattedAddress, tc.types, tc.formatted)
+			}
+			for ty, want := range tc.components {
+				if got := g.component(0, ty); got != want {
+					t.Errorf("%s: %s %q, want %q (%q)", tc.path, ty, got, want, r.FormattedAddress)
+				}
+			}
+			for i := range g.Results {
+				if c := g.component(i, "country"); c != tc.components["country"] {
+					t.Errorf("%s: result %d %q is in %q", tc.path, i, g.Results[i].FormattedAddress, c)
+				}
+				if a := g.Results[i].FormattedAddress; tc.components["country"] != "US" && (strings.Contains(a, "USA") || strings.Contains(a, "United States")) {
+					t.Errorf("%s: result %d %q", tc.path, i, a)
+				}
+			}
+		})
+	}
+}
+
+// randomRoadPoints returns n seeded pseudo-random points on roads of g:
+// random points of its extent moved onto the nearest road within 1 km.
+func randomRoadPoints(g *routing.Graph, n int, seed int64) []orb.Point {
+	rng := rand.New(rand.NewSource(seed))
+	b := g.Bounds()
+	var out []orb.Point
+	for tries := 0; len(out) < n && tries < 1000*n; tries++ {
+		p := orb.Point{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])}
+		if s := g.Snap(p, 1000); s.OK {
+			out = append(out, s.Point)
+		}
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/progress"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/health"
 	"github.com/geosvc/geosvc/geo/world"
@@ -163,16 +164,18 @@ func layerInputs() ([]bundle.Input, error) {
 	return out, nil
 }
 
-// buildLayers builds every layer into bc.Out and returns their manifest
+// buildLayers builds every layer into bc.Out, showing each as a stage of
+// prog (with how far it has read the extract), and returns their manifest
 // entries.
-func buildLayers(bc *buildContext) ([]bundle.Layer, error) {
+func buildLayers(bc *buildContext, prog *progress.Printer) ([]bundle.Layer, error) {
 	var out []bundle.Layer
 	for _, l := range sortedLayers() {
 		if l.build == nil {
 			continue
 		}
-		start := time.Now()
+		stage := prog.Start("layer "+l.name, progress.FileRead(bc.OSMPath))
 		file, err := l.build(bc)
+		took := stage.Done()
 		if err != nil {
 			return nil, fmt.Errorf("layer %s: %w", l.name, err)
 		}
@@ -180,7 +183,7 @@ func buildLayers(bc *buildContext) ([]bundle.Layer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("layer %s: %w", l.name, err)
 		}
-		fmt.Printf("layer %s: %s, %d KB, %v\n", l.name, file, fi.Size()>>10, time.Since(start).Round(time.Millisecond))
+		fmt.Printf("layer %s: %s, %d KB, %v\n", l.name, file, fi.Size()>>10, took.Round(time.Millisecond))
 		out = append(out, bundle.Layer{Name: l.name, File: file, Size: fi.Size()})
 	}
 	return out, nil

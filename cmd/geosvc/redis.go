@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
+	"strings"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -26,15 +28,16 @@ func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 	l.log.DebugContext(ctx, "go-redis: "+fmt.Sprintf(format, v...))
 }
 
-// openRedis connects to url, or with url empty and embed set starts an
-// in-process miniredis on a loopback port. The returned func closes both.
-func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*redis.Client, func(), error) {
-	var opt *redis.Options
+// openRedis connects to url (redisClient's forms), or with url empty and
+// embed set starts an in-process miniredis on a loopback port. The
+// returned func closes both.
+func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (redis.UniversalClient, func(), error) {
+	var rdb redis.UniversalClient
 	var mini *miniredis.Miniredis
 	switch {
 	case url != "":
 		var err error
-		if opt, err = redis.ParseURL(url); err != nil {
+		if rdb, err = redisClient(url); err != nil {
 			return nil, nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
 	case embed:
@@ -51,15 +54,13 @@ func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*
 		if err := mini.StartAddr("127.0.0.1:0"); err != nil {
 			return nil, nil, fmt.Errorf("embedded Redis: %w", err)
 		}
-		opt = &redis.Options{Addr: mini.Addr(), Password: password}
+		rdb = redis.NewClient(&redis.Options{Addr: mini.Addr(), Password: password, PoolSize: minPoolSize})
 		log.Info("no REDIS_URL: started an embedded Redis (miniredis); keys, usage and jobs live in this process and are lost when it stops",
 			"addr", mini.Addr())
 	default:
 		return nil, nil, errNoRedis
 	}
 	redis.SetLogger(redisLogger{log})
-	opt.PoolSize = max(opt.PoolSize, 32)
-	rdb := redis.NewClient(opt)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := rdb.Ping(pctx).Err(); err != nil {
@@ -67,7 +68,7 @@ func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*
 		if mini != nil {
 			mini.Close()
 		}
-		return nil, nil, fmt.Errorf("redis %s: %w", opt.Addr, err)
+		return nil, nil, fmt.Errorf("redis %s: %w", redactURL(url), err)
 	}
 	stopClock := func() {}
 	if mini != nil {
@@ -81,6 +82,70 @@ func openRedis(ctx context.Context, url string, embed bool, log *slog.Logger) (*
 		}
 	}
 	return rdb, closeAll, nil
+}
+
+// minPoolSize is the least number of connections per Redis server: the
+// API, the workers and the janitor share the client.
+const minPoolSize = 32
+
+// redisClient returns the client a REDIS_URL names, in one of three forms:
+//
+//   - redis://[user:password@]host:port[/db][?options] (rediss:// for TLS):
+//     one server, as go-redis's ParseURL reads it;
+//   - redis+sentinel://[user:password@]sentinel:26379[/db]?master_name=NAME[&addr=sentinel2:26379...][&password=...]
+//     (rediss+sentinel://): a Sentinel set, as ParseFailoverURL reads the
+//     URL without "+sentinel" (the userinfo is the sentinels', the
+//     password parameter the master's);
+//   - redis+cluster://[user:password@]node:6379?addr=node2:6379[&addr=...]
+//     (rediss+cluster://): a Redis Cluster, as ParseClusterURL reads it.
+//
+// asynq takes the same client (it needs no URL of its own).
+func redisClient(url string) (redis.UniversalClient, error) {
+	scheme, rest, ok := strings.Cut(url, "://")
+	if !ok {
+		return nil, fmt.Errorf("%q is not a URL: write redis://host:port/db (or redis+sentinel://, redis+cluster://)", redactURL(url))
+	}
+	base, mode, _ := strings.Cut(scheme, "+")
+	if base != "redis" && base != "rediss" {
+		return nil, fmt.Errorf("scheme %q: use redis, rediss, redis+sentinel or redis+cluster", scheme)
+	}
+	plain := base + "://" + rest
+	switch mode {
+	case "":
+		opt, err := redis.ParseURL(plain)
+		if err != nil {
+			return nil, err
+		}
+		opt.PoolSize = max(opt.PoolSize, minPoolSize)
+		return redis.NewClient(opt), nil
+	case "sentinel":
+		opt, err := redis.ParseFailoverURL(plain)
+		if err != nil {
+			return nil, err
+		}
+		if opt.MasterName == "" {
+			return nil, errors.New("a Sentinel URL needs master_name=NAME (the name the sentinels monitor)")
+		}
+		opt.PoolSize = max(opt.PoolSize, minPoolSize)
+		return redis.NewFailoverClient(opt), nil
+	case "cluster":
+		opt, err := redis.ParseClusterURL(plain)
+		if err != nil {
+			return nil, err
+		}
+		opt.PoolSize = max(opt.PoolSize, minPoolSize)
+		return redis.NewClusterClient(opt), nil
+	}
+	return nil, fmt.Errorf("scheme %q: use redis, rediss, redis+sentinel or redis+cluster", scheme)
+}
+
+// redactURL is url without its password, for messages.
+func redactURL(u string) string {
+	p, err := neturl.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return p.Redacted()
 }
 
 // runMiniClock makes the embedded Redis expire keys: miniredis counts TTLs

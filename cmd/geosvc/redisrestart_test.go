@@ -100,16 +100,28 @@ func TestRedisRestartMidJob(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	// Kill Redis once the first job makes progress.
+	// Kill Redis once a job has made progress while another has not yet
+	// finished (the workers take the jobs' chunks in order, so on a busy
+	// machine the first job may finish between two polls).
+poll:
 	for {
-		code, _, b, err := client.fetch(ctx, ids[0], false)
-		if err != nil || code != 200 {
-			t.Fatalf("fetch: %d %.200s %v", code, b, err)
+		finished, started := 0, false
+		for _, id := range ids {
+			code, _, b, err := client.fetch(ctx, id, false)
+			if err != nil || code != 200 {
+				t.Fatalf("fetch: %d %.200s %v", code, b, err)
+			}
+			st := answerStatus(b)
+			if st.Status == "Finished" {
+				finished++
+			}
+			started = started || st.Progress.RowsDone > 0 || st.Status == "Finished"
 		}
-		if st := answerStatus(b); st.Status == "Finished" {
-			t.Fatal("the job finished before Redis could be killed")
-		} else if st.Progress.RowsDone > 0 {
-			break
+		switch {
+		case finished == len(ids):
+			t.Fatal("every job finished before Redis could be killed")
+		case started:
+			break poll
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -140,8 +152,8 @@ func TestRedisRestartMidJob(t *testing.T) {
 	f, _ := client.waitFinished(ctx, ids[2], 50*time.Millisecond)
 	if answerStatus(f.body).Status == "Finished" {
 		res := parseResult(t, f.body)
-		want := g.Table(g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM),
-			g.NewTargets(routing.Fastest, g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM)))
+		want := g.Matrix(routing.Fastest, g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM),
+			g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM))
 		for i := range n {
 			for j := range n {
 				wd, wm := want.At(i, j)

@@ -136,6 +136,8 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	layers := newLoadedLayers()
 	// The SOAP route planner's graph, once loaded.
 	var soapGraph atomic.Pointer[loadedGraph]
+	// The tiles' data, once loaded.
+	var tiles atomic.Pointer[tileData]
 	httpErr := make(chan error, 1)
 	if r.http {
 		plans, err := loadPlans(cfg)
@@ -172,6 +174,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
 		}})
 		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
+		if err := registerTiles(srv, &tiles); err != nil {
+			return err
+		}
 		if err := srv.ServeConsole(console.Files()); err != nil {
 			return err
 		}
@@ -206,6 +211,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		// Each role loads what it uses: workers the routing graph, the API
 		// the lookup layers and the graph (for the SOAP route planner).
 		g, b, err := loadBundle(cfg.DataDir, r.workers || r.http)
+		if g != nil {
+			g.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
+		}
 		if err == nil && r.http {
 			err = loadLayers(cfg.DataDir, layers)
 		}
@@ -240,6 +248,7 @@ wait:
 				l.b.Attribution = layers.attribution()
 				srv.SetBundle(l.b)
 				soapGraph.Store(&loadedGraph{g: l.g, name: l.b.Name})
+				tiles.Store(&tileData{src: mapSources(l.g, layers), builtAt: l.b.BuiltAt})
 			}
 			if r.workers {
 				w, err = worker.New(worker.Options{

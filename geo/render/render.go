@@ -10,10 +10,10 @@ import (
 	"image/color"
 	"image/draw"
 	"image/gif"
-	"image/png"
 	"math"
 
 	"github.com/paulmach/orb"
+	"golang.org/x/image/font"
 
 	"github.com/geosvc/geosvc/geo"
 )
@@ -22,11 +22,51 @@ import (
 const MaxSide = 2048
 
 // View is the part of the world an image shows: a centre, the size of
-// the area in metres (at the centre's latitude) and the image size.
+// the area in metres (at the centre's latitude) and the image size. A
+// view made by ViewOf or as a literal projects on a local plane at its
+// centre (equirectangular); one made by TileView projects in web
+// mercator, as XYZ map tiles do.
 type View struct {
 	Center          orb.Point
 	WidthM, HeightM float64
 	W, H            int
+
+	// merc is set for a web-mercator tile view.
+	merc *mercator
+}
+
+// mercator places a tile in the web-mercator world of 2^z tiles.
+type mercator struct {
+	world  float64 // the world's side in pixels at the tile's zoom
+	x0, y0 float64 // the tile's top left corner in world pixels
+}
+
+// TileView returns the view of XYZ web-mercator tile z/x/y, size pixels
+// square.
+func TileView(z, x, y, size int) View {
+	n := float64(uint64(1) << uint(z))
+	m := &mercator{world: n * float64(size), x0: float64(x * size), y0: float64(y * size)}
+	v := View{W: size, H: size, merc: m}
+	v.Center = m.point(m.x0+float64(size)/2, m.y0+float64(size)/2)
+	// Ground size at the centre's latitude.
+	side := 2 * math.Pi * geo.EarthRadiusM * math.Cos(v.Center[1]*math.Pi/180) / n
+	v.WidthM, v.HeightM = side, side
+	return v
+}
+
+// pixel returns p in web-mercator world pixels.
+func (m *mercator) pixel(p orb.Point) (float64, float64) {
+	lat := math.Max(-85.0511287798, math.Min(85.0511287798, p[1])) * math.Pi / 180
+	x := (p[0] + 180) / 360 * m.world
+	y := (1 - math.Log(math.Tan(lat)+1/math.Cos(lat))/math.Pi) / 2 * m.world
+	return x, y
+}
+
+// point is the inverse of pixel.
+func (m *mercator) point(x, y float64) orb.Point {
+	lon := x/m.world*360 - 180
+	lat := math.Atan(math.Sinh(math.Pi*(1-2*y/m.world))) * 180 / math.Pi
+	return orb.Point{lon, lat}
 }
 
 // ViewOf returns the view of a bound at an image size (the bound's
@@ -47,38 +87,66 @@ func ViewOf(b orb.Bound, w, h int) View {
 	return v
 }
 
-// MetresPerPixel is the view's scale.
+// MetresPerPixel is the view's scale (at its centre).
 func (v View) MetresPerPixel() float64 { return v.WidthM / float64(v.W) }
 
 // Bound returns the lon/lat box the view shows.
 func (v View) Bound() orb.Bound {
-	lp := geo.NewLocalProjection(v.Center[1])
-	x, y := lp.XY(v.Center)
-	return orb.Bound{Min: lp.Point(x-v.WidthM/2, y-v.HeightM/2), Max: lp.Point(x+v.WidthM/2, y+v.HeightM/2)}
+	a, b := v.Point(0, float64(v.H)), v.Point(float64(v.W), 0)
+	return orb.Bound{Min: a, Max: b}
 }
 
-// Pixel returns where p falls on the image (x right, y down), on a local
-// plane at the view's centre.
-func (v View) Pixel(p orb.Point) (float64, float64) {
-	lp := geo.NewLocalProjection(v.Center[1])
-	cx, cy := lp.XY(v.Center)
-	x, y := lp.XY(p)
-	s := v.MetresPerPixel()
-	return float64(v.W)/2 + (x-cx)/s, float64(v.H)/2 - (y-cy)/s
-}
+// Pixel returns where p falls on the image (x right, y down).
+func (v View) Pixel(p orb.Point) (float64, float64) { return v.Projector().Pixel(p) }
 
 // Point returns the lon/lat of image pixel (x, y).
 func (v View) Point(x, y float64) orb.Point {
+	if v.merc != nil {
+		return v.merc.point(v.merc.x0+x, v.merc.y0+y)
+	}
 	lp := geo.NewLocalProjection(v.Center[1])
 	cx, cy := lp.XY(v.Center)
 	s := v.MetresPerPixel()
 	return lp.Point(cx+(x-float64(v.W)/2)*s, cy-(y-float64(v.H)/2)*s)
 }
 
+// Projector is a view's lon/lat to pixel mapping with its constants
+// worked out once, for drawing many points.
+type Projector struct {
+	merc         *mercator
+	kx, ky       float64 // pixels per degree (local plane)
+	lon0, lat0   float64
+	halfW, halfH float64
+}
+
+// Projector returns the view's projector.
+func (v View) Projector() Projector {
+	if v.merc != nil {
+		return Projector{merc: v.merc}
+	}
+	lp := geo.NewLocalProjection(v.Center[1])
+	x1, y1 := lp.XY(orb.Point{1, 1})
+	s := v.MetresPerPixel()
+	return Projector{kx: x1 / s, ky: y1 / s, lon0: v.Center[0], lat0: v.Center[1], halfW: float64(v.W) / 2, halfH: float64(v.H) / 2}
+}
+
+// Pixel returns where p falls on the image (x right, y down).
+func (pr Projector) Pixel(p orb.Point) (float64, float64) {
+	if pr.merc != nil {
+		x, y := pr.merc.pixel(p)
+		return x - pr.merc.x0, y - pr.merc.y0
+	}
+	return pr.halfW + (p[0]-pr.lon0)*pr.kx, pr.halfH - (p[1]-pr.lat0)*pr.ky
+}
+
 // Canvas is an image being drawn.
 type Canvas struct {
 	View View
 	Img  *image.RGBA
+	proj Projector
+
+	shape *Shape
+	faces map[faceKey]font.Face
 }
 
 // NewCanvas returns a canvas of the view filled with background.
@@ -88,14 +156,14 @@ func NewCanvas(v View, background color.RGBA) (*Canvas, error) {
 	}
 	img := image.NewRGBA(image.Rect(0, 0, v.W, v.H))
 	draw.Draw(img, img.Bounds(), &image.Uniform{background}, image.Point{}, draw.Src)
-	return &Canvas{View: v, Img: img}, nil
+	return &Canvas{View: v, Img: img, proj: v.Projector()}, nil
 }
 
 // Line draws a polyline width pixels wide.
 func (c *Canvas) Line(pts []orb.Point, col color.RGBA, width float64) {
 	for i := 1; i < len(pts); i++ {
-		x0, y0 := c.View.Pixel(pts[i-1])
-		x1, y1 := c.View.Pixel(pts[i])
+		x0, y0 := c.proj.Pixel(pts[i-1])
+		x1, y1 := c.proj.Pixel(pts[i])
 		c.segment(x0, y0, x1, y1, col, width)
 	}
 }
@@ -120,7 +188,7 @@ func (c *Canvas) segment(x0, y0, x1, y1 float64, col color.RGBA, width float64) 
 
 // Dot draws a filled circle of radius r pixels at p.
 func (c *Canvas) Dot(p orb.Point, r float64, col color.RGBA) {
-	x, y := c.View.Pixel(p)
+	x, y := c.proj.Pixel(p)
 	c.disc(x, y, r, col)
 }
 
@@ -155,7 +223,7 @@ func (c *Canvas) Encode(f Format) ([]byte, error) {
 	var err error
 	switch f {
 	case PNG:
-		err = png.Encode(&b, c.Img)
+		err = writePNG(&b, c.Img)
 	case GIF:
 		err = gif.Encode(&b, c.Img, &gif.Options{NumColors: 256})
 	case WBMP:

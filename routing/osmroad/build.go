@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,6 +51,11 @@ type builder struct {
 	refIdx []uint32 // refs as indexes into ids
 	coords []orb.Point
 	flags  []uint8
+
+	// Pass 2: the ref (exit number) of each motorway junction node,
+	// written from the decoder goroutines.
+	exitsMu sync.Mutex
+	exits   map[int64]string
 }
 
 // wayRec is one car way: its node refs refs[refStart:refEnd] and what the
@@ -58,7 +64,11 @@ type wayRec struct {
 	id               int64
 	refStart, refEnd uint32
 	name             uint32
-	w                profile.Way
+	// ref, dest and exit index the name table: the way's route numbers
+	// (ref), where its signs lead (destination:ref, destination) and its
+	// exit number (junction:ref).
+	ref, dest, exit uint32
+	w               profile.Way
 }
 
 // relRec is a via-node restriction whose members looked usable in pass 1.
@@ -133,8 +143,50 @@ func (b *builder) way(w *osm.Way) {
 		refStart: uint32(start),
 		refEnd:   uint32(len(b.refs)),
 		name:     b.intern(wayName(w.Tags)),
+		ref:      b.intern(wayRef(w.Tags)),
+		dest:     b.intern(Destination(w.Tags)),
+		exit:     b.intern(strings.TrimSpace(w.Tags.Find("junction:ref"))),
 		w:        attrs,
 	})
+}
+
+// wayRef is a way's route numbers as signs write them ("I 95;US 202" ->
+// "I-95 / US-202"), else its raw ref.
+func wayRef(t osm.Tags) string {
+	if refs := roadref.Numbers(t.Find("ref")); len(refs) > 0 {
+		return strings.Join(refs, " / ")
+	}
+	return strings.TrimSpace(t.Find("ref"))
+}
+
+// Destination is where a way's signs lead, as a route description says
+// it: the route numbers of destination:ref ("I 95 North" -> "I-95
+// North"), then the places of destination ("Wilmington;Baltimore"),
+// joined by ": " ("I-95 North: Wilmington, Baltimore"); "" without those
+// tags.
+func Destination(t osm.Tags) string {
+	var refs []string
+	for _, r := range strings.Split(t.Find("destination:ref"), ";") {
+		if n := roadref.Numbers(r); len(n) > 0 {
+			refs = append(refs, n[0])
+		} else if r = strings.Join(strings.Fields(r), " "); r != "" {
+			refs = append(refs, r)
+		}
+	}
+	var places []string
+	for _, d := range strings.Split(t.Find("destination"), ";") {
+		if d = strings.Join(strings.Fields(d), " "); d != "" {
+			places = append(places, d)
+		}
+	}
+	parts := make([]string, 0, 2)
+	if len(refs) > 0 {
+		parts = append(parts, strings.Join(refs, " / "))
+	}
+	if len(places) > 0 {
+		parts = append(parts, strings.Join(places, ", "))
+	}
+	return strings.Join(parts, ": ")
 }
 
 // wayName is the street name shown for a way: name, else its route
@@ -246,6 +298,16 @@ func (b *builder) placeNode(n *osm.Node) {
 	}
 	b.coords[i] = orb.Point{n.Lon, n.Lat}
 	b.flags[i] = f
+	if n.Tags.Find("highway") == "motorway_junction" {
+		if ref := strings.TrimSpace(n.Tags.Find("ref")); ref != "" {
+			b.exitsMu.Lock()
+			if b.exits == nil {
+				b.exits = map[int64]string{}
+			}
+			b.exits[int64(n.ID)] = ref
+			b.exitsMu.Unlock()
+		}
+	}
 }
 
 // part is a run of consecutive nodes of a way that all have coordinates:
@@ -276,6 +338,7 @@ func (b *builder) build() *Network {
 		net.Barrier[v] = b.flags[i]&nodeBarrier != 0
 	}
 	wayEdges := b.emitEdges(net, parts, isV, vid)
+	net.Names = b.nameList // the edges may have added exit numbers
 	b.mapRestrictions(net, wayEdges, vid)
 
 	r := &b.rep
@@ -512,6 +575,13 @@ func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Ed
 		net.Shape = append(net.Shape, p)
 	}
 	a := &w.w
+	exit := w.exit
+	if exit == 0 && strings.HasSuffix(a.Class, "_link") && a.Forward && !a.Backward {
+		// A link leaving a motorway junction node takes its exit number.
+		if ref, ok := b.exits[b.ids[nodes[0]]]; ok {
+			exit = b.intern(ref)
+		}
+	}
 	return Edge{
 		From:        vid[nodes[0]],
 		To:          vid[nodes[len(nodes)-1]],
@@ -521,10 +591,15 @@ func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Ed
 		SpeedFwdKmh: a.SpeedFwdKmh,
 		SpeedBwdKmh: a.SpeedBwdKmh,
 		Name:        w.name,
+		Ref:         w.ref,
+		Destination: w.dest,
+		Exit:        exit,
 		Class:       a.Class,
 		RoadType:    a.RoadType,
 		Roundabout:  a.Roundabout,
 		Ferry:       a.Route,
+		Toll:        a.Toll,
+		Unpaved:     a.Unpaved,
 		ShapeStart:  start,
 		ShapeEnd:    uint32(len(net.Shape)),
 		WayID:       w.id,

@@ -38,7 +38,8 @@ type Network struct {
 	// Shape[e.ShapeStart:e.ShapeEnd], from Vertices[e.From] to Vertices[e.To]
 	// inclusive (so at least two points).
 	Shape []orb.Point
-	// Names is the street-name table; index 0 is the empty name.
+	// Names is the table of street names, refs, destinations and exit
+	// numbers; index 0 is the empty name.
 	Names []string
 	// Restrictions are the via-node turn restrictions that could be mapped
 	// onto edges.
@@ -69,6 +70,12 @@ type Edge struct {
 	DurationS float64
 	// Name indexes Network.Names.
 	Name uint32
+	// Ref, Destination and Exit index Network.Names too: the way's route
+	// numbers ("I-95 / US-202"), where its signs lead (destination:ref
+	// and destination: "I-95 North: Wilmington") and its exit number
+	// (junction:ref, or on a one-way link the ref of the motorway
+	// junction node it leaves from); 0 when untagged.
+	Ref, Destination, Exit uint32
 	// Class is the OSM highway value (or "ferry").
 	Class string
 	// RoadType is the SOAP RoadType category.
@@ -78,6 +85,11 @@ type Edge struct {
 	// Ferry is true on a car ferry or shuttle train (route=ferry,
 	// route=shuttle_train): a change of mode for turn costs.
 	Ferry bool
+	// Toll is true on a road a car pays to use (toll=*).
+	Toll bool
+	// Unpaved is true on a road whose surface=* is unpaved (the profile's
+	// unpaved_surfaces).
+	Unpaved bool
 	// ShapeStart and ShapeEnd delimit the geometry in Network.Shape.
 	ShapeStart, ShapeEnd uint32
 	// WayID is the OSM way the edge came from.

@@ -144,6 +144,9 @@ type Worker struct {
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
 	// BucketCacheBytes bounds the per-job bucket cache.
 	BucketCacheBytes int64 `yaml:"bucket_cache_bytes"`
+	// MetricCacheBytes bounds the cache of customized routing metrics
+	// (speeds, avoid, efficient, safest) of a process's graph.
+	MetricCacheBytes int64 `yaml:"metric_cache_bytes"`
 }
 
 // TDM configures matrix jobs.
@@ -188,6 +191,7 @@ func Defaults() Config {
 			TaskCheckInterval: 10 * time.Millisecond,
 			ShutdownTimeout:   25 * time.Second,
 			BucketCacheBytes:  512 << 20,
+			MetricCacheBytes:  512 << 20,
 		},
 		TDM: TDM{
 			ChunkRows:          50,

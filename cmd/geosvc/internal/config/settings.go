@@ -62,6 +62,7 @@ var Settings = []Setting{
 	{"worker.task_check_interval", "GEOSVC_TASK_CHECK_INTERVAL", "task-check-interval", "idle worker polling interval", WorkerGroup},
 	{"worker.shutdown_timeout", "GEOSVC_WORKER_SHUTDOWN_TIMEOUT", "worker-shutdown-timeout", "wait for running chunks on shutdown", WorkerGroup},
 	{"worker.bucket_cache_bytes", "GEOSVC_BUCKET_CACHE", "bucket-cache", "bytes of per-job bucket cache per worker", WorkerGroup},
+	{"worker.metric_cache_bytes", "GEOSVC_METRIC_CACHE", "metric-cache", "bytes of customized routing metrics kept per process", HTTPGroup | WorkerGroup},
 	{"tdm.chunk_rows", "GEOSVC_CHUNK_ROWS", "chunk-rows", "origin rows per chunk task", HTTPGroup | WorkerGroup},
 	{"tdm.retention", "GEOSVC_TDM_RETENTION", "tdm-retention", "how long jobs and results are kept", HTTPGroup | WorkerGroup},
 	{"tdm.tombstone_retention", "GEOSVC_TDM_TOMBSTONE", "tdm-tombstone", "how long after expiry fetch answers 410", HTTPGroup | WorkerGroup},

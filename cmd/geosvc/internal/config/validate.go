@@ -84,6 +84,9 @@ func (c Config) Validate() error {
 	if c.Worker.BucketCacheBytes < 1<<20 {
 		bad("worker.bucket_cache_bytes: %d, want at least 1 MiB", c.Worker.BucketCacheBytes)
 	}
+	if c.Worker.MetricCacheBytes < 1<<20 {
+		bad("worker.metric_cache_bytes: %d, want at least 1 MiB", c.Worker.MetricCacheBytes)
+	}
 	if c.TDM.ChunkRows < 1 || c.TDM.ChunkRows > 1000 {
 		bad("tdm.chunk_rows: %d, want 1 to 1000", c.TDM.ChunkRows)
 	}

@@ -2,9 +2,16 @@ package routing
 
 import (
 	"container/heap"
+	"context"
+	"math/rand"
+	"sync"
+
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/routing/ch"
 )
+
+// Test oracles and helpers, kept out of the exported API.
 
 // DijkstraTable answers a table with a plain Dijkstra per source on the
 // uncontracted edge-based graph. It is the oracle tests compare the
@@ -133,4 +140,67 @@ func (g *Graph) buildReverse() {
 			fill[h]++
 		}
 	}
+}
+
+// TableParallel is Table spread over workers goroutines.
+func (g *Graph) TableParallel(src []Snap, t *Targets, workers int) Table {
+	if workers <= 1 || len(src) < 2 {
+		return tableOf(g, src, t)
+	}
+	tab := newTable(len(src), t.n)
+	if !t.usePHAST(len(src)) {
+		t.Buckets() // once, before the workers share them
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	const grain = 8
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				lo := next
+				next += grain
+				mu.Unlock()
+				if lo >= len(src) {
+					return
+				}
+				hi := min(lo+grain, len(src))
+				g.fillRows(src, t, tab, lo, hi)
+			}
+		}()
+	}
+	wg.Wait()
+	return tab
+}
+
+// RandomRoadPoints returns n seeded pseudo-random points lying on roads of
+// the graph's routable component, uniform over road edges: what
+// benchmarks and tests draw their origins and destinations from.
+func (g *Graph) RandomRoadPoints(n int, seed int64) []orb.Point {
+	rng := rand.New(rand.NewSource(seed))
+	out := make([]orb.Point, 0, n)
+	if len(g.base.nodeEdge) == 0 {
+		return out
+	}
+	for len(out) < n {
+		e := uint32(rng.Intn(len(g.edgeFrom)))
+		if g.edgeNode[2*e] < 0 && g.edgeNode[2*e+1] < 0 {
+			continue
+		}
+		f := rng.Float64()
+		out = append(out, cutLine(g.edgeShape(e), g.edgeLen[e], f, f)[0])
+	}
+	return out
+}
+
+// tableOf is Table without a context, for tests.
+func tableOf(g *Graph, src []Snap, t *Targets) Table {
+	tab, err := g.Table(context.Background(), src, t)
+	if err != nil {
+		panic(err)
+	}
+	return tab
 }

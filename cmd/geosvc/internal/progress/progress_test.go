@@ -1,0 +1,114 @@
+package progress
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeClock advances by step on every reading.
+type fakeClock struct {
+	t    time.Time
+	step time.Duration
+}
+
+func (c *fakeClock) now() time.Time { c.t = c.t.Add(c.step); return c.t }
+
+func TestStageLines(t *testing.T) {
+	tests := []struct {
+		name string
+		live bool
+		frac Fraction
+		want []string // substrings, in order
+		took time.Duration
+	}{
+		{"plain", false, nil, []string{"read osm ...\n", "read osm done in 1.5s\n"}, 1500 * time.Millisecond},
+		{"plain ignores fraction", false, func() (float64, bool) { return 0.5, true }, []string{"read osm ...\n", "read osm done in 1.5s\n"}, 1500 * time.Millisecond},
+		{"live with fraction", true, func() (float64, bool) { return 0.5, true },
+			[]string{"\r\033[Kread osm [############............]  50% 1.5s", "\r\033[Kread osm [########################] 100% 3s\n"}, 3 * time.Second},
+		{"live unknown", true, func() (float64, bool) { return 0, false },
+			[]string{"\r\033[Kread osm \\ 1.5s", "100% 3s\n"}, 3 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			p := NewWriter(&buf, tc.live)
+			p.interval = time.Hour // only the first and last lines
+			clk := &fakeClock{t: time.Unix(0, 0), step: 1500 * time.Millisecond}
+			p.now = clk.now
+			s := p.Start("read osm", tc.frac)
+			if d := s.Done(); d != tc.took {
+				t.Errorf("Done = %v, want %v", d, tc.took)
+			}
+			s.Done() // a second Done writes nothing
+			out := buf.String()
+			rest := out
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("output %q lacks %q (in order)", out, w)
+				}
+				rest = rest[i+len(w):]
+			}
+			if rest != "" {
+				t.Errorf("output %q has %q after the last line", out, rest)
+			}
+		})
+	}
+}
+
+func TestBar(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "[" + strings.Repeat(".", 24) + "]"},
+		{0.25, "[######" + strings.Repeat(".", 18) + "]"},
+		{1, "[" + strings.Repeat("#", 24) + "]"},
+	} {
+		if got := bar(tc.f); got != tc.want {
+			t.Errorf("bar(%v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
+func TestFileRead(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("FileRead reads /proc/self/fdinfo (Linux)")
+	}
+	path := filepath.Join(t.TempDir(), "extract.osm.pbf")
+	if err := os.WriteFile(path, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	frac := FileRead(path)
+	if _, ok := frac(); ok {
+		t.Fatal("fraction known before the file is opened")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, n := range []int{0, 250, 750} {
+		if n > 0 {
+			if _, err := f.Read(make([]byte, n-int(must(f.Seek(0, 1))))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, ok := frac()
+		if !ok || got != float64(n)/1000 {
+			t.Errorf("after %d of 1000 bytes: fraction %v, %v; want %v", n, got, ok, float64(n)/1000)
+		}
+	}
+}
+
+func must(v int64, err error) int64 {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

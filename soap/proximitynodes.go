@@ -1,0 +1,101 @@
+package soap
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing"
+)
+
+// roadNode reports whether a ProximityNodeTypes value is answered from
+// the road graph's junctions.
+func roadNode(nodeType string) bool { return nodeType == "Node" || nodeType == "ReachableNode" }
+
+// proximityNodes answers NodeType Node and ReachableNode: the road graph's
+// junctions (vertices where three or more roads meet, and dead ends)
+// within radius metres in a straight line of p, kept by the search type:
+// Radius keeps them all, RoadDistance those max metres or less by road
+// from p, RoadTimeMinutes those max minutes or less by road from p.
+// ReachableNode keeps only the junctions from which p can also be reached
+// within the same limit: both ways by road, found with two bounded
+// one-to-many searches on the graph (forward from p and backward to p);
+// for SearchType Radius that limit is max metres by road. Radius is the
+// straight-line distance for SearchType Radius, the road distance there
+// otherwise; Time the drive there in minutes for the road searches.
+func (s *Service) proximityNodes(p orb.Point, reachable bool, searchType string, max int, radius float64, limit int) ([]locationInput, error) {
+	g, err := s.graph()
+	if err != nil {
+		return nil, err
+	}
+	js := g.JunctionsWithin(p, radius)
+	type hit struct {
+		j routing.Junction
+		r nearbyResult
+	}
+	var found []hit
+	if searchType == "Radius" && !reachable {
+		for _, j := range js[:min(limit, len(js))] {
+			found = append(found, hit{j, nearbyResult{at: j.Point, metres: j.DistanceM}})
+		}
+	} else {
+		from := g.Snap(p, routing.DefaultSnapRadiusM)
+		if !from.OK {
+			return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
+		}
+		m, lim := routing.Shortest, float64(max)
+		if searchType == "RoadTimeMinutes" {
+			m, lim = routing.Fastest, float64(max)*60
+		}
+		there := g.Reach(m, from, lim, false)
+		var back map[uint32]routing.Cost
+		if reachable {
+			back = g.Reach(m, from, lim, true)
+		}
+		for _, j := range js {
+			c, ok := there[j.Vertex]
+			if !ok {
+				continue
+			}
+			if _, ok := back[j.Vertex]; reachable && !ok {
+				continue
+			}
+			r := nearbyResult{at: j.Point, metres: j.DistanceM}
+			if searchType != "Radius" {
+				r.metres, r.seconds, r.byRoad = c.DistanceM, int(math.Round(c.DurationS)), true
+			}
+			found = append(found, hit{j, r})
+		}
+		sort.SliceStable(found, func(a, b int) bool {
+			if searchType == "RoadTimeMinutes" && found[a].r.seconds != found[b].r.seconds {
+				return found[a].r.seconds < found[b].r.seconds
+			}
+			return found[a].r.metres < found[b].r.metres
+		})
+		found = found[:min(limit, len(found))]
+	}
+	out := make([]locationInput, 0, len(found))
+	for _, h := range found {
+		h.r.li = junctionLocation(g, h.j)
+		out = append(out, h.r.locationInput())
+	}
+	return out, nil
+}
+
+// junctionLocation writes a junction as a location: Name the roads that
+// meet there ("West Street / Diagonal"), Type "junction" or "dead end",
+// fid "vertex/N" (the graph's vertex number, valid for the loaded road
+// data), X and Y the vertex.
+func junctionLocation(g *routing.Graph, j routing.Junction) *locationInput {
+	li := &locationInput{FID: "vertex/" + strconv.FormatUint(uint64(j.Vertex), 10)}
+	li.Name = strings.Join(g.RoadNames(j.Vertex), " / ")
+	li.Type = "junction"
+	if j.Roads == 1 {
+		li.Type = "dead end"
+	}
+	li.X, li.Y = coord(j.Point[0]), coord(j.Point[1])
+	return li
+}
