@@ -15,10 +15,6 @@ import (
 	"github.com/geosvc/geosvc/routing"
 )
 
-// maxTDMAddresses is the most origins, and the most destinations, one
-// matrix order may hold (SPEC.md, Limits).
-const maxTDMAddresses = 1000
-
 // maxListedErrors caps the field errors one 400 answer lists.
 const maxListedErrors = 50
 
@@ -75,7 +71,8 @@ type orderBody struct {
 // problem of the field "body".
 // Field names are matched exactly: an unknown or differently cased key
 // (a typo such as "results") is a 400, never silently ignored.
-func parseOrder(body []byte) (queue.Order, []fieldError) {
+// limit is the most origins, and the most destinations, an order may hold.
+func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 	var o queue.Order
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
@@ -106,8 +103,8 @@ func parseOrder(body []byte) (queue.Order, []fieldError) {
 		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds and avoid (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
-	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, errs)
-	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, errs)
+	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, limit, errs)
+	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, limit, errs)
 	o.Routing, errs = parseMetric(b, errs)
 	return o, errs
 }
@@ -159,20 +156,20 @@ func parseOutputs(raw json.RawMessage, errs []fieldError) (queue.Outputs, []fiel
 	return out, errs
 }
 
-// parseAddresses reads a list of 1..maxTDMAddresses "lon,lat" strings.
-func parseAddresses(field, what string, raw json.RawMessage, errs []fieldError) ([]string, []orb.Point, []fieldError) {
+// parseAddresses reads a list of 1..limit "lon,lat" strings.
+func parseAddresses(field, what string, raw json.RawMessage, limit int, errs []fieldError) ([]string, []orb.Point, []fieldError) {
 	if isNull(raw) {
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`is required: an array of 1 to %d %s, each "lon,lat"`, maxTDMAddresses, what)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`is required: an array of 1 to %d %s, each "lon,lat"`, limit, what)})
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`must be an array of 1 to %d strings, each "lon,lat"`, maxTDMAddresses)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`must be an array of 1 to %d strings, each "lon,lat"`, limit)})
 	}
 	switch {
 	case len(items) == 0:
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("is empty: an order needs 1 to %d %s", maxTDMAddresses, what)})
-	case len(items) > maxTDMAddresses:
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("holds %d %s: the limit is %d", len(items), what, maxTDMAddresses)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("is empty: an order needs 1 to %d %s", limit, what)})
+	case len(items) > limit:
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("holds %d %s: the limit is %d", len(items), what, limit)})
 	}
 	addrs := make([]string, len(items))
 	pts := make([]orb.Point, len(items))

@@ -50,7 +50,11 @@ func chunkResult(rows, cols, i int) queue.ChunkResult {
 	r := queue.ChunkResult{OriginSnaps: make([]float32, rows), DestinationSnaps: make([]float32, cols)}
 	for k := range rows * cols {
 		r.Durations = append(r.Durations, int32(1000*i+k%cols))
-		r.Distances = append(r.Distances, int32(-1000*i-k%cols-1))
+		d := int32(2000*i + k%cols + 1)
+		if k%cols == 1 {
+			d = -1 // no route
+		}
+		r.Distances = append(r.Distances, d)
 	}
 	for k := range r.OriginSnaps {
 		r.OriginSnaps[k] = float32(i) + 0.5
@@ -191,8 +195,9 @@ func TestPutChunkWritesOnceAndFinishesOnDistinctChunks(t *testing.T) {
 		if i == 2 {
 			rows = 2
 		}
-		if want := chunkResult(rows, 3, i).Durations; !slices.Equal(queue.DecodeInt32s(b), want) {
-			t.Errorf("chunk %d durations = %v, want %v", i, queue.DecodeInt32s(b), want)
+		got, n, err := queue.DecodeRows(b)
+		if want := chunkResult(rows, 3, i).Durations; err != nil || n != rows || !slices.Equal(got, want) {
+			t.Errorf("chunk %d durations = %v (%d rows, %v), want %v", i, got, n, err, want)
 		}
 	}
 	snaps, _ := res.Chunks(ctx, queue.KindOriginSnap, 1, 1)
@@ -220,8 +225,9 @@ func TestPutChunkStoresOnlyWantedMatrices(t *testing.T) {
 	if _, err := res.Chunks(ctx, queue.KindDuration, 0, 1); !errors.Is(err, queue.ErrExpired) {
 		t.Errorf("duration blob of a distance-only job: err %v, want ErrExpired (absent)", err)
 	}
-	if b, err := res.Chunks(ctx, queue.KindDistance, 0, 1); err != nil || !slices.Equal(queue.DecodeInt32s(b[0]), r.Distances) {
-		t.Errorf("distance blob = %v, %v", b, err)
+	b, err := res.Chunks(ctx, queue.KindDistance, 0, 1)
+	if err != nil || string(b[0]) != "[1,null],[1,null]" {
+		t.Errorf("distance blob = %q, %v; want the rows as JSON text", b, err)
 	}
 }
 

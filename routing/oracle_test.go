@@ -33,24 +33,6 @@ func (g *Graph) DijkstraTable(m Metric, src, dst []Snap) Table {
 	return tab
 }
 
-type oracleItem struct {
-	node uint32
-	d    int64
-}
-
-type oracleHeap []oracleItem
-
-func (h oracleHeap) Len() int            { return len(h) }
-func (h oracleHeap) Less(i, j int) bool  { return h[i].d < h[j].d }
-func (h oracleHeap) Swap(i, j int)       { h[i], h[j] = h[j], h[i] }
-func (h *oracleHeap) Push(x interface{}) { *h = append(*h, x.(oracleItem)) }
-func (h *oracleHeap) Pop() interface{} {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
-}
-
 // dijkstraRow returns the least weight from s to every destination. A
 // label is the cost of reaching the end of a node; a destination on node b
 // at fraction f is reached from a predecessor y of b at d(y) + turn + the
@@ -108,38 +90,6 @@ func (g *Graph) dijkstraRow(m Metric, s Snap, dst []Snap, dist []int64) []int64 
 		}
 	}
 	return row
-}
-
-// forEachArcInto calls fn for every turn arc y->v. The reverse adjacency
-// is built on first use.
-func (g *Graph) forEachArcInto(v uint32, fn func(y uint32, turnMS uint32)) {
-	g.reverseOnce.Do(g.buildReverse)
-	for i := g.revFirst[v]; i < g.revFirst[v+1]; i++ {
-		fn(g.revTail[i], g.revMS[i])
-	}
-}
-
-func (g *Graph) buildReverse() {
-	b := &g.base
-	n := len(b.nodeEdge)
-	g.revFirst = make([]uint32, n+1)
-	for _, h := range b.turnHead {
-		g.revFirst[h+1]++
-	}
-	for i := 0; i < n; i++ {
-		g.revFirst[i+1] += g.revFirst[i]
-	}
-	g.revTail = make([]uint32, len(b.turnHead))
-	g.revMS = make([]uint32, len(b.turnHead))
-	fill := append([]uint32(nil), g.revFirst[:n]...)
-	for u := 0; u < n; u++ {
-		for i := b.turnFirst[u]; i < b.turnFirst[u+1]; i++ {
-			h := b.turnHead[i]
-			g.revTail[fill[h]] = uint32(u)
-			g.revMS[fill[h]] = b.turnMS[i]
-			fill[h]++
-		}
-	}
 }
 
 // TableParallel is Table spread over workers goroutines.

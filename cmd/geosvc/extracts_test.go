@@ -24,16 +24,16 @@ import (
 // inProcessServer starts `geosvc serve` in this process on the bundle in
 // data, with the embedded Redis and the demo key key, and returns its base
 // URL once the bundle is loaded; the server stops when t ends.
-func inProcessServer(t *testing.T, data, key string) string {
+func inProcessServer(t *testing.T, data, key string, extra ...string) string {
 	t.Helper()
-	return inProcessServers(t, data, key).api
+	return inProcessServers(t, data, key, extra...).api
 }
 
 // inProcessServers is inProcessServer that also returns the admin
-// listener's URL.
-func inProcessServers(t *testing.T, data, key string) serverURLs {
+// listener's URL; extra are more flags of serve.
+func inProcessServers(t *testing.T, data, key string, extra ...string) serverURLs {
 	t.Helper()
-	return inProcessServersOn(t, data, key, "") // the embedded Redis, even where CI sets one
+	return inProcessServersOn(t, data, key, "", extra...) // the embedded Redis, even where CI sets one
 }
 
 // inProcessServersOn is inProcessServers on the Redis of redisURL (empty:

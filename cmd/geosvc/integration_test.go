@@ -112,7 +112,7 @@ func TestMultiProcessJobSurvivesWorkerKill(t *testing.T) {
 	<-victim.exited
 	t.Logf("killed a worker at %d of %d rows", at.Progress.RowsDone, at.Progress.RowsTotal)
 
-	f, err := client.waitFinished(ctx, id, 50*time.Millisecond)
+	f, err := client.waitFinished(ctx, id, 50*time.Millisecond, 0, nil)
 	if err != nil {
 		t.Fatalf("%v\nsurvivor log:\n%s", err, survivor.log())
 	}

@@ -68,6 +68,8 @@ var Settings = []Setting{
 	{"tdm.tombstone_retention", "GEOSVC_TDM_TOMBSTONE", "tdm-tombstone", "how long after expiry fetch answers 410", HTTPGroup | WorkerGroup},
 	{"tdm.max_retry", "GEOSVC_TDM_MAX_RETRY", "tdm-max-retry", "retries of a failing chunk", HTTPGroup | WorkerGroup},
 	{"tdm.snap_radius_m", "GEOSVC_SNAP_RADIUS", "snap-radius", "snapping radius in metres", HTTPGroup | WorkerGroup},
+	{"tdm.inline_cells", "GEOSVC_INLINE_CELLS", "inline-cells", "largest order (origins x destinations) the API computes before answering (0: none)", HTTPGroup},
+	{"tdm.max_locations", "GEOSVC_MAX_LOCATIONS", "max-locations", "most origins, and most destinations, of one order", HTTPGroup},
 	{"admin.addr", "GEOSVC_ADMIN_ADDR", "admin-addr", "admin listen address (/metrics, /admin/queues, /debug/pprof/); empty: none", HTTPGroup | WorkerGroup},
 	{"stripe.secret_key", "GEOSVC_STRIPE_SECRET_KEY", "stripe-secret-key", "Stripe API secret key (set it in the environment); empty: plans are not sold online", HTTPGroup},
 	{"stripe.webhook_secret", "GEOSVC_STRIPE_WEBHOOK_SECRET", "stripe-webhook-secret", "Stripe webhook signing secret (whsec_...; set it in the environment)", HTTPGroup},
