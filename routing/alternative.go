@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"context"
 	"errors"
 	"math"
 	"sync"
@@ -470,4 +471,78 @@ func (e *cchVia) dist(a, b uint32) int64 {
 		return -1
 	}
 	return d.W
+}
+
+// Alternatives is Graph.Alternatives on the metric: the best route and up
+// to k-1 alternatives by the same rules, lengths in the metric's weight,
+// seconds and metres as the metric's routes report them (its speeds).
+func (cm *CustomMetric) Alternatives(from, to Snap, k int) ([]*Route, error) {
+	if !from.OK || !to.OK {
+		return nil, ErrNotSnapped
+	}
+	var sb, tb [2]cch.Endpoint
+	src := cm.endpoints(from, true, sb[:0])
+	dst := cm.endpoints(to, false, tb[:0])
+	q, tq := cm.pool.Get().(*cch.Query), cm.pool.Get().(*cch.Query)
+	defer cm.pool.Put(q)
+	defer cm.pool.Put(tq)
+	alts, err := cm.g.cchAlternatives(q, tq, cm.nodeW, cm.weights, src, dst, k)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Route, len(alts))
+	for i, a := range alts {
+		d, dist := toUnits(Fastest, cm.pathWeight(a.nodes, src, dst).S)
+		out[i] = cm.g.routeOf(a.nodes, from, to, int(d), int(dist), cm.nodeMS)
+	}
+	return out, nil
+}
+
+// pathWeight is the pair weight of a path from a source endpoint's node
+// to a target endpoint's node (the least arc between consecutive nodes).
+func (cm *CustomMetric) pathWeight(path []uint32, src, dst []cch.Endpoint) cch.Weight {
+	b := &cm.g.base
+	var w cch.Weight
+	for _, e := range src {
+		if e.Node == path[0] {
+			w = w.Add(e.Init)
+			break
+		}
+	}
+	for _, e := range dst {
+		if e.Node == path[len(path)-1] {
+			w = w.Add(e.Init)
+			break
+		}
+	}
+	for i := 1; i < len(path); i++ {
+		best := cch.Inf
+		for j := b.turnFirst[path[i-1]]; j < b.turnFirst[path[i-1]+1]; j++ {
+			if b.turnHead[j] == path[i] && cm.weights[j].Less(best) {
+				best = cm.weights[j]
+			}
+		}
+		w = w.Add(best)
+	}
+	return w
+}
+
+// AlternativeSpec is Alternative on the metric of spec: the hierarchies
+// for the default fastest and shortest, else the customized metric.
+func (g *Graph) AlternativeSpec(ctx context.Context, spec MetricSpec, from, to Snap, i int) (*Route, error) {
+	if spec.Default() {
+		return g.Alternative(spec.Metric(), from, to, i)
+	}
+	cm, err := g.metrics.Get(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := cm.Alternatives(from, to, i+1)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) <= i {
+		return nil, ErrNoAlternative
+	}
+	return rs[i], nil
 }

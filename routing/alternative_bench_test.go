@@ -13,10 +13,11 @@ import (
 // and up to two alternatives, with their full paths) over 500 seeded
 // random pairs and reports the median, the 99th percentile and how many
 // pairs got a second and a third route; on the hierarchies (ch/) and on
-// a perfectly customized CCH metric (cch/).
+// a perfectly customized CCH metric (cch/), and on a customized metric of
+// the graph with its Routes built (custom/).
 func BenchmarkAlternatives(b *testing.B) {
 	for _, name := range []string{"delaware", "porto_portugal"} {
-		for _, eng := range []string{"ch/fastest", "ch/shortest", "cch/fastest"} {
+		for _, eng := range []string{"ch/fastest", "ch/shortest", "cch/fastest", "custom/speeds"} {
 			b.Run(name+"/"+eng, func(b *testing.B) {
 				g := testGraph(b, name)
 				src := roadPoints(g, 500, 41, 15)
@@ -27,6 +28,21 @@ func BenchmarkAlternatives(b *testing.B) {
 					run = func(from, to Snap) ([]altRoute, error) { return g.alternatives(Fastest, from, to, 3) }
 				case "ch/shortest":
 					run = func(from, to Snap) ([]altRoute, error) { return g.alternatives(Shortest, from, to, 3) }
+				case "custom/speeds":
+					// The graph's own customized metric, with its Routes
+					// (geometry and steps' segments included).
+					spec, err := NewMetricSpec("fastest", map[string]float64{"Motorway": 80, "LocalRoadCity": 20}, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cm, err := g.metrics.Get(context.Background(), spec)
+					if err != nil {
+						b.Fatal(err)
+					}
+					run = func(from, to Snap) ([]altRoute, error) {
+						rs, err := cm.Alternatives(from, to, 3)
+						return make([]altRoute, len(rs)), err
+					}
 				default:
 					top := testTopology(b, g)
 					cm := fastestCCH(g)

@@ -547,4 +547,44 @@ func TestAlternativesFixture(t *testing.T) {
 		}
 		check("cch/"+cm.name, g.altRoutes(from, to, alts))
 	}
+	// A customized metric of the graph (residential streets at 50 km/h
+	// instead of 25): the same three routes, each faster than on the
+	// profile's speeds, the best one RouteSpec's.
+	ctx := context.Background()
+	for _, base := range []string{"fastest", "shortest"} {
+		spec, err := NewMetricSpec(base, map[string]float64{"OtherRoadCity": 50}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm, err := g.metrics.Get(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		routes, err := cm.Alternatives(from, to, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("custom/"+base, routes)
+		t.Logf("custom/%s: %d s %d m, %d s %d m, %d s %d m", base, routes[0].DurationS, routes[0].DistanceM, routes[1].DurationS, routes[1].DistanceM, routes[2].DurationS, routes[2].DistanceM)
+		def, err := g.Alternatives(spec.Metric(), from, to, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if best, err := g.RouteSpec(ctx, spec, from, to); err != nil || best.DurationS != routes[0].DurationS {
+			t.Errorf("custom/%s: best route %d s, RouteSpec %v, %v", base, routes[0].DurationS, best, err)
+		}
+		for i, r := range routes {
+			if r.DurationS >= def[i].DurationS {
+				t.Errorf("custom/%s route %d: %d s at 50 km/h, %d s at 25", base, i+1, r.DurationS, def[i].DurationS)
+			}
+			if i > 0 {
+				if a, err := g.AlternativeSpec(ctx, spec, from, to, i); err != nil || a.DistanceM != r.DistanceM || a.DurationS != r.DurationS {
+					t.Errorf("custom/%s: AlternativeSpec(%d) = %v, %v", base, i, a, err)
+				}
+			}
+		}
+		if _, err := g.AlternativeSpec(ctx, spec, from, to, 3); !errors.Is(err, ErrNoAlternative) {
+			t.Errorf("custom/%s: a 4th route: %v, want ErrNoAlternative", base, err)
+		}
+	}
 }

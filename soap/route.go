@@ -172,7 +172,7 @@ func (s *Service) plan(ctx context.Context, stops []stop, spec routing.MetricSpe
 		a, b := order[k-1], order[k]
 		var r *routing.Route
 		if w.Alternative > 0 {
-			r, err = g.Alternative(m, snaps[a], snaps[b], w.Alternative)
+			r, err = g.AlternativeSpec(ctx, spec, snaps[a], snaps[b], w.Alternative)
 		} else {
 			r, err = g.RouteSpec(ctx, spec, snaps[a], snaps[b])
 		}
@@ -371,10 +371,6 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	spec := routing.SpecOf(m)
 	if err := speedsOf(&spec, req.Speed.Items, req.WantMetric); err != nil {
 		return nil, err
-	}
-	switch {
-	case alt > 0 && !spec.Default():
-		return nil, senderFault("Speed: the alternative planning types (%s) use the profile's speeds; give Fastest or Shortest with custom speeds", strings.TrimSpace(req.PlanningType))
 	}
 	stops, err := s.plannerStops(ctx, req.Locations.Items, req.UseDbSet, tsp)
 	if err != nil {

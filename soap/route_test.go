@@ -1,6 +1,7 @@
 package soap
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/xml"
 	"math"
@@ -457,6 +458,38 @@ func TestRoutePlannerAlternatives(t *testing.T) {
 				t.Errorf("%d s, want %d s", r.Duration, want)
 			}
 		})
+	}
+	// With Speed (residential streets at 50 km/h instead of 25) the
+	// alternatives are the customized metric's: the same roads, faster.
+	speed := "<Speed><SpeedItem><Name>OtherRoadCity</Name><Speed>50</Speed></SpeedItem></Speed>"
+	for _, tc := range []struct {
+		planning string
+		dist     int
+		road     string
+		alt      int
+	}{
+		{"Fastest2", 1204, "North Road", 1},
+		{"Shortest3", 1291, "South Road", 2},
+	} {
+		plain := plannerResult(t, f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, []string{s, tt}, ""))).Body.Bytes())
+		rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, []string{s, tt}, speed)))
+		r := plannerResult(t, rec.Body.Bytes())
+		spec, err := routing.NewMetricSpec(strings.ToLower(strings.TrimRight(tc.planning, "23")), map[string]float64{"OtherRoadCity": 50}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := g.AlternativeSpec(context.Background(), spec, g.Snap(point(t, s), 0), g.Snap(point(t, tt), 0), tc.alt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var streets []string
+		for _, it := range r.Description.Items {
+			streets = append(streets, it.Street)
+		}
+		if r.Distance != tc.dist || !slices.Contains(streets, tc.road) || r.Duration != want.DurationS || r.Duration >= plain.Duration {
+			t.Errorf("%s with Speed: %d s %d m on %v; want %d m on %s in %d s (without Speed %d s): %s",
+				tc.planning, r.Duration, r.Distance, streets, tc.dist, tc.road, want.DurationS, plain.Duration, rec.Body)
+		}
 	}
 	// Along Main Street from m1 to m2 (111 m) nothing is within 25 %;
 	// from T to m1 (723 m) neither.
