@@ -24,7 +24,7 @@ BENCH_ARGS   ?=
 # request path with {x} and {y} placeholders).
 LOAD         ?= admin
 
-.PHONY: all build data run test vet bench fuzz load clean
+.PHONY: all build data run test vet bench fuzz load clean sdk sdk-check sdk-vet sdk-test
 
 all: build
 
@@ -50,11 +50,33 @@ vet:
 	if [ -n "$$unformatted" ]; then echo "gofmt: not formatted:" $$unformatted; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	$(MAKE) sdk-vet
 
 ## test: make vet, then every test (REDIS_URL selects a real Redis; without it
-## the tests use an embedded one)
+## the tests use an embedded one), then the SDKs' (make sdk-test)
 test: vet
 	$(GO) test -timeout $(TEST_TIMEOUT) ./...
+	$(MAKE) sdk-test
+
+## sdk: regenerate the SDKs' generated layers from api/openapi.yaml
+## (sdk/go/openapi by oapi-codegen, sdk/js/src/schema.ts by
+## openapi-typescript; both pinned; needs Go and npm)
+sdk:
+	GO=$(GO) sh sdk/generate.sh
+
+## sdk-check: fail when api/openapi.yaml changed but `make sdk` was not run
+sdk-check:
+	GO=$(GO) sh sdk/generate.sh --check
+
+## sdk-vet: the Go SDK module (sdk/go) tidy, vetted and staticcheck clean
+sdk-vet:
+	cd sdk/go && $(GO) mod tidy -diff && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
+
+## sdk-test: the generated code is current, then the Go SDK's tests and,
+## through them, the TypeScript SDK's (npm ci, node --test), against a
+## geosvc serve they start on data/delaware-latest (built when stale)
+sdk-test: sdk-check
+	cd sdk/go && $(GO) test -timeout $(TEST_TIMEOUT) ./...
 
 ## bench: Go benchmarks, then the end-to-end `geosvc bench`
 bench: data

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -108,13 +109,9 @@ func (h *routeHandler) route(c echo.Context) error {
 }
 
 func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) error {
-	m := routing.Fastest
-	switch r := strings.TrimSpace(q.Get("routing")); r {
-	case "", "fastest":
-	case "shortest":
-		m = routing.Shortest
-	default:
-		return httpErrorf(http.StatusBadRequest, "routing %s is not a routing option: use fastest or shortest", quoteEcho(r))
+	spec, msg := routeSpecOf(q)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
 	}
 	var g *routing.Graph
 	if h.opts.Graph != nil {
@@ -123,20 +120,20 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if g == nil {
 		return errBundleLoading
 	}
-	snaps := g.SnapAll([]orb.Point{from, to}, h.opts.SnapRadiusM)
+	snaps := g.SnapAllAvoiding(spec, []orb.Point{from, to}, h.opts.SnapRadiusM)
 	for i, s := range snaps {
 		if !s.OK {
 			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], h.opts.SnapRadiusM)
 		}
 	}
-	r, err := g.Route(m, snaps[0], snaps[1])
+	r, err := g.RouteSpec(c.Request().Context(), spec, snaps[0], snaps[1])
 	if errors.Is(err, routing.ErrNoRoute) {
 		return httpError(http.StatusNotFound, "no route joins the two points")
 	}
 	if err != nil {
 		return err
 	}
-	ans := routeAnswer{Routing: m.String(), DurationS: r.DurationS, DistanceM: r.DistanceM,
+	ans := routeAnswer{Routing: spec.Base.String(), DurationS: r.DurationS, DistanceM: r.DistanceM,
 		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]),
 		Steps: []routeStep{}, Geometry: routeLine{Type: "LineString", Coordinates: make([][2]float64, len(r.Geometry))}}
 	for i, p := range r.Geometry {
@@ -148,6 +145,40 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 			Ramp: s.Ramp, Toward: s.Toward, Exit: s.Exit})
 	}
 	return c.JSON(http.StatusOK, ans)
+}
+
+// routeSpecOf reads the metric parameters of a route: routing (fastest,
+// shortest, efficient or most_efficient, safest), speeds
+// ("Motorway:80,LocalRoadCity:20", km/h by RoadType) and avoid
+// ("toll,ferry"). It returns a message naming the bad parameter.
+func routeSpecOf(q url.Values) (routing.MetricSpec, string) {
+	r := strings.TrimSpace(q.Get("routing"))
+	spec, err := routing.NewMetricSpec(r, nil, nil)
+	if err != nil {
+		return spec, fmt.Sprintf("routing %s is not a routing option: use fastest, shortest, efficient (or most_efficient) or safest", quoteEcho(r))
+	}
+	if v := strings.TrimSpace(q.Get("speeds")); v != "" {
+		for _, kv := range strings.Split(v, ",") {
+			name, val, ok := strings.Cut(strings.TrimSpace(kv), ":")
+			kmh, perr := strconv.ParseFloat(strings.TrimSpace(val), 64)
+			if !ok || perr != nil {
+				return spec, fmt.Sprintf("speeds: %s is not RoadType:km/h (e.g. speeds=Motorway:80,LocalRoadCity:20)", quoteEcho(kv))
+			}
+			if err := spec.SetSpeed(strings.TrimSpace(name), kmh); err != nil {
+				return spec, err.Error()
+			}
+		}
+	}
+	if v := strings.TrimSpace(q.Get("avoid")); v != "" {
+		for _, a := range strings.Split(v, ",") {
+			f, err := routing.ParseAvoid(a)
+			if err != nil {
+				return spec, err.Error()
+			}
+			spec.Avoid |= f
+		}
+	}
+	return spec, ""
 }
 
 func newRouteEnd(s routing.Snap) routeEnd {

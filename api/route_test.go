@@ -75,6 +75,11 @@ func TestRouteV1(t *testing.T) {
 		{"from=10.002,0.000&to=10.004,0.002", 55, 380, []string{"South Arm", "Ring", "East Arm", "East Arm"}},
 		{"from=10.002,0.000&to=10.000,0.002&routing=fastest", 111, 694, []string{"South Arm", "Ring", "West Arm", "West Arm"}},
 		{"from=10.002,0.000&to=10.000,0.002&routing=shortest", 111, 694, nil},
+		{"from=10.002,0.000&to=10.000,0.002&routing=most_efficient", 111, 694, nil},
+		{"from=10.002,0.000&to=10.004,0.002&routing=safest&avoid=toll,ferry", 55, 380, nil},
+		// Every road is OtherRoadCity: at 50 km/h 379.644 m take 27.334 s,
+		// plus the 0.280 s of turns.
+		{"from=10.002,0.000&to=10.004,0.002&speeds=OtherRoadCity:50,Motorway:20", 28, 380, nil},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			code, body := get(tc.q)
@@ -112,6 +117,10 @@ func TestRouteV1(t *testing.T) {
 		{"from=10.002&to=10.004,0.002", 400, "from:"},
 		{"from=0.000,10.002&to=10.004,0.002", 404, "from: no road"},
 		{"from=10.002,0.000&to=10.004,0.002&routing=bogus", 400, "routing"},
+		{"from=10.002,0.000&to=10.004,0.002&speeds=OtherRoadCity:0", 400, "speeds.OtherRoadCity: 0 km/h is out of range"},
+		{"from=10.002,0.000&to=10.004,0.002&speeds=Autobahn:90", 400, "is not a RoadType"},
+		{"from=10.002,0.000&to=10.004,0.002&speeds=OtherRoadCity", 400, "is not RoadType:km/h"},
+		{"from=10.002,0.000&to=10.004,0.002&avoid=bridges", 400, "avoid: \\\"bridges\\\" is not an avoid option"},
 		{"from=10.002,0.000&to=10.004,95", 400, "to: latitude"},
 	} {
 		if code, body := get(tc.q); code != tc.code || !strings.Contains(body, tc.want) {

@@ -152,9 +152,11 @@ func New(opts Options) *Server {
 	e.Pre(requestID, s.accessLog, s.recoverPanic)
 	if len(opts.CORSOrigins) > 0 {
 		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{
-			AllowOrigins:  opts.CORSOrigins,
-			AllowHeaders:  []string{headerAPIKey, echo.HeaderContentType, echo.HeaderAccept, "Cache-Control", headerRequestID},
-			ExposeHeaders: []string{headerRequestID, "Retry-After"},
+			AllowOrigins: opts.CORSOrigins,
+			AllowHeaders: []string{headerAPIKey, echo.HeaderContentType, echo.HeaderAccept, "Cache-Control", headerRequestID},
+			// Headers a page's script may read besides the safelisted ones:
+			// timezonesv1's zone name, a tile's ETag, the retry delay.
+			ExposeHeaders: []string{headerRequestID, "Retry-After", "X-Time-Zone", "ETag"},
 			MaxAge:        86400,
 		}))
 	}

@@ -349,6 +349,14 @@ func TestCORS(t *testing.T) {
 	if rec.Code != 403 || rec.Header().Get("Access-Control-Allow-Origin") != "https://app.example" {
 		t.Errorf("CORS GET without key = %d, ACAO %q", rec.Code, rec.Header().Get("Access-Control-Allow-Origin"))
 	}
+	// The headers a browser client reads (the SDKs: timezonesv1's zone,
+	// Retry-After of a 429) are exposed to the page.
+	exposed := strings.ToLower(rec.Header().Get("Access-Control-Expose-Headers"))
+	for _, h := range []string{"x-time-zone", "retry-after", "x-request-id", "etag"} {
+		if !strings.Contains(exposed, h) {
+			t.Errorf("Expose-Headers %q lacks %s", exposed, h)
+		}
+	}
 }
 
 func TestRateLimit(t *testing.T) {

@@ -37,11 +37,42 @@ type TDMOptions struct {
 	Usage CellCounter
 	// Logger receives errors; default slog.Default().
 	Logger *slog.Logger
+	// Inline computes small orders in this process before the order
+	// returns (see InlineCells); nil queues every order for the workers.
+	Inline InlineComputer
+	// InlineCells is the largest order, in cells (origins x
+	// destinations), that Inline computes; 0 means DefaultInlineCells,
+	// a negative value none.
+	InlineCells int
+	// MaxLocations is the most origins, and the most destinations, one
+	// order may hold; 0 means DefaultMaxLocations (the specification's
+	// limit).
+	MaxLocations int
 	// GzipLevel compresses finished results for clients that accept gzip,
 	// as in compress/gzip; 0 means gzip.HuffmanOnly (-2), which on matrix
 	// JSON (digits and commas, little for LZ77 to find) compresses as well
 	// as BestSpeed in half the time.
 	GzipLevel int
+}
+
+// DefaultInlineCells is the default of TDMOptions.InlineCells: an order
+// of up to 10,000 cells (100 x 100) is computed in about 4 ms on one core,
+// less than the queue's round trips (enqueue, a worker's poll, the
+// client's fetch) cost it; see BENCHMARKS.md.
+const DefaultInlineCells = 10_000
+
+// DefaultMaxLocations is the default of TDMOptions.MaxLocations, the
+// specification's limit.
+const DefaultMaxLocations = 1000
+
+// InlineComputer computes every chunk of a job in the API process;
+// *worker.Computer's ComputeAll is what the workers run per chunk.
+type InlineComputer interface {
+	// Ready reports whether it can compute now (its graph is loaded);
+	// orders are queued until it is.
+	Ready() bool
+	// ComputeAll computes every chunk of spec, in chunk order.
+	ComputeAll(ctx context.Context, spec *queue.Spec) ([]queue.ChunkResult, error)
 }
 
 // RegisterTDM adds POST /tdmv1/order, /tdmv1/fetch and /tdmv1/cancel to g,
@@ -57,6 +88,12 @@ func RegisterTDM(g *echo.Group, opts TDMOptions) {
 	}
 	if opts.GzipLevel == 0 {
 		opts.GzipLevel = gzip.HuffmanOnly
+	}
+	if opts.InlineCells == 0 {
+		opts.InlineCells = DefaultInlineCells
+	}
+	if opts.MaxLocations <= 0 {
+		opts.MaxLocations = DefaultMaxLocations
 	}
 	h := &tdmHandler{opts: opts, q: opts.Queue, log: opts.Logger}
 	g.POST("/"+tdmInterface+"/order", h.order)
@@ -97,7 +134,7 @@ func (h *tdmHandler) order(c echo.Context) error {
 	if err != nil {
 		return err // a body over the limit becomes 413
 	}
-	o, errs := parseOrder(body)
+	o, errs := parseOrder(body, h.opts.MaxLocations)
 	if len(errs) > 0 {
 		return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", errs))
 	}
@@ -108,7 +145,14 @@ func (h *tdmHandler) order(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	j, err := h.q.Submit(ctx, o)
+	var j *queue.Job
+	if cells := len(o.Origins) * len(o.Destinations); h.opts.Inline != nil && cells <= h.opts.InlineCells && h.opts.Inline.Ready() {
+		// Small: computed here and stored Finished, the same job a
+		// worker would have finished.
+		j, err = h.q.SubmitNow(ctx, o, h.opts.Inline.ComputeAll)
+	} else {
+		j, err = h.q.Submit(ctx, o)
+	}
 	if err != nil {
 		h.log.Error("tdm order not stored", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 		return httpError(http.StatusServiceUnavailable, "the job queue is unavailable, retry later")
@@ -152,8 +196,13 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 	if err != nil {
 		return h.storeError(c, j.ID, err)
 	}
+	write, contentType := rs.WriteTo, echo.MIMEApplicationJSON
+	if acceptsNDJSON(c.Request().Header.Get(echo.HeaderAccept)) {
+		write, contentType = rs.WriteNDJSON, mimeNDJSON
+	}
 	resp := c.Response()
-	resp.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	resp.Header().Set(echo.HeaderContentType, contentType)
+	resp.Header().Add(echo.HeaderVary, echo.HeaderAccept)
 	resp.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
 	gz := acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding))
 	if gz {
@@ -161,9 +210,9 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 	}
 	resp.WriteHeader(http.StatusOK)
 	if gz {
-		err = writeGzip(resp, h.opts.GzipLevel, func(w io.Writer) error { return rs.WriteTo(ctx, w) })
+		err = writeGzip(resp, h.opts.GzipLevel, func(w io.Writer) error { return write(ctx, w) })
 	} else {
-		err = rs.WriteTo(ctx, resp)
+		err = write(ctx, resp)
 	}
 	if err != nil {
 		// The status line is out: cut the connection so that the client
@@ -173,6 +222,28 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 		panic(http.ErrAbortHandler)
 	}
 	return nil
+}
+
+// mimeNDJSON is the media type of the newline-delimited JSON result.
+const mimeNDJSON = "application/x-ndjson"
+
+// acceptsNDJSON reports whether an Accept header asks for the
+// newline-delimited result: application/x-ndjson listed (with a quality
+// above 0) before any application/json.
+func acceptsNDJSON(header string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == echo.MIMEApplicationJSON {
+			return false
+		}
+		if name != mimeNDJSON {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
 }
 
 // cancel stops a Queued or Processing job.

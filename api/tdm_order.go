@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -13,10 +14,6 @@ import (
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
 )
-
-// maxTDMAddresses is the most origins, and the most destinations, one
-// matrix order may hold (SPEC.md, Limits).
-const maxTDMAddresses = 1000
 
 // maxListedErrors caps the field errors one 400 answer lists.
 const maxListedErrors = 50
@@ -65,6 +62,8 @@ type orderBody struct {
 	Origins      json.RawMessage `json:"origin_addresses"`
 	Destinations json.RawMessage `json:"destination_addresses"`
 	Routing      json.RawMessage `json:"routing"`
+	Speeds       json.RawMessage `json:"speeds"`
+	Avoid        json.RawMessage `json:"avoid"`
 }
 
 // parseOrder validates an order body. It returns the order (without owner)
@@ -72,7 +71,8 @@ type orderBody struct {
 // problem of the field "body".
 // Field names are matched exactly: an unknown or differently cased key
 // (a typo such as "results") is a 400, never silently ignored.
-func parseOrder(body []byte) (queue.Order, []fieldError) {
+// limit is the most origins, and the most destinations, an order may hold.
+func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 	var o queue.Order
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
@@ -87,23 +87,25 @@ func parseOrder(body []byte) (queue.Order, []fieldError) {
 		Origins:      fields["origin_addresses"],
 		Destinations: fields["destination_addresses"],
 		Routing:      fields["routing"],
+		Speeds:       fields["speeds"],
+		Avoid:        fields["avoid"],
 	}
 	var unknown []string
 	for k := range fields {
 		switch k {
-		case "result", "origin_addresses", "destination_addresses", "routing":
+		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid":
 		default:
 			unknown = append(unknown, k)
 		}
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses and routing (names are case-sensitive)"})
+		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds and avoid (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
-	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, errs)
-	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, errs)
-	o.Metric, errs = parseRouting(b.Routing, errs)
+	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, limit, errs)
+	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, limit, errs)
+	o.Routing, errs = parseMetric(b, errs)
 	return o, errs
 }
 
@@ -154,20 +156,20 @@ func parseOutputs(raw json.RawMessage, errs []fieldError) (queue.Outputs, []fiel
 	return out, errs
 }
 
-// parseAddresses reads a list of 1..maxTDMAddresses "lon,lat" strings.
-func parseAddresses(field, what string, raw json.RawMessage, errs []fieldError) ([]string, []orb.Point, []fieldError) {
+// parseAddresses reads a list of 1..limit "lon,lat" strings.
+func parseAddresses(field, what string, raw json.RawMessage, limit int, errs []fieldError) ([]string, []orb.Point, []fieldError) {
 	if isNull(raw) {
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`is required: an array of 1 to %d %s, each "lon,lat"`, maxTDMAddresses, what)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`is required: an array of 1 to %d %s, each "lon,lat"`, limit, what)})
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`must be an array of 1 to %d strings, each "lon,lat"`, maxTDMAddresses)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf(`must be an array of 1 to %d strings, each "lon,lat"`, limit)})
 	}
 	switch {
 	case len(items) == 0:
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("is empty: an order needs 1 to %d %s", maxTDMAddresses, what)})
-	case len(items) > maxTDMAddresses:
-		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("holds %d %s: the limit is %d", len(items), what, maxTDMAddresses)})
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("is empty: an order needs 1 to %d %s", limit, what)})
+	case len(items) > limit:
+		return nil, nil, append(errs, fieldError{field, fmt.Sprintf("holds %d %s: the limit is %d", len(items), what, limit)})
 	}
 	addrs := make([]string, len(items))
 	pts := make([]orb.Point, len(items))
@@ -256,19 +258,67 @@ func isDecimal(s string) bool {
 	return i == n
 }
 
-// parseRouting reads the optional "routing": "fastest" (default) or
-// "shortest".
-func parseRouting(raw json.RawMessage, errs []fieldError) (routing.Metric, []fieldError) {
-	if isNull(raw) {
-		return routing.Fastest, errs
+// routingWant lists the routing options for error messages.
+const routingWant = `"fastest" (default), "shortest", "efficient" (or "most_efficient") or "safest"`
+
+// parseMetric reads the optional "routing", "speeds" (km/h by RoadType
+// name) and "avoid" (ferry, motorway, toll, unpaved) into the canonical
+// key of a routing.MetricSpec, the job's own stored value.
+func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
+	n := len(errs)
+	var base string
+	if !isNull(b.Routing) {
+		if err := json.Unmarshal(b.Routing, &base); err != nil {
+			errs = append(errs, fieldError{"routing", "must be a string: " + routingWant})
+		} else if _, err := routing.ParseBase(base); err != nil {
+			errs = append(errs, fieldError{"routing", fmt.Sprintf("unknown routing %q: want %s", base, routingWant)})
+		}
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return routing.Fastest, append(errs, fieldError{"routing", `must be a string: "fastest" (default) or "shortest"`})
+	var speeds map[string]json.RawMessage
+	if !isNull(b.Speeds) {
+		if err := json.Unmarshal(b.Speeds, &speeds); err != nil {
+			errs = append(errs, fieldError{"speeds", `must be an object of speeds in km/h by RoadType, e.g. {"Motorway": 80, "LocalRoadCity": 20}`})
+		}
 	}
-	m, err := routing.ParseMetric(s)
+	kmh := make(map[string]float64, len(speeds))
+	names := make([]string, 0, len(speeds))
+	for name := range speeds {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var v float64
+		if err := json.Unmarshal(speeds[name], &v); err != nil {
+			errs = append(errs, fieldError{"speeds." + name, "must be a number of km/h"})
+			continue
+		}
+		var probe routing.MetricSpec
+		if err := probe.SetSpeed(name, v); err != nil {
+			var se *routing.SpecError
+			if errors.As(err, &se) {
+				errs = append(errs, fieldError{se.Field, se.Msg})
+				continue
+			}
+		}
+		kmh[name] = v
+	}
+	var avoid []string
+	if !isNull(b.Avoid) {
+		if err := json.Unmarshal(b.Avoid, &avoid); err != nil {
+			errs = append(errs, fieldError{"avoid", `must be an array of strings: "ferry", "motorway", "toll" or "unpaved"`})
+		}
+	}
+	for i, a := range avoid {
+		if _, err := routing.ParseAvoid(a); err != nil {
+			errs = append(errs, fieldError{fmt.Sprintf("avoid[%d]", i), fmt.Sprintf(`%q is not an avoid option: want "ferry", "motorway", "toll" or "unpaved"`, a)})
+		}
+	}
+	if len(errs) > n {
+		return "", errs
+	}
+	spec, err := routing.NewMetricSpec(base, kmh, avoid)
 	if err != nil {
-		return routing.Fastest, append(errs, fieldError{"routing", fmt.Sprintf(`unknown routing %q: want "fastest" (default) or "shortest"`, s)})
+		return "", append(errs, fieldError{"routing", err.Error()})
 	}
-	return m, errs
+	return spec.String(), errs
 }

@@ -3,11 +3,12 @@ package api
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/geosvc/geosvc/queue"
 )
@@ -16,14 +17,18 @@ import (
 // while the previous window is being encoded (a variable for tests).
 var resultWindowBytes = 1 << 20
 
+// cellBytes is about how many bytes one cell takes in a stored chunk (JSON
+// text: digits and a comma).
+const cellBytes = 6
+
 // chunkSource reads the stored blobs of a finished job; *queue.Result is
 // one.
 type chunkSource interface {
 	Chunks(ctx context.Context, kind queue.Kind, from, n int) ([][]byte, error)
 }
 
-// resultStream writes a finished job as JSON straight from its binary
-// chunks, one window of chunks in memory at a time (plus the one being
+// resultStream writes a finished job as JSON straight from its stored
+// chunks, whose rows are JSON text already (queue.EncodeRows), one window of chunks in memory at a time (plus the one being
 // read ahead), never the whole matrix or the whole body.
 type resultStream struct {
 	res    *queue.Result
@@ -43,7 +48,7 @@ type batch struct {
 // written.
 func newResultStream(ctx context.Context, r *queue.Result, src chunkSource) (*resultStream, error) {
 	j := r.Job
-	chunkBytes := max(1, 4*j.ChunkRows*j.Cols)
+	chunkBytes := max(1, cellBytes*j.ChunkRows*j.Cols)
 	s := &resultStream{res: r, src: src, window: max(1, resultWindowBytes/chunkBytes)}
 	blobs, err := src.Chunks(ctx, s.kinds()[0], 0, min(s.window, j.Chunks))
 	if err != nil {
@@ -104,22 +109,8 @@ func (s *resultStream) read(ctx context.Context, kind queue.Kind, first *batch) 
 func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	j := s.res.Job
 	bw := bufio.NewWriterSize(w, 64<<10)
-	buf := make([]byte, 0, 16<<10)
-	buf = append(buf, `{"uuid":"`...)
-	buf = append(buf, j.ID...)
-	buf = append(buf, `","status":"`...)
-	buf = append(buf, j.Status...)
-	buf = append(buf, `","routing":"`...)
-	buf = append(buf, j.Metric.String()...)
-	buf = append(buf, `","origin_addresses":`...)
-	bw.Write(buf)
-	if err := writeJSON(bw, s.res.Origins); err != nil {
-		return err
-	}
-	bw.WriteString(`,"destination_addresses":`)
-	if err := writeJSON(bw, s.res.Destinations); err != nil {
+	if err := s.writeHead(bw); err != nil {
 		return err
 	}
 	first := s.first
@@ -129,19 +120,19 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 			name = "duration"
 		}
 		bw.WriteString(`,"` + name + `":[`)
-		row := 0
+		n := 0
 		for b := range s.read(ctx, kind, first) {
 			if b.err != nil {
 				return b.err
 			}
 			for _, blob := range b.blobs {
-				for off := 0; off+4*j.Cols <= len(blob); off += 4 * j.Cols {
-					buf = appendRow(buf[:0], row > 0, blob[off:off+4*j.Cols])
-					if _, err := bw.Write(buf); err != nil {
-						return err
-					}
-					row++
+				if n > 0 {
+					bw.WriteByte(',')
 				}
+				if _, err := bw.Write(blob); err != nil {
+					return err
+				}
+				n++
 			}
 		}
 		bw.WriteByte(']')
@@ -154,24 +145,91 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 	return bw.Flush()
 }
 
-// appendRow appends one matrix row as a JSON array, NoRoute as null.
-func appendRow(buf []byte, comma bool, cells []byte) []byte {
-	if comma {
-		buf = append(buf, ',')
+// writeHead writes the body's members before the matrices: uuid, status,
+// routing and the addresses as sent (the opening brace, no closing one).
+func (s *resultStream) writeHead(bw *bufio.Writer) error {
+	j := s.res.Job
+	buf := make([]byte, 0, 256)
+	buf = append(buf, `{"uuid":"`...)
+	buf = append(buf, j.ID...)
+	buf = append(buf, `","status":"`...)
+	buf = append(buf, j.Status...)
+	buf = append(buf, `","routing":"`...)
+	base, _, _ := strings.Cut(j.Routing, ";") // the option, without speeds or avoid
+	buf = append(buf, base...)
+	buf = append(buf, `","origin_addresses":`...)
+	bw.Write(buf)
+	if err := writeJSON(bw, s.res.Origins); err != nil {
+		return err
 	}
-	buf = append(buf, '[')
-	for k := 0; k < len(cells); k += 4 {
-		if k > 0 {
-			buf = append(buf, ',')
-		}
-		v := int32(binary.LittleEndian.Uint32(cells[k:]))
-		if v < 0 {
-			buf = append(buf, "null"...)
-		} else {
-			buf = strconv.AppendInt(buf, int64(v), 10)
-		}
+	bw.WriteString(`,"destination_addresses":`)
+	return writeJSON(bw, s.res.Destinations)
+}
+
+// WriteNDJSON writes the result as newline-delimited JSON, for clients
+// that cannot hold a whole matrix: a first line with the job's members
+// but the matrices (uuid, status, routing, addresses, snapping), then one
+// line per origin row, {"row": i, "duration": [...], "distance": [...]}
+// (a matrix the order did not ask for left out), copied from the stored
+// rows a window of chunks at a time.
+func (s *resultStream) WriteNDJSON(ctx context.Context, w io.Writer) error {
+	j := s.res.Job
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := s.writeHead(bw); err != nil {
+		return err
 	}
-	return append(buf, ']')
+	if err := s.writeSnapping(ctx, bw); err != nil {
+		return err
+	}
+	bw.WriteString("}\n")
+	type matrix struct {
+		kind queue.Kind
+		name string
+		rest []byte
+	}
+	var ms []*matrix
+	if j.Outputs.Has(queue.OutDuration) {
+		ms = append(ms, &matrix{kind: queue.KindDuration, name: `,"duration":`})
+	}
+	if j.Outputs.Has(queue.OutDistance) {
+		ms = append(ms, &matrix{kind: queue.KindDistance, name: `,"distance":`})
+	}
+	blobs := make([][][]byte, len(ms))
+	buf := make([]byte, 0, 32)
+	row := 0
+	for from := 0; from < j.Chunks; from += s.window {
+		n := min(s.window, j.Chunks-from)
+		for k, m := range ms {
+			var err error
+			if blobs[k], err = s.src.Chunks(ctx, m.kind, from, n); err != nil {
+				return err
+			}
+		}
+		for c := range n {
+			for k, m := range ms {
+				m.rest = blobs[k][c]
+			}
+			lo, hi := queue.ChunkRange(j.Rows, j.ChunkRows, from+c)
+			for ; row < hi; row++ {
+				buf = append(buf[:0], `{"row":`...)
+				buf = strconv.AppendInt(buf, int64(row), 10)
+				bw.Write(buf)
+				for _, m := range ms {
+					var r []byte
+					if r, m.rest = queue.NextRow(m.rest); r == nil {
+						return fmt.Errorf("api: job %s chunk %d holds fewer than its %d rows", j.ID, from+c, hi-lo)
+					}
+					bw.WriteString(m.name)
+					if _, err := bw.Write(r); err != nil {
+						return err
+					}
+				}
+				bw.WriteString("}\n")
+			}
+		}
+		clear(blobs)
+	}
+	return bw.Flush()
 }
 
 // writeSnapping writes the "snapping" member: per origin and destination,

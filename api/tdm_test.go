@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
+	"github.com/geosvc/geosvc/routing"
 )
 
 // tdmFixture is a server with the tdmv1 routes on a test Redis, two keys,
@@ -34,6 +36,13 @@ type tdmFixture struct {
 }
 
 func newTDMFixture(t testing.TB, chunkRows int) *tdmFixture {
+	t.Helper()
+	return newTDMFixtureWith(t, chunkRows, TDMOptions{})
+}
+
+// newTDMFixtureWith is newTDMFixture with options (Queue, Usage and
+// Logger are the fixture's).
+func newTDMFixtureWith(t testing.TB, chunkRows int, opts TDMOptions) *tdmFixture {
 	t.Helper()
 	env := queuetest.New(t)
 	cfg := env.Config
@@ -55,7 +64,8 @@ func newTDMFixture(t testing.TB, chunkRows int) *tdmFixture {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	f.srv = New(Options{Logger: log, Redis: env.Client, Keys: f.store})
-	RegisterTDM(f.srv.Protected(), TDMOptions{Queue: q, Usage: f.store, Logger: log})
+	opts.Queue, opts.Usage, opts.Logger = q, f.store, log
+	RegisterTDM(f.srv.Protected(), opts)
 	return f
 }
 
@@ -196,7 +206,14 @@ func TestTDMOrderValidation(t *testing.T) {
 		{"result empty", orderJSON([]string{}, ok, ok), "result", "is empty"},
 		{"result unknown", orderJSON([]string{"distance", "time"}, ok, ok), "result[1]", `unknown output "time"`},
 		{"result not strings", orderJSON([]any{1}, ok, ok), "result[0]", "must be a string"},
-		{"routing unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":"safest"}`, "routing", `unknown routing "safest"`},
+		{"routing unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":"quickest"}`, "routing", `unknown routing "quickest"`},
+		{"speeds not an object", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":[80]}`, "speeds", "must be an object"},
+		{"speed not a number", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Motorway":"fast"}}`, "speeds.Motorway", "must be a number of km/h"},
+		{"speed zero", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Motorway":0}}`, "speeds.Motorway", "0 km/h is out of range"},
+		{"speed too high", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"LocalRoadCity":251}}`, "speeds.LocalRoadCity", "251 km/h is out of range"},
+		{"speed unknown type", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Autobahn":120}}`, "speeds", `"Autobahn" is not a RoadType`},
+		{"avoid not an array", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":"toll"}`, "avoid", "must be an array of strings"},
+		{"avoid unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":["toll","bridges"]}`, "avoid[1]", `"bridges" is not an avoid option`},
 		{"routing not a string", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":1}`, "routing", "must be a string"},
 	}
 	for _, tt := range tests {
@@ -296,16 +313,24 @@ func TestTDMOrderAccepted(t *testing.T) {
 	if n := f.pending(t); n != 2*len(tests) {
 		t.Errorf("%d chunk tasks pending, want %d", n, 2*len(tests))
 	}
-	id := f.order(t, `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":"shortest"}`)
-	if j, _ := f.q.Get(context.Background(), id, ""); j.Metric.String() != "shortest" {
-		t.Errorf("routing shortest stored as %v", j.Metric)
+	for _, tc := range []struct{ body, want string }{
+		{`"routing":"shortest"`, "shortest"},
+		{`"routing":"most_efficient","avoid":["toll","ferry"]`, "efficient;avoid=ferry,toll"},
+		{`"routing":"safest","speeds":{"Motorway":80,"Defaultspeed":30.5},"avoid":null`, "safest;speeds=Defaultspeed:30.5,Motorway:80"},
+		{`"speeds":{"LocalRoadCity":20},"avoid":["unpaved","motorway"]`, "fastest;speeds=LocalRoadCity:20;avoid=motorway,unpaved"},
+	} {
+		id := f.order(t, `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],`+tc.body+`}`)
+		cells++
+		if j, _ := f.q.Get(context.Background(), id, ""); j.Routing != tc.want {
+			t.Errorf("%s stored as %q, want %q", tc.body, j.Routing, tc.want)
+		}
 	}
 	u, err := f.store.Usage(context.Background(), f.keyID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := u[0].Counts["tdmv1"+keys.CellsSuffix]; got != cells+1 {
-		t.Errorf("cells counted %d, want %d", got, cells+1)
+	if got := u[0].Counts["tdmv1"+keys.CellsSuffix]; got != cells {
+		t.Errorf("cells counted %d, want %d", got, cells)
 	}
 }
 
@@ -471,7 +496,7 @@ func TestTDMFetchStreamEqualsPlainEncoding(t *testing.T) {
 	}
 
 	gz := f.post("fetch", f.key, `{"uuid":"`+id+`"}`, "Accept-Encoding", "br, gzip;q=0.8")
-	if gz.Header().Get("Content-Encoding") != "gzip" || gz.Header().Get("Vary") != "Accept-Encoding" {
+	if gz.Header().Get("Content-Encoding") != "gzip" || !slices.Contains(gz.Header().Values("Vary"), "Accept-Encoding") {
 		t.Fatalf("gzip answer headers %v", gz.Header())
 	}
 	zr, err := gzip.NewReader(gz.Body)
@@ -694,5 +719,265 @@ func TestTDMFetchWaits(t *testing.T) {
 		if rec.Code != 400 || !strings.Contains(rec.Body.String(), "wait") {
 			t.Errorf("wait %s: %d %s", w, rec.Code, rec.Body)
 		}
+	}
+}
+
+// FuzzOrderMetric: any routing, speeds and avoid values either give
+// errors naming one of those fields or a canonical key that routing
+// parses back into the same key.
+func FuzzOrderMetric(f *testing.F) {
+	f.Add(`"safest"`, `{"Motorway":80,"Defaultspeed":30.5}`, `["toll","ferry"]`)
+	f.Add(`"most_efficient"`, `null`, `[]`)
+	f.Add(`1`, `{"Autobahn":1e9}`, `"toll"`)
+	f.Fuzz(func(t *testing.T, r, speeds, avoid string) {
+		b := orderBody{Routing: json.RawMessage(r), Speeds: json.RawMessage(speeds), Avoid: json.RawMessage(avoid)}
+		key, errs := parseMetric(b, nil)
+		if len(errs) > 0 {
+			for _, e := range errs {
+				if !strings.HasPrefix(e.Field, "routing") && !strings.HasPrefix(e.Field, "speeds") && !strings.HasPrefix(e.Field, "avoid") {
+					t.Fatalf("error of field %q", e.Field)
+				}
+			}
+			return
+		}
+		spec, err := routing.ParseMetricSpec(key)
+		if err != nil || spec.String() != key {
+			t.Fatalf("key %q parsed back as %q, %v", key, spec.String(), err)
+		}
+	})
+}
+
+func TestTDMMaxLocations(t *testing.T) {
+	f := newTDMFixtureWith(t, 50, TDMOptions{MaxLocations: 1200})
+	for _, tt := range []struct {
+		origins, destinations, code int
+		reason                      string
+	}{
+		{1200, 3, http.StatusOK, ""},
+		{3, 1200, http.StatusOK, ""},
+		{1201, 3, http.StatusBadRequest, "holds 1201 origins: the limit is 1200"},
+		{3, 1201, http.StatusBadRequest, "holds 1201 destinations: the limit is 1200"},
+	} {
+		rec := f.post("order", f.key, orderJSON(nil, addresses(tt.origins), addresses(tt.destinations)))
+		if rec.Code != tt.code || !strings.Contains(rec.Body.String(), tt.reason) {
+			t.Errorf("%d x %d: %d %.200s; want %d %q", tt.origins, tt.destinations, rec.Code, rec.Body, tt.code, tt.reason)
+		}
+	}
+}
+
+// ndjsonLines splits an ndjson body into its lines, each decoded.
+func ndjsonLines(t *testing.T, body []byte) []map[string]json.RawMessage {
+	t.Helper()
+	if len(body) == 0 || body[len(body)-1] != '\n' {
+		t.Fatalf("ndjson body does not end with a newline: %.100q", body)
+	}
+	var out []map[string]json.RawMessage
+	for line := range bytes.SplitSeq(body[:len(body)-1], []byte("\n")) {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("line %d %.100q: %v", len(out), line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestTDMFetchNDJSON(t *testing.T) {
+	defer func(b int) { resultWindowBytes = b }(resultWindowBytes)
+	resultWindowBytes = 1 // one chunk per read: many windows
+	f := newTDMFixture(t, 7)
+	origins, destinations := addresses(23), addresses(5)
+	for _, result := range [][]string{nil, {"distance"}, {"duration"}} {
+		id := f.order(t, orderJSON(result, origins, destinations))
+		f.complete(t, id)
+		_, plain := f.fetchJSON(t, f.key, id)
+		rec := f.post("fetch", f.key, `{"uuid":"`+id+`"}`, "Accept", "application/x-ndjson")
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/x-ndjson" {
+			t.Fatalf("ndjson fetch: %d %v", rec.Code, rec.Header())
+		}
+		lines := ndjsonLines(t, rec.Body.Bytes())
+		if len(lines) != 1+len(origins) {
+			t.Fatalf("%v: %d lines, want 1 + %d rows", result, len(lines), len(origins))
+		}
+		// The first line: every member of the plain answer but the
+		// matrices, equal to it.
+		head := lines[0]
+		for k, v := range plain {
+			if k == "duration" || k == "distance" {
+				if _, ok := head[k]; ok {
+					t.Errorf("first line holds %s", k)
+				}
+				continue
+			}
+			want, _ := json.Marshal(v)
+			var got any
+			json.Unmarshal(head[k], &got)
+			if g, _ := json.Marshal(got); !bytes.Equal(g, want) {
+				t.Errorf("first line %s = %s, want %s", k, g, want)
+			}
+		}
+		matrices := 2
+		if result != nil {
+			matrices = 1
+		}
+		if len(head) != len(plain)-matrices {
+			t.Errorf("first line has %d members, the plain answer %d with %d matrices", len(head), len(plain), matrices)
+		}
+		// Then row i of each wanted matrix, equal to the plain answer's.
+		for i, line := range lines[1:] {
+			if string(line["row"]) != fmt.Sprint(i) {
+				t.Errorf("line %d: row %s", i+1, line["row"])
+			}
+			for _, name := range []string{"duration", "distance"} {
+				want, asked := plain[name]
+				got, there := line[name]
+				if asked != there {
+					t.Errorf("line %d: %s there %v, asked %v", i+1, name, there, asked)
+					continue
+				}
+				if !asked {
+					continue
+				}
+				w, _ := json.Marshal(want.([]any)[i])
+				if string(got) != string(w) {
+					t.Errorf("line %d: %s %s, want %s", i+1, name, got, w)
+				}
+			}
+			if matrices := len(plain) - len(head); len(line) != 1+matrices {
+				t.Errorf("line %d: %d members, want row and %d matrices", i+1, len(line), matrices)
+			}
+		}
+	}
+	// Gzip works for ndjson too.
+	id := f.order(t, orderJSON(nil, origins, destinations))
+	f.complete(t, id)
+	plain := f.post("fetch", f.key, `{"uuid":"`+id+`"}`, "Accept", "application/x-ndjson")
+	gz := f.post("fetch", f.key, `{"uuid":"`+id+`"}`, "Accept", "application/x-ndjson", "Accept-Encoding", "gzip")
+	zr, err := gzip.NewReader(gz.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(zr); err != nil || !bytes.Equal(b, plain.Body.Bytes()) {
+		t.Errorf("gzipped ndjson differs from the plain ndjson (%v)", err)
+	}
+}
+
+func TestAcceptsNDJSON(t *testing.T) {
+	for _, tt := range []struct {
+		header string
+		want   bool
+	}{
+		{"application/x-ndjson", true},
+		{"Application/X-NDJSON; q=0.9", true},
+		{"text/plain, application/x-ndjson", true},
+		{"application/json, application/x-ndjson", false},
+		{"application/x-ndjson;q=0", false},
+		{"*/*", false},
+		{"", false},
+		{"application/json", false},
+	} {
+		if got := acceptsNDJSON(tt.header); got != tt.want {
+			t.Errorf("acceptsNDJSON(%q) = %v, want %v", tt.header, got, tt.want)
+		}
+	}
+}
+
+// fixtureComputer computes, inline, the cells tdmFixture.complete writes.
+type fixtureComputer struct {
+	ready bool
+	err   error
+	calls int
+}
+
+func (c *fixtureComputer) Ready() bool { return c.ready }
+
+func (c *fixtureComputer) ComputeAll(_ context.Context, spec *queue.Spec) ([]queue.ChunkResult, error) {
+	c.calls++
+	if c.err != nil {
+		return nil, c.err
+	}
+	cols := len(spec.Destinations)
+	var out []queue.ChunkResult
+	for ch := range spec.Chunks {
+		lo, hi := spec.ChunkRange(ch)
+		r := queue.ChunkResult{DestinationSnaps: make([]float32, cols)}
+		r.DestinationSnaps[0] = queue.NotSnapped
+		if cols > 2 {
+			r.DestinationSnaps[2] = queue.NotSnappedSwapped
+		}
+		for i := lo; i < hi; i++ {
+			r.OriginSnaps = append(r.OriginSnaps, float32(i)/4)
+			for k := range cols {
+				d, m := int32(100*i+k), int32(1000*i+k)
+				if k == 1 {
+					d, m = -1, -1
+				}
+				r.Durations = append(r.Durations, d)
+				r.Distances = append(r.Distances, m)
+			}
+		}
+		if !spec.Outputs.Has(queue.OutDuration) {
+			r.Durations = nil
+		}
+		if !spec.Outputs.Has(queue.OutDistance) {
+			r.Distances = nil
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func TestTDMInlineOrders(t *testing.T) {
+	c := &fixtureComputer{ready: true}
+	f := newTDMFixtureWith(t, 3, TDMOptions{Inline: c, InlineCells: 40})
+	origins, destinations := addresses(8), addresses(5)
+
+	// 40 cells: computed before the order answers, no task queued, the
+	// first fetch Finished, its body that of the same job done by workers.
+	inline := f.order(t, orderJSON(nil, origins, destinations))
+	if c.calls != 1 || f.pending(t) != 0 {
+		t.Fatalf("inline order: %d computations, %d tasks queued", c.calls, f.pending(t))
+	}
+	a := f.post("fetch", f.key, `{"uuid":"`+inline+`"}`)
+	j, err := f.q.Get(context.Background(), inline, "")
+	if err != nil || j.Status != queue.StatusFinished || j.RowsDone != 8 || j.Started.IsZero() || j.Finished.IsZero() {
+		t.Fatalf("inline job %+v, %v", j, err)
+	}
+
+	// 41 cells: queued for the workers.
+	big := f.order(t, orderJSON(nil, addresses(8), addresses(6)))
+	if c.calls != 1 || f.pending(t) != 3 {
+		t.Fatalf("41-cell order: %d computations, %d tasks queued; want 1, 3", c.calls, f.pending(t))
+	}
+	f.complete(t, big)
+
+	// Not ready (no graph yet): queued.
+	c.ready = false
+	queued := f.order(t, orderJSON(nil, origins, destinations))
+	if c.calls != 1 {
+		t.Fatal("computed inline while not ready")
+	}
+	f.complete(t, queued)
+	b := f.post("fetch", f.key, `{"uuid":"`+queued+`"}`)
+	if got := strings.ReplaceAll(b.Body.String(), queued, inline); got != a.Body.String() {
+		t.Errorf("queued body\n%s\ninline body\n%s", got, a.Body)
+	}
+
+	// A computation that fails: the order answers its uuid, the job is
+	// Failed with the reason.
+	c.ready, c.err = true, errors.New("graph exploded")
+	failed := f.order(t, orderJSON(nil, origins, destinations))
+	code, m := f.fetchJSON(t, f.key, failed)
+	if code != 200 || m["status"] != "Failed" || !strings.Contains(fmt.Sprint(m["message"]), "graph exploded") {
+		t.Errorf("failed inline job: %d %v", code, m)
+	}
+
+	// Usage counts the cells either way: 40 + 48 + 40 + 40.
+	days, err := f.store.Usage(context.Background(), f.keyID, 1)
+	if err != nil || len(days) != 1 {
+		t.Fatalf("usage %v, %v", days, err)
+	}
+	if got := days[0].Counts[keys.TDMV1+keys.CellsSuffix]; got != 40+48+40+40 {
+		t.Errorf("cells counted %d, want %d", got, 40+48+40+40)
 	}
 }

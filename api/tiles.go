@@ -23,8 +23,8 @@ import (
 // counters know it.
 const tilesInterface = keys.TilesV1
 
-// MaxTileZoom is the deepest zoom level /tilesv1 serves.
-const MaxTileZoom = 20
+// maxTileZoom is the deepest zoom level /tilesv1 serves.
+const maxTileZoom = 20
 
 // defaultTileCacheBytes bounds the rendered-tile cache when
 // TileOptions.CacheBytes is 0.
@@ -146,8 +146,8 @@ func parseTile(zs, xs, ys string) (z, x, y int, err error) {
 		return 0, 0, 0, errors.New("a tile is {z}/{x}/{y}.png")
 	}
 	z, err = strconv.Atoi(zs)
-	if err != nil || z < 0 || z > MaxTileZoom {
-		return 0, 0, 0, fmt.Errorf("z must be an integer in 0..%d", MaxTileZoom)
+	if err != nil || z < 0 || z > maxTileZoom {
+		return 0, 0, 0, fmt.Errorf("z must be an integer in 0..%d", maxTileZoom)
 	}
 	n := 1 << z
 	x, err = strconv.Atoi(xs)

@@ -43,3 +43,9 @@ func mustRead(name string) []byte {
 	}
 	return b
 }
+
+// LegendsFS holds the map legends of the SOAP service (legends/NAME.yaml,
+// a Map request's LegendFile).
+//
+//go:embed legends/*.yaml
+var LegendsFS embed.FS

@@ -1,8 +1,11 @@
 package queue
 
 import (
+	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/paulmach/orb"
 )
@@ -34,23 +37,77 @@ func rowsDone(rows, chunkRows, chunks, done int, lastDone bool) int {
 	return max(0, min(n, rows))
 }
 
-// EncodeInt32s returns v as little-endian int32s, the layout of a stored
-// matrix chunk.
-func EncodeInt32s(v []int32) []byte {
-	b := make([]byte, 4*len(v))
+// EncodeRows returns the cells v of a row-major matrix of cols columns as
+// the JSON text of its rows, the layout of a stored matrix chunk:
+// "[1,2,null],[3,4,5]", each row a JSON array, rows separated by commas
+// and no brackets around them, so that chunks join with a comma into the
+// rows of the whole matrix. A negative cell (routing.NoRoute) is null.
+// The text is made once, when the chunk is written; a fetch copies it.
+func EncodeRows(v []int32, cols int) []byte {
+	if cols <= 0 {
+		return nil
+	}
+	b := make([]byte, 0, 7*len(v)+2*len(v)/cols)
 	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
+		switch {
+		case i%cols == 0 && i > 0:
+			b = append(b, "],["...)
+		case i == 0:
+			b = append(b, '[')
+		default:
+			b = append(b, ',')
+		}
+		if x < 0 {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendUint(b, uint64(x), 10)
+		}
+	}
+	if len(v) > 0 {
+		b = append(b, ']')
 	}
 	return b
 }
 
-// DecodeInt32s is the inverse of EncodeInt32s.
-func DecodeInt32s(b []byte) []int32 {
-	v := make([]int32, len(b)/4)
-	for i := range v {
-		v[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+// NextRow splits the first row, "[...]" with its brackets, off a chunk's
+// text (EncodeRows) and returns it and the rest, the comma between them
+// dropped. It returns nil, nil when b holds no further row.
+func NextRow(b []byte) (row, rest []byte) {
+	if len(b) > 0 && b[0] == ',' {
+		b = b[1:]
 	}
-	return v
+	end := bytes.IndexByte(b, ']')
+	if len(b) == 0 || b[0] != '[' || end < 0 {
+		return nil, nil
+	}
+	return b[:end+1], b[end+1:]
+}
+
+// DecodeRows is the inverse of EncodeRows: the cells row-major, null as
+// -1, and the number of rows.
+func DecodeRows(b []byte) (cells []int32, rows int, err error) {
+	for len(b) > 0 {
+		row, rest := NextRow(b)
+		if row == nil {
+			return nil, 0, fmt.Errorf("queue: matrix rows: no row at %.20q", b)
+		}
+		if len(row) > 2 {
+			for f := range bytes.SplitSeq(row[1:len(row)-1], []byte{','}) {
+				if string(f) == "null" {
+					cells = append(cells, -1)
+					continue
+				}
+				v, err := strconv.ParseUint(string(f), 10, 31)
+				if err != nil {
+					return nil, 0, fmt.Errorf("queue: matrix cell %q: %w", f, err)
+				}
+				cells = append(cells, int32(v))
+			}
+		}
+		rows++
+		b = rest
+	}
+	return cells, rows, nil
 }
 
 // Snapping distances with a meaning of their own, stored instead of a

@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/paulmach/orb"
-
-	"github.com/geosvc/geosvc/routing"
 )
 
 // Status is the state of a TDM job.
@@ -60,8 +58,10 @@ func (o Outputs) String() string {
 type Order struct {
 	// Owner is the id of the API key the job belongs to.
 	Owner string
-	// Metric is what the routes minimise.
-	Metric routing.Metric
+	// Routing is what the routes minimise: the canonical key of a
+	// routing.MetricSpec (routing.MetricSpec.String), stored as it is and
+	// parsed by the workers.
+	Routing string
 	// Outputs are the matrices wanted; zero means both.
 	Outputs Outputs
 	// Origins and Destinations are the addresses exactly as sent; fetch
@@ -81,8 +81,8 @@ type Job struct {
 	Owner string
 	// Status is the current state.
 	Status Status
-	// Metric is what the routes minimise.
-	Metric routing.Metric
+	// Routing is what the routes minimise (see Order.Routing).
+	Routing string
 	// Outputs are the matrices asked for.
 	Outputs Outputs
 	// Rows and Cols are the numbers of origins and destinations.
@@ -104,8 +104,9 @@ type Job struct {
 type Spec struct {
 	// ID is the job's uuid.
 	ID string
-	// Metric is what the routes minimise.
-	Metric routing.Metric
+	// Routing is what the routes minimise (see Order.Routing); the worker
+	// parses it with routing.ParseMetricSpec.
+	Routing string
 	// Outputs are the matrices to store.
 	Outputs Outputs
 	// Chunks is the number of chunks; ChunkRows the origin rows per chunk.

@@ -30,10 +30,12 @@ type Kind byte
 
 // The blobs stored per chunk.
 const (
-	// KindDuration holds the chunk's durations, int32 seconds, row-major.
-	KindDuration Kind = 't'
-	// KindDistance holds the chunk's distances, int32 metres, row-major.
-	KindDistance Kind = 'd'
+	// KindDuration holds the chunk's durations in seconds, its rows as
+	// JSON text (EncodeRows).
+	KindDuration Kind = 'T'
+	// KindDistance holds the chunk's distances in metres, its rows as
+	// JSON text (EncodeRows).
+	KindDistance Kind = 'D'
 	// KindOriginSnap holds, per origin row of the chunk, how far the origin
 	// was moved to the road in metres (float32; NotSnapped if it could not
 	// be snapped).

@@ -12,8 +12,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/geosvc/geosvc/routing"
 )
 
 // ErrNotFound is returned for an unknown job id, or a job that belongs to
@@ -72,45 +70,14 @@ func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 	if rows == 0 || cols == 0 || rows != len(o.Origins) || cols != len(o.Destinations) {
 		return nil, fmt.Errorf("queue: order needs as many addresses as points, at least one each")
 	}
-	if o.Outputs == 0 {
-		o.Outputs = OutBoth
-	}
-	origins, err := json.Marshal(o.Origins)
-	if err != nil {
-		return nil, err
-	}
-	destinations, err := json.Marshal(o.Destinations)
-	if err != nil {
-		return nil, err
-	}
 	now := q.now()
-	id := uuid.NewString()
-	chunks := ChunkCount(rows, q.cfg.ChunkRows)
-	expires := now.Add(q.cfg.Retention)
-	job := &Job{
-		ID: id, Owner: o.Owner, Status: StatusQueued, Metric: o.Metric, Outputs: o.Outputs,
-		Rows: rows, Cols: cols, Chunks: chunks, ChunkRows: q.cfg.ChunkRows,
-		Created: time.UnixMilli(now.UnixMilli()),
+	job, fields, err := q.newRecord(o, now)
+	if err != nil {
+		return nil, err
 	}
+	id := job.ID
 	_, err = q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, q.keys.job(id), map[string]any{
-			"owner":        o.Owner,
-			"status":       string(StatusQueued),
-			"metric":       o.Metric.String(),
-			"outputs":      int(o.Outputs),
-			"rows":         rows,
-			"cols":         cols,
-			"chunks":       chunks,
-			"chunk_rows":   q.cfg.ChunkRows,
-			"created":      now.UnixMilli(),
-			"expires":      expires.UnixMilli(),
-			"origins":      origins,
-			"destinations": destinations,
-			"pts_o":        encodePoints(o.OriginPoints),
-			"pts_d":        encodePoints(o.DestinationPoints),
-		})
-		p.PExpireAt(ctx, q.keys.job(id), expires)
-		p.Set(ctx, q.keys.tombstone(id), o.Owner, q.cfg.Retention+q.cfg.TombstoneTTL)
+		q.storeRecord(ctx, p, id, fields, now)
 		return nil
 	})
 	if err != nil {
@@ -120,12 +87,12 @@ func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 		q.end(ctx, id, StatusFailed, "the order could not be queued: "+err.Error())
 		return nil, fmt.Errorf("queue: list order: %w", err)
 	}
-	for i := range chunks {
+	for i := range job.Chunks {
 		_, err := q.client.EnqueueContext(ctx, NewChunkTask(id, i),
 			asynq.Queue(q.cfg.QueueName), asynq.TaskID(TaskID(id, i)),
 			asynq.MaxRetry(q.cfg.MaxRetry), asynq.Timeout(q.cfg.TaskTimeout))
 		if err != nil {
-			err = fmt.Errorf("queue: enqueue chunk %d of %d: %w", i, chunks, err)
+			err = fmt.Errorf("queue: enqueue chunk %d of %d: %w", i, job.Chunks, err)
 			if _, ferr := q.end(ctx, id, StatusFailed, err.Error()); ferr == nil {
 				q.rdb.ZRem(ctx, q.keys.submitting(), id)
 			}
@@ -134,6 +101,55 @@ func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 	}
 	q.rdb.ZRem(ctx, q.keys.submitting(), id)
 	return job, nil
+}
+
+// newRecord returns the job of order o made at now, with a new id, and the
+// fields of its record (the job hash) as Submit and SubmitNow store them.
+func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) {
+	if o.Outputs == 0 {
+		o.Outputs = OutBoth
+	}
+	origins, err := json.Marshal(o.Origins)
+	if err != nil {
+		return nil, nil, err
+	}
+	destinations, err := json.Marshal(o.Destinations)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, cols := len(o.OriginPoints), len(o.DestinationPoints)
+	id := uuid.NewString()
+	chunks := ChunkCount(rows, q.cfg.ChunkRows)
+	job := &Job{
+		ID: id, Owner: o.Owner, Status: StatusQueued, Routing: o.Routing, Outputs: o.Outputs,
+		Rows: rows, Cols: cols, Chunks: chunks, ChunkRows: q.cfg.ChunkRows,
+		Created: time.UnixMilli(now.UnixMilli()),
+	}
+	return job, map[string]any{
+		"owner":        o.Owner,
+		"status":       string(StatusQueued),
+		"metric":       o.Routing,
+		"outputs":      int(o.Outputs),
+		"rows":         rows,
+		"cols":         cols,
+		"chunks":       chunks,
+		"chunk_rows":   q.cfg.ChunkRows,
+		"created":      now.UnixMilli(),
+		"expires":      now.Add(q.cfg.Retention).UnixMilli(),
+		"origins":      origins,
+		"destinations": destinations,
+		"pts_o":        encodePoints(o.OriginPoints),
+		"pts_d":        encodePoints(o.DestinationPoints),
+	}, nil
+}
+
+// storeRecord queues on p the writes of a new job record: the hash, its
+// expiry and the tombstone that outlives it.
+func (q *Queue) storeRecord(ctx context.Context, p redis.Pipeliner, id string, fields map[string]any, now time.Time) {
+	expires := now.Add(q.cfg.Retention)
+	p.HSet(ctx, q.keys.job(id), fields)
+	p.PExpireAt(ctx, q.keys.job(id), expires)
+	p.Set(ctx, q.keys.tombstone(id), fields["owner"], q.cfg.Retention+q.cfg.TombstoneTTL)
 }
 
 // Get returns the job's record and progress. owner, when not empty, must be
@@ -171,9 +187,8 @@ func (q *Queue) Get(ctx context.Context, id, owner string) (*Job, error) {
 	}
 	done, _ := v[1].(int64)
 	lastDone, _ := v[2].(int64)
-	metric, _ := routing.ParseMetric(s(5))
 	j := &Job{
-		ID: id, Owner: s(3), Status: Status(s(4)), Metric: metric, Outputs: Outputs(n(6)),
+		ID: id, Owner: s(3), Status: Status(s(4)), Routing: s(5), Outputs: Outputs(n(6)),
 		Rows: n(7), Cols: n(8), Chunks: n(9), ChunkRows: n(10),
 		Created: ms(11), Started: ms(12), Finished: ms(13), Message: s(14),
 	}

@@ -13,12 +13,11 @@ import (
 
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
-	"github.com/geosvc/geosvc/routing"
 )
 
 // order returns an order of rows x cols made-up points.
 func order(owner string, rows, cols int) queue.Order {
-	o := queue.Order{Owner: owner, Metric: routing.Shortest, Outputs: queue.OutBoth}
+	o := queue.Order{Owner: owner, Routing: "shortest", Outputs: queue.OutBoth}
 	for i := range rows {
 		p := orb.Point{-75.5 + float64(i)/1000, 39.1}
 		o.OriginPoints = append(o.OriginPoints, p)
@@ -51,7 +50,11 @@ func chunkResult(rows, cols, i int) queue.ChunkResult {
 	r := queue.ChunkResult{OriginSnaps: make([]float32, rows), DestinationSnaps: make([]float32, cols)}
 	for k := range rows * cols {
 		r.Durations = append(r.Durations, int32(1000*i+k%cols))
-		r.Distances = append(r.Distances, int32(-1000*i-k%cols-1))
+		d := int32(2000*i + k%cols + 1)
+		if k%cols == 1 {
+			d = -1 // no route
+		}
+		r.Distances = append(r.Distances, d)
 	}
 	for k := range r.OriginSnaps {
 		r.OriginSnaps[k] = float32(i) + 0.5
@@ -72,7 +75,7 @@ func TestSubmitStoresJobAndEnqueuesChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := queue.Job{
-		ID: j.ID, Owner: "key-a", Status: queue.StatusQueued, Metric: routing.Shortest,
+		ID: j.ID, Owner: "key-a", Status: queue.StatusQueued, Routing: "shortest",
 		Outputs: queue.OutBoth, Rows: 10, Cols: 3, Chunks: 3, ChunkRows: 4, Created: j.Created,
 	}
 	if *got != want {
@@ -101,7 +104,7 @@ func TestSubmitStoresJobAndEnqueuesChunks(t *testing.T) {
 	}
 	o := order("key-a", 10, 3)
 	if !slices.Equal(spec.Origins, o.OriginPoints) || !slices.Equal(spec.Destinations, o.DestinationPoints) ||
-		spec.Metric != routing.Shortest || spec.Chunks != 3 || spec.ChunkRows != 4 {
+		spec.Routing != "shortest" || spec.Chunks != 3 || spec.ChunkRows != 4 {
 		t.Errorf("Spec = %+v", spec)
 	}
 	if lo, hi := spec.ChunkRange(2); lo != 8 || hi != 10 {
@@ -192,8 +195,9 @@ func TestPutChunkWritesOnceAndFinishesOnDistinctChunks(t *testing.T) {
 		if i == 2 {
 			rows = 2
 		}
-		if want := chunkResult(rows, 3, i).Durations; !slices.Equal(queue.DecodeInt32s(b), want) {
-			t.Errorf("chunk %d durations = %v, want %v", i, queue.DecodeInt32s(b), want)
+		got, n, err := queue.DecodeRows(b)
+		if want := chunkResult(rows, 3, i).Durations; err != nil || n != rows || !slices.Equal(got, want) {
+			t.Errorf("chunk %d durations = %v (%d rows, %v), want %v", i, got, n, err, want)
 		}
 	}
 	snaps, _ := res.Chunks(ctx, queue.KindOriginSnap, 1, 1)
@@ -221,8 +225,9 @@ func TestPutChunkStoresOnlyWantedMatrices(t *testing.T) {
 	if _, err := res.Chunks(ctx, queue.KindDuration, 0, 1); !errors.Is(err, queue.ErrExpired) {
 		t.Errorf("duration blob of a distance-only job: err %v, want ErrExpired (absent)", err)
 	}
-	if b, err := res.Chunks(ctx, queue.KindDistance, 0, 1); err != nil || !slices.Equal(queue.DecodeInt32s(b[0]), r.Distances) {
-		t.Errorf("distance blob = %v, %v", b, err)
+	b, err := res.Chunks(ctx, queue.KindDistance, 0, 1)
+	if err != nil || string(b[0]) != "[1,null],[1,null]" {
+		t.Errorf("distance blob = %q, %v; want the rows as JSON text", b, err)
 	}
 }
 

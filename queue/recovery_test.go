@@ -2,6 +2,7 @@ package queue_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -216,5 +217,42 @@ func TestSweepRequeuesOrphanedTasks(t *testing.T) {
 	ins := asynq.NewInspectorFromRedisClient(env.Client)
 	if info, err := ins.GetTaskInfo(env.Config.QueueName, queue.TaskID(j.ID, 1)+":r1"); err != nil {
 		t.Errorf("the requeued task: %+v, %v", info, err)
+	}
+}
+
+// TestSweepFailsInlineOrdersLeftComputing: an order computed inline whose
+// API process died while computing it (here: the computation has not
+// returned) is failed by a janitor after the grace period.
+func TestSweepFailsInlineOrdersLeftComputing(t *testing.T) {
+	q, _, c := clockedQueue(t, 2, 5)
+	ctx := context.Background()
+	var id string
+	computing, release := make(chan struct{}), make(chan struct{})
+	done := make(chan *queue.Job, 1)
+	go func() {
+		j, _ := q.SubmitNow(ctx, order("k", 4, 2), func(_ context.Context, s *queue.Spec) ([]queue.ChunkResult, error) {
+			id = s.ID
+			close(computing)
+			<-release
+			return nil, errors.New("the API process is gone")
+		})
+		done <- j
+	}()
+	<-computing
+	if rep, _ := q.Sweep(ctx); len(rep.Failed) != 0 {
+		t.Fatalf("within the grace period: %+v", rep)
+	}
+	c.add(11 * time.Second)
+	rep, err := q.Sweep(ctx)
+	if err != nil || len(rep.Failed) != 1 || rep.Failed[0] != id {
+		t.Fatalf("after the grace period: %+v, %v", rep, err)
+	}
+	j, _ := q.Get(ctx, id, "")
+	if j.Status != queue.StatusFailed || !strings.Contains(j.Message, "not fully queued") {
+		t.Errorf("job %s %q", j.Status, j.Message)
+	}
+	close(release)
+	if j := <-done; j.Status != queue.StatusFailed {
+		t.Errorf("SubmitNow ended %s", j.Status)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/geosvc/geosvc/routing"
 )
 
 // Begin is called by a worker before it computes chunk i of job id. It
@@ -29,13 +27,20 @@ func (q *Queue) Begin(ctx context.Context, id string, i int) (run bool, st Statu
 	return st == StatusProcessing, st, nil
 }
 
+// specFields are the fields of the job record a Spec is read from.
+var specFields = []string{"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d"}
+
 // Spec reads what a worker needs to compute the job's chunks.
 func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
-	v, err := q.rdb.HMGet(ctx, q.keys.job(id),
-		"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d").Result()
+	v, err := q.rdb.HMGet(ctx, q.keys.job(id), specFields...).Result()
 	if err != nil {
 		return nil, fmt.Errorf("queue: read job spec: %w", err)
 	}
+	return parseSpec(id, v)
+}
+
+// parseSpec reads a Spec from the values of specFields.
+func parseSpec(id string, v []any) (*Spec, error) {
 	s := make([]string, len(v))
 	for i, x := range v {
 		if x == nil {
@@ -43,15 +48,11 @@ func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
 		}
 		s[i], _ = x.(string)
 	}
-	metric, err := routing.ParseMetric(s[0])
-	if err != nil {
-		return nil, err
-	}
 	outputs, _ := strconv.Atoi(s[1])
 	chunks, _ := strconv.Atoi(s[2])
 	chunkRows, _ := strconv.Atoi(s[3])
 	spec := &Spec{
-		ID: id, Metric: metric, Outputs: Outputs(outputs), Chunks: chunks, ChunkRows: chunkRows,
+		ID: id, Routing: s[0], Outputs: Outputs(outputs), Chunks: chunks, ChunkRows: chunkRows,
 		Origins: decodePoints([]byte(s[4])), Destinations: decodePoints([]byte(s[5])),
 	}
 	if chunkRows < 1 || chunks != ChunkCount(len(spec.Origins), chunkRows) || len(spec.Destinations) == 0 {
@@ -79,19 +80,35 @@ type ChunkResult struct {
 // is written for a job that is Failed, Cancelled or Finished, and a job that
 // no longer exists is ErrExpired.
 func (q *Queue) PutChunk(ctx context.Context, id string, i int, r ChunkResult) (st Status, written bool, err error) {
-	args := []any{i, q.now().UnixMilli(), EncodeFloat32s(r.DestinationSnaps),
-		chunkField(KindOriginSnap, i), EncodeFloat32s(r.OriginSnaps)}
-	if r.Durations != nil {
-		args = append(args, chunkField(KindDuration, i), EncodeInt32s(r.Durations))
-	}
-	if r.Distances != nil {
-		args = append(args, chunkField(KindDistance, i), EncodeInt32s(r.Distances))
-	}
-	v, err := putScript.Run(ctx, q.rdb,
-		[]string{q.keys.job(id), q.keys.done(id), q.keys.results(id)}, args...).Slice()
+	v, err := putScript.Run(ctx, q.rdb, q.putKeys(id), q.putArgs(i, r)...).Slice()
 	if err != nil {
 		return "", false, fmt.Errorf("queue: put chunk: %w", err)
 	}
+	return putReply(v)
+}
+
+// putKeys are the keys of putScript for job id.
+func (q *Queue) putKeys(id string) []string {
+	return []string{q.keys.job(id), q.keys.done(id), q.keys.results(id)}
+}
+
+// putArgs are the arguments of putScript for chunk i: the blobs as they
+// are stored.
+func (q *Queue) putArgs(i int, r ChunkResult) []any {
+	args := []any{i, q.now().UnixMilli(), EncodeFloat32s(r.DestinationSnaps),
+		chunkField(KindOriginSnap, i), EncodeFloat32s(r.OriginSnaps)}
+	cols := len(r.DestinationSnaps)
+	if r.Durations != nil {
+		args = append(args, chunkField(KindDuration, i), EncodeRows(r.Durations, cols))
+	}
+	if r.Distances != nil {
+		args = append(args, chunkField(KindDistance, i), EncodeRows(r.Distances, cols))
+	}
+	return args
+}
+
+// putReply reads putScript's reply.
+func putReply(v []any) (st Status, written bool, err error) {
 	if len(v) != 2 {
 		return "", false, errors.New("queue: put chunk: unexpected reply")
 	}

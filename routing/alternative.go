@@ -23,15 +23,17 @@ import (
 //     the alternatives chosen before it take at most altSharingPct % of
 //     the best route's length (a segment counts with the share of it the
 //     candidate drives; turn costs are not shared);
-//   - local optimality (the T-test): around v, the piece of the route from
-//     the last node at least T = altLocalPct % of the best route's length
-//     before v to the first node at least T after v (or the route's ends)
-//     is itself a shortest path between its ends.
+//   - local optimality (the T-test): take the points T = altLocalPct % of
+//     the best route's length before and after the middle of v's road
+//     segment (clamped to the route's ends); from the end of the segment
+//     holding the first to the end of the one holding the second, the
+//     route is a shortest path.
 //
 // Candidates are taken by increasing weight, so the second route is the
 // least-weight admissible one and the third the next that also stays
-// apart from the second. Nodes of a route already judged are not judged
-// again as via nodes: their routes are, nearly always, the same.
+// apart from the second. A node of a route that shared too much, or that
+// passed the T-test, is not tried again as a via node: its route would,
+// nearly always, be the same.
 const (
 	altSharingPct = 75
 	altStretchPct = 25
@@ -88,8 +90,8 @@ func primary(w int64) int64 { return (w + 1<<31) >> 32 }
 // Alternatives returns the best route for metric m from one snapped point
 // to another followed by up to k-1 alternative routes (see the
 // alternative-route rules above), by increasing weight; fewer when fewer
-// are admissible; k is at most 8. It returns ErrNotSnapped for a Snap that is not OK and
-// ErrNoRoute when the destination cannot be reached.
+// are admissible (k is at most 8). It returns ErrNotSnapped for a Snap
+// that is not OK and ErrNoRoute when the destination cannot be reached.
 func (g *Graph) Alternatives(m Metric, from, to Snap, k int) ([]*Route, error) {
 	alts, err := g.alternatives(m, from, to, k)
 	if err != nil {
@@ -104,7 +106,8 @@ func (g *Graph) Alternatives(m Metric, from, to Snap, k int) ([]*Route, error) {
 func (g *Graph) altRoutes(from, to Snap, alts []altRoute) []*Route {
 	out := make([]*Route, len(alts))
 	for i, a := range alts {
-		out[i] = g.routeOf(Fastest, from, to, a.nodes, g.pathWeight(Fastest, from, to, a.nodes))
+		d, dist := toUnits(Fastest, g.pathWeight(Fastest, from, to, a.nodes))
+		out[i] = g.routeOf(a.nodes, from, to, int(d), int(dist), g.base.nodeTime)
 	}
 	return out
 }
@@ -112,14 +115,14 @@ func (g *Graph) altRoutes(from, to Snap, alts []altRoute) []*Route {
 // Alternative returns the i-th best route (i = 1 the second, 2 the third)
 // for metric m: ErrNoAlternative when there are not that many.
 func (g *Graph) Alternative(m Metric, from, to Snap, i int) (*Route, error) {
-	rs, err := g.Alternatives(m, from, to, i+1)
+	alts, err := g.alternatives(m, from, to, i+1)
 	if err != nil {
 		return nil, err
 	}
-	if len(rs) <= i {
+	if len(alts) <= i {
 		return nil, ErrNoAlternative
 	}
-	return rs[i], nil
+	return g.altRoutes(from, to, alts[i:i+1])[0], nil
 }
 
 func (g *Graph) alternatives(m Metric, from, to Snap, k int) ([]altRoute, error) {

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -128,7 +129,9 @@ func BenchmarkTablePhases(b *testing.B) {
 		t.Buckets()
 		buckets += time.Since(t0)
 		t0 = time.Now()
-		g.Table(src, t)
+		if _, err := g.Table(context.Background(), src, t); err != nil {
+			b.Fatal(err)
+		}
 		rows += time.Since(t0)
 	}
 	b.ReportMetric(buckets.Seconds()*1000/float64(b.N), "buckets-ms")

@@ -18,28 +18,6 @@ import (
 // graph: fastest, shortest and random metrics, point-to-point (with the
 // path) and tables.
 
-// cchInput returns the turn arcs of the edge-based graph as CCH input
-// arcs (arc i is the turn at index i of g.base) and every node's
-// coordinate: the midpoint of its road segment.
-func (g *Graph) cchInput() (tails, heads []uint32, coords [][2]float64) {
-	b := &g.base
-	n := len(b.nodeEdge)
-	tails = make([]uint32, len(b.turnHead))
-	heads = b.turnHead
-	for v := 0; v < n; v++ {
-		for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
-			tails[i] = uint32(v)
-		}
-	}
-	coords = make([][2]float64, n)
-	for v, id := range b.nodeEdge {
-		e := id / 2
-		p := cutLine(g.edgeShape(e), g.edgeLen[e], 0.5, 0.5)[0]
-		coords[v] = [2]float64{p[0], p[1]}
-	}
-	return tails, heads, coords
-}
-
 var (
 	cchMu   sync.Mutex
 	cchTops = map[*Graph]*cch.Topology{}
@@ -48,6 +26,9 @@ var (
 // testTopology builds (once per test binary) the CCH topology of g.
 func testTopology(t testing.TB, g *Graph) *cch.Topology {
 	t.Helper()
+	if g.cch != nil {
+		return g.cch
+	}
 	cchMu.Lock()
 	defer cchMu.Unlock()
 	if top, ok := cchTops[g]; ok {
@@ -205,13 +186,20 @@ func (h *pairHeap) Pop() interface{} {
 // oracleRow is dijkstraRow over pair weights: a plain Dijkstra on the
 // edge-based graph from s, then the arrivals at every destination.
 func (cm cchMetric) oracleRow(g *Graph, w []cch.Weight, s Snap, dst []Snap) []cch.Weight {
+	return pairOracleRow(g, w, cm.nodeW, func(s Snap) []cchPhantom { return cm.phantoms(g, s) }, s, dst)
+}
+
+// pairOracleRow is a plain Dijkstra over pair weights w on the edge-based
+// graph from s, then the arrivals at every destination; nodeW is the W of
+// traversing each node and phantoms gives a point's phantoms.
+func pairOracleRow(g *Graph, w []cch.Weight, nodeW []int64, phantoms func(Snap) []cchPhantom, s Snap, dst []Snap) []cch.Weight {
 	b := &g.base
 	dist := make([]cch.Weight, len(b.nodeEdge))
 	for i := range dist {
 		dist[i] = cch.Inf
 	}
 	h := &pairHeap{}
-	src := cm.phantoms(g, s)
+	src := phantoms(s)
 	for _, p := range src {
 		d := cch.Weight{W: p.whole.W - p.partial.W, S: p.whole.S - p.partial.S}
 		if d.Less(dist[p.node]) {
@@ -239,7 +227,7 @@ func (cm cchMetric) oracleRow(g *Graph, w []cch.Weight, s Snap, dst []Snap) []cc
 	row := make([]cch.Weight, len(dst))
 	for j, t := range dst {
 		row[j] = cch.Inf
-		for _, tp := range cm.phantoms(g, t) {
+		for _, tp := range phantoms(t) {
 			for _, sp := range src {
 				c := cch.Weight{W: tp.partial.W - sp.partial.W, S: tp.partial.S - sp.partial.S}
 				if sp.node == tp.node && !c.Less(cch.Weight{}) && c.Less(row[j]) {
@@ -258,7 +246,7 @@ func (cm cchMetric) oracleRow(g *Graph, w []cch.Weight, s Snap, dst []Snap) []cc
 					if b.turnHead[i] != tp.node || w[i].IsInf() {
 						continue
 					}
-					turn := cch.Weight{W: w[i].W - cm.nodeW[tp.node], S: weight(Fastest, int64(b.turnMS[i]), 0)}
+					turn := cch.Weight{W: w[i].W - nodeW[tp.node], S: weight(Fastest, int64(b.turnMS[i]), 0)}
 					if c := dist[y].Add(turn).Add(tp.partial); c.Less(row[j]) {
 						row[j] = c
 					}

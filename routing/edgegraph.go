@@ -148,7 +148,7 @@ type incidence struct {
 // buildBaseGraph builds the full edge-based graph (before component
 // filtering) over directed ids 2e+dir; nodes of directions a car may not
 // drive have no arcs and are flagged in usable.
-func buildBaseGraph(net *osmroad.Network, turnCost TurnCostFunc) (arcs [][]turnArc, usable []bool, stats buildStats) {
+func buildBaseGraph(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) (arcs [][]turnArc, usable []bool, stats buildStats) {
 	nE := len(net.Edges)
 	nV := len(net.Vertices)
 	usable = make([]bool, 2*nE)
@@ -213,6 +213,7 @@ func buildBaseGraph(net *osmroad.Network, turnCost TurnCostFunc) (arcs [][]turnA
 				arcs[from] = append(arcs[from], turnArc{
 					head: directedID(out.edge, out.dir),
 					ms:   uint32(math.Round(cost * 1000)),
+					kind: turnKindOf(angle, uTurn, roads[v], drivingSide),
 				})
 				stats.turns++
 				if uTurn {
@@ -227,6 +228,56 @@ func buildBaseGraph(net *osmroad.Network, turnCost TurnCostFunc) (arcs [][]turnA
 type turnArc struct {
 	head uint32
 	ms   uint32
+	kind uint8
+}
+
+// Turn kinds, for the safest metric's turn penalties.
+const (
+	turnPlain  uint8 = iota
+	turnAcross       // across oncoming traffic: left where traffic drives on the right
+	turnU            // a U-turn
+)
+
+// acrossTrafficDeg is the smallest deviation from straight ahead, towards
+// the oncoming side, that makes a turn at a junction one across traffic.
+const acrossTrafficDeg = 45
+
+// turnKindOf classifies a turn: a U-turn, a turn of at least 45 degrees
+// towards the oncoming side at a junction of three or more roads (across
+// traffic), or plain.
+func turnKindOf(angleDeg float64, uTurn bool, roads int, drivingSide string) uint8 {
+	switch {
+	case uTurn:
+		return turnU
+	case roads < 3:
+		return turnPlain
+	case drivingSide == "left" && angleDeg >= acrossTrafficDeg:
+		return turnAcross
+	case drivingSide != "left" && angleDeg <= -acrossTrafficDeg:
+		return turnAcross
+	}
+	return turnPlain
+}
+
+// Edge flags (Graph.edgeFlags).
+const (
+	edgeToll uint8 = 1 << iota
+	edgeUnpaved
+	edgeFerry
+)
+
+func edgeFlagsOf(e *osmroad.Edge) uint8 {
+	var f uint8
+	if e.Toll {
+		f |= edgeToll
+	}
+	if e.Unpaved {
+		f |= edgeUnpaved
+	}
+	if e.Ferry {
+		f |= edgeFerry
+	}
+	return f
 }
 
 type buildStats struct {

@@ -2,7 +2,6 @@ package routing
 
 import (
 	"math"
-	"math/rand"
 
 	"github.com/paulmach/orb"
 
@@ -140,24 +139,4 @@ func (g *Graph) Bounds() orb.Bound {
 		g.bounds = b
 	})
 	return g.bounds
-}
-
-// RandomRoadPoints returns n seeded pseudo-random points lying on roads of
-// the graph's routable component, uniform over road edges: what
-// benchmarks and tests draw their origins and destinations from.
-func (g *Graph) RandomRoadPoints(n int, seed int64) []orb.Point {
-	rng := rand.New(rand.NewSource(seed))
-	out := make([]orb.Point, 0, n)
-	if len(g.base.nodeEdge) == 0 {
-		return out
-	}
-	for len(out) < n {
-		e := uint32(rng.Intn(len(g.edgeFrom)))
-		if g.edgeNode[2*e] < 0 && g.edgeNode[2*e+1] < 0 {
-			continue
-		}
-		f := rng.Float64()
-		out = append(out, cutLine(g.edgeShape(e), g.edgeLen[e], f, f)[0])
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/geosvc/geosvc/internal/binfmt"
+	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
 	"github.com/geosvc/geosvc/routing/snap"
 )
@@ -14,8 +15,10 @@ import (
 // without a name is named by its route numbers as signs write them
 // ("I-95 / US-202"), not by its raw ref tag. Version 4: each edge's route
 // numbers, destination and exit number (edge.ref, edge.dest, edge.exit)
-// for route descriptions.
-const formatVersion uint32 = 4
+// for route descriptions. Version 5: edge flags (toll, unpaved, ferry),
+// turn kinds (across traffic, U-turn) and the CCH topology of custom
+// metrics.
+const formatVersion uint32 = 5
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -40,6 +43,7 @@ func (g *Graph) Save(path string) error {
 	w.AddUint8s("edge.class", g.edgeClass)
 	w.AddStrings("classes", g.classes)
 	w.AddUint8s("edge.roadtype", g.edgeRoadType)
+	w.AddUint8s("edge.flags", g.edgeFlags)
 	w.AddInt32s("edge.node", g.edgeNode)
 	w.AddUint32s("node.edge", g.base.nodeEdge)
 	w.AddUint32s("node.time", g.base.nodeTime)
@@ -47,6 +51,8 @@ func (g *Graph) Save(path string) error {
 	w.AddUint32s("turn.first", g.base.turnFirst)
 	w.AddUint32s("turn.head", g.base.turnHead)
 	w.AddUint32s("turn.ms", g.base.turnMS)
+	w.AddUint8s("turn.kind", g.base.turnKind)
+	g.cch.Write(w, "cch.")
 	for m := Fastest; m <= Shortest; m++ {
 		p := "ch." + m.String() + "."
 		h := g.h[m]
@@ -93,6 +99,7 @@ func Load(path string) (*Graph, error) {
 	g.edgeClass = r.u8("edge.class")
 	g.classes = r.strs("classes")
 	g.edgeRoadType = r.u8("edge.roadtype")
+	g.edgeFlags = r.u8("edge.flags")
 	g.edgeNode = r.i32("edge.node")
 	g.base.nodeEdge = r.u32("node.edge")
 	g.base.nodeTime = r.u32("node.time")
@@ -100,6 +107,7 @@ func Load(path string) (*Graph, error) {
 	g.base.turnFirst = r.u32("turn.first")
 	g.base.turnHead = r.u32("turn.head")
 	g.base.turnMS = r.u32("turn.ms")
+	g.base.turnKind = r.u8("turn.kind")
 	for m := Fastest; m <= Shortest; m++ {
 		p := "ch." + m.String() + "."
 		h := &ch.Hierarchy{
@@ -122,6 +130,9 @@ func Load(path string) (*Graph, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("routing: load %s: %w", path, r.err)
 	}
+	if g.cch, err = cch.ReadTopology(f, "cch."); err != nil {
+		return nil, fmt.Errorf("routing: load %s: %w", path, err)
+	}
 	if g.snap, err = snap.Load(f, "snap."); err != nil {
 		return nil, fmt.Errorf("routing: load %s: %w", path, err)
 	}
@@ -141,10 +152,10 @@ func (g *Graph) validate() error {
 	switch {
 	case len(g.edgeTo) != nE, len(g.edgeLen) != nE, len(g.edgeName) != nE, len(g.edgeClass) != nE,
 		len(g.edgeRef) != nE, len(g.edgeDest) != nE, len(g.edgeExit) != nE,
-		len(g.edgeRoadType) != nE, len(g.shapeFirst) != nE+1, len(g.edgeNode) != 2*nE:
+		len(g.edgeRoadType) != nE, len(g.edgeFlags) != nE, len(g.shapeFirst) != nE+1, len(g.edgeNode) != 2*nE:
 		return fmt.Errorf("%w: edge arrays disagree in length", binfmt.ErrCorrupt)
 	case len(g.base.nodeTime) != n, len(g.base.nodeDist) != n, len(g.base.turnFirst) != n+1,
-		len(g.base.turnMS) != len(g.base.turnHead):
+		len(g.base.turnMS) != len(g.base.turnHead), len(g.base.turnKind) != len(g.base.turnHead):
 		return fmt.Errorf("%w: node arrays disagree in length", binfmt.ErrCorrupt)
 	case int(g.shapeFirst[nE]) != len(g.shape):
 		return fmt.Errorf("%w: shape size", binfmt.ErrCorrupt)
@@ -175,6 +186,9 @@ func (g *Graph) validate() error {
 				return fmt.Errorf("%w: name out of range", binfmt.ErrCorrupt)
 			}
 		}
+	}
+	if g.cch.Nodes() != n || g.cch.InputArcs() != len(g.base.turnHead) {
+		return fmt.Errorf("%w: CCH topology of %d nodes, %d arcs for %d nodes, %d turns", binfmt.ErrCorrupt, g.cch.Nodes(), g.cch.InputArcs(), n, len(g.base.turnHead))
 	}
 	for m := range g.h {
 		if err := g.h[m].Validate(); err != nil || g.h[m].N != n {

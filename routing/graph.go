@@ -7,6 +7,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
 	"github.com/geosvc/geosvc/routing/osmroad"
 	"github.com/geosvc/geosvc/routing/profile"
@@ -53,6 +54,7 @@ type BuildReport struct {
 	EdgeGraphTime    time.Duration
 	ContractTime     [2]time.Duration
 	SnapIndexTime    time.Duration
+	CCHTime          time.Duration
 	TotalTime        time.Duration
 }
 
@@ -62,11 +64,11 @@ func (r *BuildReport) String() string {
 		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
 			"components: %d; kept the largest, dropped %d nodes (%d road edges not snappable)\n"+
 			"contraction: fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
-			"snapping index: %v; total %v",
+			"snapping index: %v; CCH topology: %v; total %v",
 		r.Nodes, r.Turns, r.UTurns, r.TurnsRestricted, r.EdgeGraphTime.Round(time.Millisecond),
 		r.Components, r.NodesDropped, r.EdgesUnsnappable,
 		r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
-		r.SnapIndexTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
+		r.SnapIndexTime.Round(time.Millisecond), r.CCHTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
 }
 
 // Graph is the routing engine over one data set. It is read-only and safe
@@ -87,11 +89,16 @@ type Graph struct {
 	edgeClass        []uint8
 	classes          []string
 	edgeRoadType     []uint8
+	edgeFlags        []uint8 // edgeToll | edgeUnpaved | edgeFerry
 	edgeNode         []int32 // dense node of directed id 2e+dir, or -1
 
 	base baseCSR
 	h    [2]*ch.Hierarchy
 	snap *snap.Index
+	// cch is the metric-independent CCH topology over the turn arcs (input
+	// arc i is turn i of base); custom metrics customize it.
+	cch     *cch.Topology
+	metrics *MetricCache
 
 	pools [2]sync.Pool // *ch.Query per metric
 
@@ -119,6 +126,7 @@ type baseCSR struct {
 	turnFirst []uint32
 	turnHead  []uint32
 	turnMS    []uint32
+	turnKind  []uint8 // turnPlain, turnAcross or turnU
 }
 
 // Meta returns the graph's description.
@@ -160,7 +168,7 @@ func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) 
 	if len(net.Edges) == 0 {
 		return nil, rep, fmt.Errorf("routing: the network has no drivable roads")
 	}
-	arcs, usable, stats := buildBaseGraph(net, turnCost)
+	arcs, usable, stats := buildBaseGraph(net, turnCost, drivingSide)
 	keep, comps := largestComponent(arcs, usable)
 	rep.Components = comps
 	rep.TurnsRestricted = stats.turnsRestricted
@@ -188,6 +196,7 @@ func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) 
 			if h := g.edgeNode[a.head]; h >= 0 {
 				g.base.turnHead = append(g.base.turnHead, uint32(h))
 				g.base.turnMS = append(g.base.turnMS, a.ms)
+				g.base.turnKind = append(g.base.turnKind, a.kind)
 				if a.head/2 == id/2 && a.head != id {
 					rep.UTurns++
 				}
@@ -204,8 +213,17 @@ func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) 
 	}
 	rep.EdgeGraphTime = time.Since(start)
 
-	// Both hierarchies at once: one core each.
+	// Both hierarchies at once, one core each, and the CCH topology.
 	var wg sync.WaitGroup
+	var cchErr error
+	tails, heads, coords := g.cchInput() // before the snap index moves the shapes
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t0 := time.Now()
+		g.cch, cchErr = cch.Build(n, tails, heads, coords, 2)
+		rep.CCHTime = time.Since(t0)
+	}()
 	for m := Fastest; m <= Shortest; m++ {
 		wg.Add(1)
 		go func(m Metric) {
@@ -222,6 +240,9 @@ func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) 
 	wg.Wait()
 	if snapErr != nil {
 		return nil, rep, fmt.Errorf("routing: snapping index: %w", snapErr)
+	}
+	if cchErr != nil {
+		return nil, rep, fmt.Errorf("routing: CCH topology: %w", cchErr)
 	}
 
 	g.meta = Meta{
@@ -270,6 +291,7 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 	g.edgeExit = make([]uint32, nE)
 	g.edgeClass = make([]uint8, nE)
 	g.edgeRoadType = make([]uint8, nE)
+	g.edgeFlags = make([]uint8, nE)
 	g.shapeFirst = make([]uint32, nE+1)
 	g.names = append([]string(nil), net.Names...)
 	if len(g.names) == 0 {
@@ -283,6 +305,7 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		g.edgeName[i] = e.Name
 		g.edgeRef[i], g.edgeDest[i], g.edgeExit[i] = e.Ref, e.Destination, e.Exit
 		g.edgeRoadType[i] = uint8(e.RoadType)
+		g.edgeFlags[i] = edgeFlagsOf(e)
 		c, ok := classIdx[e.Class]
 		if !ok {
 			c = uint8(len(g.classes))
@@ -310,6 +333,7 @@ func (g *Graph) edgeShape(e uint32) []orb.Point {
 }
 
 func (g *Graph) initPools() {
+	g.metrics = NewMetricCache(g, DefaultMetricCacheBytes)
 	for m := Fastest; m <= Shortest; m++ {
 		h := g.h[m]
 		g.pools[m].New = func() any { return h.NewQuery() }

@@ -29,18 +29,17 @@ func (g *Graph) Route(m Metric, from, to Snap) (*Route, error) {
 	}
 	path := q.Path(meet)
 	g.release(m, q)
-	return g.routeOf(m, from, to, path, best), nil
+	d, dist := toUnits(m, best)
+	return g.routeOf(path, from, to, int(d), int(dist), g.base.nodeTime), nil
 }
 
-// routeOf builds the Route of a path (nodes from the source's to the
-// target's) of weight w from one snapped point to another.
-func (g *Graph) routeOf(m Metric, from, to Snap, path []uint32, w int64) *Route {
-	r := &Route{}
-	d, dist := toUnits(m, w)
-	r.DurationS, r.DistanceM = int(d), int(dist)
+// routeOf builds the route along path (nodes) from one snapped point to
+// another; nodeMS gives each node's time.
+func (g *Graph) routeOf(path []uint32, from, to Snap, durationS, distanceM int, nodeMS []uint32) *Route {
+	r := &Route{DurationS: durationS, DistanceM: distanceM}
 	var ph [2]phantom
-	srcFrac := fracOf(g.phantoms(m, from, ph[:0]), path[0])
-	dstFrac := fracOf(g.phantoms(m, to, ph[:0]), path[len(path)-1])
+	srcFrac := fracOf(g.phantoms(Fastest, from, ph[:0]), path[0])
+	dstFrac := fracOf(g.phantoms(Fastest, to, ph[:0]), path[len(path)-1])
 	for i, n := range path {
 		startF, endF := 0.0, 1.0
 		if i == 0 {
@@ -64,7 +63,7 @@ func (g *Graph) routeOf(m Metric, from, to Snap, path []uint32, w int64) *Route 
 			Exit:      g.signText(g.edgeExit, e),
 			Class:     g.classes[g.edgeClass[e]],
 			RoadType:  profile.RoadType(g.edgeRoadType[e]),
-			DurationS: float64(g.base.nodeTime[n])*share/1000 + turnS,
+			DurationS: float64(nodeMS[n])*share/1000 + turnS,
 			DistanceM: float64(g.base.nodeDist[n]) * share / 10,
 			TurnCostS: turnS,
 			Geometry:  g.travelled(e, dir, startF, endF),

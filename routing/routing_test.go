@@ -38,11 +38,11 @@ func TestHierarchiesMatchDijkstra(t *testing.T) {
 				dst[5+i] = s2
 			}
 			want := g.DijkstraTable(tc.metric, src, dst)
-			got := g.Table(src, g.NewTargets(tc.metric, dst))
+			got := tableOf(g, src, g.NewTargets(tc.metric, dst))
 			par := g.TableParallel(src, g.NewTargets(tc.metric, dst), 2)
 			// Tables of a few rows sweep the hierarchy instead (PHAST).
 			for i := 0; i < 4; i++ {
-				one := g.Table(src[i:i+1], g.NewTargets(tc.metric, dst))
+				one := tableOf(g, src[i:i+1], g.NewTargets(tc.metric, dst))
 				for j := range dst {
 					wd, wm := want.At(i, j)
 					if gd, gm := one.At(0, j); gd != wd || gm != wm {

@@ -1,20 +1,28 @@
 package routing
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
+	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
 )
 
 // Targets is the destination side of a many-to-many table: the CH buckets
-// of every destination for one metric. Build it once per destination list;
-// it answers any subset of origin rows, from any number of goroutines.
+// of every destination for one metric, or the CCH buckets of a custom
+// metric. Build it once per destination list; it answers any subset of
+// origin rows, from any number of goroutines.
 type Targets struct {
 	graph  *Graph
 	metric Metric
 	eps    [][]ch.Endpoint
 	n      int
+
+	// A custom metric's targets (NewTargetsFor with a spec that is not
+	// Default): built at once.
+	custom *CustomMetric
+	ctg    *cch.Targets
 
 	// The buckets are built on first use by a table with enough rows; a
 	// table of a few rows sweeps the targets' part of the hierarchy
@@ -43,15 +51,36 @@ func (t *Targets) Metric() Metric { return t.metric }
 // Len returns the number of destinations (table columns).
 func (t *Targets) Len() int { return t.n }
 
-// Bytes returns the memory the targets hold (their buckets once built),
-// for cache accounting.
+// Bytes returns the memory the targets hold, for cache accounting: their
+// buckets once built (see Build), not the custom metric they share. It
+// builds nothing.
 func (t *Targets) Bytes() int64 {
-	return int64(t.n)*48 + 64 + t.Buckets().Bytes()
+	n := int64(t.n)*48 + 64
+	if t.ctg != nil {
+		n += t.ctg.Bytes()
+	}
+	if b := t.buckets.Load(); b != nil {
+		n += b.Bytes()
+	}
+	return n
+}
+
+// Build builds the buckets now (with the workers the targets were made
+// with) rather than in the first table that needs them: call it before
+// sharing the targets between chunks so that Bytes counts them. A custom
+// metric's targets are built already.
+func (t *Targets) Build() {
+	if t.custom == nil {
+		t.Buckets()
+	}
 }
 
 // Buckets returns the CH buckets of the targets, building them on first
-// call.
+// call (nil for a custom metric's targets).
 func (t *Targets) Buckets() *ch.Buckets {
+	if t.custom != nil {
+		return nil
+	}
 	t.once.Do(func() {
 		g := t.graph
 		if t.workers > 1 && t.n >= 64 {
@@ -76,6 +105,36 @@ func (g *Graph) NewTargets(m Metric, dst []Snap) *Targets {
 // backward searches over workers goroutines.
 func (g *Graph) NewTargetsParallel(m Metric, dst []Snap, workers int) *Targets {
 	return g.newTargets(m, dst, workers)
+}
+
+// NewTargetsFor prepares the destination side of tables for spec: a
+// Default spec's hierarchy targets (NewTargetsParallel), or the buckets of
+// the customized metric of any other spec (customized on first use and
+// cached by the graph), built at once on workers goroutines. The
+// destinations must be snapped with SnapAllAvoiding(spec, ...). It returns
+// ctx's error if ctx ends during a customization.
+func (g *Graph) NewTargetsFor(ctx context.Context, spec MetricSpec, dst []Snap, workers int) (*Targets, error) {
+	if spec.Default() {
+		return g.newTargets(spec.Metric(), dst, workers), nil
+	}
+	cm, err := g.metrics.Get(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return cm.NewTargets(dst, workers), nil
+}
+
+// NewTargets builds the destination side of tables on the metric, on
+// workers goroutines.
+func (cm *CustomMetric) NewTargets(dst []Snap, workers int) *Targets {
+	eps := make([][]cch.Endpoint, len(dst))
+	for j, s := range dst {
+		eps[j] = cm.endpoints(s, false, nil)
+	}
+	return &Targets{graph: cm.g, metric: Fastest, n: len(dst), custom: cm, ctg: cm.m.NewTargets(eps, workers)}
 }
 
 func (g *Graph) newTargets(m Metric, dst []Snap, workers int) *Targets {
@@ -108,50 +167,38 @@ func (g *Graph) parallelBuckets(m Metric, eps [][]ch.Endpoint, workers int) *ch.
 	return b
 }
 
+// tableCheckRows is how many rows a table computes between two looks at
+// its context.
+const tableCheckRows = 8
+
 // Table computes every source row against the targets on one goroutine.
-func (g *Graph) Table(src []Snap, t *Targets) Table {
+// It returns ctx's error soon after ctx ends (checked every few rows).
+func (g *Graph) Table(ctx context.Context, src []Snap, t *Targets) (Table, error) {
 	tab := newTable(len(src), t.n)
-	g.fillRows(src, t, tab, 0, len(src))
-	return tab
+	for lo := 0; lo < len(src); lo += tableCheckRows {
+		if err := ctx.Err(); err != nil {
+			return Table{}, err
+		}
+		g.fillRows(src, t, tab, lo, min(lo+tableCheckRows, len(src)))
+	}
+	return tab, nil
 }
 
-// TableParallel is Table spread over workers goroutines.
-func (g *Graph) TableParallel(src []Snap, t *Targets, workers int) Table {
-	if workers <= 1 || len(src) < 2 {
-		return g.Table(src, t)
-	}
-	tab := newTable(len(src), t.n)
-	if !t.usePHAST(len(src)) {
-		t.Buckets() // once, before the workers share them
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	const grain = 8
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				lo := next
-				next += grain
-				mu.Unlock()
-				if lo >= len(src) {
-					return
-				}
-				hi := min(lo+grain, len(src))
-				g.fillRows(src, t, tab, lo, hi)
-			}
-		}()
-	}
-	wg.Wait()
-	return tab
-}
-
-// Matrix is the convenience form of NewTargets + Table.
+// Matrix is the convenience form of NewTargets + Table for a small table.
 func (g *Graph) Matrix(m Metric, src, dst []Snap) Table {
-	return g.Table(src, g.NewTargets(m, dst))
+	tab := newTable(len(src), len(dst))
+	g.fillRows(src, g.NewTargets(m, dst), tab, 0, len(src))
+	return tab
+}
+
+// MatrixFor is the convenience form of NewTargetsFor + Table, on one
+// goroutine.
+func (g *Graph) MatrixFor(ctx context.Context, spec MetricSpec, src, dst []Snap) (Table, error) {
+	t, err := g.NewTargetsFor(ctx, spec, dst, 1)
+	if err != nil {
+		return Table{}, err
+	}
+	return g.Table(ctx, src, t)
 }
 
 func newTable(rows, cols int) Table {
@@ -165,6 +212,10 @@ func (t *Targets) usePHAST(rows int) bool {
 }
 
 func (g *Graph) fillRows(src []Snap, t *Targets, tab Table, lo, hi int) {
+	if t.custom != nil {
+		g.fillCustomRows(src, t, tab, lo, hi)
+		return
+	}
 	m := t.metric
 	sweep := t.usePHAST(len(src))
 	var b *ch.Buckets
@@ -192,6 +243,27 @@ func (g *Graph) fillRows(src []Snap, t *Targets, tab Table, lo, hi int) {
 				continue
 			}
 			tab.Durations[base+j], tab.Distances[base+j] = toUnits(m, w)
+		}
+	}
+}
+
+// fillCustomRows is fillRows on a custom metric's CCH buckets.
+func (g *Graph) fillCustomRows(src []Snap, t *Targets, tab Table, lo, hi int) {
+	cm := t.custom
+	q := cm.pool.Get().(*cch.Query)
+	defer cm.pool.Put(q)
+	row := make([]cch.Weight, t.n)
+	var eps []cch.Endpoint
+	for i := lo; i < hi; i++ {
+		eps = cm.endpoints(src[i], true, eps)
+		q.Row(eps, t.ctg, row)
+		base := i * t.n
+		for j, w := range row {
+			if w.IsInf() {
+				tab.Durations[base+j], tab.Distances[base+j] = NoRoute, NoRoute
+				continue
+			}
+			tab.Durations[base+j], tab.Distances[base+j] = toUnits(Fastest, w.S)
 		}
 	}
 }

@@ -41,6 +41,20 @@ m = c.service.MapSimple(X="10.001", Y="0.001", Encoding="EPGS4326", ZoomFactor=2
     Action="None", ImageType="Png", LevelOfDetail=0, Width=120, Height=80, Metrics="Meters", UseDbSet=False,
     WantImageData=True, WantLegend=True, SubscriptionKey=key)
 out["map"] = {"areax": m.AreaX, "png": m.ImageData[:8].hex(), "roads": [i.Name for i in m.RoadLegend.RoadLegendItem]}
+SI = c.get_type("ns0:SpeedItem")
+stops = {"LocationInput": [LI(X="9.999", Y="0.001", Encoding="EPGS4326"), LI(X="10.001", Y="0.000", Encoding="EPGS4326")]}
+def planner(speed, metric):
+    return c.service.RoutePlanner(Locations=stops, Language="English", WantMetric=metric, WantRouteDetails=False,
+        PlanningType="Fastest", Speed={"SpeedItem": [SI(Name="OtherRoadCity", Speed=speed)]}, WantDataSet=False,
+        WantDescription=False, WantSpeedInfo=False, WantLocations=False, WantRouteData=False, SubscriptionKey=key,
+        Mergedistance=0, UseDbSet=False)
+r, r2 = planner("50", True), planner("25", False)
+out["speed"] = {"kmh": r.Duration, "mph": r2.Duration, "distance": r.Distance}
+try:
+    planner("fast", True)
+    out["speedfault"] = None
+except zeep.exceptions.Fault as f:
+    out["speedfault"] = f.message
 try:
     c.service.GazetteerSimple(City="Testville", SubscriptionKey="wrong")
     out["fault"] = None
@@ -87,7 +101,9 @@ func TestZeepClient(t *testing.T) {
 			PNG   string
 			Roads []string
 		}
-		Fault *string
+		Fault      *string
+		Speed      struct{ Kmh, Mph, Distance int }
+		SpeedFault *string
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -109,6 +125,14 @@ func TestZeepClient(t *testing.T) {
 	}
 	if got.Map.AreaX != 400 || got.Map.PNG != "89504e470d0a1a0a" || len(got.Map.Roads) == 0 {
 		t.Errorf("MapSimple: %+v", got.Map)
+	}
+	// RoutePlanner with Speed: W2 -> S on OtherRoadCity at 50 km/h is
+	// 26.13 s, at 25 mph 31.96 s (TestRoutePlanner's hand computation).
+	if sp := got.Speed; sp.Kmh != 26 || sp.Mph != 32 || sp.Distance != 334 {
+		t.Errorf("RoutePlanner with Speed: %+v", sp)
+	}
+	if got.SpeedFault == nil || !strings.Contains(*got.SpeedFault, `SpeedItem 1 (OtherRoadCity): Speed "fast" is not a number`) {
+		t.Errorf("RoutePlanner with a Speed of fast: fault %v", got.SpeedFault)
 	}
 	if got.Fault == nil || *got.Fault != "Forbidden" {
 		t.Errorf("wrong key: fault %v, want Forbidden", got.Fault)

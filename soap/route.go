@@ -98,7 +98,7 @@ type routeWants struct {
 	Alternative int
 }
 
-func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error) {
+func (s *Service) routePlannerSimple(ctx context.Context, body []byte) (any, error) {
 	var req routePlannerSimpleRequest
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed RoutePlannerSimple request: %v", err)
@@ -116,7 +116,7 @@ func (s *Service) routePlannerSimple(_ context.Context, body []byte) (any, error
 	}
 	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
 		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString}
-	res, err := s.plan([]stop{{at: from, name: "departure"}, {at: to, name: "arrival"}}, routing.Fastest, false, w)
+	res, err := s.plan(ctx, []stop{{at: from, name: "departure"}, {at: to, name: "arrival"}}, routing.MetricSpec{}, false, w)
 	if err != nil {
 		return nil, err
 	}
@@ -135,8 +135,9 @@ type stop struct {
 
 // plan routes through the stops in order (after reordering all but the
 // first and the last for the shortest drive when tsp), one leg after the
-// other, and writes the result the wants ask for.
-func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (routeResult, error) {
+// other, on the metric of spec, and writes the result the wants ask for.
+func (s *Service) plan(ctx context.Context, stops []stop, spec routing.MetricSpec, tsp bool, w routeWants) (routeResult, error) {
+	m := spec.Metric()
 	lang := strings.TrimSpace(w.Language)
 	if _, ok := maneuverPhrases[lang]; !ok && lang != "XML" {
 		return routeResult{}, senderFault("Language %q is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)", lang)
@@ -147,7 +148,7 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 	}
 	snaps := make([]routing.Snap, len(stops))
 	for i, st := range stops {
-		if snaps[i] = g.Snap(st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
+		if snaps[i] = g.SnapAvoiding(spec, st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
 			return routeResult{}, senderFault("the %s has no road within %d m", st.name, routing.DefaultSnapRadiusM)
 		}
 	}
@@ -156,7 +157,11 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 		order[i] = i
 	}
 	if tsp && len(stops) > 3 {
-		order = routing.BestOrder(len(snaps), routing.TableCost(g.Matrix(m, snaps, snaps), m))
+		tab, err := g.MatrixFor(ctx, spec, snaps, snaps)
+		if err != nil {
+			return routeResult{}, err
+		}
+		order = routing.BestOrder(len(snaps), routing.TableCost(tab, m))
 	}
 	res := routeResult{}
 	res.RoadDataName = s.roadDataName(g)
@@ -169,7 +174,7 @@ func (s *Service) plan(stops []stop, m routing.Metric, tsp bool, w routeWants) (
 		if w.Alternative > 0 {
 			r, err = g.Alternative(m, snaps[a], snaps[b], w.Alternative)
 		} else {
-			r, err = g.Route(m, snaps[a], snaps[b])
+			r, err = g.RouteSpec(ctx, spec, snaps[a], snaps[b])
 		}
 		if errors.Is(err, routing.ErrNoRoute) {
 			return routeResult{}, senderFault("no route from the %s to the %s", stops[a].name, stops[b].name)
@@ -312,32 +317,6 @@ func speeds(r *routing.Route, metric bool) []speedItem {
 	return out
 }
 
-// encodePolyline writes a line in Google's encoded polyline format
-// (precision 5, latitude first), the RouteData of a route.
-func encodePolyline(ls orb.LineString) string {
-	var b strings.Builder
-	var plat, plon int64
-	for _, p := range ls {
-		lat, lon := int64(math.Round(p[1]*1e5)), int64(math.Round(p[0]*1e5))
-		writeVarint(&b, lat-plat)
-		writeVarint(&b, lon-plon)
-		plat, plon = lat, lon
-	}
-	return b.String()
-}
-
-func writeVarint(b *strings.Builder, v int64) {
-	u := uint64(v << 1)
-	if v < 0 {
-		u = ^u
-	}
-	for u >= 0x20 {
-		b.WriteByte(byte((0x20 | (u & 0x1f)) + 63))
-		u >>= 5
-	}
-	b.WriteByte(byte(u + 63))
-}
-
 // routePlannerRequest is the RoutePlanner request element.
 type routePlannerRequest struct {
 	Locations struct {
@@ -389,9 +368,13 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	default:
 		return nil, senderFault("PlanningType %q is not a RoutePlanningType (Fastest, Shortest, TSP, ...)", pt)
 	}
+	spec := routing.SpecOf(m)
+	if err := speedsOf(&spec, req.Speed.Items, req.WantMetric); err != nil {
+		return nil, err
+	}
 	switch {
-	case len(req.Speed.Items) > 0:
-		return nil, senderFault("Speed: custom speeds per road type are not available in this release (the graph's speeds come from configs/car.yaml)")
+	case alt > 0 && !spec.Default():
+		return nil, senderFault("Speed: the alternative planning types (%s) use the profile's speeds; give Fastest or Shortest with custom speeds", strings.TrimSpace(req.PlanningType))
 	}
 	stops, err := s.plannerStops(ctx, req.Locations.Items, req.UseDbSet, tsp)
 	if err != nil {
@@ -406,11 +389,41 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
 		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString,
 		Alternative: alt}
-	res, err := s.plan(stops, m, tsp, w)
+	res, err := s.plan(ctx, stops, spec, tsp, w)
 	if err != nil {
 		return nil, err
 	}
 	return routePlannerResponse{Result: res}, nil
+}
+
+// speedsOf sets the speeds of a RoutePlanner's Speed items on spec: one
+// per RoadType (Defaultspeed for every type not given), in km/h, or in
+// mph when WantMetric is false. A speed that is not a number, out of
+// range (0, 250] km/h, or of an unknown or repeated RoadType is a Sender
+// fault naming the item.
+func speedsOf(spec *routing.MetricSpec, items []speedItem, metric bool) error {
+	seen := map[string]bool{}
+	for i, it := range items {
+		name := strings.TrimSpace(it.Name)
+		where := fmt.Sprintf("Speed: SpeedItem %d (%s)", i+1, name)
+		if seen[name] {
+			return senderFault("%s: RoadType %s is given twice", where, name)
+		}
+		seen[name] = true
+		v, err := strconv.ParseFloat(strings.TrimSpace(it.Speed), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return senderFault("%s: Speed %q is not a number", where, it.Speed)
+		}
+		unit := "km/h"
+		if !metric {
+			v *= 1.609344
+			unit = "mph converted to km/h"
+		}
+		if err := spec.SetSpeed(name, v); err != nil {
+			return senderFault("%s: %v (%s)", where, err, unit)
+		}
+	}
+	return nil
 }
 
 // stopOf reads location i of a route: its X and Y, or else its address,

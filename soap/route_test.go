@@ -281,6 +281,30 @@ func TestRoutePlanner(t *testing.T) {
 			}
 		})
 	}
+	// Speed: every road of the fixture is OtherRoadCity (residential).
+	// W2 -> S is 3 x 111.195 m plus 2.112 s of turns: at 50 km/h
+	// 3 x 8.006 + 2.112 = 26.13 s; at 25 mph (40.2336 km/h, WantMetric
+	// false) 3 x 9.9494 + 2.112 = 31.96 s; Defaultspeed covers it too.
+	for _, tc := range []struct {
+		name, speeds string
+		metric       bool
+		dur          int
+	}{
+		{"speed km/h", "<SpeedItem><Name>OtherRoadCity</Name><Speed>50</Speed></SpeedItem><SpeedItem><Name>Motorway</Name><Speed>30</Speed></SpeedItem>", true, 26},
+		{"speed mph", "<SpeedItem><Name>OtherRoadCity</Name><Speed> 25 </Speed></SpeedItem>", false, 32},
+		{"Defaultspeed", "<SpeedItem><Name>Defaultspeed</Name><Speed>50</Speed></SpeedItem>", true, 26},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := plannerRequest(f.key, "Fastest", []string{w2, s}, "<Speed>"+tc.speeds+"</Speed>")
+			if !tc.metric {
+				req = strings.Replace(req, "<WantMetric>true</WantMetric>", "<WantMetric>false</WantMetric>", 1)
+			}
+			r := plannerResult(t, f.post("text/xml", envelope11(req)).Body.Bytes())
+			if r.Duration != tc.dur || r.Distance != 334 {
+				t.Errorf("%d s %d m, want %d s 334 m", r.Duration, r.Distance, tc.dur)
+			}
+		})
+	}
 	// TSP: W2 -> E -> W -> S drives past W to E and back; the best order
 	// keeps W2 and S at the ends and visits W first: W2, W, E, S.
 	const w = "10.000,0.001"
@@ -306,7 +330,10 @@ func TestRoutePlanner(t *testing.T) {
 		{"no alternative", "Fastest2", []string{w2, s}, "", "no alternative route from the location 1 to the location 2"},
 		{"unknown planning", "Scenic", []string{w2, s}, "", "not a RoutePlanningType"},
 		{"one stop", "Fastest", []string{w2}, "", "give 2 to 100"},
-		{"custom speeds", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>100</Speed></SpeedItem></Speed>", "custom speeds"},
+		{"speed not a number", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>OtherRoadCity</Name><Speed>fast</Speed></SpeedItem></Speed>", `Speed: SpeedItem 1 (OtherRoadCity): Speed "fast" is not a number`},
+		{"speed of no RoadType", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>80</Speed></SpeedItem><SpeedItem><Name>Autobahn</Name><Speed>120</Speed></SpeedItem></Speed>", `SpeedItem 2 (Autobahn): speeds: "Autobahn" is not a RoadType`},
+		{"speed out of range", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>251</Speed></SpeedItem></Speed>", "SpeedItem 1 (Motorway): speeds.Motorway: 251 km/h is out of range"},
+		{"speed twice", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>80</Speed></SpeedItem><SpeedItem><Name>Motorway</Name><Speed>90</Speed></SpeedItem></Speed>", "RoadType Motorway is given twice"},
 		{"far stop", "Fastest", []string{w2, "20,20"}, "", "location 2 has no road"},
 		{"bad stop", "Fastest", []string{w2, "x,1"}, "", "location 2"},
 		{"address not found", "Fastest", []string{w2, "Nowhere Lane|1"}, "", "location 2: the address was not found"},

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime"
 	"net"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/geo/mapdata"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -73,6 +75,12 @@ type Options struct {
 	MaxBody int64
 	// Logger logs internal errors; nil means slog.Default().
 	Logger *slog.Logger
+	// MapLayer returns the bundle's map layer (areas, lines, places) the
+	// maps are drawn with; nil, or returning nil: maps without it.
+	MapLayer func() *mapdata.Layer
+	// Legends holds the legend files a Map request's LegendFile names
+	// (NAME.yaml); nil: the ones shipped in configs/legends.
+	Legends fs.FS
 }
 
 // Service is the SOAP location service: an http.Handler that answers

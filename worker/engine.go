@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"runtime"
 
 	"github.com/paulmach/orb"
@@ -14,29 +15,34 @@ type targets any
 // engine is the part of the routing engine a worker calls. *routing.Graph
 // provides it through graphEngine; tests give one of their own.
 type engine interface {
-	// SnapAll places every point on the road network.
-	SnapAll(pts []orb.Point, radiusM float64) []routing.Snap
-	// Targets builds the destination side for metric m and returns it with
-	// the bytes it holds.
-	Targets(m routing.Metric, dst []routing.Snap) (targets, int64)
+	// SnapAll places every point on a road the metric does not avoid.
+	SnapAll(spec routing.MetricSpec, pts []orb.Point, radiusM float64) []routing.Snap
+	// Targets builds the destination side for the metric (customizing it
+	// on first use) and returns it with the bytes it holds.
+	Targets(ctx context.Context, spec routing.MetricSpec, dst []routing.Snap) (targets, int64, error)
 	// Table computes src against every target.
-	Table(src []routing.Snap, t targets) routing.Table
+	Table(ctx context.Context, src []routing.Snap, t targets) (routing.Table, error)
 }
 
 // graphEngine is the engine of a routing graph. Its destination buckets
 // are built with every CPU: the other chunks of the job wait for them.
+// Default fastest and shortest use the contraction hierarchies; any other
+// metric its customized CCH metric, cached by the graph.
 type graphEngine struct{ g *routing.Graph }
 
-func (e graphEngine) SnapAll(pts []orb.Point, radiusM float64) []routing.Snap {
-	return e.g.SnapAll(pts, radiusM)
+func (e graphEngine) SnapAll(spec routing.MetricSpec, pts []orb.Point, radiusM float64) []routing.Snap {
+	return e.g.SnapAllAvoiding(spec, pts, radiusM)
 }
 
-func (e graphEngine) Targets(m routing.Metric, dst []routing.Snap) (targets, int64) {
-	t := e.g.NewTargetsParallel(m, dst, runtime.GOMAXPROCS(0))
-	return t, t.Bytes() // Bytes builds the buckets, here and once
-
+func (e graphEngine) Targets(ctx context.Context, spec routing.MetricSpec, dst []routing.Snap) (targets, int64, error) {
+	t, err := e.g.NewTargetsFor(ctx, spec, dst, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return nil, 0, err
+	}
+	t.Build() // here and once, before the chunks share them
+	return t, t.Bytes(), nil
 }
 
-func (e graphEngine) Table(src []routing.Snap, t targets) routing.Table {
-	return e.g.Table(src, t.(*routing.Targets))
+func (e graphEngine) Table(ctx context.Context, src []routing.Snap, t targets) (routing.Table, error) {
+	return e.g.Table(ctx, src, t.(*routing.Targets))
 }

@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/queue"
-	"github.com/geosvc/geosvc/routing"
 )
 
 // ProcessTask runs one chunk task: it skips chunks of jobs that are gone,
@@ -47,19 +44,12 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	if ct.Chunk >= e.spec.Chunks {
 		return fmt.Errorf("worker: chunk %d of job %s with %d chunks: %w", ct.Chunk, ct.Job, e.spec.Chunks, asynq.SkipRetry)
 	}
-	lo, hi := e.spec.ChunkRange(ct.Chunk)
 	start := time.Now()
-	tab := w.engine.Table(e.origins[lo:hi], e.targets)
-	if tab.Rows != hi-lo || tab.Cols != len(e.spec.Destinations) {
-		return fmt.Errorf("worker: table of %d x %d for chunk of %d x %d", tab.Rows, tab.Cols, hi-lo, len(e.spec.Destinations))
+	res, err := w.compute.chunk(ctx, e, ct.Chunk)
+	if err != nil {
+		return err
 	}
-	res := queue.ChunkResult{OriginSnaps: e.originMoved[lo:hi], DestinationSnaps: e.destMoved}
-	if e.spec.Outputs.Has(queue.OutDuration) {
-		res.Durations = tab.Durations
-	}
-	if e.spec.Outputs.Has(queue.OutDistance) {
-		res.Distances = tab.Distances
-	}
+	cells := len(res.OriginSnaps) * len(res.DestinationSnaps)
 	st, written, err := w.q.PutChunk(ctx, ct.Job, ct.Chunk, res)
 	if errors.Is(err, queue.ErrExpired) {
 		w.jobs.drop(ct.Job)
@@ -68,55 +58,18 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	w.opts.Metrics.chunkDone(time.Since(start), tab.Rows*tab.Cols, written, st == queue.StatusFinished)
+	w.opts.Metrics.chunkDone(time.Since(start), cells, written, st == queue.StatusFinished)
 	if st.Terminal() {
 		w.jobs.drop(ct.Job)
 	}
 	return nil
 }
 
-// loadJob reads a job's spec, snaps its points and builds its destination
-// side.
+// loadJob reads a job's spec and prepares it (Computer.prepare).
 func (w *Worker) loadJob(ctx context.Context, id string) (*jobEntry, error) {
 	spec, err := w.q.Spec(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	e := &jobEntry{spec: spec}
-	e.origins = w.engine.SnapAll(spec.Origins, w.opts.SnapRadiusM)
-	dst := w.engine.SnapAll(spec.Destinations, w.opts.SnapRadiusM)
-	e.originMoved = w.moved(spec.Origins, e.origins)
-	e.destMoved = w.moved(spec.Destinations, dst)
-	e.targets, e.bytes = w.engine.Targets(spec.Metric, dst)
-	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved))
-	return e, nil
-}
-
-// moved returns how far each snap moved its input pts[i], rounded to
-// centimetres; where snapping failed, queue.NotSnappedSwapped when the
-// point read the other way round (x and y swapped, Google's lat,lng habit)
-// would have snapped, else queue.NotSnapped.
-func (w *Worker) moved(pts []orb.Point, snaps []routing.Snap) []float32 {
-	out := make([]float32, len(snaps))
-	var swapped []orb.Point
-	var at []int
-	for i, s := range snaps {
-		if s.OK {
-			out[i] = float32(math.Round(s.DistanceM*100) / 100)
-			continue
-		}
-		out[i] = queue.NotSnapped
-		if p := pts[i]; math.Abs(p[0]) <= 90 && p[0] != p[1] {
-			swapped = append(swapped, orb.Point{p[1], p[0]})
-			at = append(at, i)
-		}
-	}
-	if len(swapped) > 0 {
-		for k, s := range w.engine.SnapAll(swapped, w.opts.SnapRadiusM) {
-			if s.OK {
-				out[at[k]] = queue.NotSnappedSwapped
-			}
-		}
-	}
-	return out
+	return w.compute.prepare(ctx, spec)
 }

@@ -82,12 +82,13 @@ type Options struct {
 
 // Worker is an asynq server running chunk tasks.
 type Worker struct {
-	opts   Options
-	q      *queue.Queue
-	engine engine
-	jobs   *jobCache
-	srv    *asynq.Server
-	log    *slog.Logger
+	opts Options
+	q    *queue.Queue
+	// compute computes chunks; the API's inline orders use the same.
+	compute *Computer
+	jobs    *jobCache
+	srv     *asynq.Server
+	log     *slog.Logger
 
 	// stopJanitor ends the janitor, which closes janitorDone.
 	stopJanitor func()
@@ -137,7 +138,7 @@ func newWorker(opts Options, e engine) (*Worker, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	w := &Worker{opts: opts, q: opts.Queue, engine: e, log: opts.Logger.With("component", "worker")}
+	w := &Worker{opts: opts, q: opts.Queue, compute: newComputer(e, opts.SnapRadiusM), log: opts.Logger.With("component", "worker")}
 	jobs, err := newJobCache(opts.CacheBytes, opts.CacheTTL, w.loadJob)
 	if err != nil {
 		return nil, fmt.Errorf("worker: cache: %w", err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/paulmach/orb"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
@@ -33,7 +34,7 @@ type fakeEngine struct {
 	barrier *sync.WaitGroup // when set, Table waits until it is released
 }
 
-func (f *fakeEngine) SnapAll(pts []orb.Point, _ float64) []routing.Snap {
+func (f *fakeEngine) SnapAll(_ routing.MetricSpec, pts []orb.Point, _ float64) []routing.Snap {
 	out := make([]routing.Snap, len(pts))
 	for i, p := range pts {
 		if p[0] != 0 {
@@ -43,12 +44,12 @@ func (f *fakeEngine) SnapAll(pts []orb.Point, _ float64) []routing.Snap {
 	return out
 }
 
-func (f *fakeEngine) Targets(_ routing.Metric, dst []routing.Snap) (targets, int64) {
+func (f *fakeEngine) Targets(_ context.Context, _ routing.MetricSpec, dst []routing.Snap) (targets, int64, error) {
 	f.builds.Add(1)
-	return dst, 1000
+	return dst, 1000, nil
 }
 
-func (f *fakeEngine) Table(src []routing.Snap, t targets) routing.Table {
+func (f *fakeEngine) Table(_ context.Context, src []routing.Snap, t targets) (routing.Table, error) {
 	f.tables.Add(1)
 	if f.panics.Load() {
 		panic("fake engine exploded")
@@ -71,7 +72,7 @@ func (f *fakeEngine) Table(src []routing.Snap, t targets) routing.Table {
 			tab.Distances = append(tab.Distances, 1000*o+10*x)
 		}
 	}
-	return tab
+	return tab, nil
 }
 
 // setup returns a queue with chunks of chunkRows and a worker on it using
@@ -141,7 +142,11 @@ func matrix(t *testing.T, q *queue.Queue, id string, kind queue.Kind) []int32 {
 	}
 	var all []int32
 	for _, b := range blobs {
-		all = append(all, queue.DecodeInt32s(b)...)
+		cells, _, err := queue.DecodeRows(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, cells...)
 	}
 	return all
 }
@@ -385,11 +390,67 @@ func TestJobCachePanicEndsFlight(t *testing.T) {
 // likely swapped pair only when its swapped reading is a coordinate that
 // snaps.
 func TestMovedMarksSwappedPairs(t *testing.T) {
-	w := &Worker{engine: &fakeEngine{}}
+	c := newComputer(&fakeEngine{}, 0)
 	pts := []orb.Point{{0, 39.5}, {0, 0}, {5, 20}}
-	got := w.moved(pts, w.engine.SnapAll(pts, 0))
+	got := c.moved(routing.MetricSpec{}, pts, c.engine.SnapAll(routing.MetricSpec{}, pts, 0))
 	want := []float32{queue.NotSnappedSwapped, queue.NotSnapped, 2}
 	if !slices.Equal(got, want) {
 		t.Errorf("moved = %v, want %v", got, want)
+	}
+}
+
+// TestComputeAllIsWhatTheWorkerStores: the inline path's ComputeAll gives,
+// chunk by chunk, what ProcessTask stores for the same job, and counts its
+// chunks, cells and the Finished job in its metrics.
+func TestComputeAllIsWhatTheWorkerStores(t *testing.T) {
+	f := &fakeEngine{}
+	q, w, _ := setup(t, 2, f)
+	j := submit(t, q, 5, 3, true)
+	for i := range j.Chunks {
+		if err := runChunk(t, w, j.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	durations, distances := matrix(t, q, j.ID, queue.KindDuration), matrix(t, q, j.ID, queue.KindDistance)
+	spec, err := q.Spec(context.Background(), j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	c := newComputer(f, 0)
+	c.metrics = NewMetrics(reg)
+	chunks, err := c.ComputeAll(context.Background(), spec)
+	if err != nil || len(chunks) != j.Chunks {
+		t.Fatalf("ComputeAll = %d chunks, %v; want %d", len(chunks), err, j.Chunks)
+	}
+	var gotT, gotD []int32
+	for _, r := range chunks {
+		gotT, gotD = append(gotT, r.Durations...), append(gotD, r.Distances...)
+		if len(r.DestinationSnaps) != 3 {
+			t.Errorf("destination snaps %v", r.DestinationSnaps)
+		}
+	}
+	if !slices.Equal(gotT, durations) || !slices.Equal(gotD, distances) {
+		t.Errorf("ComputeAll durations %v distances %v\nstored %v %v", gotT, gotD, durations, distances)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			got[mf.GetName()] += m.GetCounter().GetValue() + float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	want := map[string]float64{"geosvc_tdm_cells_total": 15, "geosvc_tdm_jobs_ended_total": 1, "geosvc_tdm_chunk_duration_seconds": 3}
+	for name, v := range want {
+		if got[name] != v {
+			t.Errorf("%s = %v, want %v", name, got[name], v)
+		}
+	}
+	f.panics.Store(true)
+	if _, err := c.ComputeAll(context.Background(), spec); err == nil || !strings.Contains(err.Error(), "panic") {
+		t.Errorf("a panicking engine: %v, want an error", err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -109,40 +110,141 @@ func (c *tdmClient) fetch(ctx context.Context, id string, gzip bool) (code int, 
 	return c.post(ctx, "fetch", map[string]string{"uuid": id}, gzip)
 }
 
+// fetchSize asks for job id once and reads the whole answer (compressed
+// when gzip is set and the server compressed it) without keeping it: its
+// status and size.
+func (c *tdmClient) fetchSize(ctx context.Context, id string, gzip bool) (code int, size int64, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/tdmv1/fetch", strings.NewReader(`{"uuid":"`+id+`"}`))
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("x-api-key", c.key)
+	if gzip {
+		req.Header.Set("Accept-Encoding", "gzip")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer resp.Body.Close()
+	size, err = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, size, err
+}
+
 // finished is how a polled job ended.
 type finished struct {
 	// headers is when the answer that said Finished began to arrive; done
 	// when its body (the whole result) was read.
 	headers, done time.Time
-	body          []byte
+	// body is the Finished answer (plain JSON; nil for ndjson, which is
+	// read line by line and not kept).
+	body []byte
+	// size is the Finished answer's length in bytes.
+	size int64
 }
 
-// waitFinished polls fetch every poll until the job is Finished. A Failed
-// or Cancelled job is an error.
-func (c *tdmClient) waitFinished(ctx context.Context, id string, poll time.Duration) (finished, error) {
+// resultRow is one origin row of a result: a line of the ndjson answer.
+type resultRow struct {
+	Row      int    `json:"row"`
+	Duration []*int `json:"duration"`
+	Distance []*int `json:"distance"`
+}
+
+// waitFinished fetches job id until it is Finished, each fetch waiting up
+// to wait seconds for the job to end (the long-poll extension; with 0 it
+// polls every poll). A Failed or Cancelled job is an error. With rows set
+// the result is asked for as application/x-ndjson and read line by line,
+// each row handed to rows as it arrives (nothing of it kept).
+func (c *tdmClient) waitFinished(ctx context.Context, id string, poll time.Duration, wait int, rows func(resultRow) error) (finished, error) {
 	for {
 		start := time.Now()
-		code, ttfb, b, err := c.fetch(ctx, id, false)
+		body := map[string]any{"uuid": id}
+		if wait > 0 {
+			body["wait"] = wait
+		}
+		payload, _ := json.Marshal(body)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/tdmv1/fetch", bytes.NewReader(payload))
 		if err != nil {
 			return finished{}, err
 		}
-		done := time.Now()
-		if code != http.StatusOK {
-			return finished{}, fmt.Errorf("fetch %s: %d %.200s", id, code, b)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("x-api-key", c.key)
+		req.Header.Set("Accept", "application/json")
+		if rows != nil {
+			req.Header.Set("Accept", "application/x-ndjson")
 		}
-		switch st := answerStatus(b); st.Status {
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return finished{}, err
+		}
+		headers := time.Now()
+		f, st, err := readFinished(resp, rows)
+		resp.Body.Close()
+		if err != nil {
+			return finished{}, fmt.Errorf("fetch %s: %w", id, err)
+		}
+		switch st.Status {
 		case "Finished":
-			return finished{headers: start.Add(ttfb), done: done, body: b}, nil
+			f.headers, f.done = headers, time.Now()
+			return f, nil
 		case "Failed", "Cancelled":
 			return finished{}, fmt.Errorf("job %s ended %s: %s", id, st.Status, st.Message)
 		case "Queued", "Processing":
 		default:
-			return finished{}, fmt.Errorf("fetch %s: no status in %.200q", id, b)
+			return finished{}, fmt.Errorf("fetch %s: no status in %.200q", id, f.body)
 		}
-		select {
-		case <-ctx.Done():
-			return finished{}, ctx.Err()
-		case <-time.After(max(0, poll-time.Since(start))):
+		if wait == 0 {
+			select {
+			case <-ctx.Done():
+				return finished{}, ctx.Err()
+			case <-time.After(max(0, poll-time.Since(start))):
+			}
+		}
+	}
+}
+
+// readFinished reads a fetch answer: whole (plain JSON), or, when rows is
+// set and the answer is ndjson, its first line and then every row line
+// handed to rows.
+func readFinished(resp *http.Response, rows func(resultRow) error) (finished, tdmStatus, error) {
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		return finished{}, tdmStatus{}, fmt.Errorf("%d %.200s", resp.StatusCode, b)
+	}
+	if rows == nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/x-ndjson") {
+		b, err := io.ReadAll(resp.Body)
+		return finished{body: b, size: int64(len(b))}, answerStatus(b), err
+	}
+	br := bufio.NewReaderSize(resp.Body, 1<<20)
+	var f finished
+	first, err := br.ReadBytes('\n')
+	f.size += int64(len(first))
+	if err != nil {
+		return f, tdmStatus{}, fmt.Errorf("ndjson first line: %w", err)
+	}
+	var st tdmStatus
+	if err := json.Unmarshal(first, &st); err != nil {
+		return f, st, fmt.Errorf("ndjson first line: %w", err)
+	}
+	for n := 0; ; n++ {
+		line, err := br.ReadBytes('\n')
+		f.size += int64(len(line))
+		if err == io.EOF && len(line) == 0 {
+			return f, st, nil
+		}
+		if err != nil {
+			return f, st, fmt.Errorf("ndjson line %d: %w", n+2, err)
+		}
+		var r resultRow
+		if err := json.Unmarshal(line, &r); err != nil {
+			return f, st, fmt.Errorf("ndjson line %d: %w", n+2, err)
+		}
+		if r.Row != n {
+			return f, st, fmt.Errorf("ndjson line %d is row %d", n+2, r.Row)
+		}
+		if err := rows(r); err != nil {
+			return f, st, err
 		}
 	}
 }

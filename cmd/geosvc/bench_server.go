@@ -19,10 +19,12 @@ import (
 
 // benchServer is a `geosvc serve` child process started by the bench.
 type benchServer struct {
-	cmd  *exec.Cmd
-	url  string
-	key  string
-	done chan error
+	cmd *exec.Cmd
+	url string
+	key string
+	// done is closed when the process has exited, with err its end.
+	done chan struct{}
+	err  error
 }
 
 // startServe runs this binary's serve command on a free loopback port with
@@ -43,14 +45,20 @@ func startServe(ctx context.Context, dataDir string, logOut io.Writer, extraArgs
 		return nil, err
 	}
 	cmd := exec.Command(exe, append([]string{"serve"}, extraArgs...)...)
-	cmd.Env = append(os.Environ(), "GEOSVC_ADDR="+addr, "GEOSVC_DATA="+dataDir, "GEOSVC_DEMO_KEY="+key)
+	// No admin listener: its default port may be another server's.
+	cmd.Env = append(os.Environ(), "GEOSVC_ADDR="+addr, "GEOSVC_DATA="+dataDir, "GEOSVC_DEMO_KEY="+key, "GEOSVC_ADMIN_ADDR=")
 	cmd.Stdout, cmd.Stderr = logOut, logOut
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start serve: %w", err)
 	}
-	s := &benchServer{cmd: cmd, url: "http://" + addr, key: key, done: make(chan error, 1)}
-	go func() { s.done <- cmd.Wait() }()
-	if err := waitReady(ctx, s.url, s.done); err != nil {
+	s := &benchServer{cmd: cmd, url: "http://" + addr, key: key, done: make(chan struct{})}
+	exited := make(chan error, 1)
+	go func() {
+		s.err = cmd.Wait()
+		exited <- s.err
+		close(s.done)
+	}()
+	if err := waitReady(ctx, s.url, exited); err != nil {
 		s.stop()
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -101,5 +103,43 @@ func TestFormats(t *testing.T) {
 	}
 	if got := mib(3 << 19); got != "1.5 MiB" {
 		t.Errorf("mib = %q", got)
+	}
+}
+
+func TestReadFinishedNDJSON(t *testing.T) {
+	head := `{"uuid":"u","status":"Finished","snapping":{}}` + "\n"
+	tests := []struct {
+		name, body string
+		rows       int
+		err        string
+	}{
+		{"two rows", head + `{"row":0,"duration":[1,null],"distance":[2,3]}` + "\n" + `{"row":1,"duration":[4,5],"distance":[6,7]}` + "\n", 2, ""},
+		{"no rows", head, 0, ""},
+		{"rows out of order", head + `{"row":1,"duration":[1],"distance":[2]}` + "\n", 0, "is row 1"},
+		{"a cut line", head + `{"row":0,"duration":[1`, 0, "line 2"},
+		{"not JSON", head + "oops\n", 0, "line 2"},
+	}
+	for _, tt := range tests {
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/x-ndjson"}}, Body: io.NopCloser(strings.NewReader(tt.body))}
+		var got []resultRow
+		f, st, err := readFinished(resp, func(r resultRow) error { got = append(got, r); return nil })
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err %v, want %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || st.Status != "Finished" || len(got) != tt.rows || f.size != int64(len(tt.body)) {
+			t.Errorf("%s: %d rows, status %q, size %d, %v", tt.name, len(got), st.Status, f.size, err)
+		}
+		if tt.rows == 2 && (got[0].Duration[1] != nil || *got[1].Distance[1] != 7) {
+			t.Errorf("%s: rows %+v", tt.name, got)
+		}
+	}
+	// A plain JSON answer (a job still running) is read whole.
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(`{"uuid":"u","status":"Processing","progress":{"rows_done":1,"rows_total":2}}`))}
+	if _, st, err := readFinished(resp, func(resultRow) error { return nil }); err != nil || st.Status != "Processing" || st.Progress.RowsDone != 1 {
+		t.Errorf("plain answer: %+v, %v", st, err)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -119,7 +120,10 @@ func TestOrderToFetchInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	snaps := g.SnapAll([]orb.Point{{10.002, 0}, {10.000, 0.002}, {10.004, 0.002}, {10.000, 0.002}}, 1000)
-	table := g.Table(snaps[:2], g.NewTargets(routing.Fastest, snaps[2:]))
+	table, err := g.Table(context.Background(), snaps[:2], g.NewTargets(routing.Fastest, snaps[2:]))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < 2; i++ {
 		for j := 0; j < 2; j++ {
 			gotT, gotD := res.Duration[i][j], res.Distance[i][j]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -23,16 +24,16 @@ import (
 // inProcessServer starts `geosvc serve` in this process on the bundle in
 // data, with the embedded Redis and the demo key key, and returns its base
 // URL once the bundle is loaded; the server stops when t ends.
-func inProcessServer(t *testing.T, data, key string) string {
+func inProcessServer(t *testing.T, data, key string, extra ...string) string {
 	t.Helper()
-	return inProcessServers(t, data, key).api
+	return inProcessServers(t, data, key, extra...).api
 }
 
 // inProcessServers is inProcessServer that also returns the admin
-// listener's URL.
-func inProcessServers(t *testing.T, data, key string) serverURLs {
+// listener's URL; extra are more flags of serve.
+func inProcessServers(t *testing.T, data, key string, extra ...string) serverURLs {
 	t.Helper()
-	return inProcessServersOn(t, data, key, "") // the embedded Redis, even where CI sets one
+	return inProcessServersOn(t, data, key, "", extra...) // the embedded Redis, even where CI sets one
 }
 
 // inProcessServersOn is inProcessServers on the Redis of redisURL (empty:
@@ -139,7 +140,7 @@ func (g geocodeAnswer) country(i int) string {
 // a point in the middle of it.
 func namedRoad(t *testing.T, g *routing.Graph) (string, orb.Point) {
 	t.Helper()
-	pts := g.RandomRoadPoints(40, 7)
+	pts := randomRoadPoints(g, 40, 7)
 	snaps := g.SnapAll(pts, 1000)
 	best, bestLen := "", 0.0
 	var mid orb.Point
@@ -242,7 +243,7 @@ func TestEveryExtractAnswersInItsOwnCountry(t *testing.T) {
 			}
 
 			// A 20 x 20 matrix between road points: no null.
-			pts := g.RandomRoadPoints(40, 11)
+			pts := randomRoadPoints(g, 40, 11)
 			addr := make([]string, len(pts))
 			for i, p := range pts {
 				addr[i] = fmt.Sprintf("%.6f,%.6f", p[0], p[1])
@@ -346,4 +347,19 @@ func TestAddressesOfTheirPlace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// randomRoadPoints returns n seeded pseudo-random points on roads of g:
+// random points of its extent moved onto the nearest road within 1 km.
+func randomRoadPoints(g *routing.Graph, n int, seed int64) []orb.Point {
+	rng := rand.New(rand.NewSource(seed))
+	b := g.Bounds()
+	var out []orb.Point
+	for tries := 0; len(out) < n && tries < 1000*n; tries++ {
+		p := orb.Point{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])}
+		if s := g.Snap(p, 1000); s.OK {
+			out = append(out, s.Point)
+		}
+	}
+	return out
 }

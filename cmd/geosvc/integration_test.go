@@ -112,7 +112,7 @@ func TestMultiProcessJobSurvivesWorkerKill(t *testing.T) {
 	<-victim.exited
 	t.Logf("killed a worker at %d of %d rows", at.Progress.RowsDone, at.Progress.RowsTotal)
 
-	f, err := client.waitFinished(ctx, id, 50*time.Millisecond)
+	f, err := client.waitFinished(ctx, id, 50*time.Millisecond, 0, nil)
 	if err != nil {
 		t.Fatalf("%v\nsurvivor log:\n%s", err, survivor.log())
 	}
@@ -129,7 +129,7 @@ func TestMultiProcessJobSurvivesWorkerKill(t *testing.T) {
 	// The oracle: routing's table on the same (parsed) points.
 	src := g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM)
 	dst := g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM)
-	want := g.Table(src, g.NewTargets(routing.Fastest, dst))
+	want := g.Matrix(routing.Fastest, src, dst)
 	if len(res.Duration) != n || len(res.Distance) != n {
 		t.Fatalf("result has %d duration and %d distance rows, want %d", len(res.Duration), len(res.Distance), n)
 	}

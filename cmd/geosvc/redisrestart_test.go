@@ -134,7 +134,7 @@ poll:
 	back := time.Now()
 
 	for _, id := range ids {
-		f, err := client.waitFinished(ctx, id, 50*time.Millisecond)
+		f, err := client.waitFinished(ctx, id, 50*time.Millisecond, 0, nil)
 		if err != nil {
 			t.Fatalf("job %s after the restart: %v\napi log:\n%s\nworker logs:\n%s\n%s", id, err, api.log(), w1.log(), w2.log())
 		}
@@ -149,11 +149,11 @@ poll:
 		}
 	}
 	// The last job's matrix equals routing's table.
-	f, _ := client.waitFinished(ctx, ids[2], 50*time.Millisecond)
+	f, _ := client.waitFinished(ctx, ids[2], 50*time.Millisecond, 0, nil)
 	if answerStatus(f.body).Status == "Finished" {
 		res := parseResult(t, f.body)
-		want := g.Table(g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM),
-			g.NewTargets(routing.Fastest, g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM)))
+		want := g.Matrix(routing.Fastest, g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM),
+			g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM))
 		for i := range n {
 			for j := range n {
 				wd, wm := want.At(i, j)

@@ -116,7 +116,8 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	if r.http {
 		apiMetrics = api.NewMetrics(pm.reg)
 	}
-	if r.workers {
+	if r.workers || r.http {
+		// An API process computes small matrix orders itself.
 		workerMetrics = worker.NewMetrics(pm.reg)
 	}
 
@@ -138,6 +139,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	var soapGraph atomic.Pointer[loadedGraph]
 	// The tiles' data, once loaded.
 	var tiles atomic.Pointer[tileData]
+	// Small matrix orders are computed here, on the same graph, once it
+	// is loaded.
+	inline := &inlineComputer{}
 	httpErr := make(chan error, 1)
 	if r.http {
 		plans, err := loadPlans(cfg)
@@ -168,7 +172,10 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			Version:      version,
 			Metrics:      apiMetrics,
 		})
-		api.RegisterTDM(srv.Protected(), api.TDMOptions{Queue: q, Usage: store, Logger: log})
+		api.RegisterTDM(srv.Protected(), api.TDMOptions{
+			Queue: q, Usage: store, Logger: log,
+			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations,
+		})
 		registerLayers(srv.Protected(), layers)
 		api.RegisterKeys(srv, api.KeysOptions{Store: store, PublicURL: cfg.HTTP.PublicURL, Logger: log, Stripe: api.StripeOptions{
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
@@ -211,6 +218,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		// Each role loads what it uses: workers the routing graph, the API
 		// the lookup layers and the graph (for the SOAP route planner).
 		g, b, err := loadBundle(cfg.DataDir, r.workers || r.http)
+		if g != nil {
+			g.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
+		}
 		if err == nil && r.http {
 			err = loadLayers(cfg.DataDir, layers)
 		}
@@ -246,6 +256,7 @@ wait:
 				srv.SetBundle(l.b)
 				soapGraph.Store(&loadedGraph{g: l.g, name: l.b.Name})
 				tiles.Store(&tileData{src: mapSources(l.g, layers), builtAt: l.b.BuiltAt})
+				inline.c.Store(worker.NewComputer(l.g, cfg.TDM.SnapRadiusM, workerMetrics))
 			}
 			if r.workers {
 				w, err = worker.New(worker.Options{
@@ -398,4 +409,29 @@ func loadBundle(dir string, withGraph bool) (*routing.Graph, *api.Bundle, error)
 		b.Name = meta.Source
 	}
 	return g, b, nil
+}
+
+// inlineComputer is the API's computer of small matrix orders: the
+// workers' Computer on the loaded graph, not ready before the bundle is.
+type inlineComputer struct {
+	c atomic.Pointer[worker.Computer]
+}
+
+func (i *inlineComputer) Ready() bool { return i.c.Load() != nil }
+
+func (i *inlineComputer) ComputeAll(ctx context.Context, spec *queue.Spec) ([]queue.ChunkResult, error) {
+	c := i.c.Load()
+	if c == nil {
+		return nil, errors.New("the road graph is not loaded yet")
+	}
+	return c.ComputeAll(ctx, spec)
+}
+
+// inlineCells maps the setting tdm.inline_cells (0: none) onto
+// api.TDMOptions.InlineCells (negative: none).
+func inlineCells(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

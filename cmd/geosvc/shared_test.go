@@ -49,7 +49,7 @@ type sharedBundle struct {
 }
 
 // testBinary returns this command built once for the package's tests.
-func testBinary(t *testing.T) string {
+func testBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		binPath = filepath.Join(sharedDir, "geosvc")
@@ -78,7 +78,7 @@ func delawareBundle(t *testing.T) (string, error) {
 // under CI=true) the Delaware bundle `make run` leaves in
 // data/delaware-latest (or an older ./data) is reused when it is of this
 // binary's bundle version.
-func extractBundle(t *testing.T, name string) (string, error) {
+func extractBundle(t testing.TB, name string) (string, error) {
 	t.Helper()
 	bin := testBinary(t)
 	bundlesMu.Lock()

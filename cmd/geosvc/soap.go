@@ -31,6 +31,7 @@ func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *a
 		ix, _ := ls.get(geocodeLayerName).(*geocode.Index)
 		return ix
 	}
+	opts.MapLayer = ls.mapLayer
 	opts.Graph = func() *routing.Graph {
 		if lg := graph.Load(); lg != nil {
 			return lg.g

@@ -10,7 +10,6 @@ import (
 	"github.com/geosvc/geosvc/api"
 	"github.com/geosvc/geosvc/geo/cartography"
 	"github.com/geosvc/geosvc/geo/geocode"
-	"github.com/geosvc/geosvc/geo/mapdata"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/profile"
 )
@@ -21,18 +20,11 @@ type tileData struct {
 	builtAt time.Time
 }
 
-// mapLayer returns the bundle's map layer, nil while it is not loaded or
-// when the bundle has none.
-func mapLayer(ls *loadedLayers) *mapdata.Layer {
-	l, _ := ls.get("mapdata").(*mapdata.Layer)
-	return l
-}
-
 // mapSources returns the sources a map of the loaded bundle is drawn
 // from: its map layer, its road graph's roads, and the gazetteer's
 // towns when the map layer has no places.
 func mapSources(g *routing.Graph, ls *loadedLayers) cartography.Sources {
-	src := cartography.Sources{Layer: mapLayer(ls), Extent: g.Bounds()}
+	src := cartography.Sources{Layer: ls.mapLayer(), Extent: g.Bounds()}
 	src.Roads = func(b orb.Bound, fn func(cartography.Road)) {
 		g.MapRoads(b, func(shape []orb.Point, rt profile.RoadType, name string) {
 			fn(cartography.Road{Shape: shape, Type: rt.String(), Name: name})

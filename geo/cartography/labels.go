@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/paulmach/orb"
+
 	"github.com/geosvc/geosvc/geo/mapdata"
 	"github.com/geosvc/geosvc/geo/render"
 )
@@ -92,12 +94,12 @@ func allDigits(s string) bool {
 
 // labelRank orders label types by priority.
 func labelRank(t string) int {
-	for i, n := range LabelTypes {
+	for i, n := range labelPriority {
 		if n == t {
 			return i
 		}
 	}
-	return len(LabelTypes)
+	return len(labelPriority)
 }
 
 // minRank is the lowest-priority label type a map of mpp metres per
@@ -113,7 +115,7 @@ func minRank(mpp float64) int {
 	case mpp > 40:
 		return labelRank("District20K")
 	default:
-		return len(LabelTypes)
+		return len(labelPriority)
 	}
 }
 
@@ -282,21 +284,18 @@ func (m *mapDraw) roadLabels() []candidate {
 			x, y float64
 		}
 		longest := map[string]best{}
-		for _, r := range m.byType[rl.typ] {
-			if r.Name == "" || done[r.Name] {
-				continue
-			}
-			// The edge's length in pixels and its middle, along it.
+		for name, chain := range roadChains(m.byType[rl.typ], done) {
+			// The chain's length in pixels and its middle, along it.
+			px := make([][2]float64, len(chain))
 			total := 0.0
-			px := make([][2]float64, len(r.Shape))
-			for k, p := range r.Shape {
+			for k, p := range chain {
 				x, y := pr.Pixel(p)
 				px[k] = [2]float64{x, y}
 				if k > 0 {
 					total += math.Hypot(x-px[k-1][0], y-px[k-1][1])
 				}
 			}
-			if total <= longest[r.Name].l {
+			if total <= longest[name].l {
 				continue
 			}
 			half := total / 2
@@ -306,7 +305,7 @@ func (m *mapDraw) roadLabels() []candidate {
 					t := half / l
 					mx, my := px[k-1][0]+t*(px[k][0]-px[k-1][0]), px[k-1][1]+t*(px[k][1]-px[k-1][1])
 					if mx >= 0 && my >= 0 && mx <= w && my <= h {
-						longest[r.Name] = best{total, mx, my}
+						longest[name] = best{total, mx, my}
 					}
 					break
 				}
@@ -383,4 +382,79 @@ func scaleLength(maxM float64, metric bool) (float64, string) {
 		return units[0].m, "1 " + units[0].name
 	}
 	return bestM, bestText
+}
+
+// roadChains joins the roads of one type by name into chains (edges that
+// meet end to end, as a road runs through its junctions) and returns each
+// name's widest chain (by the diagonal of its bounds), leaving out the
+// names in done.
+func roadChains(roads []Road, done map[string]bool) map[string][]orb.Point {
+	byName := map[string][]int{}
+	for i, r := range roads {
+		if r.Name != "" && !done[r.Name] && len(r.Shape) >= 2 {
+			byName[r.Name] = append(byName[r.Name], i)
+		}
+	}
+	out := map[string][]orb.Point{}
+	for name, idx := range byName {
+		ends := map[orb.Point][]int{}
+		for _, i := range idx {
+			sh := roads[i].Shape
+			ends[sh[0]] = append(ends[sh[0]], i)
+			ends[sh[len(sh)-1]] = append(ends[sh[len(sh)-1]], i)
+		}
+		used := map[int]bool{}
+		// next returns an unused edge of the name ending at p, and its
+		// shape oriented to start at p.
+		next := func(p orb.Point) []orb.Point {
+			for _, i := range ends[p] {
+				if used[i] {
+					continue
+				}
+				used[i] = true
+				sh := roads[i].Shape
+				if sh[0] == p {
+					return sh
+				}
+				rev := make([]orb.Point, len(sh))
+				for k := range sh {
+					rev[k] = sh[len(sh)-1-k]
+				}
+				return rev
+			}
+			return nil
+		}
+		bestLen := -1.0
+		for _, i := range idx {
+			if used[i] {
+				continue
+			}
+			used[i] = true
+			chain := append([]orb.Point(nil), roads[i].Shape...)
+			for sh := next(chain[len(chain)-1]); sh != nil; sh = next(chain[len(chain)-1]) {
+				chain = append(chain, sh[1:]...)
+			}
+			var back []orb.Point
+			for sh := next(chain[0]); sh != nil; sh = next(back[len(back)-1]) {
+				if back == nil {
+					back = sh
+				} else {
+					back = append(back, sh[1:]...)
+				}
+			}
+			if len(back) > 0 {
+				rev := make([]orb.Point, 0, len(back)+len(chain))
+				for k := len(back) - 1; k >= 1; k-- {
+					rev = append(rev, back[k])
+				}
+				chain = append(rev, chain...)
+			}
+			b := orb.LineString(chain).Bound()
+			if d := math.Hypot(b.Max[0]-b.Min[0], b.Max[1]-b.Min[1]); d > bestLen {
+				bestLen = d
+				out[name] = chain
+			}
+		}
+	}
+	return out
 }

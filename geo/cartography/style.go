@@ -51,8 +51,12 @@ var RoadTypes = []string{"OtherRoad", "OtherRoadCity", "LocalRoad", "LocalRoadCi
 	"RegionalRoad", "RegionalRoadCity", "FederalHighway", "FederalHighwayCity", "DualCarriageWay", "DualCarriageWayCity", "Motorway",
 	"PrimaryRoute", "SecondaryRoute", "TertiaryRoute"}
 
-// LabelTypes are the MapLabelType names by priority (placed first).
-var LabelTypes = []string{"ScaleBar", "Capital", "City500K", "City100K", "City50K", "City20K", "City5K", "City1K", "CitySmall",
+// LabelTypes are the MapLabelType names, in the specification's order.
+var LabelTypes = []string{"Capital", "City500K", "City100K", "City50K", "City20K", "City5K", "City1K", "CitySmall",
+	"DistrictNumbered", "District100K", "District50K", "District20K", "District5K", "District1K", "DistrictSmall", "ScaleBar"}
+
+// labelPriority are the label types by priority (placed first).
+var labelPriority = []string{"ScaleBar", "Capital", "City500K", "City100K", "City50K", "City20K", "City5K", "City1K", "CitySmall",
 	"District100K", "District50K", "District20K", "District5K", "District1K", "DistrictNumbered", "DistrictSmall"}
 
 // Default returns the colour style (after OpenStreetMap's standard map).

@@ -10,7 +10,6 @@ import (
 	"image/color"
 	"image/draw"
 	"image/gif"
-	"image/png"
 	"math"
 
 	"github.com/paulmach/orb"
@@ -224,7 +223,7 @@ func (c *Canvas) Encode(f Format) ([]byte, error) {
 	var err error
 	switch f {
 	case PNG:
-		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, c.Img)
+		err = writePNG(&b, c.Img)
 	case GIF:
 		err = gif.Encode(&b, c.Img, &gif.Options{NumColors: 256})
 	case WBMP:

@@ -14,23 +14,36 @@ import (
 // merged). A canvas has one shape buffer: paint a shape before starting
 // the next.
 type Shape struct {
-	c     *Canvas
-	z     *vector.Rasterizer
-	empty bool
-	bound image.Rectangle
-	buf   [][2]float64
+	c          *Canvas
+	z          *vector.Rasterizer
+	rasterized bool // polygons were added to z
+	empty      bool
+	bound      image.Rectangle
+	buf        [][2]float64
+	// cov is the coverage (0..255) of the lines added, nonzero only in
+	// dirty.
+	cov   []uint8
+	dirty image.Rectangle
 }
 
 // Shape returns the canvas's (reset) shape buffer.
 func (c *Canvas) Shape() *Shape {
 	if c.shape == nil {
 		c.shape = &Shape{c: c, z: vector.NewRasterizer(c.View.W, c.View.H)}
-	} else {
+	} else if c.shape.rasterized {
 		c.shape.z.Reset(c.View.W, c.View.H)
 	}
 	s := c.shape
 	s.empty = true
+	s.rasterized = false
 	s.bound = image.Rectangle{}
+	if !s.dirty.Empty() { // left unpainted
+		w := c.View.W
+		for y := s.dirty.Min.Y; y < s.dirty.Max.Y; y++ {
+			clear(s.cov[y*w+s.dirty.Min.X : y*w+s.dirty.Max.X])
+		}
+		s.dirty = image.Rectangle{}
+	}
 	return s
 }
 
@@ -95,6 +108,7 @@ func (s *Shape) path(pts [][2]float64, reverse bool) {
 	}
 	s.z.ClosePath()
 	s.empty = false
+	s.rasterized = true
 	for _, q := range pts {
 		s.bound = s.bound.Union(image.Rect(int(math.Floor(q[0])), int(math.Floor(q[1])), int(math.Ceil(q[0]))+1, int(math.Ceil(q[1]))+1))
 	}
@@ -165,61 +179,100 @@ func (s *Shape) clipRect(pts [][2]float64) [][2]float64 {
 }
 
 // Line adds a lon/lat polyline stroked width pixels wide with round joins
-// and ends.
+// and ends (anti-aliased capsules along its segments, drawn straight into
+// a coverage buffer: the cost follows the line's length, not the canvas).
 func (s *Shape) Line(pts []orb.Point, width float64) {
 	r := width / 2
 	if r <= 0 || len(pts) == 0 {
 		return
 	}
-	w, h := float64(s.c.View.W), float64(s.c.View.H)
+	if s.cov == nil {
+		s.cov = make([]uint8, s.c.View.W*s.c.View.H)
+	}
 	px, py := s.c.proj.Pixel(pts[0])
-	off := func(x, y float64) bool { return x < -r || y < -r || x > w+r || y > h+r }
-	prevOff := off(px, py)
-	if !prevOff {
-		s.cap(px, py, r)
+	if len(pts) == 1 {
+		s.capsule(px, py, px, py, r)
 	}
 	for i := 1; i < len(pts); i++ {
 		x, y := s.c.proj.Pixel(pts[i])
-		curOff := off(x, y)
-		visible := !(prevOff && curOff) ||
-			!(math.Max(px, x) < -r || math.Min(px, x) > w+r || math.Max(py, y) < -r || math.Min(py, y) > h+r)
-		if visible {
-			s.segment(px, py, x, y, r)
-			if !curOff {
-				s.cap(x, y, r)
+		s.capsule(px, py, x, y, r)
+		px, py = x, y
+	}
+}
+
+// capsule adds the pixels within r of segment (x0, y0)-(x1, y1) to the
+// coverage buffer, with a one-pixel anti-aliased edge.
+func (s *Shape) capsule(x0, y0, x1, y1, r float64) {
+	w, h := s.c.View.W, s.c.View.H
+	m := r + 1
+	if math.Max(x0, x1) < -m || math.Min(x0, x1) > float64(w)+m || math.Max(y0, y1) < -m || math.Min(y0, y1) > float64(h)+m {
+		return
+	}
+	if math.IsNaN(x0 + y0 + x1 + y1) {
+		return
+	}
+	dx, dy := x1-x0, y1-y0
+	ll := dx*dx + dy*dy
+	ya := max(int(math.Floor(math.Min(y0, y1)-m)), 0)
+	yb := min(int(math.Ceil(math.Max(y0, y1)+m)), h-1)
+	for y := ya; y <= yb; y++ {
+		cy := float64(y) + 0.5
+		// The part of the segment within m rows of this one, and its x
+		// extent widened by m.
+		ta, tb := 0.0, 1.0
+		if dy != 0 {
+			ta, tb = (cy-m-y0)/dy, (cy+m-y0)/dy
+			if ta > tb {
+				ta, tb = tb, ta
+			}
+			ta, tb = math.Max(ta, 0), math.Min(tb, 1)
+			if ta > tb {
+				continue
 			}
 		}
-		px, py, prevOff = x, y, curOff
+		xa, xb := x0+ta*dx, x0+tb*dx
+		if xa > xb {
+			xa, xb = xb, xa
+		}
+		xs := max(int(math.Floor(xa-m)), 0)
+		xe := min(int(math.Ceil(xb+m)), w-1)
+		if xs > xe {
+			continue
+		}
+		row := s.cov[y*w : (y+1)*w]
+		for x := xs; x <= xe; x++ {
+			cx := float64(x) + 0.5
+			t := 0.0
+			if ll > 0 {
+				t = math.Max(0, math.Min(1, ((cx-x0)*dx+(cy-y0)*dy)/ll))
+			}
+			ex, ey := cx-(x0+t*dx), cy-(y0+t*dy)
+			d := math.Sqrt(ex*ex + ey*ey)
+			c := r + 0.5 - d
+			if c <= 0 {
+				continue
+			}
+			v := uint8(255)
+			if c < 1 {
+				v = uint8(c * 255)
+			}
+			if v > row[x] {
+				row[x] = v
+			}
+		}
+		s.grow(xs, y, xe, y)
 	}
+	s.empty = false
 }
 
-// segment adds the rectangle of a segment, clockwise on the screen.
-func (s *Shape) segment(x0, y0, x1, y1, r float64) {
-	dx, dy := x1-x0, y1-y0
-	l := math.Hypot(dx, dy)
-	if l < 1e-9 {
-		return
+// grow extends the dirty rectangle of the coverage buffer.
+func (s *Shape) grow(x0, y0, x1, y1 int) {
+	r := image.Rect(x0, y0, x1+1, y1+1)
+	if s.dirty.Empty() {
+		s.dirty = r
+	} else {
+		s.dirty = s.dirty.Union(r)
 	}
-	nx, ny := -dy/l*r, dx/l*r
-	q := [][2]float64{{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}}
-	s.path(q, area2(q) < 0)
-}
-
-// cap adds a disc of radius r (a polygon) at a line's vertex.
-func (s *Shape) cap(x, y, r float64) {
-	if r < 1 {
-		return
-	}
-	n := 8
-	if r > 4 {
-		n = 12
-	}
-	q := make([][2]float64, n)
-	for i := range q {
-		a := 2 * math.Pi * float64(i) / float64(n)
-		q[i] = [2]float64{x + r*math.Cos(a), y + r*math.Sin(a)}
-	}
-	s.path(q, false) // clockwise on the screen, as segments are
 }
 
 // Paint draws the shape with a colour.
@@ -233,7 +286,43 @@ func (s *Shape) PaintWith(src image.Image) {
 	if s.empty {
 		return
 	}
-	s.z.Draw(s.c.Img, s.c.Img.Bounds(), src, image.Point{})
+	if s.rasterized {
+		s.z.Draw(s.c.Img, s.c.Img.Bounds(), src, image.Point{})
+	}
+	if s.dirty.Empty() {
+		return
+	}
+	u, uniform := src.(*image.Uniform)
+	var ur, ug, ub, ua uint32
+	if uniform {
+		ur, ug, ub, ua = u.RGBA()
+	}
+	img := s.c.Img
+	w := s.c.View.W
+	for y := s.dirty.Min.Y; y < s.dirty.Max.Y; y++ {
+		row := s.cov[y*w : (y+1)*w]
+		for x := s.dirty.Min.X; x < s.dirty.Max.X; x++ {
+			c := uint32(row[x])
+			if c == 0 {
+				continue
+			}
+			row[x] = 0
+			sr, sg, sb, sa := ur, ug, ub, ua
+			if !uniform {
+				sr, sg, sb, sa = src.At(x, y).RGBA()
+			}
+			// Source over, scaled by the coverage (16-bit colour, 8-bit coverage).
+			a := sa * c / 255
+			i := img.PixOffset(x, y)
+			p := img.Pix[i : i+4 : i+4]
+			inv := 0xffff - a
+			p[0] = uint8((uint32(p[0])*0x101*inv/0xffff + sr*c/255) >> 8)
+			p[1] = uint8((uint32(p[1])*0x101*inv/0xffff + sg*c/255) >> 8)
+			p[2] = uint8((uint32(p[2])*0x101*inv/0xffff + sb*c/255) >> 8)
+			p[3] = uint8((uint32(p[3])*0x101*inv/0xffff + a) >> 8)
+		}
+	}
+	s.dirty = image.Rectangle{}
 }
 
 // Hatch is an endless pattern of diagonal lines: Ink on every Every-th

@@ -598,6 +598,8 @@ func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Ed
 		RoadType:    a.RoadType,
 		Roundabout:  a.Roundabout,
 		Ferry:       a.Route,
+		Toll:        a.Toll,
+		Unpaved:     a.Unpaved,
 		ShapeStart:  start,
 		ShapeEnd:    uint32(len(net.Shape)),
 		WayID:       w.id,

@@ -85,6 +85,11 @@ type Edge struct {
 	// Ferry is true on a car ferry or shuttle train (route=ferry,
 	// route=shuttle_train): a change of mode for turn costs.
 	Ferry bool
+	// Toll is true on a road a car pays to use (toll=*).
+	Toll bool
+	// Unpaved is true on a road whose surface=* is unpaved (the profile's
+	// unpaved_surfaces).
+	Unpaved bool
 	// ShapeStart and ShapeEnd delimit the geometry in Network.Shape.
 	ShapeStart, ShapeEnd uint32
 	// WayID is the OSM way the edge came from.

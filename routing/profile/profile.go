@@ -46,6 +46,9 @@ type Profile struct {
 	Turns TurnRules `yaml:"turns"`
 	// RoadTypes maps classes to SOAP road types.
 	RoadTypes RoadTypeRules `yaml:"road_types"`
+	// UnpavedSurfaces are the surface=* values that make a road unpaved
+	// (the "avoid unpaved" option of routing metrics).
+	UnpavedSurfaces []string `yaml:"unpaved_surfaces"`
 
 	zones         Zones
 	denied        set
@@ -59,6 +62,7 @@ type Profile struct {
 	barrierDenied set
 	passableIf    map[string]set
 	vehicleTypes  set
+	unpaved       set
 	cityClasses   set
 	classTypes    map[string][2]RoadType
 	routeTypes    map[string]RoadType
@@ -291,6 +295,7 @@ func (p *Profile) compile() error {
 		bad("restrictions.vehicle_types is empty")
 	}
 	p.vehicleTypes = toSet(p.Restrictions.VehicleTypes)
+	p.unpaved = toSet(p.UnpavedSurfaces)
 
 	t := p.Turns
 	if t.TurnPenaltyS < 0 || t.UTurnPenaltyS < 0 || t.TrafficSignalPenaltyS < 0 {

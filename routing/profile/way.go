@@ -27,6 +27,12 @@ type Way struct {
 	Roundabout bool
 	// MaxspeedFwd and MaxspeedBwd are the parsed limits per direction.
 	MaxspeedFwd, MaxspeedBwd Maxspeed
+	// Toll is true when a car pays to use the way (toll=* or
+	// toll:motorcar=* other than "no").
+	Toll bool
+	// Unpaved is true when the way's surface=* is one of the profile's
+	// unpaved_surfaces.
+	Unpaved bool
 }
 
 // Way evaluates a way's tags. ok is false when a car may not use the way at
@@ -53,6 +59,8 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 		return Way{}, false
 	}
 	w.Forward, w.Backward = dir.Forward(), dir.Backward()
+	w.Toll = isToll(t)
+	w.Unpaved = p.unpaved[strings.ToLower(strings.TrimSpace(t.Find("surface")))]
 
 	if isRoute {
 		w.Class, w.Route = route, true
@@ -235,4 +243,15 @@ func firstPresent(t Tags, keys []string) string {
 		}
 	}
 	return ""
+}
+
+// isToll reports whether a car pays to use a way: toll:motorcar wins over
+// toll; any value but "no" (yes, snowmobile-free variants, conditional
+// strings) counts as a toll.
+func isToll(t Tags) bool {
+	v := strings.ToLower(strings.TrimSpace(t.Find("toll:motorcar")))
+	if v == "" {
+		v = strings.ToLower(strings.TrimSpace(t.Find("toll")))
+	}
+	return v != "" && v != "no"
 }

@@ -167,3 +167,31 @@ func TestRestriction(t *testing.T) {
 		}
 	}
 }
+
+// TestWayTollUnpaved: toll from toll=* (toll:motorcar wins), unpaved from
+// surface=* values in unpaved_surfaces.
+func TestWayTollUnpaved(t *testing.T) {
+	p := loadCar(t)
+	for _, tc := range []struct {
+		name          string
+		tags          MapTags
+		toll, unpaved bool
+	}{
+		{"plain", MapTags{"highway": "primary"}, false, false},
+		{"toll yes", MapTags{"highway": "motorway", "toll": "yes"}, true, false},
+		{"toll no", MapTags{"highway": "motorway", "toll": "no"}, false, false},
+		{"toll for trucks only", MapTags{"highway": "motorway", "toll:hgv": "yes"}, false, false},
+		{"toll:motorcar no wins", MapTags{"highway": "trunk", "toll": "yes", "toll:motorcar": "no"}, false, false},
+		{"toll:motorcar yes", MapTags{"highway": "trunk", "toll:motorcar": "yes"}, true, false},
+		{"ferry toll", MapTags{"route": "ferry", "toll": "yes"}, true, false},
+		{"gravel", MapTags{"highway": "unclassified", "surface": "gravel"}, false, true},
+		{"compacted", MapTags{"highway": "unclassified", "surface": "Compacted"}, false, true},
+		{"asphalt", MapTags{"highway": "unclassified", "surface": "asphalt"}, false, false},
+		{"sett is paved", MapTags{"highway": "residential", "surface": "sett"}, false, false},
+	} {
+		w, ok := p.Way(tc.tags)
+		if !ok || w.Toll != tc.toll || w.Unpaved != tc.unpaved {
+			t.Errorf("%s: ok %v toll %v unpaved %v, want toll %v unpaved %v", tc.name, ok, w.Toll, w.Unpaved, tc.toll, tc.unpaved)
+		}
+	}
+}

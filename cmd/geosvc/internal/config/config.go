@@ -144,6 +144,9 @@ type Worker struct {
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
 	// BucketCacheBytes bounds the per-job bucket cache.
 	BucketCacheBytes int64 `yaml:"bucket_cache_bytes"`
+	// MetricCacheBytes bounds the cache of customized routing metrics
+	// (speeds, avoid, efficient, safest) of a process's graph.
+	MetricCacheBytes int64 `yaml:"metric_cache_bytes"`
 }
 
 // TDM configures matrix jobs.
@@ -158,6 +161,12 @@ type TDM struct {
 	MaxRetry int `yaml:"max_retry"`
 	// SnapRadiusM is the snapping radius in metres.
 	SnapRadiusM float64 `yaml:"snap_radius_m"`
+	// InlineCells is the largest order, in cells, the API process
+	// computes itself before the order returns; 0: none.
+	InlineCells int `yaml:"inline_cells"`
+	// MaxLocations is the most origins, and the most destinations, of
+	// one order.
+	MaxLocations int `yaml:"max_locations"`
 }
 
 // Defaults returns the built-in configuration; configs/geosvc.yaml holds
@@ -188,6 +197,7 @@ func Defaults() Config {
 			TaskCheckInterval: 10 * time.Millisecond,
 			ShutdownTimeout:   25 * time.Second,
 			BucketCacheBytes:  512 << 20,
+			MetricCacheBytes:  512 << 20,
 		},
 		TDM: TDM{
 			ChunkRows:          50,
@@ -195,6 +205,8 @@ func Defaults() Config {
 			TombstoneRetention: 7 * 24 * time.Hour,
 			MaxRetry:           5,
 			SnapRadiusM:        1000,
+			InlineCells:        10_000,
+			MaxLocations:       1000,
 		},
 		Admin: Admin{Addr: "127.0.0.1:9090"},
 	}

@@ -84,6 +84,9 @@ func (c Config) Validate() error {
 	if c.Worker.BucketCacheBytes < 1<<20 {
 		bad("worker.bucket_cache_bytes: %d, want at least 1 MiB", c.Worker.BucketCacheBytes)
 	}
+	if c.Worker.MetricCacheBytes < 1<<20 {
+		bad("worker.metric_cache_bytes: %d, want at least 1 MiB", c.Worker.MetricCacheBytes)
+	}
 	if c.TDM.ChunkRows < 1 || c.TDM.ChunkRows > 1000 {
 		bad("tdm.chunk_rows: %d, want 1 to 1000", c.TDM.ChunkRows)
 	}
@@ -94,6 +97,12 @@ func (c Config) Validate() error {
 	}
 	if c.TDM.MaxRetry < 1 {
 		bad("tdm.max_retry: %d, want at least 1 (a chunk whose worker dies is retried)", c.TDM.MaxRetry)
+	}
+	if c.TDM.InlineCells < 0 || c.TDM.InlineCells > 1_000_000 {
+		bad("tdm.inline_cells: %d, want 0 (none) to 1000000", c.TDM.InlineCells)
+	}
+	if c.TDM.MaxLocations < 1 || c.TDM.MaxLocations > 10_000 {
+		bad("tdm.max_locations: %d, want 1 to 10000", c.TDM.MaxLocations)
 	}
 	if c.TDM.SnapRadiusM <= 0 {
 		bad("tdm.snap_radius_m: %v, want more than 0", c.TDM.SnapRadiusM)

@@ -2,9 +2,16 @@ package routing
 
 import (
 	"container/heap"
+	"context"
+	"math/rand"
+	"sync"
+
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/routing/ch"
 )
+
+// Test oracles and helpers, kept out of the exported API.
 
 // DijkstraTable answers a table with a plain Dijkstra per source on the
 // uncontracted edge-based graph. It is the oracle tests compare the
@@ -24,24 +31,6 @@ func (g *Graph) DijkstraTable(m Metric, src, dst []Snap) Table {
 		}
 	}
 	return tab
-}
-
-type oracleItem struct {
-	node uint32
-	d    int64
-}
-
-type oracleHeap []oracleItem
-
-func (h oracleHeap) Len() int            { return len(h) }
-func (h oracleHeap) Less(i, j int) bool  { return h[i].d < h[j].d }
-func (h oracleHeap) Swap(i, j int)       { h[i], h[j] = h[j], h[i] }
-func (h *oracleHeap) Push(x interface{}) { *h = append(*h, x.(oracleItem)) }
-func (h *oracleHeap) Pop() interface{} {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
 }
 
 // dijkstraRow returns the least weight from s to every destination. A
@@ -103,34 +92,65 @@ func (g *Graph) dijkstraRow(m Metric, s Snap, dst []Snap, dist []int64) []int64 
 	return row
 }
 
-// forEachArcInto calls fn for every turn arc y->v. The reverse adjacency
-// is built on first use.
-func (g *Graph) forEachArcInto(v uint32, fn func(y uint32, turnMS uint32)) {
-	g.reverseOnce.Do(g.buildReverse)
-	for i := g.revFirst[v]; i < g.revFirst[v+1]; i++ {
-		fn(g.revTail[i], g.revMS[i])
+// TableParallel is Table spread over workers goroutines.
+func (g *Graph) TableParallel(src []Snap, t *Targets, workers int) Table {
+	if workers <= 1 || len(src) < 2 {
+		return tableOf(g, src, t)
 	}
+	tab := newTable(len(src), t.n)
+	if !t.usePHAST(len(src)) {
+		t.Buckets() // once, before the workers share them
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	const grain = 8
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				lo := next
+				next += grain
+				mu.Unlock()
+				if lo >= len(src) {
+					return
+				}
+				hi := min(lo+grain, len(src))
+				g.fillRows(src, t, tab, lo, hi)
+			}
+		}()
+	}
+	wg.Wait()
+	return tab
 }
 
-func (g *Graph) buildReverse() {
-	b := &g.base
-	n := len(b.nodeEdge)
-	g.revFirst = make([]uint32, n+1)
-	for _, h := range b.turnHead {
-		g.revFirst[h+1]++
+// RandomRoadPoints returns n seeded pseudo-random points lying on roads of
+// the graph's routable component, uniform over road edges: what
+// benchmarks and tests draw their origins and destinations from.
+func (g *Graph) RandomRoadPoints(n int, seed int64) []orb.Point {
+	rng := rand.New(rand.NewSource(seed))
+	out := make([]orb.Point, 0, n)
+	if len(g.base.nodeEdge) == 0 {
+		return out
 	}
-	for i := 0; i < n; i++ {
-		g.revFirst[i+1] += g.revFirst[i]
-	}
-	g.revTail = make([]uint32, len(b.turnHead))
-	g.revMS = make([]uint32, len(b.turnHead))
-	fill := append([]uint32(nil), g.revFirst[:n]...)
-	for u := 0; u < n; u++ {
-		for i := b.turnFirst[u]; i < b.turnFirst[u+1]; i++ {
-			h := b.turnHead[i]
-			g.revTail[fill[h]] = uint32(u)
-			g.revMS[fill[h]] = b.turnMS[i]
-			fill[h]++
+	for len(out) < n {
+		e := uint32(rng.Intn(len(g.edgeFrom)))
+		if g.edgeNode[2*e] < 0 && g.edgeNode[2*e+1] < 0 {
+			continue
 		}
+		f := rng.Float64()
+		out = append(out, cutLine(g.edgeShape(e), g.edgeLen[e], f, f)[0])
 	}
+	return out
+}
+
+// tableOf is Table without a context, for tests.
+func tableOf(g *Graph, src []Snap, t *Targets) Table {
+	tab, err := g.Table(context.Background(), src, t)
+	if err != nil {
+		panic(err)
+	}
+	return tab
 }

@@ -1,0 +1,317 @@
+package routing
+
+import (
+	"context"
+	"math"
+	"sync"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing/cch"
+	"github.com/geosvc/geosvc/routing/profile"
+)
+
+// CustomMetric is a MetricSpec compiled into integer weights over the
+// graph's turn arcs and customized on the CCH topology. Every weight is a
+// pair: the spec's own quantity (time in ms, distance in dm, fuel in
+// microlitres, risk in 1e-12 crashes), then time ms << 32 + distance dm,
+// so ties break by the weight, then time, then distance, totally and
+// deterministically. It is read-only and safe for concurrent use.
+type CustomMetric struct {
+	g    *Graph
+	spec MetricSpec
+	// Per node: the weight of traversing it, its time (custom speeds
+	// applied) and whether the avoid flags leave it usable.
+	nodeW  []int64
+	nodeMS []uint32
+	usable []bool
+	// weights[i] is turn arc i's input weight (Inf when avoided).
+	weights []cch.Weight
+	m       *cch.Metric
+	pool    sync.Pool // *cch.Query
+}
+
+// customizeWorkers is the number of goroutines a customization uses.
+const customizeWorkers = 2
+
+// compileMetric turns a spec into node and arc weights.
+func (g *Graph) compileMetric(spec MetricSpec, tab *MetricTables) *CustomMetric {
+	b := &g.base
+	n := len(b.nodeEdge)
+	cm := &CustomMetric{g: g, spec: spec, nodeW: make([]int64, n), nodeMS: make([]uint32, n)}
+	cm.usable = g.usableNodes(spec.Avoid)
+	cm.weights = make([]cch.Weight, len(b.turnHead))
+	// Nodes, then arcs (which read the nodes' weights), each split over
+	// the customization's goroutines.
+	parallelRanges(n, customizeWorkers, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			cm.compileNode(v, tab)
+		}
+	})
+	parallelRanges(n, customizeWorkers, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
+				h := b.turnHead[i]
+				if !cm.usable[h] {
+					cm.weights[i] = cch.Inf
+					continue
+				}
+				cm.weights[i] = cch.Weight{
+					W: cm.turnW(tab, i) + cm.nodeW[h],
+					S: weight(Fastest, int64(b.turnMS[i])+int64(cm.nodeMS[h]), int64(b.nodeDist[h])),
+				}
+			}
+		}
+	})
+	return cm
+}
+
+// compileNode sets node v's time (custom speeds applied) and weight.
+func (cm *CustomMetric) compileNode(v int, tab *MetricTables) {
+	g, b, spec := cm.g, &cm.g.base, cm.spec
+	e := b.nodeEdge[v] / 2
+	rt := profile.RoadType(g.edgeRoadType[e])
+	ms := b.nodeTime[v]
+	kmh := 0.0
+	if int(rt) < numRoadTypes {
+		kmh = spec.Speeds[rt]
+	}
+	if kmh == 0 {
+		kmh = spec.Speeds[profile.Defaultspeed]
+	}
+	if kmh > 0 {
+		ms = uint32(math.Round(g.edgeLen[e] / (kmh / 3.6) * 1000))
+	}
+	cm.nodeMS[v] = ms
+	switch spec.Base {
+	case BaseShortest:
+		cm.nodeW[v] = int64(b.nodeDist[v])
+	case BaseEfficient:
+		speed := MaxSpeedKmh * 1.0
+		if ms > 0 {
+			speed = g.edgeLen[e] / (float64(ms) / 1000) * 3.6
+		}
+		cm.nodeW[v] = tab.fuel(g.edgeLen[e], speed)
+	case BaseSafest:
+		cm.nodeW[v] = tab.risk(g.edgeLen[e], rt)
+	default:
+		cm.nodeW[v] = int64(ms)
+	}
+}
+
+// parallelRanges calls fn on workers consecutive ranges covering [0, n),
+// each on its own goroutine, and waits for them.
+func parallelRanges(n, workers int, fn func(lo, hi int)) {
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fn(lo, hi)
+		}(lo, min(lo+per, n))
+	}
+	wg.Wait()
+}
+
+// turnW is the spec's weight of turn i itself.
+func (cm *CustomMetric) turnW(tab *MetricTables, i uint32) int64 {
+	b := &cm.g.base
+	switch cm.spec.Base {
+	case BaseFastest:
+		return int64(b.turnMS[i])
+	case BaseSafest:
+		switch b.turnKind[i] {
+		case turnAcross:
+			return tab.riskAcross
+		case turnU:
+			return tab.riskUTurn
+		}
+	}
+	return 0
+}
+
+// customize compiles spec and customizes it.
+func (g *Graph) customize(ctx context.Context, spec MetricSpec) (*CustomMetric, error) {
+	cm := g.compileMetric(spec, DefaultMetricTables())
+	m, err := g.cch.Customize(ctx, cm.weights, cch.Options{Workers: customizeWorkers})
+	if err != nil {
+		return nil, err
+	}
+	cm.m = m
+	cm.pool.New = func() any { return m.NewQuery() }
+	return cm, nil
+}
+
+// Spec returns the metric's spec.
+func (cm *CustomMetric) Spec() MetricSpec { return cm.spec }
+
+// Bytes returns the memory the metric holds, for cache accounting.
+func (cm *CustomMetric) Bytes() int64 {
+	return cm.m.Bytes() + int64(len(cm.weights))*16 + int64(len(cm.nodeW))*(8+4+1) + 128
+}
+
+// whole and partial return node n's pair weight and that of its first
+// fraction f (each lane rounded on its own).
+func (cm *CustomMetric) whole(n uint32) cch.Weight {
+	return cch.Weight{W: cm.nodeW[n], S: weight(Fastest, int64(cm.nodeMS[n]), int64(cm.g.base.nodeDist[n]))}
+}
+
+func (cm *CustomMetric) partial(n uint32, f float64) cch.Weight {
+	ms := int64(math.Round(float64(cm.nodeMS[n]) * f))
+	dm := int64(math.Round(float64(cm.g.base.nodeDist[n]) * f))
+	return cch.Weight{W: int64(math.Round(float64(cm.nodeW[n]) * f)), S: weight(Fastest, ms, dm)}
+}
+
+// endpoints returns s's CCH endpoints as a source (the cost from the
+// point to the end of its node) or a target (minus that cost), on usable
+// nodes only.
+func (cm *CustomMetric) endpoints(s Snap, source bool, buf []cch.Endpoint) []cch.Endpoint {
+	var ph [2]phantom
+	buf = buf[:0]
+	for _, p := range cm.g.phantoms(Fastest, s, ph[:0]) {
+		if !cm.usable[p.node] {
+			continue
+		}
+		w, pw := cm.whole(p.node), cm.partial(p.node, p.frac)
+		d := cch.Weight{W: w.W - pw.W, S: w.S - pw.S}
+		if !source {
+			d = cch.Weight{W: -d.W, S: -d.S}
+		}
+		buf = append(buf, cch.Endpoint{Node: p.node, Init: d})
+	}
+	return buf
+}
+
+// accepts reports whether a snap may land on road edge e: some
+// direction of it is a usable node.
+func (cm *CustomMetric) accepts(e uint32) bool {
+	for dir := uint32(0); dir < 2; dir++ {
+		if n := cm.g.edgeNode[directedID(e, dir)]; n >= 0 && cm.usable[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// SnapAvoiding places p on the nearest road within radiusM metres that
+// spec does not avoid (Snap when it avoids nothing).
+func (g *Graph) SnapAvoiding(spec MetricSpec, p orb.Point, radiusM float64) Snap {
+	if spec.Avoid == 0 {
+		return g.Snap(p, radiusM)
+	}
+	return g.snapAccepting(p, radiusM, g.avoidFilter(spec.Avoid))
+}
+
+// SnapAllAvoiding snaps every point; see SnapAvoiding.
+func (g *Graph) SnapAllAvoiding(spec MetricSpec, pts []orb.Point, radiusM float64) []Snap {
+	if spec.Avoid == 0 {
+		return g.SnapAll(pts, radiusM)
+	}
+	accept := g.avoidFilter(spec.Avoid)
+	out := make([]Snap, len(pts))
+	for i, p := range pts {
+		out[i] = g.snapAccepting(p, radiusM, accept)
+	}
+	return out
+}
+
+// avoidFilter returns whether an edge may be snapped to under avoid.
+func (g *Graph) avoidFilter(avoid Avoid) func(e uint32) bool {
+	cm := &CustomMetric{g: g, usable: g.usableNodes(avoid)}
+	return cm.accepts
+}
+
+// usableNodes returns, per node, whether avoid leaves it usable.
+func (g *Graph) usableNodes(avoid Avoid) []bool {
+	usable := make([]bool, len(g.base.nodeEdge))
+	var flags uint8
+	if avoid&AvoidFerry != 0 {
+		flags |= edgeFerry
+	}
+	if avoid&AvoidToll != 0 {
+		flags |= edgeToll
+	}
+	if avoid&AvoidUnpaved != 0 {
+		flags |= edgeUnpaved
+	}
+	motorway := make([]bool, len(g.classes))
+	if avoid&AvoidMotorway != 0 {
+		for i, c := range g.classes {
+			motorway[i] = c == "motorway" || c == "motorway_link"
+		}
+	}
+	for v, id := range g.base.nodeEdge {
+		e := id / 2
+		usable[v] = g.edgeFlags[e]&flags == 0 && !motorway[g.edgeClass[e]]
+	}
+	return usable
+}
+
+func (g *Graph) snapAccepting(p orb.Point, radiusM float64, accept func(uint32) bool) Snap {
+	if radiusM <= 0 {
+		radiusM = DefaultSnapRadiusM
+	}
+	s := Snap{Input: p}
+	if !validPoint(p) {
+		return s
+	}
+	hit, ok := g.snap.Nearest(p, radiusM, accept)
+	if !ok {
+		return s
+	}
+	s.Point, s.DistanceM, s.Edge, s.Fraction, s.OK = hit.Point, hit.DistanceM, hit.Edge, hit.Fraction, true
+	return s
+}
+
+// RouteSpec computes the best route under spec, as Route does for the
+// hierarchies: Default specs take the hierarchy (Route), others the
+// customized metric (cached). It returns ctx's error if ctx ends during
+// a customization.
+func (g *Graph) RouteSpec(ctx context.Context, spec MetricSpec, from, to Snap) (*Route, error) {
+	if spec.Default() {
+		return g.Route(spec.Metric(), from, to)
+	}
+	if !from.OK || !to.OK {
+		return nil, ErrNotSnapped
+	}
+	cm, err := g.metrics.Get(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return cm.Route(from, to)
+}
+
+// Route computes the best route of the metric between two snapped points.
+func (cm *CustomMetric) Route(from, to Snap) (*Route, error) {
+	if !from.OK || !to.OK {
+		return nil, ErrNotSnapped
+	}
+	var sb, tb [2]cch.Endpoint
+	src := cm.endpoints(from, true, sb[:0])
+	dst := cm.endpoints(to, false, tb[:0])
+	if len(src) == 0 || len(dst) == 0 {
+		return nil, ErrNoRoute
+	}
+	q := cm.pool.Get().(*cch.Query)
+	defer cm.pool.Put(q)
+	best, meet := q.ShortestPath(src, dst)
+	if best.IsInf() {
+		return nil, ErrNoRoute
+	}
+	path := q.Path(meet)
+	d, dist := toUnits(Fastest, best.S)
+	return cm.g.routeOf(path, from, to, int(d), int(dist), cm.nodeMS), nil
+}
+
+// weightOf returns the least pair weight between two snapped points (Inf
+// when there is none): what tests compare with the Dijkstra oracle.
+func (cm *CustomMetric) weightOf(from, to Snap) cch.Weight {
+	var sb, tb [2]cch.Endpoint
+	src := cm.endpoints(from, true, sb[:0])
+	dst := cm.endpoints(to, false, tb[:0])
+	q := cm.pool.Get().(*cch.Query)
+	defer cm.pool.Put(q)
+	w, _ := q.ShortestPath(src, dst)
+	return w
+}

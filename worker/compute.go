@@ -1,0 +1,144 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/queue"
+	"github.com/geosvc/geosvc/routing"
+)
+
+// Computer computes a job's chunks on a routing graph. A worker's chunk
+// tasks and the API's inline orders (small orders computed before the
+// order returns) both go through it, so both give the same cells for the
+// same spec.
+type Computer struct {
+	engine      engine
+	snapRadiusM float64
+	// metrics records ComputeAll's chunks (a worker records its own).
+	metrics *Metrics
+}
+
+// NewComputer returns a Computer on g snapping within snapRadiusM metres
+// (routing.DefaultSnapRadiusM when not positive). ComputeAll records its
+// chunks, cells and Finished jobs in m (nil: nowhere), as a worker does.
+func NewComputer(g *routing.Graph, snapRadiusM float64, m *Metrics) *Computer {
+	c := newComputer(graphEngine{g}, snapRadiusM)
+	c.metrics = m
+	return c
+}
+
+func newComputer(e engine, snapRadiusM float64) *Computer {
+	if snapRadiusM <= 0 {
+		snapRadiusM = routing.DefaultSnapRadiusM
+	}
+	return &Computer{engine: e, snapRadiusM: snapRadiusM}
+}
+
+// prepare parses a job's routing (once per job and process), snaps its
+// points and builds its destination side: what every chunk of the job
+// shares.
+func (c *Computer) prepare(ctx context.Context, spec *queue.Spec) (*jobEntry, error) {
+	metric, err := routing.ParseMetricSpec(spec.Routing)
+	if err != nil {
+		return nil, fmt.Errorf("worker: job %s: routing %q: %w: %w", spec.ID, spec.Routing, err, asynq.SkipRetry)
+	}
+	e := &jobEntry{spec: spec, metric: metric}
+	e.origins = c.engine.SnapAll(metric, spec.Origins, c.snapRadiusM)
+	dst := c.engine.SnapAll(metric, spec.Destinations, c.snapRadiusM)
+	e.originMoved = c.moved(metric, spec.Origins, e.origins)
+	e.destMoved = c.moved(metric, spec.Destinations, dst)
+	if e.targets, e.bytes, err = c.engine.Targets(ctx, metric, dst); err != nil {
+		return nil, err
+	}
+	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved))
+	return e, nil
+}
+
+// chunk computes chunk i of a prepared job: its origin rows against every
+// destination, the matrices the job asked for.
+func (c *Computer) chunk(ctx context.Context, e *jobEntry, i int) (queue.ChunkResult, error) {
+	if i < 0 || i >= e.spec.Chunks {
+		return queue.ChunkResult{}, fmt.Errorf("worker: chunk %d of job %s with %d chunks", i, e.spec.ID, e.spec.Chunks)
+	}
+	lo, hi := e.spec.ChunkRange(i)
+	tab, err := c.engine.Table(ctx, e.origins[lo:hi], e.targets)
+	if err != nil {
+		return queue.ChunkResult{}, err
+	}
+	if tab.Rows != hi-lo || tab.Cols != len(e.spec.Destinations) {
+		return queue.ChunkResult{}, fmt.Errorf("worker: table of %d x %d for chunk of %d x %d", tab.Rows, tab.Cols, hi-lo, len(e.spec.Destinations))
+	}
+	res := queue.ChunkResult{OriginSnaps: e.originMoved[lo:hi], DestinationSnaps: e.destMoved}
+	if e.spec.Outputs.Has(queue.OutDuration) {
+		res.Durations = tab.Durations
+	}
+	if e.spec.Outputs.Has(queue.OutDistance) {
+		res.Distances = tab.Distances
+	}
+	return res, nil
+}
+
+// ComputeAll computes every chunk of spec in order, the same way a worker
+// computes each of them (the inline path of small orders). Its metrics
+// count the chunks and cells, and the job as Finished, when it is
+// computed (it is stored Finished next).
+func (c *Computer) ComputeAll(ctx context.Context, spec *queue.Spec) (out []queue.ChunkResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("worker: compute job %s: panic: %v", spec.ID, r)
+		}
+	}()
+	e, err := c.prepare(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	out = make([]queue.ChunkResult, spec.Chunks)
+	for i := range out {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		if out[i], err = c.chunk(ctx, e, i); err != nil {
+			return nil, err
+		}
+		c.metrics.chunkDone(time.Since(start), len(out[i].OriginSnaps)*len(out[i].DestinationSnaps), true, i == len(out)-1)
+	}
+	return out, nil
+}
+
+// moved returns how far each snap moved its input pts[i], rounded to
+// centimetres; where snapping failed, queue.NotSnappedSwapped when the
+// point read the other way round (x and y swapped, Google's lat,lng habit)
+// would have snapped, else queue.NotSnapped.
+func (c *Computer) moved(metric routing.MetricSpec, pts []orb.Point, snaps []routing.Snap) []float32 {
+	out := make([]float32, len(snaps))
+	var swapped []orb.Point
+	var at []int
+	for i, s := range snaps {
+		if s.OK {
+			out[i] = float32(math.Round(s.DistanceM*100) / 100)
+			continue
+		}
+		out[i] = queue.NotSnapped
+		if p := pts[i]; math.Abs(p[0]) <= 90 && p[0] != p[1] {
+			swapped = append(swapped, orb.Point{p[1], p[0]})
+			at = append(at, i)
+		}
+	}
+	if len(swapped) > 0 {
+		for k, s := range c.engine.SnapAll(metric, swapped, c.snapRadiusM) {
+			if s.OK {
+				out[at[k]] = queue.NotSnappedSwapped
+			}
+		}
+	}
+	return out
+}
