@@ -5,41 +5,7 @@ import (
 	"testing"
 
 	"github.com/paulmach/orb"
-
-	"github.com/geosvc/geosvc/routing/osmroad"
 )
-
-// clipNetwork keeps the edges of net lying inside b (and the restrictions
-// between them), so that a test builds a graph of a few square kilometres
-// of a real extract in a moment.
-func clipNetwork(net *osmroad.Network, b orb.Bound) *osmroad.Network {
-	out := *net
-	out.Edges, out.Shape, out.Restrictions = nil, nil, nil
-	newID := make([]int32, len(net.Edges))
-	for i, e := range net.Edges {
-		newID[i] = -1
-		sh := net.Shape[e.ShapeStart:e.ShapeEnd]
-		inside := true
-		for _, p := range sh {
-			inside = inside && b.Contains(p)
-		}
-		if !inside {
-			continue
-		}
-		newID[i] = int32(len(out.Edges))
-		e.ShapeStart = uint32(len(out.Shape))
-		out.Shape = append(out.Shape, sh...)
-		e.ShapeEnd = uint32(len(out.Shape))
-		out.Edges = append(out.Edges, e)
-	}
-	for _, r := range net.Restrictions {
-		if newID[r.FromEdge] >= 0 && newID[r.ToEdge] >= 0 {
-			r.FromEdge, r.ToEdge = uint32(newID[r.FromEdge]), uint32(newID[r.ToEdge])
-			out.Restrictions = append(out.Restrictions, r)
-		}
-	}
-	return &out
-}
 
 // TestRampSteps: on Delaware's roads between Newark and New Castle.
 // From South Basin Road (DE-141) onto I-95 South by the ramp of exit 3B:
@@ -51,17 +17,7 @@ func clipNetwork(net *osmroad.Network, b orb.Bound) *osmroad.Network {
 // or only by the ref DE 273: the description names the road by its
 // names, never flipping to the ref or the numbered name in between.
 func TestRampSteps(t *testing.T) {
-	path := extractPath(t, "delaware")
-	prof := carProfile(t)
-	net, err := osmroad.Read(path, prof)
-	if err != nil {
-		t.Fatal(err)
-	}
-	box := orb.Bound{Min: orb.Point{-75.80, 39.60}, Max: orb.Point{-75.50, 39.72}}
-	g, _, err := Build(clipNetwork(net, box), prof)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testGraph(t, "delaware") // built once per test binary, shared with the other Delaware tests
 	// From Basin Road north of the exit (the motorway edge ending where
 	// the ramp leaves, -75.60658, 39.70550) to a node of I-95 southbound
 	// (way 43002341, Delaware Turnpike) 550 m past the ramp's end
