@@ -183,18 +183,6 @@ func carriesNumber(name, ref string) bool {
 	return false
 }
 
-// sharesAny reports whether a and b have a value in common.
-func sharesAny(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // turn classifies the change of direction from bearing from to bearing to.
 func turn(from, to float64) Maneuver {
 	d := turnAngle(from, to) // positive to the right
