@@ -40,14 +40,20 @@ func (q *Queue) SubmitNow(ctx context.Context, o Order, compute ComputeFunc) (*J
 	// computed: should this process die meanwhile, a janitor finds it
 	// in the submitting set, half queued, and fails it.
 	fields["started"] = now.UnixMilli()
+	// Listed before the record exists (a janitor ignores an entry
+	// without a job), and apart from its transaction: the set has no hash
+	// tag, and a transaction stays in one Redis Cluster slot.
+	if err := q.rdb.ZAdd(ctx, q.keys.submitting(), redis.Z{Score: float64(now.UnixMilli()), Member: id}).Err(); err != nil {
+		return nil, fmt.Errorf("queue: list order: %w", err)
+	}
 	var specCmd *redis.SliceCmd
 	_, err = q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		q.storeRecord(ctx, p, id, fields, now)
-		p.ZAdd(ctx, q.keys.submitting(), redis.Z{Score: float64(now.UnixMilli()), Member: id})
 		specCmd = p.HMGet(ctx, q.keys.job(id), specFields...)
 		return nil
 	})
 	if err != nil {
+		// The entry stays: a janitor fails the record should it exist.
 		return nil, fmt.Errorf("queue: store job: %w", err)
 	}
 	spec, err := parseSpec(id, specCmd.Val())
@@ -67,6 +73,8 @@ func (q *Queue) SubmitNow(ctx context.Context, o Order, compute ComputeFunc) (*J
 		job.Status, job.Message = st, err.Error()
 		return job, nil
 	}
+	// A pipeline, not a transaction: the chunks (in the job's slot) and
+	// the submitting set (in another) go in one round trip.
 	puts := make([]*redis.Cmd, len(chunks))
 	_, err = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, r := range chunks {
