@@ -441,14 +441,20 @@ func (e JobStatusStatus) Valid() bool {
 
 // Defines values for MatrixResultRouting.
 const (
-	MatrixResultRoutingFastest  MatrixResultRouting = "fastest"
-	MatrixResultRoutingShortest MatrixResultRouting = "shortest"
+	MatrixResultRoutingEfficient MatrixResultRouting = "efficient"
+	MatrixResultRoutingFastest   MatrixResultRouting = "fastest"
+	MatrixResultRoutingSafest    MatrixResultRouting = "safest"
+	MatrixResultRoutingShortest  MatrixResultRouting = "shortest"
 )
 
 // Valid indicates whether the value is a known member of the MatrixResultRouting enum.
 func (e MatrixResultRouting) Valid() bool {
 	switch e {
+	case MatrixResultRoutingEfficient:
+		return true
 	case MatrixResultRoutingFastest:
+		return true
+	case MatrixResultRoutingSafest:
 		return true
 	case MatrixResultRoutingShortest:
 		return true
@@ -522,14 +528,20 @@ func (e RouteGeometryType) Valid() bool {
 
 // Defines values for RouteRouting.
 const (
-	RouteRoutingFastest  RouteRouting = "fastest"
-	RouteRoutingShortest RouteRouting = "shortest"
+	RouteRoutingEfficient RouteRouting = "efficient"
+	RouteRoutingFastest   RouteRouting = "fastest"
+	RouteRoutingSafest    RouteRouting = "safest"
+	RouteRoutingShortest  RouteRouting = "shortest"
 )
 
 // Valid indicates whether the value is a known member of the RouteRouting enum.
 func (e RouteRouting) Valid() bool {
 	switch e {
+	case RouteRoutingEfficient:
+		return true
 	case RouteRoutingFastest:
+		return true
+	case RouteRoutingSafest:
 		return true
 	case RouteRoutingShortest:
 		return true
@@ -595,6 +607,30 @@ func (e SnapHint) Valid() bool {
 	}
 }
 
+// Defines values for TDMOrderAvoid.
+const (
+	Ferry    TDMOrderAvoid = "ferry"
+	Motorway TDMOrderAvoid = "motorway"
+	Toll     TDMOrderAvoid = "toll"
+	Unpaved  TDMOrderAvoid = "unpaved"
+)
+
+// Valid indicates whether the value is a known member of the TDMOrderAvoid enum.
+func (e TDMOrderAvoid) Valid() bool {
+	switch e {
+	case Ferry:
+		return true
+	case Motorway:
+		return true
+	case Toll:
+		return true
+	case Unpaved:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TDMOrderResult.
 const (
 	Cost     TDMOrderResult = "cost"
@@ -618,14 +654,23 @@ func (e TDMOrderResult) Valid() bool {
 
 // Defines values for TDMOrderRouting.
 const (
-	TDMOrderRoutingFastest  TDMOrderRouting = "fastest"
-	TDMOrderRoutingShortest TDMOrderRouting = "shortest"
+	TDMOrderRoutingEfficient     TDMOrderRouting = "efficient"
+	TDMOrderRoutingFastest       TDMOrderRouting = "fastest"
+	TDMOrderRoutingMostEfficient TDMOrderRouting = "most_efficient"
+	TDMOrderRoutingSafest        TDMOrderRouting = "safest"
+	TDMOrderRoutingShortest      TDMOrderRouting = "shortest"
 )
 
 // Valid indicates whether the value is a known member of the TDMOrderRouting enum.
 func (e TDMOrderRouting) Valid() bool {
 	switch e {
+	case TDMOrderRoutingEfficient:
+		return true
 	case TDMOrderRoutingFastest:
+		return true
+	case TDMOrderRoutingMostEfficient:
+		return true
+	case TDMOrderRoutingSafest:
 		return true
 	case TDMOrderRoutingShortest:
 		return true
@@ -891,14 +936,23 @@ func (e PricingPageParamsCheckout) Valid() bool {
 
 // Defines values for RouteParamsRouting.
 const (
-	RouteParamsRoutingFastest  RouteParamsRouting = "fastest"
-	RouteParamsRoutingShortest RouteParamsRouting = "shortest"
+	RouteParamsRoutingEfficient     RouteParamsRouting = "efficient"
+	RouteParamsRoutingFastest       RouteParamsRouting = "fastest"
+	RouteParamsRoutingMostEfficient RouteParamsRouting = "most_efficient"
+	RouteParamsRoutingSafest        RouteParamsRouting = "safest"
+	RouteParamsRoutingShortest      RouteParamsRouting = "shortest"
 )
 
 // Valid indicates whether the value is a known member of the RouteParamsRouting enum.
 func (e RouteParamsRouting) Valid() bool {
 	switch e {
+	case RouteParamsRoutingEfficient:
+		return true
 	case RouteParamsRoutingFastest:
+		return true
+	case RouteParamsRoutingMostEfficient:
+		return true
+	case RouteParamsRoutingSafest:
 		return true
 	case RouteParamsRoutingShortest:
 		return true
@@ -1349,9 +1403,11 @@ type MatrixResult struct {
 	Duration *Matrix `json:"duration,omitempty"`
 
 	// OriginAddresses The origins as sent.
-	OriginAddresses []string            `json:"origin_addresses"`
-	Routing         MatrixResultRouting `json:"routing"`
-	Snapping        struct {
+	OriginAddresses []string `json:"origin_addresses"`
+
+	// Routing The order's routing option (without its speeds and avoid).
+	Routing  MatrixResultRouting `json:"routing"`
+	Snapping struct {
 		Destinations []Snap `json:"destinations"`
 		Origins      []Snap `json:"origins"`
 	} `json:"snapping"`
@@ -1359,7 +1415,7 @@ type MatrixResult struct {
 	Uuid   openapi_types.UUID `json:"uuid"`
 }
 
-// MatrixResultRouting defines model for MatrixResult.Routing.
+// MatrixResultRouting The order's routing option (without its speeds and avoid).
 type MatrixResultRouting string
 
 // MatrixResultStatus defines model for MatrixResult.Status.
@@ -1453,15 +1509,24 @@ type Route struct {
 		// Duration Seconds driven after the maneuver.
 		Duration float64 `json:"duration"`
 
+		// Exit The ramp's exit number (junction:ref, or the ref of the motorway_junction node it leaves from); absent when untagged.
+		Exit *string `json:"exit,omitempty"`
+
 		// Location [longitude, latitude]
 		Location Position           `json:"location"`
 		Maneuver RouteStepsManeuver `json:"maneuver"`
+
+		// Ramp The step takes a ramp or link road (motorway_link, trunk_link, ...); absent otherwise.
+		Ramp *bool `json:"ramp,omitempty"`
 
 		// RoadType The SOAP RoadType of its first stretch.
 		RoadType string `json:"road_type"`
 
 		// Street The road's name ("" when unnamed).
 		Street string `json:"street"`
+
+		// Toward Where the ramp's signs lead, from its OSM destination:ref and destination tags ("I-95 South: Newark, Baltimore"); absent when untagged.
+		Toward *string `json:"toward,omitempty"`
 	} `json:"steps"`
 	To RouteEnd `json:"to"`
 }
@@ -1534,21 +1599,66 @@ type StatementLine struct {
 // TDMOrder Field names are exact and case-sensitive: any other field is a 400,
 // so a typo such as `results` is reported rather than ignored.
 type TDMOrder struct {
+	// Avoid An extension: road kinds the routes do not use: `ferry` (ferries
+	// and shuttle trains), `motorway` (highway=motorway and
+	// motorway_link), `toll` (OSM toll=*), `unpaved` (OSM surface=*
+	// unpaved values). Points snap to the nearest road not avoided; a
+	// pair with no other way has null cells.
+	//
+	//
+	// Example: ["toll","ferry"]
+	Avoid *[]TDMOrderAvoid `json:"avoid,omitempty"`
+
+	// DestinationAddresses At most `tdm.max_locations` (1000 by default, the specification's limit).
 	DestinationAddresses []LonLat `json:"destination_addresses"`
-	OriginAddresses      []LonLat `json:"origin_addresses"`
+
+	// OriginAddresses At most `tdm.max_locations` (1000 by default, the specification's limit).
+	OriginAddresses []LonLat `json:"origin_addresses"`
 
 	// Result The matrices to compute: `duration`, `distance`, or `cost` (an
 	// alias of duration), any case. Left out or null: both.
 	Result *[]TDMOrderResult `json:"result,omitempty"`
 
-	// Routing `fastest` minimises time (ties by distance), `shortest` distance (ties by time); any case.
+	// Routing What the routes minimise, any case (an extension: the spec's
+	// matrix names four options): `fastest` time, `shortest`
+	// distance, `efficient` (alias `most_efficient`) fuel, from a
+	// speed-dependent consumption curve of a passenger car, `safest`
+	// expected crash risk, from fatal-crash rates by road class plus
+	// penalties for turns across traffic and U-turns (sources in
+	// configs/metrics.yaml, docs/routing.md). Ties break by time,
+	// then distance. Durations and distances are reported in seconds
+	// and metres whatever the option.
 	Routing *TDMOrderRouting `json:"routing,omitempty"`
+
+	// Speeds An extension: speeds in km/h by SOAP RoadType name, each
+	// replacing the speed of every road of that type (tagged maxspeed
+	// included); types not given keep the profile's speeds, unless
+	// `Defaultspeed` is given, which then applies to every type not
+	// given. A speed <= 0 or > 250, a value that is not a number or
+	// an unknown type is a 400 naming it (`speeds.Motorway`). The
+	// metric is customized on the first order with these speeds and
+	// cached for the next ones.
+	//
+	//
+	// Example: {"LocalRoadCity":20,"Motorway":80}
+	Speeds *map[string]float64 `json:"speeds,omitempty"`
 }
+
+// TDMOrderAvoid defines model for TDMOrder.Avoid.
+type TDMOrderAvoid string
 
 // TDMOrderResult defines model for TDMOrder.Result.
 type TDMOrderResult string
 
-// TDMOrderRouting `fastest` minimises time (ties by distance), `shortest` distance (ties by time); any case.
+// TDMOrderRouting What the routes minimise, any case (an extension: the spec's
+// matrix names four options): `fastest` time, `shortest`
+// distance, `efficient` (alias `most_efficient`) fuel, from a
+// speed-dependent consumption curve of a passenger car, `safest`
+// expected crash risk, from fatal-crash rates by road class plus
+// penalties for turns across traffic and U-turns (sources in
+// configs/metrics.yaml, docs/routing.md). Ties break by time,
+// then distance. Durations and distances are reported in seconds
+// and metres whatever the option.
 type TDMOrderRouting string
 
 // TileToken defines model for TileToken.
@@ -1933,9 +2043,17 @@ type PricingPageParamsCheckout string
 
 // RouteParams defines parameters for Route.
 type RouteParams struct {
-	From    string              `form:"from" json:"from"`
-	To      string              `form:"to" json:"to"`
+	From string `form:"from" json:"from"`
+	To   string `form:"to" json:"to"`
+
+	// Routing What the route minimises, as tdmv1's `routing` (efficient and safest in docs/routing.md).
 	Routing *RouteParamsRouting `form:"routing,omitempty" json:"routing,omitempty"`
+
+	// Speeds Speeds in km/h by RoadType, `Type:km/h` comma-separated, as tdmv1's `speeds`; a bad one is a 400 naming it.
+	Speeds *string `form:"speeds,omitempty" json:"speeds,omitempty"`
+
+	// Avoid Road kinds to avoid, comma-separated, as tdmv1's `avoid`.
+	Avoid *string `form:"avoid,omitempty" json:"avoid,omitempty"`
 }
 
 // RouteParamsRouting defines parameters for Route.
@@ -2693,7 +2811,15 @@ type ClientInterface interface {
 	// radius (1000 m by default; `snapping` tells which points could not
 	// be snapped and how far each was moved). Finished results are
 	// streamed, gzip-compressed when the client accepts gzip, and kept for
-	// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+	// 24 hours (`tdm.retention`); after that fetch answers 410. With
+	// `Accept: application/x-ndjson` (an extension, for clients that
+	// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+	// JSON) a Finished result is newline-delimited JSON: a first line
+	// with the job's members but the matrices (uuid, status, routing,
+	// addresses, snapping), then one line per origin row, `{"row": i,
+	// "duration": [...], "distance": [...]}`, a matrix not asked for left
+	// out; a job that is not Finished is answered as one JSON object
+	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
 	// Takes any type of body and a specified content type.
@@ -2712,7 +2838,15 @@ type ClientInterface interface {
 	// radius (1000 m by default; `snapping` tells which points could not
 	// be snapped and how far each was moved). Finished results are
 	// streamed, gzip-compressed when the client accepts gzip, and kept for
-	// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+	// 24 hours (`tdm.retention`); after that fetch answers 410. With
+	// `Accept: application/x-ndjson` (an extension, for clients that
+	// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+	// JSON) a Finished result is newline-delimited JSON: a first line
+	// with the job's members but the matrices (uuid, status, routing,
+	// addresses, snapping), then one line per origin row, `{"row": i,
+	// "duration": [...], "distance": [...]}`, a matrix not asked for left
+	// out; a job that is not Finished is answered as one JSON object
+	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
 	// Takes a body of the `application/json` content type.
@@ -2724,8 +2858,15 @@ type ClientInterface interface {
 	//
 	// Validates the order, stores it and queues its chunks; the job runs
 	// asynchronously and is read with `/tdmv1/fetch` under the same key.
-	// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-	// example does. Every problem of an invalid order is listed (the
+	// A small order, of at most `tdm.inline_cells` cells (origins x
+	// destinations, 10,000 by default), is computed before the order
+	// answers and stored as a Finished job, so that the first fetch
+	// returns its result; the job, its usage and its fetch answer are
+	// the same as a queued job's. Answers **200** (not 202) with
+	// `{"uuid"}`, as the specification's example does. An order holds at
+	// most `tdm.max_locations` origins and as many destinations (1000 by
+	// default, the specification's limit; a deployment may raise it, up
+	// to 10000). Every problem of an invalid order is listed (the
 	// first 50). The cells (origins x destinations) of an accepted order
 	// are counted under `tdmv1.cells` in the key's usage.
 	//
@@ -2738,8 +2879,15 @@ type ClientInterface interface {
 	//
 	// Validates the order, stores it and queues its chunks; the job runs
 	// asynchronously and is read with `/tdmv1/fetch` under the same key.
-	// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-	// example does. Every problem of an invalid order is listed (the
+	// A small order, of at most `tdm.inline_cells` cells (origins x
+	// destinations, 10,000 by default), is computed before the order
+	// answers and stored as a Finished job, so that the first fetch
+	// returns its result; the job, its usage and its fetch answer are
+	// the same as a queued job's. Answers **200** (not 202) with
+	// `{"uuid"}`, as the specification's example does. An order holds at
+	// most `tdm.max_locations` origins and as many destinations (1000 by
+	// default, the specification's limit; a deployment may raise it, up
+	// to 10000). Every problem of an invalid order is listed (the
 	// first 50). The cells (origins x destinations) of an accepted order
 	// are counted under `tdmv1.cells` in the key's usage.
 	//
@@ -3423,7 +3571,15 @@ func (c *Client) TdmCancel(ctx context.Context, body TdmCancelJSONRequestBody, r
 // radius (1000 m by default; `snapping` tells which points could not
 // be snapped and how far each was moved). Finished results are
 // streamed, gzip-compressed when the client accepts gzip, and kept for
-// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+// 24 hours (`tdm.retention`); after that fetch answers 410. With
+// `Accept: application/x-ndjson` (an extension, for clients that
+// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+// JSON) a Finished result is newline-delimited JSON: a first line
+// with the job's members but the matrices (uuid, status, routing,
+// addresses, snapping), then one line per origin row, `{"row": i,
+// "duration": [...], "distance": [...]}`, a matrix not asked for left
+// out; a job that is not Finished is answered as one JSON object
+// (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
 // Takes any type of body and a specified content type.
@@ -3452,7 +3608,15 @@ func (c *Client) TdmFetchWithBody(ctx context.Context, contentType string, body 
 // radius (1000 m by default; `snapping` tells which points could not
 // be snapped and how far each was moved). Finished results are
 // streamed, gzip-compressed when the client accepts gzip, and kept for
-// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+// 24 hours (`tdm.retention`); after that fetch answers 410. With
+// `Accept: application/x-ndjson` (an extension, for clients that
+// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+// JSON) a Finished result is newline-delimited JSON: a first line
+// with the job's members but the matrices (uuid, status, routing,
+// addresses, snapping), then one line per origin row, `{"row": i,
+// "duration": [...], "distance": [...]}`, a matrix not asked for left
+// out; a job that is not Finished is answered as one JSON object
+// (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
 // Takes a body of the `application/json` content type.
@@ -3474,8 +3638,15 @@ func (c *Client) TdmFetch(ctx context.Context, body TdmFetchJSONRequestBody, req
 //
 // Validates the order, stores it and queues its chunks; the job runs
 // asynchronously and is read with `/tdmv1/fetch` under the same key.
-// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-// example does. Every problem of an invalid order is listed (the
+// A small order, of at most `tdm.inline_cells` cells (origins x
+// destinations, 10,000 by default), is computed before the order
+// answers and stored as a Finished job, so that the first fetch
+// returns its result; the job, its usage and its fetch answer are
+// the same as a queued job's. Answers **200** (not 202) with
+// `{"uuid"}`, as the specification's example does. An order holds at
+// most `tdm.max_locations` origins and as many destinations (1000 by
+// default, the specification's limit; a deployment may raise it, up
+// to 10000). Every problem of an invalid order is listed (the
 // first 50). The cells (origins x destinations) of an accepted order
 // are counted under `tdmv1.cells` in the key's usage.
 //
@@ -3498,8 +3669,15 @@ func (c *Client) TdmOrderWithBody(ctx context.Context, contentType string, body 
 //
 // Validates the order, stores it and queues its chunks; the job runs
 // asynchronously and is read with `/tdmv1/fetch` under the same key.
-// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-// example does. Every problem of an invalid order is listed (the
+// A small order, of at most `tdm.inline_cells` cells (origins x
+// destinations, 10,000 by default), is computed before the order
+// answers and stored as a Finished job, so that the first fetch
+// returns its result; the job, its usage and its fetch answer are
+// the same as a queued job's. Answers **200** (not 202) with
+// `{"uuid"}`, as the specification's example does. An order holds at
+// most `tdm.max_locations` origins and as many destinations (1000 by
+// default, the specification's limit; a deployment may raise it, up
+// to 10000). Every problem of an invalid order is listed (the
 // first 50). The cells (origins x destinations) of an accepted order
 // are counted under `tdmv1.cells` in the key's usage.
 //
@@ -4686,6 +4864,30 @@ func NewRouteRequest(server string, params *RouteParams) (*http.Request, error) 
 
 		}
 
+		if params.Speeds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "speeds", *params.Speeds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -5536,7 +5738,15 @@ type ClientWithResponsesInterface interface {
 	// radius (1000 m by default; `snapping` tells which points could not
 	// be snapped and how far each was moved). Finished results are
 	// streamed, gzip-compressed when the client accepts gzip, and kept for
-	// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+	// 24 hours (`tdm.retention`); after that fetch answers 410. With
+	// `Accept: application/x-ndjson` (an extension, for clients that
+	// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+	// JSON) a Finished result is newline-delimited JSON: a first line
+	// with the job's members but the matrices (uuid, status, routing,
+	// addresses, snapping), then one line per origin row, `{"row": i,
+	// "duration": [...], "distance": [...]}`, a matrix not asked for left
+	// out; a job that is not Finished is answered as one JSON object
+	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -5555,7 +5765,15 @@ type ClientWithResponsesInterface interface {
 	// radius (1000 m by default; `snapping` tells which points could not
 	// be snapped and how far each was moved). Finished results are
 	// streamed, gzip-compressed when the client accepts gzip, and kept for
-	// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+	// 24 hours (`tdm.retention`); after that fetch answers 410. With
+	// `Accept: application/x-ndjson` (an extension, for clients that
+	// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+	// JSON) a Finished result is newline-delimited JSON: a first line
+	// with the job's members but the matrices (uuid, status, routing,
+	// addresses, snapping), then one line per origin row, `{"row": i,
+	// "duration": [...], "distance": [...]}`, a matrix not asked for left
+	// out; a job that is not Finished is answered as one JSON object
+	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -5567,8 +5785,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Validates the order, stores it and queues its chunks; the job runs
 	// asynchronously and is read with `/tdmv1/fetch` under the same key.
-	// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-	// example does. Every problem of an invalid order is listed (the
+	// A small order, of at most `tdm.inline_cells` cells (origins x
+	// destinations, 10,000 by default), is computed before the order
+	// answers and stored as a Finished job, so that the first fetch
+	// returns its result; the job, its usage and its fetch answer are
+	// the same as a queued job's. Answers **200** (not 202) with
+	// `{"uuid"}`, as the specification's example does. An order holds at
+	// most `tdm.max_locations` origins and as many destinations (1000 by
+	// default, the specification's limit; a deployment may raise it, up
+	// to 10000). Every problem of an invalid order is listed (the
 	// first 50). The cells (origins x destinations) of an accepted order
 	// are counted under `tdmv1.cells` in the key's usage.
 	//
@@ -5581,8 +5806,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Validates the order, stores it and queues its chunks; the job runs
 	// asynchronously and is read with `/tdmv1/fetch` under the same key.
-	// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-	// example does. Every problem of an invalid order is listed (the
+	// A small order, of at most `tdm.inline_cells` cells (origins x
+	// destinations, 10,000 by default), is computed before the order
+	// answers and stored as a Finished job, so that the first fetch
+	// returns its result; the job, its usage and its fetch answer are
+	// the same as a queued job's. Answers **200** (not 202) with
+	// `{"uuid"}`, as the specification's example does. An order holds at
+	// most `tdm.max_locations` origins and as many destinations (1000 by
+	// default, the specification's limit; a deployment may raise it, up
+	// to 10000). Every problem of an invalid order is listed (the
 	// first 50). The cells (origins x destinations) of an accepted order
 	// are counted under `tdmv1.cells` in the key's usage.
 	//
@@ -8292,7 +8524,15 @@ func (c *ClientWithResponses) TdmCancelWithResponse(ctx context.Context, body Td
 // radius (1000 m by default; `snapping` tells which points could not
 // be snapped and how far each was moved). Finished results are
 // streamed, gzip-compressed when the client accepts gzip, and kept for
-// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+// 24 hours (`tdm.retention`); after that fetch answers 410. With
+// `Accept: application/x-ndjson` (an extension, for clients that
+// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+// JSON) a Finished result is newline-delimited JSON: a first line
+// with the job's members but the matrices (uuid, status, routing,
+// addresses, snapping), then one line per origin row, `{"row": i,
+// "duration": [...], "distance": [...]}`, a matrix not asked for left
+// out; a job that is not Finished is answered as one JSON object
+// (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -8317,7 +8557,15 @@ func (c *ClientWithResponses) TdmFetchWithBodyWithResponse(ctx context.Context, 
 // radius (1000 m by default; `snapping` tells which points could not
 // be snapped and how far each was moved). Finished results are
 // streamed, gzip-compressed when the client accepts gzip, and kept for
-// 24 hours (`tdm.retention`); after that fetch answers 410. A job
+// 24 hours (`tdm.retention`); after that fetch answers 410. With
+// `Accept: application/x-ndjson` (an extension, for clients that
+// cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+// JSON) a Finished result is newline-delimited JSON: a first line
+// with the job's members but the matrices (uuid, status, routing,
+// addresses, snapping), then one line per origin row, `{"row": i,
+// "duration": [...], "distance": [...]}`, a matrix not asked for left
+// out; a job that is not Finished is answered as one JSON object
+// (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -8335,8 +8583,15 @@ func (c *ClientWithResponses) TdmFetchWithResponse(ctx context.Context, body Tdm
 //
 // Validates the order, stores it and queues its chunks; the job runs
 // asynchronously and is read with `/tdmv1/fetch` under the same key.
-// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-// example does. Every problem of an invalid order is listed (the
+// A small order, of at most `tdm.inline_cells` cells (origins x
+// destinations, 10,000 by default), is computed before the order
+// answers and stored as a Finished job, so that the first fetch
+// returns its result; the job, its usage and its fetch answer are
+// the same as a queued job's. Answers **200** (not 202) with
+// `{"uuid"}`, as the specification's example does. An order holds at
+// most `tdm.max_locations` origins and as many destinations (1000 by
+// default, the specification's limit; a deployment may raise it, up
+// to 10000). Every problem of an invalid order is listed (the
 // first 50). The cells (origins x destinations) of an accepted order
 // are counted under `tdmv1.cells` in the key's usage.
 //
@@ -8355,8 +8610,15 @@ func (c *ClientWithResponses) TdmOrderWithBodyWithResponse(ctx context.Context, 
 //
 // Validates the order, stores it and queues its chunks; the job runs
 // asynchronously and is read with `/tdmv1/fetch` under the same key.
-// Answers **200** (not 202) with `{"uuid"}`, as the specification's
-// example does. Every problem of an invalid order is listed (the
+// A small order, of at most `tdm.inline_cells` cells (origins x
+// destinations, 10,000 by default), is computed before the order
+// answers and stored as a Finished job, so that the first fetch
+// returns its result; the job, its usage and its fetch answer are
+// the same as a queued job's. Answers **200** (not 202) with
+// `{"uuid"}`, as the specification's example does. An order holds at
+// most `tdm.max_locations` origins and as many destinations (1000 by
+// default, the specification's limit; a deployment may raise it, up
+// to 10000). Every problem of an invalid order is listed (the
 // first 50). The cells (origins x destinations) of an accepted order
 // are counted under `tdmv1.cells` in the key's usage.
 //
@@ -9853,6 +10115,9 @@ func ParseTdmFetchReply(rsp *http.Response) (*TdmFetchReply, error) {
 			return nil, err
 		}
 		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (application/x-ndjson) unsupported
 
 	}
 

@@ -313,8 +313,15 @@ export interface paths {
          * Order a time-distance matrix
          * @description Validates the order, stores it and queues its chunks; the job runs
          *     asynchronously and is read with `/tdmv1/fetch` under the same key.
-         *     Answers **200** (not 202) with `{"uuid"}`, as the specification's
-         *     example does. Every problem of an invalid order is listed (the
+         *     A small order, of at most `tdm.inline_cells` cells (origins x
+         *     destinations, 10,000 by default), is computed before the order
+         *     answers and stored as a Finished job, so that the first fetch
+         *     returns its result; the job, its usage and its fetch answer are
+         *     the same as a queued job's. Answers **200** (not 202) with
+         *     `{"uuid"}`, as the specification's example does. An order holds at
+         *     most `tdm.max_locations` origins and as many destinations (1000 by
+         *     default, the specification's limit; a deployment may raise it, up
+         *     to 10000). Every problem of an invalid order is listed (the
          *     first 50). The cells (origins x destinations) of an accepted order
          *     are counted under `tdmv1.cells` in the key's usage.
          */
@@ -345,7 +352,15 @@ export interface paths {
          *     radius (1000 m by default; `snapping` tells which points could not
          *     be snapped and how far each was moved). Finished results are
          *     streamed, gzip-compressed when the client accepts gzip, and kept for
-         *     24 hours (`tdm.retention`); after that fetch answers 410. A job
+         *     24 hours (`tdm.retention`); after that fetch answers 410. With
+         *     `Accept: application/x-ndjson` (an extension, for clients that
+         *     cannot hold a whole matrix: a 5000 x 5000 result is ~280 MB of
+         *     JSON) a Finished result is newline-delimited JSON: a first line
+         *     with the job's members but the matrices (uuid, status, routing,
+         *     addresses, snapping), then one line per origin row, `{"row": i,
+         *     "duration": [...], "distance": [...]}`, a matrix not asked for left
+         *     out; a job that is not Finished is answered as one JSON object
+         *     (JobStatus) all the same. A job
          *     ordered under another key is 404, as is an unknown one.
          */
         post: operations["tdmFetch"];
@@ -1123,14 +1138,53 @@ export interface components {
              *     alias of duration), any case. Left out or null: both.
              */
             result?: ("duration" | "distance" | "cost")[];
+            /** @description At most `tdm.max_locations` (1000 by default, the specification's limit). */
             origin_addresses: components["schemas"]["LonLat"][];
+            /** @description At most `tdm.max_locations` (1000 by default, the specification's limit). */
             destination_addresses: components["schemas"]["LonLat"][];
             /**
-             * @description `fastest` minimises time (ties by distance), `shortest` distance (ties by time); any case.
+             * @description What the routes minimise, any case (an extension: the spec's
+             *     matrix names four options): `fastest` time, `shortest`
+             *     distance, `efficient` (alias `most_efficient`) fuel, from a
+             *     speed-dependent consumption curve of a passenger car, `safest`
+             *     expected crash risk, from fatal-crash rates by road class plus
+             *     penalties for turns across traffic and U-turns (sources in
+             *     configs/metrics.yaml, docs/routing.md). Ties break by time,
+             *     then distance. Durations and distances are reported in seconds
+             *     and metres whatever the option.
              * @default fastest
              * @enum {string}
              */
-            routing?: "fastest" | "shortest";
+            routing?: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
+            /**
+             * @description An extension: speeds in km/h by SOAP RoadType name, each
+             *     replacing the speed of every road of that type (tagged maxspeed
+             *     included); types not given keep the profile's speeds, unless
+             *     `Defaultspeed` is given, which then applies to every type not
+             *     given. A speed <= 0 or > 250, a value that is not a number or
+             *     an unknown type is a 400 naming it (`speeds.Motorway`). The
+             *     metric is customized on the first order with these speeds and
+             *     cached for the next ones.
+             * @example {
+             *       "Motorway": 80,
+             *       "LocalRoadCity": 20
+             *     }
+             */
+            speeds?: {
+                [key: string]: number;
+            };
+            /**
+             * @description An extension: road kinds the routes do not use: `ferry` (ferries
+             *     and shuttle trains), `motorway` (highway=motorway and
+             *     motorway_link), `toll` (OSM toll=*), `unpaved` (OSM surface=*
+             *     unpaved values). Points snap to the nearest road not avoided; a
+             *     pair with no other way has null cells.
+             * @example [
+             *       "toll",
+             *       "ferry"
+             *     ]
+             */
+            avoid?: ("ferry" | "motorway" | "toll" | "unpaved")[];
         };
         OrderAccepted: {
             /** Format: uuid */
@@ -1199,8 +1253,11 @@ export interface components {
              * @enum {string}
              */
             status: "Finished";
-            /** @enum {string} */
-            routing: "fastest" | "shortest";
+            /**
+             * @description The order's routing option (without its speeds and avoid).
+             * @enum {string}
+             */
+            routing: "fastest" | "shortest" | "efficient" | "safest";
             /** @description The origins as sent. */
             origin_addresses: string[];
             /** @description The destinations as sent. */
@@ -1304,7 +1361,7 @@ export interface components {
         };
         Route: {
             /** @enum {string} */
-            routing: "fastest" | "shortest";
+            routing: "fastest" | "shortest" | "efficient" | "safest";
             /** @description Seconds. */
             duration: number;
             /** @description Metres. */
@@ -1323,6 +1380,12 @@ export interface components {
                 distance: number;
                 /** @description Seconds driven after the maneuver. */
                 duration: number;
+                /** @description The step takes a ramp or link road (motorway_link, trunk_link, ...); absent otherwise. */
+                ramp?: boolean;
+                /** @description Where the ramp's signs lead, from its OSM destination:ref and destination tags ("I-95 South: Newark, Baltimore"); absent when untagged. */
+                toward?: string;
+                /** @description The ramp's exit number (junction:ref, or the ref of the motorway_junction node it leaves from); absent when untagged. */
+                exit?: string;
             }[];
             geometry: {
                 /** @enum {string} */
@@ -1499,7 +1562,7 @@ export interface components {
                  *         },
                  *         {
                  *           "field": "results",
-                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses and routing (names are case-sensitive)"
+                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds and avoid (names are case-sensitive)"
                  *         }
                  *       ]
                  *     }
@@ -2404,6 +2467,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobStatus"] | components["schemas"]["MatrixResult"];
+                    /**
+                     * @example {"uuid":"bd9288e5-ebe8-425c-846e-a7efcad1daac","status":"Finished","routing":"fastest","origin_addresses":["-75.55,39.74","-75.52,39.16"],"destination_addresses":["-75.60,39.70","-75.5,38.9"],"snapping":{"origins":[{"snapped":true,"moved_m":11.03},{"snapped":true,"moved_m":96.1}],"destinations":[{"snapped":true,"moved_m":38.5},{"snapped":true,"moved_m":5.25}]}}
+                     *     {"row":0,"duration":[564,5439],"distance":[9057,113836]}
+                     *     {"row":1,"duration":[3431,1983],"distance":[74642,36380]}
+                     */
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -2742,7 +2811,18 @@ export interface operations {
                 from: string;
                 /** @example -75.55,39.74 */
                 to: string;
-                routing?: "fastest" | "shortest";
+                /** @description What the route minimises, as tdmv1's `routing` (efficient and safest in docs/routing.md). */
+                routing?: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
+                /**
+                 * @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as tdmv1's `speeds`; a bad one is a 400 naming it.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: string;
+                /**
+                 * @description Road kinds to avoid, comma-separated, as tdmv1's `avoid`.
+                 * @example toll,ferry
+                 */
+                avoid?: string;
             };
             header?: never;
             path?: never;
