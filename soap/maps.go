@@ -168,8 +168,11 @@ func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (
 	if err != nil {
 		return mapData{}, err
 	}
-	if name := strings.TrimSpace(mv.RoadDataName); name != "" && s.opts.RoadDataName != nil && name != s.opts.RoadDataName() {
-		return mapData{}, senderFault("RoadDataName %q: this server has %q", name, s.opts.RoadDataName())
+	// RoadDataName may be the bundle's name or a route's RoadDataName
+	// (the name with the date of its data), as RoutePlanner answers it.
+	if name := strings.TrimSpace(mv.RoadDataName); name != "" && s.opts.RoadDataName != nil &&
+		name != s.opts.RoadDataName() && name != s.roadDataName(g) {
+		return mapData{}, senderFault("RoadDataName %q: this server has %q", name, s.roadDataName(g))
 	}
 	// Labels keep clear of the markers drawn over the map.
 	var reserved []image.Rectangle

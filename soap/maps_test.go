@@ -187,6 +187,15 @@ func TestMapRouteAndLocations(t *testing.T) {
 	}
 	rd := base64.StdEncoding.EncodeToString([]byte(encodePolyline(r.Geometry)))
 	locs := `<Locations><LocationInput fid="home"><Name>Home</Name><X>-75.4995</X><Y>39.0004</Y><Encoding>EPGS4326</Encoding></LocationInput></Locations>`
+	// The route's RoadDataName (the bundle's name with its data's date)
+	// names this server's data as the bare name does.
+	f.svc.opts.RoadDataName = func() string { return "tiny" }
+	for _, name := range []string{"tiny", f.svc.roadDataName(g)} {
+		rec := f.post("text/xml", envelope11(mapBody("MapSimple", f.key, map[string]string{"RoadDataName": name}, "")))
+		if code, reason := faultOf(t, rec.Body.String()); code != "" {
+			t.Errorf("RoadDataName %q: fault %s %s", name, code, reason)
+		}
+	}
 	rec := f.post("text/xml", envelope11(mapBody("Map", f.key, map[string]string{"RouteData": rd, "ImageMapUrl": "https://app.test/loc/{fid}"}, locs)))
 	if code, reason := faultOf(t, rec.Body.String()); code != "" {
 		t.Fatalf("fault %s %s", code, reason)

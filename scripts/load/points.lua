@@ -3,8 +3,9 @@
 --   wrk -t1 -c32 -d20s -s scripts/load/points.lua URL -- PATH POINTS KEY
 --
 -- PATH is the request path with {x} and {y} where the coordinates go
--- ("/timezonesv1/xy2tzdata?x={x}&y={y}"), POINTS a file of "x y" lines,
--- KEY the x-api-key. Every thread starts at another offset of the file.
+-- ("/timezonesv1/xy2tzdata?x={x}&y={y}"), and {z} where a third column
+-- goes (map tiles: "/tilesv1/{z}/{x}/{y}.png"), POINTS a file of "x y"
+-- (or "x y z") lines, KEY the x-api-key. Every thread starts at another offset of the file.
 -- done() prints the latency percentiles and the count of non-2xx answers.
 
 local paths = {}
@@ -27,15 +28,16 @@ function init(args)
   local function lit(s) return (s:gsub("%%", "%%%%")) end
   for line in io.lines(file) do
     local x, y = line:match("^(%S+)%s+(%S+)")
+    local z = line:match("^%S+%s+%S+%s+(%S+)") or ""
     if x then
-      paths[#paths + 1] = tmpl:gsub("{x}", lit(x)):gsub("{y}", lit(y))
+      paths[#paths + 1] = tmpl:gsub("{x}", lit(x)):gsub("{y}", lit(y)):gsub("{z}", lit(z))
     end
   end
   if #paths == 0 then
     error("no points in " .. file)
   end
   wrk.headers["x-api-key"] = key
-  wrk.headers["accept"] = "application/json"
+  wrk.headers["accept"] = tmpl:find("%.png") and "image/png" or "application/json"
   i = ((id or 1) - 1) * 997 % #paths
   bad = 0
 end

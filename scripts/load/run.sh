@@ -3,7 +3,9 @@
 #
 #   scripts/load/run.sh [ENDPOINT]
 #
-# ENDPOINT is tz (/timezonesv1/xy2tzdata, default) or a request path with
+# ENDPOINT is tz (/timezonesv1/xy2tzdata, default), tiles (/tilesv1: $N
+# seeded tiles of zoom 12..16 in $BBOX, a first pass on tiles never drawn,
+# then a pass over the same tiles from the cache) or a request path with
 # {x} and {y} placeholders. It starts `bin/geosvc serve --data $DATA` on
 # $ADDR (unless URL and KEY point at a running server), waits for /readyz,
 # writes $N seeded points (fixed seed, uniform in $BBOX) and runs wrk.
@@ -18,6 +20,7 @@ set -eu
 endpoint=${1:-tz}
 case $endpoint in
 tz) path='/timezonesv1/xy2tzdata?x={x}&y={y}' ;;
+tiles) path='/tilesv1/{z}/{x}/{y}.png' ;;
 *) path=$endpoint ;;
 esac
 
@@ -71,7 +74,18 @@ if [ -z "${URL:-}" ]; then
 fi
 : "${KEY:?KEY is required with URL}"
 
-if [ -n "${POINTS:-}" ]; then
+if [ "$endpoint" = tiles ]; then
+	# Seeded web-mercator tiles "x y z" of zoom 12..16 over the box.
+	awk -v n="$N" -v seed="$SEED" -v bbox="$BBOX" 'BEGIN {
+		split(bbox, b, " "); srand(seed); pi = atan2(0, -1)
+		for (i = 0; i < n; i++) {
+			z = 12 + int(rand() * 5); lon = b[1] + rand() * (b[3] - b[1]); lat = b[2] + rand() * (b[4] - b[2])
+			r = lat * pi / 180; m = 2 ^ z
+			printf "%d %d %d\n", int((lon + 180) / 360 * m), int((1 - log(sin(r) / cos(r) + 1 / cos(r)) / pi) / 2 * m), z
+		}
+	}' | sort -u | awk -v seed="$SEED" 'BEGIN { srand(seed) } { print rand(), $0 }' | sort -k1,1 | cut -d" " -f2- >"$work/points.txt"
+	N=$(wc -l <"$work/points.txt")
+elif [ -n "${POINTS:-}" ]; then
 	cp "$POINTS" "$work/points.txt"
 	N=$(wc -l <"$work/points.txt")
 else
@@ -82,11 +96,27 @@ else
 fi
 
 first=$(head -1 "$work/points.txt")
-probe=$(echo "$path" | sed "s/{x}/${first% *}/; s/{y}/${first#* }/")
+set -- $first
+probe=$(echo "$path" | sed "s/{x}/$1/; s/{y}/$2/; s/{z}/${3:-}/")
 code=$(curl -s -o "$work/probe.json" -w '%{http_code}' -H "x-api-key: $KEY" "$URL$probe")
 if [ "$code" != 200 ]; then
 	echo "probe $probe: HTTP $code: $(cat "$work/probe.json")" >&2
 	exit 1
+fi
+
+if [ "$endpoint" = tiles ]; then
+	# Uncached: the first seconds of a pass over tiles never drawn (the
+	# probe drew one); then warm the cache over every tile, then cached.
+	echo "wrk: $URL$path, $N distinct tiles, $THREADS threads, $CONNS connections"
+	echo "first pass (tiles drawn on demand), 10s:"
+	wrk -t"$THREADS" -c"$CONNS" -d10s --latency -s "$here/points.lua" "$URL" -- "$path" "$work/points.txt" "$KEY"
+	echo "warming the cache with every tile ..."
+	for _ in 1 2 3; do
+		wrk -t"$THREADS" -c"$CONNS" -d20s -s "$here/points.lua" "$URL" -- "$path" "$work/points.txt" "$KEY" >/dev/null
+	done
+	echo "second pass (cached), $DURATION:"
+	wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s "$here/points.lua" "$URL" -- "$path" "$work/points.txt" "$KEY"
+	exit 0
 fi
 
 echo "wrk: $URL$path, $N points, $THREADS threads, $CONNS connections, $DURATION (after a $WARMUP warm-up)"
