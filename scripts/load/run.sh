@@ -75,15 +75,16 @@ fi
 : "${KEY:?KEY is required with URL}"
 
 if [ "$endpoint" = tiles ]; then
-	# Seeded web-mercator tiles "x y z" of zoom 12..16 over the box.
-	awk -v n="$N" -v seed="$SEED" -v bbox="$BBOX" 'BEGIN {
+	# $N distinct seeded web-mercator tiles "x y z" of zoom 12..16 over
+	# the box (drawn from 5 x $N candidates: the box holds few z12 tiles).
+	awk -v n="$((5 * N))" -v seed="$SEED" -v bbox="$BBOX" 'BEGIN {
 		split(bbox, b, " "); srand(seed); pi = atan2(0, -1)
 		for (i = 0; i < n; i++) {
 			z = 12 + int(rand() * 5); lon = b[1] + rand() * (b[3] - b[1]); lat = b[2] + rand() * (b[4] - b[2])
 			r = lat * pi / 180; m = 2 ^ z
 			printf "%d %d %d\n", int((lon + 180) / 360 * m), int((1 - log(sin(r) / cos(r) + 1 / cos(r)) / pi) / 2 * m), z
 		}
-	}' | sort -u | awk -v seed="$SEED" 'BEGIN { srand(seed) } { print rand(), $0 }' | sort -k1,1 | cut -d" " -f2- >"$work/points.txt"
+	}' | sort -u | awk -v seed="$SEED" 'BEGIN { srand(seed) } { print rand(), $0 }' | sort -k1,1 | cut -d" " -f2- | head -n "$N" >"$work/points.txt"
 	N=$(wc -l <"$work/points.txt")
 elif [ -n "${POINTS:-}" ]; then
 	cp "$POINTS" "$work/points.txt"
