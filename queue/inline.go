@@ -26,10 +26,6 @@ type ComputeFunc func(ctx context.Context, spec *Spec) ([]ChunkResult, error)
 func (q *Queue) SubmitNow(ctx context.Context, o Order, compute ComputeFunc) (*Job, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	rows, cols := len(o.OriginPoints), len(o.DestinationPoints)
-	if rows == 0 || cols == 0 || rows != len(o.Origins) || cols != len(o.Destinations) {
-		return nil, fmt.Errorf("queue: order needs as many addresses as points, at least one each")
-	}
 	now := q.now()
 	job, fields, err := q.newRecord(o, now)
 	if err != nil {
@@ -99,7 +95,7 @@ func (q *Queue) SubmitNow(ctx context.Context, o Order, compute ComputeFunc) (*J
 	}
 	job.Status = st
 	job.Started = job.Created
-	job.RowsDone = rows
+	job.RowsDone = job.Rows
 	return job, nil
 }
 

@@ -66,10 +66,6 @@ func (q *Queue) Config() Config { return q.cfg }
 func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	rows, cols := len(o.OriginPoints), len(o.DestinationPoints)
-	if rows == 0 || cols == 0 || rows != len(o.Origins) || cols != len(o.Destinations) {
-		return nil, fmt.Errorf("queue: order needs as many addresses as points, at least one each")
-	}
 	now := q.now()
 	job, fields, err := q.newRecord(o, now)
 	if err != nil {
@@ -106,6 +102,10 @@ func (q *Queue) Submit(ctx context.Context, o Order) (*Job, error) {
 // newRecord returns the job of order o made at now, with a new id, and the
 // fields of its record (the job hash) as Submit and SubmitNow store them.
 func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) {
+	rows, cols := len(o.OriginPoints), len(o.DestinationPoints)
+	if rows == 0 || cols == 0 || rows != len(o.Origins) || cols != len(o.Destinations) {
+		return nil, nil, fmt.Errorf("queue: order needs as many addresses as points, at least one each")
+	}
 	if o.Outputs == 0 {
 		o.Outputs = OutBoth
 	}
@@ -117,7 +117,6 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, cols := len(o.OriginPoints), len(o.DestinationPoints)
 	id := uuid.NewString()
 	chunks := ChunkCount(rows, q.cfg.ChunkRows)
 	job := &Job{
