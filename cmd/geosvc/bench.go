@@ -42,6 +42,8 @@ benchmarks a running deployment, e.g. ` + "`geosvc api`" + ` + N ` + "`geosvc wo
 // benchConfig is the parsed bench command line.
 type benchConfig struct {
 	url, key, data, bbox, metric, serverLog string
+	speeds                                  string // "Type:kmh,..." as routev1 takes them
+	newSpeeds                               bool
 	serverArgs                              []string
 	n, runs, concurrent, wait               int
 	ndjson                                  bool
@@ -58,6 +60,8 @@ func runBench(args []string) error {
 	fs.StringVar(&c.data, "data", envOr("GEOSVC_DATA", "data"), "data bundle directory: points are drawn on its roads, and a started server loads it (env GEOSVC_DATA)")
 	fs.StringVar(&c.bbox, "bbox", "", "minlon,minlat,maxlon,maxlat to draw points in (default: the data's extent, else Delaware's)")
 	fs.StringVar(&c.metric, "routing", "fastest", "routing of the orders: fastest or shortest")
+	fs.StringVar(&c.speeds, "speeds", "", "custom speeds of the orders, Type:kmh,... (e.g. Motorway:80,LocalRoadCity:25): a customized metric")
+	fs.BoolVar(&c.newSpeeds, "new-speeds", false, "with --speeds: the k-th order adds k/2 km/h to each speed, a metric never customized before")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")
@@ -77,6 +81,9 @@ func runBench(args []string) error {
 		return errUsage
 	}
 	if _, err := routing.ParseMetric(c.metric); err != nil {
+		return err
+	}
+	if _, err := c.spec(); err != nil {
 		return err
 	}
 	for p := range strings.SplitSeq(*pids, ",") {
@@ -132,12 +139,15 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		}
 	}
 	meta := g.Meta()
-	metric, _ := routing.ParseMetric(c.metric)
+	spec, _ := c.spec()
 	c.ndjson = c.ndjson || c.n > 1000
-	check := newSpotCheck(g, metric, points[0][0], points[0][1])
+	check, err := newSpotCheck(g, spec, points[0][0], points[0][1])
+	if err != nil {
+		return err
+	}
 	runtime.GC()
 
-	client := newTDMClient(c.url, c.key)
+	client := c.client(c.url, c.key)
 	server := "the server at " + c.url
 	pids := c.rssPIDs
 	if c.url == "" {
@@ -160,7 +170,7 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 			return err
 		}
 		defer s.stop()
-		client = newTDMClient(s.url, s.key)
+		client = c.client(s.url, s.key)
 		pids = []int{s.cmd.Process.Pid}
 		server = "`geosvc serve`, embedded Redis"
 		if os.Getenv("REDIS_URL") != "" {
@@ -302,7 +312,7 @@ type spotCheck struct {
 
 // newSpotCheck prepares the check of an origins x destinations result:
 // the first, middle and last rows and two more are computed on g.
-func newSpotCheck(g *routing.Graph, m routing.Metric, origins, destinations []string) *spotCheck {
+func newSpotCheck(g *routing.Graph, spec routing.MetricSpec, origins, destinations []string) (*spotCheck, error) {
 	n := len(origins)
 	c := &spotCheck{rows: n, cols: len(destinations), want: map[int]int{}}
 	var pts []orb.Point
@@ -316,9 +326,39 @@ func newSpotCheck(g *routing.Graph, m routing.Metric, origins, destinations []st
 	for i, d := range destinations {
 		dst[i] = parseLonLat(d)
 	}
-	// Without a deadline the table cannot be cancelled: no error to expect.
-	c.table, _ = g.Table(context.Background(), g.SnapAll(pts, routing.DefaultSnapRadiusM), g.NewTargets(m, g.SnapAll(dst, routing.DefaultSnapRadiusM)))
-	return c
+	var err error
+	c.table, err = g.MatrixFor(context.Background(), spec,
+		g.SnapAllAvoiding(spec, pts, routing.DefaultSnapRadiusM), g.SnapAllAvoiding(spec, dst, routing.DefaultSnapRadiusM))
+	return c, err
+}
+
+// spec returns the routing spec of the orders: --routing with --speeds.
+func (c benchConfig) spec() (routing.MetricSpec, error) {
+	key := c.metric
+	if c.speeds != "" {
+		key += ";speeds=" + c.speeds
+	}
+	spec, err := routing.ParseMetricSpec(key)
+	if err != nil {
+		return spec, fmt.Errorf("--routing %q --speeds %q: %w", c.metric, c.speeds, err)
+	}
+	return spec, nil
+}
+
+// client returns a matrix client of base that orders with the speeds of
+// --speeds (--new-speeds: a new metric per order).
+func (c benchConfig) client(base, key string) *tdmClient {
+	cl := newTDMClient(base, key)
+	if c.speeds != "" {
+		cl.speeds = map[string]float64{}
+		for item := range strings.SplitSeq(c.speeds, ",") {
+			t, v, _ := strings.Cut(item, ":")
+			kmh, _ := strconv.ParseFloat(v, 64) // checked by spec
+			cl.speeds[strings.TrimSpace(t)] = kmh
+		}
+		cl.newSpeeds = c.newSpeeds
+	}
+	return cl
 }
 
 // parseLonLat reads a "lon,lat" the bench wrote.

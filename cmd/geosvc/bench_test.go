@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -141,5 +145,50 @@ func TestReadFinishedNDJSON(t *testing.T) {
 		Body: io.NopCloser(strings.NewReader(`{"uuid":"u","status":"Processing","progress":{"rows_done":1,"rows_total":2}}`))}
 	if _, st, err := readFinished(resp, func(resultRow) error { return nil }); err != nil || st.Status != "Processing" || st.Progress.RowsDone != 1 {
 		t.Errorf("plain answer: %+v, %v", st, err)
+	}
+}
+
+// TestBenchSpeeds: --speeds is checked as routing reads it, and the
+// client's orders carry them, a new metric per order with --new-speeds.
+func TestBenchSpeeds(t *testing.T) {
+	for _, tc := range []struct {
+		metric, speeds string
+		newSpeeds      bool
+		wantErr        bool
+		want           []map[string]float64 // the speeds of the first orders
+	}{
+		{"fastest", "", false, false, []map[string]float64{nil, nil}},
+		{"fastest", "Motorway:80,LocalRoadCity:25", false, false, []map[string]float64{{"Motorway": 80, "LocalRoadCity": 25}, {"Motorway": 80, "LocalRoadCity": 25}}},
+		{"shortest", "Motorway:80", true, false, []map[string]float64{{"Motorway": 80}, {"Motorway": 80.5}, {"Motorway": 81}}},
+		{"fastest", "Autobahn:80", false, true, nil},
+		{"fastest", "Motorway:0", false, true, nil},
+	} {
+		c := benchConfig{metric: tc.metric, speeds: tc.speeds, newSpeeds: tc.newSpeeds}
+		if _, err := c.spec(); (err != nil) != tc.wantErr {
+			t.Errorf("%s %q: spec error %v, want error %v", tc.metric, tc.speeds, err, tc.wantErr)
+			continue
+		}
+		if tc.wantErr {
+			continue
+		}
+		var got []map[string]float64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body struct {
+				Speeds map[string]float64 `json:"speeds"`
+			}
+			json.NewDecoder(r.Body).Decode(&body)
+			got = append(got, body.Speeds)
+			w.Write([]byte(`{"uuid":"x"}`))
+		}))
+		cl := c.client(srv.URL, "k")
+		for range tc.want {
+			if _, err := cl.order(context.Background(), []string{"1,2"}, []string{"3,4"}, nil, tc.metric); err != nil {
+				t.Fatal(err)
+			}
+		}
+		srv.Close()
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %q new=%v: orders' speeds %v, want %v", tc.metric, tc.speeds, tc.newSpeeds, got, tc.want)
+		}
 	}
 }
