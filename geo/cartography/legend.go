@@ -159,12 +159,8 @@ func (m *mapDraw) swatchBox(kind, name string, row image.Rectangle) image.Rectan
 	case kind == "Background":
 		return image.Rect(row.Min.X, row.Min.Y+2, row.Max.X, row.Max.Y-2)
 	case kind == "Road":
-		it := m.st.Road[name]
-		w := legendWidth(it.Inner.Width, row.Dy()-2)
-		if b := m.casing(it, w); b > 0 {
-			w += 2 * b
-		}
-		return line(w)
+		w, b := m.roadSwatch(m.st.Road[name], row.Dy()-2)
+		return line(w + 2*b)
 	case name == "ScaleBar":
 		return image.Rect(row.Min.X, cy-2, row.Max.X, cy+2)
 	default:
@@ -177,12 +173,15 @@ func legendWidth(w float64, most int) int {
 	return min(max(int(math.Round(w)), 1), most)
 }
 
-// casing is the width in pixels of a road swatch's casing (0: none).
-func (m *mapDraw) casing(it Item, w int) int {
-	if it.Border.Color.A == 0 || it.Border.Width <= 0 || w < 2 {
-		return 0
+// roadSwatch returns the widths in pixels of a road swatch's fill and of
+// its casing on each side (0: none), together at most most pixels.
+func (m *mapDraw) roadSwatch(it Item, most int) (fill, casing int) {
+	fill = legendWidth(it.Inner.Width, most)
+	if it.Border.Color.A == 0 || it.Border.Width <= 0 || fill < 2 {
+		return fill, 0
 	}
-	return max(int(math.Round(it.Border.Width)), 1)
+	fill = min(fill, most-2)
+	return fill, max(min(int(math.Round(it.Border.Width)), (most-fill)/2), 1)
 }
 
 // drawLegend draws the legend box of the items drawn (in the corner
@@ -251,8 +250,7 @@ func (m *mapDraw) swatch(it LegendItem, outline color.RGBA) error {
 		}
 	case "Road":
 		item := m.st.Road[it.Name]
-		w := legendWidth(item.Inner.Width, s.Dy())
-		if b := m.casing(item, w); b > 0 {
+		if _, b := m.roadSwatch(item, s.Dy()); b > 0 && s.Dy() > 2*b {
 			m.c.Rect(s, item.Border.Color)
 			s = image.Rect(s.Min.X, s.Min.Y+b, s.Max.X, s.Max.Y-b)
 		}

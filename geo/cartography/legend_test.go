@@ -26,6 +26,12 @@ func TestLegendPixels(t *testing.T) {
 	black := color.RGBA{0, 0, 0, 255}
 	grey := color.RGBA{0x88, 0x88, 0x88, 255} // the box's outline
 	def, mono := Default(), Mono()
+	// A request's Legend may make a road 40 px wide with 10 px casings:
+	// its swatch stays in its row.
+	wide := Default()
+	mw := wide.Road["Motorway"]
+	mw.Inner, mw.Border = Paint{Color: color.RGBA{0, 255, 0, 255}, Width: 40}, Paint{Color: color.RGBA{0, 0, 255, 255}, Width: 10}
+	wide.Road["Motorway"] = mw
 	dover := orb.Point{-75.5244, 39.1400}
 	// Dover's label (lon -75.5244, lat 39.1582) near the top right
 	// corner: 240 px east and 160 px north of the centre at 20 m a pixel.
@@ -53,6 +59,8 @@ func TestLegendPixels(t *testing.T) {
 			swatches: map[string]color.RGBA{"Motorway": def.Road["Motorway"].Inner.Color}},
 		{name: "1-bit", st: mono, center: dover, w: 600, h: 400, labels: true, border: black,
 			swatches: map[string]color.RGBA{"Motorway": black, "Railway": black, "Park": {255, 255, 255, 255}}},
+		{name: "colour, a wide road's legend", st: wide, center: dover, w: 600, h: 400, labels: true, border: grey,
+			swatches: map[string]color.RGBA{"Motorway": {0, 255, 0, 255}}},
 		{name: "too small", st: def, center: dover, w: 160, h: 100, labels: true, tooSmall: true},
 	}
 	for _, tc := range cases {
@@ -90,10 +98,15 @@ func TestLegendPixels(t *testing.T) {
 			for _, l := range [][]string{dw.Background, dw.Road, dw.Label} {
 				want = append(want, l...)
 			}
-			for _, it := range lg.Items {
+			for i, it := range lg.Items {
 				got = append(got, it.Name)
 				if !it.Swatch.In(b) {
 					t.Errorf("%s swatch %v outside the box %v", it.Name, it.Swatch, b)
+				}
+				for _, prev := range lg.Items[:i] {
+					if it.Swatch.Overlaps(prev.Swatch) {
+						t.Errorf("swatches of %s %v and %s %v overlap", prev.Name, prev.Swatch, it.Name, it.Swatch)
+					}
 				}
 			}
 			if len(got) != len(want) || len(got) == 0 {
