@@ -182,7 +182,7 @@ func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (
 		reserved = append(reserved, iconBox(int(math.Round(x)), int(math.Round(y)), 2*markerRadius+2, 2*markerRadius+2))
 	}
 	canvas, drawn, err := cartography.Draw(s.mapSources(g), cartography.Request{
-		View: v, Style: st, Route: route, Labels: true, ScaleBar: true, Metric: metric, Reserved: reserved,
+		View: v, Style: st, Route: route, Labels: true, ScaleBar: true, Metric: metric, Reserved: reserved, Legend: mv.WantLegend,
 		Road: func(rt string) bool {
 			for _, r := range roads {
 				if r == rt {

@@ -58,6 +58,10 @@ type Request struct {
 	// Reserved are pixel boxes labels keep clear of (markers the caller
 	// draws after).
 	Reserved []image.Rectangle
+	// Legend draws a legend box at the top right corner listing the
+	// items drawn (Drawn's lists), when the image can hold it; labels
+	// keep clear of it.
+	Legend bool
 }
 
 // Drawn lists the legend items a map used, in legend order.
@@ -65,6 +69,10 @@ type Drawn struct {
 	Background, Road, Label []string
 	// Placed are the labels written, in the order they were placed.
 	Placed []Placed
+	// Legend is the legend drawn on the image (nil: none, as
+	// Request.Legend was false, nothing was drawn or the image is too
+	// small to hold it).
+	Legend *Legend
 }
 
 // Draw draws a map.
@@ -99,6 +107,13 @@ func Draw(src Sources, req Request) (*render.Canvas, Drawn, error) {
 	if err := m.labels(); err != nil {
 		return nil, d, err
 	}
+	if !m.legendBox.Empty() {
+		lg, err := m.drawLegend(m.drawnOf("bg:", BackgroundTypes), m.drawnOf("road:", RoadTypes), m.drawnOf("label:", LabelTypes))
+		if err != nil {
+			return nil, d, err
+		}
+		d.Legend = lg
+	}
 	for _, n := range BackgroundTypes {
 		if m.drawn["bg:"+n] {
 			d.Background = append(d.Background, n)
@@ -128,6 +143,8 @@ type mapDraw struct {
 	drawn  map[string]bool
 	byType map[string][]Road
 	placed []Placed
+	// legendBox is the box reserved for the legend (empty: none).
+	legendBox image.Rectangle
 }
 
 // paint fills a shape with an item's Inner (as a hatch when the item

@@ -3,6 +3,7 @@ package cartography
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,9 +145,38 @@ func (m *mapDraw) labels() error {
 		placed = append(placed, box)
 		m.drawn["label:ScaleBar"] = true
 	}
+	var cs []candidate
+	if m.req.Labels {
+		cs = m.candidates()
+	}
+	if m.req.Legend {
+		// The legend's box, with a row for every label type that may be
+		// written, is reserved before any label is placed; the legend
+		// drawn after the labels lists those written and is no larger.
+		var types []string
+		if m.drawn["label:ScaleBar"] {
+			types = append(types, "ScaleBar")
+		}
+		for _, cd := range cs {
+			if !cd.road && !slices.Contains(types, cd.typ) {
+				types = append(types, cd.typ)
+			}
+		}
+		if lg, err := m.legendLayout(m.drawnOf("bg:", BackgroundTypes), m.drawnOf("road:", RoadTypes), orderedLabels(types)); err != nil {
+			return err
+		} else if lg != nil {
+			m.legendBox = lg.Box
+			placed = append(placed, lg.Box)
+		}
+	}
 	if !m.req.Labels {
 		return nil
 	}
+	return m.place(cs, placed)
+}
+
+// candidates returns the place and road names to write, by priority.
+func (m *mapDraw) candidates() []candidate {
 	var cs []candidate
 	pr := m.c.View.Projector()
 	lowest := minRank(m.mpp)
@@ -184,6 +214,12 @@ func (m *mapDraw) labels() error {
 		}
 		return cs[i].pop > cs[j].pop
 	})
+	return cs
+}
+
+// place writes the candidates by priority, each where it overlaps
+// nothing placed before.
+func (m *mapDraw) place(cs []candidate, placed []image.Rectangle) error {
 	view := image.Rect(0, 0, m.c.View.W, m.c.View.H)
 	free := func(r image.Rectangle) bool {
 		if !r.In(view) {
