@@ -2,7 +2,9 @@ package queue
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,6 +110,29 @@ func TestEncodeRows(t *testing.T) {
 		if strings.Join(split, ",") != tt.want || len(split)*tt.cols != len(tt.cells) {
 			t.Errorf("NextRow split %q into %q", got, split)
 		}
+	}
+}
+
+// TestAppendDecimal checks EncodeRows' digit writer against strconv at
+// every width's edges, on every value below 1,100,000 (all of its short
+// paths) and on a spread of larger ones, after a prefix it must keep.
+func TestAppendDecimal(t *testing.T) {
+	check := func(x uint32) {
+		t.Helper()
+		got := appendDecimal([]byte("x,"), x)
+		if want := strconv.AppendUint([]byte("x,"), uint64(x), 10); string(got) != string(want) {
+			t.Fatalf("appendDecimal(%d) = %q, want %q", x, got, want)
+		}
+	}
+	for _, x := range []uint32{0, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, 100000, 999999,
+		1000000, 9999999, 10000000, 99999999, 100000000, 999999999, 1000000000, math.MaxInt32, math.MaxUint32} {
+		check(x)
+	}
+	for x := range uint32(1_100_000) {
+		check(x)
+	}
+	for x := uint64(1_100_000); x <= math.MaxUint32; x = x*13/10 + 7 {
+		check(uint32(x))
 	}
 }
 

@@ -135,6 +135,13 @@ func TestPutChunkWritesOnceAndFinishesOnDistinctChunks(t *testing.T) {
 	if err != nil || !run || st != queue.StatusProcessing {
 		t.Fatalf("Begin = %v, %v, %v; want true, Processing", run, st, err)
 	}
+	// The job is Processing now: another chunk begins without the script.
+	if run, st, err := q.Begin(ctx, j.ID, 0); err != nil || !run || st != queue.StatusProcessing {
+		t.Fatalf("Begin of a second chunk = %v, %v, %v; want true, Processing", run, st, err)
+	}
+	if got, err := q.Get(ctx, j.ID, "k"); err != nil || got.Status != queue.StatusProcessing {
+		t.Fatalf("after Begin: Get = %+v, %v; want Processing", got, err)
+	}
 	// The last (short) chunk, twice at the same time, then once more with
 	// different data.
 	var wg sync.WaitGroup

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"unsafe"
 )
 
 // Result gives access to a Finished job's addresses and chunk blobs.
@@ -44,7 +45,9 @@ func (q *Queue) Result(ctx context.Context, j *Job) (*Result, error) {
 
 // Chunks reads the blobs of kind for chunks [from, from+n), one per chunk
 // and in order, in one round trip. A missing blob (the result expired
-// meanwhile) is ErrExpired.
+// meanwhile) is ErrExpired. The blobs share the memory of the strings
+// Redis answered (a 1000 x 1000 result is 10.8 MB, copied once less per
+// fetch): they are read-only, and writing into one is a bug.
 func (r *Result) Chunks(ctx context.Context, kind Kind, from, n int) ([][]byte, error) {
 	fields := make([]string, n)
 	for k := range fields {
@@ -60,7 +63,7 @@ func (r *Result) Chunks(ctx context.Context, kind Kind, from, n int) ([][]byte, 
 		if !ok {
 			return nil, ErrExpired
 		}
-		out[k] = []byte(s)
+		out[k] = unsafe.Slice(unsafe.StringData(s), len(s))
 	}
 	return out, nil
 }

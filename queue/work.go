@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Begin is called by a worker before it computes chunk i of job id. It
@@ -13,6 +15,36 @@ import (
 // Cancelled) or the chunk is already written. A job that no longer exists
 // is ErrExpired.
 func (q *Queue) Begin(ctx context.Context, id string, i int) (run bool, st Status, err error) {
+	// Once the job left Queued (every chunk but the first few), two reads
+	// in one round trip answer; only a Queued job needs the script, which
+	// moves it to Processing atomically. The answer is advice either way:
+	// PutChunk checks the status again when it writes.
+	var status *redis.StringCmd
+	var done *redis.BoolCmd
+	_, err = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		status = p.HGet(ctx, q.keys.job(id), "status")
+		done = p.SIsMember(ctx, q.keys.done(id), i)
+		return nil
+	})
+	switch {
+	case errors.Is(status.Err(), redis.Nil):
+		return false, "", ErrExpired
+	case err != nil:
+		return false, "", fmt.Errorf("queue: begin chunk: %w", err)
+	}
+	switch st = Status(status.Val()); st {
+	case StatusProcessing:
+		return !done.Val(), st, nil
+	case StatusQueued:
+		return q.beginQueued(ctx, id, i)
+	}
+	return false, st, nil
+}
+
+// beginQueued is Begin for a job read as Queued: beginScript moves it to
+// Processing (unless another chunk did meanwhile) and reads the chunk's
+// state, atomically.
+func (q *Queue) beginQueued(ctx context.Context, id string, i int) (run bool, st Status, err error) {
 	r, err := beginScript.Run(ctx, q.rdb, []string{q.keys.job(id), q.keys.done(id)},
 		i, q.now().UnixMilli()).Text()
 	switch {

@@ -51,8 +51,22 @@ func (c *Computer) prepare(ctx context.Context, spec *queue.Spec) (*jobEntry, er
 		return nil, fmt.Errorf("worker: job %s: routing %q: %w: %w", spec.ID, spec.Routing, err, asynq.SkipRetry)
 	}
 	e := &jobEntry{spec: spec, metric: metric}
+	// Origins and destinations snap side by side: the job's other chunks
+	// wait for this entry, their cores idle meanwhile.
+	// A panic there is raised again here, where the callers recover it.
+	var dst []routing.Snap
+	var panicked any
+	snapped := make(chan struct{})
+	go func() {
+		defer close(snapped)
+		defer func() { panicked = recover() }()
+		dst = c.engine.SnapAll(metric, spec.Destinations, c.snapRadiusM)
+	}()
 	e.origins = c.engine.SnapAll(metric, spec.Origins, c.snapRadiusM)
-	dst := c.engine.SnapAll(metric, spec.Destinations, c.snapRadiusM)
+	<-snapped
+	if panicked != nil {
+		panic(panicked)
+	}
 	e.originMoved = c.moved(metric, spec.Origins, e.origins)
 	e.destMoved = c.moved(metric, spec.Destinations, dst)
 	if e.targets, e.bytes, err = c.engine.Targets(ctx, metric, dst); err != nil {

@@ -454,3 +454,36 @@ func TestComputeAllIsWhatTheWorkerStores(t *testing.T) {
 		t.Errorf("a panicking engine: %v, want an error", err)
 	}
 }
+
+// destSnapPanics is a fakeEngine whose snapping panics on a job's
+// destinations (the side prepare snaps on a goroutine of its own).
+type destSnapPanics struct {
+	*fakeEngine
+	cols int
+}
+
+func (d destSnapPanics) SnapAll(m routing.MetricSpec, pts []orb.Point, r float64) []routing.Snap {
+	if len(pts) == d.cols {
+		panic("destinations exploded")
+	}
+	return d.fakeEngine.SnapAll(m, pts, r)
+}
+
+// TestPrepareSnapPanicIsAnError: a panic while the destinations snap,
+// beside the origins, reaches ComputeAll's recover as an error instead of
+// ending the process.
+func TestPrepareSnapPanicIsAnError(t *testing.T) {
+	q, _, _ := setup(t, 2, &fakeEngine{})
+	j := submit(t, q, 5, 3, true)
+	spec, err := q.Spec(context.Background(), j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newComputer(destSnapPanics{&fakeEngine{}, 3}, 0)
+	if _, err := c.ComputeAll(context.Background(), spec); err == nil || !strings.Contains(err.Error(), "destinations exploded") {
+		t.Fatalf("ComputeAll = %v, want the snapping panic as an error", err)
+	}
+	if _, err := newComputer(destSnapPanics{&fakeEngine{}, 4}, 0).ComputeAll(context.Background(), spec); err != nil {
+		t.Fatalf("ComputeAll without a panic: %v", err)
+	}
+}
