@@ -99,19 +99,9 @@ func (q *Query) seed(lab []Weight, arc []int32, eps []Endpoint) {
 // target endpoint and where the searches met, or Inf when there is none.
 // Call Path or PathArcs afterwards for the route.
 func (q *Query) ShortestPath(sources, targets []Endpoint) (Weight, Meeting) {
-	q.reset()
-	if len(sources) == 0 || len(targets) == 0 {
+	minTarget, ok := q.start(sources, targets)
+	if !ok {
 		return Inf, Meeting{}
-	}
-	m := q.m
-	t := m.t
-	q.seed(q.fw, q.fwArc, sources)
-	q.seed(q.bw, q.bwArc, targets)
-	minTarget := Inf
-	for _, e := range targets {
-		if e.Init.Less(minTarget) {
-			minTarget = e.Init
-		}
 	}
 	best := Inf
 	var meet Meeting
@@ -120,47 +110,86 @@ func (q *Query) ShortestPath(sources, targets []Endpoint) (Weight, Meeting) {
 		if !ok {
 			break
 		}
-		fx, bx := q.fw[x], q.bw[x]
-		if fx.W != infW && bx.W != infW {
-			c := fx.Add(bx)
-			useLoop := false
-			if c.negative() {
-				c, useLoop = Inf, false
-				if l := m.loop[x]; l.W != infW {
-					c, useLoop = fx.Add(bx).Add(l), true
-				}
-			}
-			if c.Less(best) {
-				best, meet = c, Meeting{Node: x, UseLoop: useLoop}
-			}
+		if c, mt := q.meetingAt(x); c.Less(best) {
+			best, meet = c, mt
 		}
-		lo, hi := t.upFirst[x], t.upFirst[x+1]
-		if fx.W != infW && (best.W == infW || fx.Add(minTarget).Less(best)) {
-			for a := lo; a < hi; a++ {
-				wa := m.w[a].Up
-				if wa.W == infW {
-					continue
-				}
-				y := t.upHead[a]
-				if c := fx.Add(wa); c.Less(q.fw[y]) {
-					q.fw[y], q.fwArc[y] = c, int32(a)
-				}
-			}
+		if fx := q.fw[x]; fx.W != infW && (best.W == infW || fx.Add(minTarget).Less(best)) {
+			q.relaxUp(x, fx)
 		}
-		if bx.W != infW && bx.Less(best) {
-			for a := lo; a < hi; a++ {
-				wa := m.w[a].Down
-				if wa.W == infW {
-					continue
-				}
-				y := t.upHead[a]
-				if c := bx.Add(wa); c.Less(q.bw[y]) {
-					q.bw[y], q.bwArc[y] = c, int32(a)
-				}
-			}
+		if bx := q.bw[x]; bx.W != infW && bx.Less(best) {
+			q.relaxDown(x, bx)
 		}
 	}
 	return best, meet
+}
+
+// start resets q and seeds both searches; it returns the least Init of
+// the targets (what a forward label needs at least to reach one), and
+// false when there is no source or no target.
+func (q *Query) start(sources, targets []Endpoint) (Weight, bool) {
+	q.reset()
+	if len(sources) == 0 || len(targets) == 0 {
+		return Inf, false
+	}
+	q.seed(q.fw, q.fwArc, sources)
+	q.seed(q.bw, q.bwArc, targets)
+	minTarget := Inf
+	for _, e := range targets {
+		if e.Init.Less(minTarget) {
+			minTarget = e.Init
+		}
+	}
+	return minTarget, true
+}
+
+// meetingAt returns the weight of the path from a source to a target
+// through x that the two searches' labels give, and the meeting, or Inf
+// when a label is missing. A negative sum means that the source lies after
+// the target on x: only x's loop then makes a path.
+func (q *Query) meetingAt(x uint32) (Weight, Meeting) {
+	fx, bx := q.fw[x], q.bw[x]
+	if fx.W == infW || bx.W == infW {
+		return Inf, Meeting{}
+	}
+	c := fx.Add(bx)
+	if !c.negative() {
+		return c, Meeting{Node: x}
+	}
+	if l := q.m.loop[x]; l.W != infW {
+		return c.Add(l), Meeting{Node: x, UseLoop: true}
+	}
+	return Inf, Meeting{}
+}
+
+// relaxUp relaxes x's upward arcs from its forward label fx.
+func (q *Query) relaxUp(x uint32, fx Weight) {
+	m, t := q.m, q.m.t
+	for a := t.upFirst[x]; a < t.upFirst[x+1]; a++ {
+		wa := m.w[a].Up
+		if wa.W == infW {
+			continue
+		}
+		y := t.upHead[a]
+		if c := fx.Add(wa); c.Less(q.fw[y]) {
+			q.fw[y], q.fwArc[y] = c, int32(a)
+		}
+	}
+}
+
+// relaxDown relaxes x's upward arcs, against their direction, from its
+// backward label bx.
+func (q *Query) relaxDown(x uint32, bx Weight) {
+	m, t := q.m, q.m.t
+	for a := t.upFirst[x]; a < t.upFirst[x+1]; a++ {
+		wa := m.w[a].Down
+		if wa.W == infW {
+			continue
+		}
+		y := t.upHead[a]
+		if c := bx.Add(wa); c.Less(q.bw[y]) {
+			q.bw[y], q.bwArc[y] = c, int32(a)
+		}
+	}
 }
 
 // PathArcs returns the input arcs of the last ShortestPath result, in

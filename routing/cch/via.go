@@ -22,20 +22,11 @@ type Via struct {
 // (then node). Call Path with the meeting, or ViaPath with a candidate,
 // for the routes; both stay valid until the next search on q.
 func (q *Query) ViaSearch(sources, targets []Endpoint, limit func(best Weight) Weight, vias []Via) (Weight, Meeting, []Via) {
-	q.reset()
-	if len(sources) == 0 || len(targets) == 0 {
+	minTarget, ok := q.start(sources, targets)
+	if !ok {
 		return Inf, Meeting{}, vias
 	}
-	m := q.m
-	t := m.t
-	q.seed(q.fw, q.fwArc, sources)
-	q.seed(q.bw, q.bwArc, targets)
-	minTarget := Inf
-	for _, e := range targets {
-		if e.Init.Less(minTarget) {
-			minTarget = e.Init
-		}
-	}
+	t := q.m.t
 	best, bound := Inf, Inf
 	var meet Meeting
 	for {
@@ -43,45 +34,15 @@ func (q *Query) ViaSearch(sources, targets []Endpoint, limit func(best Weight) W
 		if !ok {
 			break
 		}
-		fx, bx := q.fw[x], q.bw[x]
-		if fx.W != infW && bx.W != infW {
-			c := fx.Add(bx)
-			useLoop := false
-			if c.negative() {
-				c = Inf
-				if l := m.loop[x]; l.W != infW {
-					c, useLoop = fx.Add(bx).Add(l), true
-				}
-			}
-			if c.Less(best) {
-				best, meet = c, Meeting{Node: x, UseLoop: useLoop}
-				bound = limit(best)
-			}
+		if c, mt := q.meetingAt(x); c.Less(best) {
+			best, meet = c, mt
+			bound = limit(best)
 		}
-		lo, hi := t.upFirst[x], t.upFirst[x+1]
-		if fx.W != infW && (bound.W == infW || !bound.Less(fx.Add(minTarget))) {
-			for a := lo; a < hi; a++ {
-				wa := m.w[a].Up
-				if wa.W == infW {
-					continue
-				}
-				y := t.upHead[a]
-				if c := fx.Add(wa); c.Less(q.fw[y]) {
-					q.fw[y], q.fwArc[y] = c, int32(a)
-				}
-			}
+		if fx := q.fw[x]; fx.W != infW && (bound.W == infW || !bound.Less(fx.Add(minTarget))) {
+			q.relaxUp(x, fx)
 		}
-		if bx.W != infW && !bound.Less(bx) {
-			for a := lo; a < hi; a++ {
-				wa := m.w[a].Down
-				if wa.W == infW {
-					continue
-				}
-				y := t.upHead[a]
-				if c := bx.Add(wa); c.Less(q.bw[y]) {
-					q.bw[y], q.bwArc[y] = c, int32(a)
-				}
-			}
+		if bx := q.bw[x]; bx.W != infW && !bound.Less(bx) {
+			q.relaxDown(x, bx)
 		}
 	}
 	if best.IsInf() {

@@ -153,30 +153,12 @@ func (q *Query) ShortestPath(sources, targets []Endpoint) (int64, Meeting) {
 	fw, bw := q.fw, q.bw
 	fw.start(h, sources, true)
 	bw.start(h, targets, true)
-	var minTargetInit int64
-	for _, e := range targets {
-		minTargetInit = min(minTargetInit, e.Init)
-	}
+	minTargetInit := minInit(targets)
 	best := Inf
 	var meet Meeting
 	consider := func(v uint32) {
-		df, db := fw.label(v), bw.label(v)
-		if df == Inf || db == Inf {
-			return
-		}
-		c := df + db
-		useLoop := false
-		if c < 0 {
-			// The source lies after the target on v: only a cycle helps.
-			if h.Loop[v] == Inf {
-				return
-			}
-			c += h.Loop[v]
-			useLoop = true
-		}
-		if c < best {
-			best = c
-			meet = Meeting{Node: v, UseLoop: useLoop}
+		if c, m := q.meetingAt(v); c < best {
+			best, meet = c, m
 		}
 	}
 	fwDone, bwDone := false, false
@@ -209,6 +191,36 @@ func (q *Query) ShortestPath(sources, targets []Endpoint) (int64, Meeting) {
 		}
 	}
 	return best, meet
+}
+
+// minInit returns the least Init of the endpoints, and 0 when none is
+// negative: what a forward search adds to its least key to bound the
+// weight of any path it can still complete.
+func minInit(eps []Endpoint) int64 {
+	var m int64
+	for _, e := range eps {
+		m = min(m, e.Init)
+	}
+	return m
+}
+
+// meetingAt returns the weight of the path from a source to a target
+// through v that the two searches' labels give, and the meeting, or Inf
+// when a label is missing. A negative sum means that the source lies after
+// the target on v: only v's cycle (Loop) then makes a path.
+func (q *Query) meetingAt(v uint32) (int64, Meeting) {
+	df, db := q.fw.label(v), q.bw.label(v)
+	if df == Inf || db == Inf {
+		return Inf, Meeting{}
+	}
+	c := df + db
+	if c >= 0 {
+		return c, Meeting{Node: v}
+	}
+	if q.h.Loop[v] == Inf {
+		return Inf, Meeting{}
+	}
+	return c + q.h.Loop[v], Meeting{Node: v, UseLoop: true}
 }
 
 // Path returns the node sequence of the last ShortestPath result, from the

@@ -28,31 +28,14 @@ func (q *Query) ViaSearch(sources, targets []Endpoint, limit func(best int64) in
 	fw.start(h, sources, true)
 	bw.start(h, targets, true)
 	q.settled = q.settled[:0]
-	var minTargetInit int64
-	for _, e := range targets {
-		minTargetInit = min(minTargetInit, e.Init)
-	}
+	minTargetInit := minInit(targets)
 	best := Inf
 	bound := Inf
 	var meet Meeting
 	consider := func(v uint32) {
-		df, db := fw.label(v), bw.label(v)
-		if df == Inf || db == Inf {
-			return
-		}
-		c := df + db
-		useLoop := false
-		if c < 0 {
-			if h.Loop[v] == Inf {
-				return
-			}
-			c += h.Loop[v]
-			useLoop = true
-		}
-		if c < best {
-			best = c
+		if c, m := q.meetingAt(v); c < best {
+			best, meet = c, m
 			bound = limit(best)
-			meet = Meeting{Node: v, UseLoop: useLoop}
 		}
 	}
 	fwDone, bwDone := false, false
