@@ -94,17 +94,40 @@ func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	if l == nil {
 		return errBoundaryLoading
 	}
-	bp := h.bufs.Get().(*[]byte)
-	defer h.bufs.Put(bp)
-	b := (*bp)[:0]
 	a, ok := l.AdminAt(p, level)
 	var g *adminGeom
 	if ok {
 		g = h.polygonJSON(l, a, p)
 	}
-	b = appendAdminCollection(b, a, g, h.opts.Now())
+	bp := h.bufs.Get().(*[]byte)
+	defer h.bufs.Put(bp)
+	b, at := appendAdminCollection((*bp)[:0], a, g, h.opts.Now())
 	*bp = b
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+	return writeAdminCollection(c.Response(), b[:at], g, b[at:])
+}
+
+// writeAdminCollection writes the answer made of head, the polygon's
+// cached JSON (none for an empty collection) and tail: the polygon, up to
+// 600 KB for a country, goes out from the cache without a copy into the
+// body.
+func writeAdminCollection(w *echo.Response, head []byte, g *adminGeom, tail []byte) error {
+	n := len(head) + len(tail)
+	if g != nil {
+		n += len(g.json)
+	}
+	w.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	w.Header().Set(echo.HeaderContentLength, strconv.Itoa(n))
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if g != nil {
+		if _, err := w.Write(g.json); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(tail)
+	return err
 }
 
 // polygonJSON returns the cached geometry of a's polygon containing p.
@@ -130,9 +153,10 @@ func (h *adminHandler) polygonJSON(l *boundary.Layer, a *boundary.Area, p orb.Po
 	return g
 }
 
-// appendAdminCollection appends the adminv1 FeatureCollection of area a
-// (nil: none) whose returned polygon is g.
-func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Time) []byte {
+// appendAdminCollection appends to b the adminv1 FeatureCollection of
+// area a (nil: none) whose returned polygon is g, all but g's JSON, which
+// goes at offset at of the returned text.
+func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Time) (_ []byte, at int) {
 	n := 0
 	if a != nil {
 		n = 1
@@ -141,7 +165,7 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 	if a != nil {
 		code, _ := a.AdminCategoryCode()
 		b = append(b, `{"type":"Feature","id":null,"geometry":`...)
-		b = append(b, g.json...)
+		at = len(b)
 		b = append(b, `,"geometry_name":"`+adminGeometryName+`","properties":{"boundary_id":`...)
 		b = strconv.AppendInt(b, a.ID, 10)
 		b = append(b, `,"country_code":`...)
@@ -160,6 +184,9 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 		b = lookupJSONString(b, a.Source)
 		b = append(b, `}}`...)
 	}
+	if a == nil {
+		at = len(b)
+	}
 	b = append(b, `],"totalFeatures":`...)
 	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, `,"numberMatched":`...)
@@ -174,7 +201,7 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 	} else {
 		b = appendCoords(b, g.bound.Min[1], g.bound.Min[0], g.bound.Max[1], g.bound.Max[0])
 	}
-	return append(b, '}')
+	return append(b, '}'), at
 }
 
 // appendPolygonGeometry appends a GeoJSON Polygon geometry.

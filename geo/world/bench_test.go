@@ -1,7 +1,6 @@
 package world
 
 import (
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -9,34 +8,16 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/paulmach/orb"
 )
 
-// landPoints returns n seeded random points on land: drawn uniformly in
-// longitude and latitude over the whole globe (so polar lands, with the
-// longest rings, weigh more than their area), kept when some country
-// contains them.
-func landPoints(tb testing.TB, ix *Index, n int) []orb.Point {
-	rng := rand.New(rand.NewPCG(1, 2))
-	pts := make([]orb.Point, 0, n)
-	for len(pts) < n {
-		p := orb.Point{rng.Float64()*360 - 180, rng.Float64()*180 - 90}
-		if _, ok := ix.CountryAt(p); ok {
-			pts = append(pts, p)
-		}
-	}
-	return pts
-}
-
 // BenchmarkLookup: the feature of each kind containing a point, over
-// 10,000 seeded random land points (landPoints); "all" asks the country,
+// 10,000 seeded random land points (Index.LandPoints); "all" asks the country,
 // the state and the county of each point. One op is one point; p50-ns
 // and p99-ns are percentiles of single lookups timed with the clock, whose
 // own cost (clock-ns, a pair of clock reads) is included in them.
 func BenchmarkLookup(b *testing.B) {
 	ix := testIndex(b)
-	pts := landPoints(b, ix, 10000)
+	pts := ix.LandPoints(10000, 1)
 	kinds := map[string][]Kind{"all": {Country, State, County}, "country": {Country}, "state": {State}, "county": {County}}
 	for _, name := range []string{"all", "country", "state", "county"} {
 		ks := kinds[name]

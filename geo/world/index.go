@@ -1,6 +1,7 @@
 package world
 
 import (
+	"math/rand/v2"
 	"sync"
 
 	"github.com/paulmach/orb"
@@ -68,6 +69,23 @@ func newIndex(fs []Feature) *Index {
 		}
 	}
 	return ix
+}
+
+// LandPoints returns n seeded random points on land, the same for the
+// same seed: drawn uniformly in longitude and latitude over the whole
+// globe (so polar lands, with the longest rings, weigh more than their
+// area) and kept when some country contains them. Benchmarks and load
+// tests draw their world-wide points with it.
+func (ix *Index) LandPoints(n int, seed uint64) []orb.Point {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	pts := make([]orb.Point, 0, n)
+	for len(pts) < n {
+		p := orb.Point{rng.Float64()*360 - 180, rng.Float64()*180 - 90}
+		if _, ok := ix.CountryAt(p); ok {
+			pts = append(pts, p)
+		}
+	}
+	return pts
 }
 
 // At returns the feature of kind k containing p (lon, lat), and false when
