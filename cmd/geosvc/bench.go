@@ -28,7 +28,9 @@ matrices), fetches it with the long-poll wait (or polls, --wait 0) until it
 is Finished, then fetches the result plain and gzip-compressed. Reports the
 order latency, order -> Finished, order -> result in hand (median, first and
 best of --runs), the fetch times and body sizes, and with --concurrent K the
-throughput of K jobs at once in cells/s and the server's peak RSS. The first
+throughput of K jobs at once in cells/s (with --batches B, the median,
+worst and best of B batches run one after the other) and the server's
+peak RSS. The first
 run's matrices are checked: rows spot-checked against routing's own table on
 the same data. Above 1000 locations the result is read as
 application/x-ndjson, line by line, and a started server gets
@@ -45,7 +47,7 @@ type benchConfig struct {
 	speeds                                  string // "Type:kmh,..." as routev1 takes them
 	newSpeeds                               bool
 	serverArgs                              []string
-	n, runs, concurrent, wait               int
+	n, runs, concurrent, batches, wait      int
 	ndjson                                  bool
 	seed                                    uint64
 	poll, timeout                           time.Duration
@@ -66,6 +68,7 @@ func runBench(args []string) error {
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")
 	fs.IntVar(&c.concurrent, "concurrent", 0, "then run this many jobs at once (e.g. 10); 0 skips")
+	fs.IntVar(&c.batches, "batches", 1, "with --concurrent: run the jobs at once this many times, one batch after the other (the median, worst and best throughput are reported)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the random points")
 	fs.DurationVar(&c.poll, "poll", 20*time.Millisecond, "fetch polling interval with --wait 0")
 	fs.IntVar(&c.wait, "wait", 30, "seconds each fetch may wait for the job to end (the long-poll extension); 0 polls every --poll")
@@ -76,7 +79,7 @@ func runBench(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 || c.n < 1 || c.runs < 1 || c.concurrent < 0 || c.poll <= 0 || c.wait < 0 || c.wait > 30 {
+	if fs.NArg() > 0 || c.n < 1 || c.runs < 1 || c.concurrent < 0 || c.batches < 1 || c.poll <= 0 || c.wait < 0 || c.wait > 30 {
 		fs.Usage()
 		return errUsage
 	}
@@ -212,12 +215,16 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 	runtime.GC()
 
 	if c.concurrent > 0 {
-		cr, err := benchConcurrent(ctx, client, points, c)
-		if err != nil {
-			return fmt.Errorf("concurrent: %w", err)
+		var crs []concurrentRun
+		for b := range c.batches {
+			cr, err := benchConcurrent(ctx, client, points, c)
+			if err != nil {
+				return fmt.Errorf("concurrent batch %d: %w", b+1, err)
+			}
+			crs = append(crs, cr)
 		}
 		fmt.Fprintln(out)
-		writeConcurrentTable(out, cr, c)
+		writeConcurrentTable(out, crs, c)
 	}
 	if len(pids) > 0 {
 		fmt.Fprintln(out)
@@ -517,16 +524,47 @@ func writeSingleTable(out io.Writer, runs []singleRun, n int) {
 	fmt.Fprintf(out, "| body size, gzip | %s | | | |\n", mib(first.sizeGzip))
 }
 
-// writeConcurrentTable prints the concurrent-jobs table.
-func writeConcurrentTable(out io.Writer, cr concurrentRun, c benchConfig) {
-	cells := float64(cr.jobs) * float64(c.n) * float64(c.n)
-	sorted := slices.Clone(cr.finished)
-	slices.Sort(sorted)
-	fmt.Fprintf(out, "| %d concurrent %d x %d jobs | value |\n|---|---:|\n", cr.jobs, c.n, c.n)
-	fmt.Fprintf(out, "| slowest order answer | %s |\n", ms(cr.orderSlow))
-	fmt.Fprintf(out, "| first job's result in hand | %s |\n", ms(sorted[0]))
-	fmt.Fprintf(out, "| all results in hand | %s |\n", ms(cr.wall))
-	fmt.Fprintf(out, "| throughput | %.2f M cells/s |\n", cells/cr.wall.Seconds()/1e6)
+// writeConcurrentTable prints the concurrent-jobs table of one or more
+// batches: each measure's median over the batches, then its worst and
+// best when there are several.
+func writeConcurrentTable(out io.Writer, crs []concurrentRun, c benchConfig) {
+	cells := float64(crs[0].jobs) * float64(c.n) * float64(c.n)
+	type measure struct {
+		name string
+		v    func(concurrentRun) float64 // larger is worse
+		f    func(float64) string
+	}
+	inMS := func(v float64) string { return ms(time.Duration(v)) }
+	measures := []measure{
+		{"slowest order answer", func(cr concurrentRun) float64 { return float64(cr.orderSlow) }, inMS},
+		{"first job's result in hand", func(cr concurrentRun) float64 { return float64(slices.Min(cr.finished)) }, inMS},
+		{"all results in hand", func(cr concurrentRun) float64 { return float64(cr.wall) }, inMS},
+		{"throughput", func(cr concurrentRun) float64 { return -cells / cr.wall.Seconds() / 1e6 }, func(v float64) string {
+			return strconv.FormatFloat(-v, 'f', 2, 64) + " M cells/s"
+		}},
+	}
+	title := fmt.Sprintf("%d concurrent %d x %d jobs", crs[0].jobs, c.n, c.n)
+	if len(crs) == 1 {
+		fmt.Fprintf(out, "| %s | value |\n|---|---:|\n", title)
+	} else {
+		fmt.Fprintf(out, "| %s, %d batches | median | worst | best |\n|---|---:|---:|---:|\n", title, len(crs))
+	}
+	for _, m := range measures {
+		v := make([]float64, len(crs))
+		for i, cr := range crs {
+			v[i] = m.v(cr)
+		}
+		slices.Sort(v)
+		med := v[len(v)/2]
+		if len(v)%2 == 0 {
+			med = (v[len(v)/2-1] + v[len(v)/2]) / 2
+		}
+		if len(crs) == 1 {
+			fmt.Fprintf(out, "| %s | %s |\n", m.name, m.f(med))
+			continue
+		}
+		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", m.name, m.f(med), m.f(v[len(v)-1]), m.f(v[0]))
+	}
 }
 
 // ms formats d in milliseconds.

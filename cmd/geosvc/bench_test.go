@@ -192,3 +192,45 @@ func TestBenchSpeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentTable: one batch prints its values; several print each
+// measure's median, worst and best, throughput from the cells of a batch
+// (10 jobs of 1000 x 1000 = 10 M cells) over its wall time.
+func TestConcurrentTable(t *testing.T) {
+	batch := func(wall time.Duration) concurrentRun {
+		return concurrentRun{jobs: 10, wall: wall, orderSlow: wall / 100, finished: []time.Duration{wall / 2, wall}}
+	}
+	c := benchConfig{n: 1000}
+	tests := []struct {
+		name    string
+		batches []concurrentRun
+		want    []string
+	}{
+		{"one batch", []concurrentRun{batch(time.Second)}, []string{
+			"| 10 concurrent 1000 x 1000 jobs | value |",
+			"| all results in hand | 1000.0 ms |",
+			"| throughput | 10.00 M cells/s |",
+		}},
+		{"three batches", []concurrentRun{batch(time.Second), batch(2 * time.Second), batch(time.Second / 2)}, []string{
+			"| 10 concurrent 1000 x 1000 jobs, 3 batches | median | worst | best |",
+			"| slowest order answer | 10.0 ms | 20.0 ms | 5.0 ms |",
+			"| first job's result in hand | 500.0 ms | 1000.0 ms | 250.0 ms |",
+			"| all results in hand | 1000.0 ms | 2000.0 ms | 500.0 ms |",
+			"| throughput | 10.00 M cells/s | 5.00 M cells/s | 20.00 M cells/s |",
+		}},
+		{"two batches: the mean of the middle two", []concurrentRun{batch(time.Second), batch(time.Second / 4)}, []string{
+			"| throughput | 25.00 M cells/s | 10.00 M cells/s | 40.00 M cells/s |",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			writeConcurrentTable(&b, tc.batches, c)
+			for _, line := range tc.want {
+				if !strings.Contains(b.String(), line+"\n") {
+					t.Errorf("no line %q in\n%s", line, b.String())
+				}
+			}
+		})
+	}
+}
