@@ -1,6 +1,7 @@
 package api
 
 import (
+	"compress/flate"
 	"math"
 	"net/http"
 	"strconv"
@@ -78,7 +79,28 @@ type adminGeomKey struct {
 type adminGeom struct {
 	json  []byte
 	bound orb.Bound
+	// gz is the gzip member begun by the answer up to the end of the
+	// polygon (adminFeatureHead, json), made on the first request that
+	// accepts gzip.
+	gzOnce sync.Once
+	gz     *gzipPrefix
+	gzErr  error
 }
+
+// gzipped returns g's gzip prefix, compressing it on first call.
+func (g *adminGeom) gzipped() (*gzipPrefix, error) {
+	g.gzOnce.Do(func() {
+		g.gz, g.gzErr = newGzipPrefix(flate.BestCompression, []byte(adminFeatureHead), g.json)
+	})
+	return g.gz, g.gzErr
+}
+
+// adminCollectionHead and adminFeatureHead begin every adminv1 answer,
+// the latter those with a feature, up to its geometry.
+const (
+	adminCollectionHead = `{"type":"FeatureCollection","features":[`
+	adminFeatureHead    = adminCollectionHead + `{"type":"Feature","id":null,"geometry":`
+)
 
 func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	q := c.QueryParams()
@@ -103,13 +125,25 @@ func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	defer h.bufs.Put(bp)
 	b, at := appendAdminCollection((*bp)[:0], a, g, h.opts.Now())
 	*bp = b
-	return writeAdminCollection(c.Response(), b[:at], g, b[at:])
+	resp := c.Response()
+	resp.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	if g != nil && acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+		if gz, err := g.gzipped(); err == nil {
+			bp2 := h.bufs.Get().(*[]byte)
+			defer h.bufs.Put(bp2)
+			*bp2 = gz.appendTail((*bp2)[:0], b[at:])
+			resp.Header().Set(echo.HeaderContentEncoding, "gzip")
+			return writeAdminCollection(resp, gz.member, nil, *bp2)
+		}
+	}
+	return writeAdminCollection(resp, b[:at], g, b[at:])
 }
 
 // writeAdminCollection writes the answer made of head, the polygon's
 // cached JSON (none for an empty collection) and tail: the polygon, up to
 // 600 KB for a country, goes out from the cache without a copy into the
-// body.
+// body. A gzipped answer is the cached gzip prefix as head, then the
+// member's end as tail.
 func writeAdminCollection(w *echo.Response, head []byte, g *adminGeom, tail []byte) error {
 	n := len(head) + len(tail)
 	if g != nil {
@@ -161,10 +195,11 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 	if a != nil {
 		n = 1
 	}
-	b = append(b, `{"type":"FeatureCollection","features":[`...)
-	if a != nil {
+	if a == nil {
+		b = append(b, adminCollectionHead...)
+	} else {
 		code, _ := a.AdminCategoryCode()
-		b = append(b, `{"type":"Feature","id":null,"geometry":`...)
+		b = append(b, adminFeatureHead...)
 		at = len(b)
 		b = append(b, `,"geometry_name":"`+adminGeometryName+`","properties":{"boundary_id":`...)
 		b = strconv.AppendInt(b, a.ID, 10)

@@ -1,15 +1,20 @@
 package api
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,11 +78,74 @@ func newBndFixture(t testing.TB, delaware bool) *bndFixture {
 
 func (f *bndFixture) get(t testing.TB, path string) (int, []byte) {
 	t.Helper()
+	rec := f.getWith(t, path, nil)
+	return rec.Code, rec.Body.Bytes()
+}
+
+// getWith is get with extra request headers, answering the recorder.
+func (f *bndFixture) getWith(t testing.TB, path string, header http.Header) *httptest.ResponseRecorder {
+	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
+	maps.Copy(req.Header, header)
 	req.Header.Set(headerAPIKey, f.key)
 	rec := httptest.NewRecorder()
 	f.srv.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.Bytes()
+	return rec
+}
+
+// TestAdminGzip: a client that accepts gzip gets the same answer
+// compressed (the polygon compressed once, the rest per request), every
+// time; a client that does not, or an empty collection, gets it plain;
+// Content-Length is the length of what is sent.
+func TestAdminGzip(t *testing.T) {
+	f := newBndFixture(t, true)
+	tests := []struct {
+		name, path, accept string
+		gzipped            bool
+	}{
+		{"country, gzip", "/adminv1/xy2admininfo?x=-75.5244&y=39.1582&type=admin0", "gzip", true},
+		{"country, gzip among others", "/adminv1/xy2admininfo?x=-75.5244&y=39.1582&type=admin0", "br;q=1.0, gzip;q=0.8, *;q=0.1", true},
+		{"country, gzip refused", "/adminv1/xy2admininfo?x=-75.5244&y=39.1582&type=admin0", "gzip;q=0", false},
+		{"country, no Accept-Encoding", "/adminv1/xy2admininfo?x=-75.5244&y=39.1582&type=admin0", "", false},
+		{"city, gzip", "/adminv1/xy2admininfo?x=-75.5466&y=39.7459&type=admin8", "gzip", true},
+		{"empty collection, gzip", "/adminv1/xy2admininfo?x=-74.0&y=38.0&type=admin0", "gzip", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, plain := f.get(t, tc.path)
+			for range 2 { // the second answer comes from the cached prefix
+				rec := f.getWith(t, tc.path, http.Header{"Accept-Encoding": {tc.accept}})
+				body := rec.Body.Bytes()
+				if rec.Code != http.StatusOK {
+					t.Fatalf("status %d: %s", rec.Code, body)
+				}
+				if n, _ := strconv.Atoi(rec.Header().Get("Content-Length")); n != len(body) {
+					t.Errorf("Content-Length %q, body %d bytes", rec.Header().Get("Content-Length"), len(body))
+				}
+				if !slices.Contains(rec.Header().Values("Vary"), "Accept-Encoding") {
+					t.Errorf("Vary %q lacks Accept-Encoding", rec.Header().Values("Vary"))
+				}
+				if got := rec.Header().Get("Content-Encoding") == "gzip"; got != tc.gzipped {
+					t.Fatalf("Content-Encoding %q, want gzip: %v", rec.Header().Get("Content-Encoding"), tc.gzipped)
+				}
+				if tc.gzipped {
+					zr, err := gzip.NewReader(bytes.NewReader(body))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if body, err = io.ReadAll(zr); err != nil {
+						t.Fatalf("gunzip: %v", err)
+					}
+					if len(plain) > 10000 && 2*rec.Body.Len() > len(plain) {
+						t.Errorf("%d bytes gzipped from %d: less than half saved", rec.Body.Len(), len(plain))
+					}
+				}
+				if !bytes.Equal(body, plain) {
+					t.Errorf("answer of %d bytes differs from the plain one of %d", len(body), len(plain))
+				}
+			}
+		})
+	}
 }
 
 // bndShape returns the JSON value's shape: objects with their keys in order

@@ -14,7 +14,9 @@
 # BBOX ("minlon minlat maxlon maxlat", default Delaware), SEED (42),
 # THREADS (1), CONNS (32), DURATION (20s), WARMUP (5s), URL, KEY, and
 # POINTS: a prepared file of "x y" lines to use instead of random points
-# (the geocoder's load test passes its queries this way).
+# (the geocoder's load test passes its queries this way; world-wide land
+# points: go run ./scripts/load/landpoints > FILE), and ACCEPT_ENCODING,
+# sent as the Accept-Encoding header (e.g. gzip).
 set -eu
 
 endpoint=${1:-tz}

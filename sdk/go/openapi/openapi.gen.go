@@ -2483,6 +2483,10 @@ type ClientInterface interface {
 	// answer's UTC time with milliseconds. OSM admin_level maps to
 	// admin0..admin8 per country (configs/admin_levels.yaml).
 	//
+	// An answer with a feature is gzip-compressed when the request's
+	// Accept-Encoding admits gzip (an extension; a country's polygon can
+	// be several hundred KB of JSON).
+	//
 	// Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 	Xy2admininfo(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -3002,6 +3006,10 @@ type ClientInterface interface {
 // every country). `geometry_name` is `geom`; `timeStamp` is the
 // answer's UTC time with milliseconds. OSM admin_level maps to
 // admin0..admin8 per country (configs/admin_levels.yaml).
+//
+// An answer with a feature is gzip-compressed when the request's
+// Accept-Encoding admits gzip (an extension; a country's polygon can
+// be several hundred KB of JSON).
 //
 // Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 func (c *Client) Xy2admininfo(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5378,6 +5386,10 @@ type ClientWithResponsesInterface interface {
 	// answer's UTC time with milliseconds. OSM admin_level maps to
 	// admin0..admin8 per country (configs/admin_levels.yaml).
 	//
+	// An answer with a feature is gzip-compressed when the request's
+	// Accept-Encoding admits gzip (an extension; a country's polygon can
+	// be several hundred KB of JSON).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
@@ -5920,6 +5932,11 @@ type ClientWithResponsesInterface interface {
 	Zip4Xy2zipWithResponse(ctx context.Context, params *Zip4Xy2zipParams, reqEditors ...RequestEditorFn) (*Zip4Xy2zipReply, error)
 }
 
+// Xy2admininfoReply200Headers the declared response headers of an HTTP 200 response for Xy2admininfo
+type Xy2admininfoReply200Headers struct {
+	ContentEncoding *string
+}
+
 // Xy2admininfoReply429Headers the declared response headers of an HTTP 429 response for Xy2admininfo
 type Xy2admininfoReply429Headers struct {
 	RetryAfter *int
@@ -5940,6 +5957,8 @@ type Xy2admininfoReply struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *LookupUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *Xy2admininfoReply200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *Xy2admininfoReply429Headers
 }
@@ -8020,6 +8039,10 @@ func (r Zip4Xy2zipReply) ContentType() string {
 // answer's UTC time with milliseconds. OSM admin_level maps to
 // admin0..admin8 per country (configs/admin_levels.yaml).
 //
+// An answer with a feature is gzip-compressed when the request's
+// Accept-Encoding admits gzip (an extension; a country's polygon can
+// be several hundred KB of JSON).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
@@ -8818,6 +8841,16 @@ func ParseXy2admininfoReply(rsp *http.Response) (*Xy2admininfoReply, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers Xy2admininfoReply200Headers
+		if values := rsp.Header.Values("Content-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentEncoding = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers Xy2admininfoReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -259,6 +259,10 @@ export interface paths {
          *     every country). `geometry_name` is `geom`; `timeStamp` is the
          *     answer's UTC time with milliseconds. OSM admin_level maps to
          *     admin0..admin8 per country (configs/admin_levels.yaml).
+         *
+         *     An answer with a feature is gzip-compressed when the request's
+         *     Accept-Encoding admits gzip (an extension; a country's polygon can
+         *     be several hundred KB of JSON).
          */
         get: operations["xy2admininfo"];
         put?: never;
@@ -2259,6 +2263,8 @@ export interface operations {
             /** @description The administrative boundary collection (possibly empty). */
             200: {
                 headers: {
+                    /** @description `gzip` on an answer with a feature when the request's Accept-Encoding admits gzip. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
