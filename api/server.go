@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,9 @@ type Options struct {
 	// CORSOrigins are the origins browsers may call from ("*" for any);
 	// empty disables CORS.
 	CORSOrigins []string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client; empty: the peer is the client.
+	TrustedProxies []netip.Prefix
 	// RateLimit is the per-key token bucket; a zero Rate disables it. A
 	// key's plan may set its own (configs/plans.yaml).
 	RateLimit RateLimit
@@ -119,7 +123,8 @@ func New(opts Options) *Server {
 	e.HideBanner = true
 	e.HidePort = true
 	// The peer's address, not X-Forwarded-For: clients cannot write the
-	// access log's remote address.
+	// access log's remote address. Behind trusted proxies, forwardedFor
+	// has made the peer's address the client's by then.
 	e.IPExtractor = echo.ExtractIPDirect()
 	s.hs = &http.Server{
 		Handler:           e,
@@ -149,6 +154,9 @@ func New(opts Options) *Server {
 		}
 	}
 
+	if len(opts.TrustedProxies) > 0 {
+		e.Pre(forwardedFor(opts.TrustedProxies))
+	}
 	e.Pre(requestID, s.accessLog, s.recoverPanic)
 	if len(opts.CORSOrigins) > 0 {
 		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{

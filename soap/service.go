@@ -287,7 +287,9 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 type clientIPContext struct{}
 
 // clientIP is the request's peer address, without the port (as the REST
-// server takes it: never a header the client writes).
+// server takes it: never a header the client writes; behind the proxies
+// of http.trusted_proxies the REST server has put the client's address
+// there).
 func clientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

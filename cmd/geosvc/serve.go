@@ -159,18 +159,23 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 				EmailDomains: cfg.Auth.Trial.EmailDomains,
 			},
 		})
+		proxies, err := cfg.HTTP.Proxies()
+		if err != nil {
+			return err
+		}
 		srv = api.New(api.Options{
-			Logger:       log,
-			Redis:        rdb,
-			Keys:         store,
-			BodyLimit:    cfg.HTTP.BodyLimit,
-			CORSOrigins:  cfg.HTTP.CORSOrigins,
-			RateLimit:    api.RateLimit{Rate: cfg.Auth.RateLimit.Rate, Burst: cfg.Auth.RateLimit.Burst},
-			ReadTimeout:  cfg.HTTP.ReadTimeout,
-			WriteTimeout: cfg.HTTP.WriteTimeout,
-			UsageFlush:   cfg.Auth.UsageFlush,
-			Version:      version,
-			Metrics:      apiMetrics,
+			TrustedProxies: proxies,
+			Logger:         log,
+			Redis:          rdb,
+			Keys:           store,
+			BodyLimit:      cfg.HTTP.BodyLimit,
+			CORSOrigins:    cfg.HTTP.CORSOrigins,
+			RateLimit:      api.RateLimit{Rate: cfg.Auth.RateLimit.Rate, Burst: cfg.Auth.RateLimit.Burst},
+			ReadTimeout:    cfg.HTTP.ReadTimeout,
+			WriteTimeout:   cfg.HTTP.WriteTimeout,
+			UsageFlush:     cfg.Auth.UsageFlush,
+			Version:        version,
+			Metrics:        apiMetrics,
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{
 			Queue: q, Usage: store, Logger: log,

@@ -4,6 +4,9 @@
 package config
 
 import (
+	"fmt"
+	"net/netip"
+	"strings"
 	"time"
 )
 
@@ -66,6 +69,31 @@ type HTTP struct {
 	// PublicURL is the service's base URL as clients reach it (behind a
 	// proxy); empty: taken from each request.
 	PublicURL string `yaml:"public_url"`
+	// TrustedProxies are the addresses and CIDR ranges of reverse proxies
+	// whose X-Forwarded-For names the client (see Proxies).
+	TrustedProxies []string `yaml:"trusted_proxies"`
+}
+
+// Proxies parses TrustedProxies: each an address ("192.0.2.7", a range
+// of one) or a CIDR range ("10.0.0.0/8", "2001:db8::/32").
+func (h HTTP) Proxies() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range h.TrustedProxies {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, fmt.Errorf("http.trusted_proxies: %q is neither an IP address nor a CIDR range", s)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // Auth configures API keys, the rate limit and usage counters.
@@ -180,6 +208,7 @@ func Defaults() Config {
 		HTTP: HTTP{
 			BodyLimit:       1 << 20,
 			CORSOrigins:     []string{"*"},
+			TrustedProxies:  []string{},
 			ShutdownTimeout: 30 * time.Second,
 			ReadTimeout:     30 * time.Second,
 			WriteTimeout:    120 * time.Second,

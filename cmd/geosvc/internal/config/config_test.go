@@ -166,6 +166,8 @@ func TestLoadErrors(t *testing.T) {
 		{"public URL with a query", nil, map[string]string{"GEOSVC_PUBLIC_URL": "https://geo.example.org/?a=1"}, "http.public_url"},
 		{"tdm queue not polled", []string{"--queues", "other=1"}, nil, `queue.tdm_queue: "tdm" is not in queue.queues`},
 		{"bad log level", []string{"--log-level", "loud"}, nil, "log.level"},
+		{"trusted proxy that is no address", nil, map[string]string{"GEOSVC_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, `http.trusted_proxies: "proxy.local"`},
+		{"trusted proxy range too long", []string{"--trusted-proxies", "10.0.0.0/33"}, nil, "http.trusted_proxies"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,3 +211,30 @@ func ftoa(x float64) string {
 	return s
 }
 func boolStr(b bool) string { s, _ := Get(Config{Auth: Auth{Demo: b}}, "auth.demo"); return s }
+
+// TestProxies: addresses become ranges of one, ranges are masked,
+// IPv4-mapped addresses are IPv4, blanks are skipped.
+func TestProxies(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"10.1.2.3/8", " 192.0.2.7 ", ""}, "10.0.0.0/8 192.0.2.7/32"},
+		{[]string{"2001:db8::1/32", "::ffff:198.51.100.9"}, "2001:db8::/32 198.51.100.9/32"},
+	}
+	for _, tc := range tests {
+		ps, err := HTTP{TrustedProxies: tc.in}.Proxies()
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		var got []string
+		for _, p := range ps {
+			got = append(got, p.String())
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%q = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -44,6 +44,7 @@ var Settings = []Setting{
 	{"http.read_timeout", "GEOSVC_READ_TIMEOUT", "read-timeout", "time to read one request", HTTPGroup},
 	{"http.write_timeout", "GEOSVC_WRITE_TIMEOUT", "write-timeout", "time to write one response", HTTPGroup},
 	{"http.public_url", "GEOSVC_PUBLIC_URL", "public-url", "base URL clients reach the service at (behind a proxy); the SOAP WSDL advertises it; empty: from each request", HTTPGroup},
+	{"http.trusted_proxies", "GEOSVC_TRUSTED_PROXIES", "trusted-proxies", "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (empty: the peer is the client)", HTTPGroup},
 	{"auth.demo_key", "GEOSVC_DEMO_KEY", "demo-key", "demo API key (30..128 chars); empty: generated on first start", HTTPGroup},
 	{"auth.demo", "GEOSVC_DEMO", "demo", "create or reuse a demo key at start-up", HTTPGroup},
 	{"auth.soap_key_requests", "GEOSVC_SOAP_KEY_REQUESTS", "soap-key-requests", "former name of auth.trial.enabled: true offers free trials", HTTPGroup},

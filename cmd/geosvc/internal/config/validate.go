@@ -39,6 +39,9 @@ func (c Config) Validate() error {
 			bad("http.public_url: %q is not an http(s) base URL like https://geo.example.org", u)
 		}
 	}
+	if _, err := c.HTTP.Proxies(); err != nil {
+		bad("%v", err)
+	}
 	if k := c.Auth.DemoKey; k != "" && (len(k) < 30 || len(k) > 128) {
 		bad("auth.demo_key: %d characters, want 30 to 128", len(k))
 	}
