@@ -397,8 +397,8 @@ func parseCovidDate(q url.Values, hl *health.Layer) (time.Time, error) {
 		return time.Time{}, httpErrorf(http.StatusBadRequest, "date must be a day written YYYY-MM-DD, got %s", quoteEcho(s))
 	}
 	if !hl.Covers(d) {
-		return time.Time{}, httpErrorf(http.StatusBadRequest, "date %s: no series of the health data covers that day (the data ends %s)",
-			s, hl.Timestamp().Format("2006-01-02"))
+		return time.Time{}, httpErrorf(http.StatusBadRequest, "date %s: no series of the health data covers that day (they run from %s to %s)",
+			s, hl.Start().Format("2006-01-02"), hl.Timestamp().Format("2006-01-02"))
 	}
 	return d, nil
 }

@@ -180,7 +180,7 @@ func TestCovidErrors(t *testing.T) {
 		{"/covidv1/country2data?admin=0", 400, "country is required"},
 		{"/covidv1/country2data?country=ZZZ&admin=0", 404, "ZZZ"},
 		{"/covidv1/country2data?country=PRT&admin=0&date=2023-13-01", 400, "date"},
-		{"/covidv1/country2data?country=PRT&admin=0&date=1990-01-01", 400, "no series"},
+		{"/covidv1/country2data?country=PRT&admin=0&date=1990-01-01", 400, "no series of the health data covers that day (they run from 2020-01-22 to "},
 		{"/covidv1/xy2data?x=-75.5&admin=0", 400, "y is required"},
 		{"/covidv1/xy2data?x=abc&y=39&admin=0", 400, "x must be a number"},
 		{"/covidv1/xy2data?x=-75.5&y=39", 400, "admin is required"},

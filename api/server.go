@@ -122,6 +122,7 @@ func New(opts Options) *Server {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
+	e.JSONSerializer = plainJSON{}
 	// The peer's address, not X-Forwarded-For: clients cannot write the
 	// access log's remote address. Behind trusted proxies, forwardedFor
 	// has made the peer's address the client's by then.

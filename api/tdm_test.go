@@ -211,7 +211,7 @@ func TestTDMOrderValidation(t *testing.T) {
 		{"speed not a number", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Motorway":"fast"}}`, "speeds.Motorway", "must be a number of km/h"},
 		{"speed zero", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Motorway":0}}`, "speeds.Motorway", "0 km/h is out of range"},
 		{"speed too high", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"LocalRoadCity":251}}`, "speeds.LocalRoadCity", "251 km/h is out of range"},
-		{"speed unknown type", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Autobahn":120}}`, "speeds", `"Autobahn" is not a RoadType`},
+		{"speed unknown type", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"speeds":{"Autobahn":120}}`, "speeds.Autobahn", `"Autobahn" is not a RoadType`},
 		{"avoid not an array", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":"toll"}`, "avoid", "must be an array of strings"},
 		{"avoid unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":["toll","bridges"]}`, "avoid[1]", `"bridges" is not an avoid option`},
 		{"routing not a string", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":1}`, "routing", "must be a string"},

@@ -154,7 +154,7 @@ func TestMetricSpecParse(t *testing.T) {
 		{"shortest", map[string]float64{"LocalRoadCity": 20, "Motorway": 80.5}, []string{"unpaved", "motorway"}, "shortest;speeds=Motorway:80.5,LocalRoadCity:20;avoid=motorway,unpaved", ""},
 		{"fastest", map[string]float64{"Defaultspeed": 50}, nil, "fastest;speeds=Defaultspeed:50", ""},
 		{"quickest", nil, nil, "", `routing: "quickest" is not a routing option`},
-		{"fastest", map[string]float64{"Motorways": 80}, nil, "", `speeds: "Motorways" is not a RoadType`},
+		{"fastest", map[string]float64{"Motorways": 80}, nil, "", `speeds.Motorways: "Motorways" is not a RoadType`},
 		{"fastest", map[string]float64{"Motorway": 0}, nil, "", "speeds.Motorway: 0 km/h is out of range"},
 		{"fastest", map[string]float64{"Motorway": 250.5}, nil, "", "speeds.Motorway: 250.5 km/h is out of range"},
 		{"fastest", map[string]float64{"Motorway": -3}, nil, "", "speeds.Motorway: -3 km/h is out of range"},

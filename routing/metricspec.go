@@ -153,7 +153,7 @@ func NewMetricSpec(base string, speeds map[string]float64, avoid []string) (Metr
 func (s *MetricSpec) SetSpeed(name string, kmh float64) error {
 	rt, ok := profile.ParseRoadType(name)
 	if !ok {
-		return &SpecError{Field: "speeds", Msg: fmt.Sprintf("%q is not a RoadType (want one of %s)", name, roadTypeList())}
+		return &SpecError{Field: "speeds." + name, Msg: fmt.Sprintf("%q is not a RoadType (want one of %s)", name, roadTypeList())}
 	}
 	if math.IsNaN(kmh) || kmh <= 0 || kmh > MaxSpeedKmh {
 		return &SpecError{Field: "speeds." + name, Msg: fmt.Sprintf("%v km/h is out of range (want > 0 and <= %d)", kmh, MaxSpeedKmh)}

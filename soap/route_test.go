@@ -332,7 +332,7 @@ func TestRoutePlanner(t *testing.T) {
 		{"unknown planning", "Scenic", []string{w2, s}, "", "not a RoutePlanningType"},
 		{"one stop", "Fastest", []string{w2}, "", "give 2 to 100"},
 		{"speed not a number", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>OtherRoadCity</Name><Speed>fast</Speed></SpeedItem></Speed>", `Speed: SpeedItem 1 (OtherRoadCity): Speed "fast" is not a number`},
-		{"speed of no RoadType", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>80</Speed></SpeedItem><SpeedItem><Name>Autobahn</Name><Speed>120</Speed></SpeedItem></Speed>", `SpeedItem 2 (Autobahn): speeds: "Autobahn" is not a RoadType`},
+		{"speed of no RoadType", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>80</Speed></SpeedItem><SpeedItem><Name>Autobahn</Name><Speed>120</Speed></SpeedItem></Speed>", `SpeedItem 2 (Autobahn): speeds.Autobahn: "Autobahn" is not a RoadType`},
 		{"speed out of range", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>251</Speed></SpeedItem></Speed>", "SpeedItem 1 (Motorway): speeds.Motorway: 251 km/h is out of range"},
 		{"speed twice", "Fastest", []string{w2, s}, "<Speed><SpeedItem><Name>Motorway</Name><Speed>80</Speed></SpeedItem><SpeedItem><Name>Motorway</Name><Speed>90</Speed></SpeedItem></Speed>", "RoadType Motorway is given twice"},
 		{"far stop", "Fastest", []string{w2, "20,20"}, "", "location 2 has no road"},

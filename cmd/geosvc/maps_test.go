@@ -272,3 +272,31 @@ func TestNewarkWBMP(t *testing.T) {
 		t.Errorf("WBMP dark share %.2f %% < half the PNG's road share %.2f %%", 100*dark, 100*roadShare)
 	}
 }
+
+// TestBundleBBox: /v1/info's bbox is the graph's extent at OSM's 7
+// decimals (float32 coordinates widened to float64 would print with 17
+// digits), and it holds Delaware.
+func TestBundleBBox(t *testing.T) {
+	dir, err := extractBundle(t, "delaware")
+	if err != nil {
+		extracts.Need(t, err)
+		t.Fatal(err)
+	}
+	_, b, err := loadBundle(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.BBox == nil {
+		t.Fatal("no bbox")
+	}
+	for i, v := range b.BBox {
+		if s := strconv.FormatFloat(v, 'f', -1, 64); len(s) > len(strconv.FormatFloat(v, 'f', 0, 64))+8 {
+			t.Errorf("bbox[%d] = %s: more than 7 decimals", i, s)
+		}
+	}
+	// Dover and Wilmington lie inside; the extract reaches into the
+	// neighbouring states but not past them.
+	if bb := b.BBox; !(bb[0] < -75.55 && bb[2] > -75.52 && bb[1] < 39.15 && bb[3] > 39.74 && bb[0] > -76.5 && bb[2] < -74.5) {
+		t.Errorf("bbox %v does not frame Delaware", *bb)
+	}
+}

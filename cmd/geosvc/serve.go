@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -406,7 +407,10 @@ func loadBundle(dir string, withGraph bool) (*routing.Graph, *api.Bundle, error)
 	meta := g.Meta()
 	b.Nodes, b.Edges = meta.Nodes, meta.Edges
 	bb := g.Bounds()
-	b.BBox = &[4]float64{bb.Min[0], bb.Min[1], bb.Max[0], bb.Max[1]}
+	// At OSM's 7 decimals: float32 node coordinates widened to float64
+	// would print as -74.96052680000001.
+	deg7 := func(v float64) float64 { return math.Round(v*1e7) / 1e7 }
+	b.BBox = &[4]float64{deg7(bb.Min[0]), deg7(bb.Min[1]), deg7(bb.Max[0]), deg7(bb.Max[1])}
 	if b.OSMTimestamp.IsZero() {
 		b.OSMTimestamp = meta.Timestamp
 	}

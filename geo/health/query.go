@@ -100,6 +100,15 @@ func (l *Layer) Covers(asOf time.Time) bool {
 	return i < len(l.covered) && l.covered[i].from <= d
 }
 
+// Start returns the earliest date any series of the layer covers
+// (midnight UTC), the zero time for an empty layer.
+func (l *Layer) Start() time.Time {
+	if len(l.covered) == 0 {
+		return time.Time{}
+	}
+	return l.covered[0].from.time()
+}
+
 // Timestamp returns the latest date of the layer's data (midnight UTC),
 // the zero time for an empty layer.
 func (l *Layer) Timestamp() time.Time {
