@@ -60,8 +60,8 @@ func (r *Report) String() string {
 	for c := Railway; int(c) < numClasses; c++ {
 		fmt.Fprintf(&b, " %s %d", c, r.Stats.Lines[c])
 	}
-	fmt.Fprintf(&b, "\n  multipolygons %d assembled, %d cut by the extract; sea: %d coastline ways in %d chains, %d gaps closed, %d ends extended to the box, %d islands, %d water polygons",
-		r.Relations, r.Broken, r.Coast.Ways, r.Coast.Chains, r.Coast.GapsClosed, r.Coast.EndsExtended, r.Coast.Islands, r.Coast.SeaPolygons)
+	fmt.Fprintf(&b, "\n  multipolygons %d assembled, %d cut by the extract; sea: %d coastline ways (%d from the world base layer where the extract cuts the coast) in %d chains, %d gaps closed, %d ends extended to the box, %d islands, %d water polygons",
+		r.Relations, r.Broken, r.Coast.Ways, r.Coast.WorldWays, r.Coast.Chains, r.Coast.GapsClosed, r.Coast.EndsExtended, r.Coast.Islands, r.Coast.SeaPolygons)
 	return b.String()
 }
 
@@ -78,7 +78,10 @@ func Build(opts BuildOptions) (*Layer, *Report, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("mapdata: %w", err)
 	}
-	l, rep := rd.layer()
+	l, rep, err := rd.layer()
+	if err != nil {
+		return nil, nil, fmt.Errorf("mapdata: %w", err)
+	}
 	if opts.Out != "" {
 		if err := l.Write(opts.Out); err != nil {
 			return nil, nil, err
@@ -343,7 +346,7 @@ func (rd *reader) way(id int64) *osmarea.Way {
 }
 
 // layer assembles what was read.
-func (rd *reader) layer() (*Layer, *Report) {
+func (rd *reader) layer() (*Layer, *Report, error) {
 	rep := &Report{}
 	var areas []Area
 	var lines []Line
@@ -443,6 +446,27 @@ func (rd *reader) layer() (*Layer, *Report) {
 		}
 	}
 	sea, crep := AssembleSea(coast, bound)
+	if len(sea) > 0 {
+		// Where the extract cuts its coast, that sea floods the land
+		// beyond the cut: the world base layer's coast closes it there
+		// (worldcoast.go).
+		flooded := func(p orb.Point) bool {
+			for _, s := range sea {
+				if s.Bound().Contains(p) && planar.PolygonContains(s, p) {
+					return true
+				}
+			}
+			return false
+		}
+		wc, err := worldCoast(coast, bound, flooded)
+		if err != nil {
+			return nil, rep, err
+		}
+		if len(wc) > 0 {
+			sea, crep = AssembleSea(append(coast, wc...), bound)
+			crep.WorldWays = len(wc)
+		}
+	}
 	rep.Coast, rep.Sea = crep, sea
 	for _, p := range sea {
 		areas = append(areas, Area{Class: Water, Polygon: p})
@@ -466,5 +490,5 @@ func (rd *reader) layer() (*Layer, *Report) {
 	}
 	l := NewBounded(bound, areas, lines, places)
 	rep.Stats = l.Stats()
-	return l, rep
+	return l, rep, nil
 }

@@ -17,6 +17,10 @@ type CoastWay struct {
 
 // CoastReport says how the sea was assembled.
 type CoastReport struct {
+	// WorldWays counts the stretches of the world base layer's coast
+	// added where the extract has no coastline (worldcoast.go); they are
+	// among Ways.
+	WorldWays int
 	// Ways counts the coastline ways; Chains the chains they join into.
 	Ways, Chains int
 	// Islands counts the closed land rings inside the box.

@@ -15,7 +15,7 @@ import (
 const FileName = "mapdata.bin"
 
 // FileVersion is the version of the mapdata.bin format and content.
-const FileVersion = 1
+const FileVersion = 2
 
 // File format of mapdata.bin: a binfmt container with this magic and
 // version. Sections: "coords" (int32 x, y pairs, 1e-7 degree), "ring.off"

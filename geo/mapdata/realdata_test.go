@@ -74,6 +74,12 @@ func TestDelawareAreas(t *testing.T) {
 		{"Brandywine Creek State Park (r3804174)", orb.Point{-75.5679, 39.8104}, Park, true, false},
 		{"Lynch Thicket (r6366096, natural=wood)", orb.Point{-75.0943, 38.6259}, Woodland, true, false},
 		{"Dover is not a park", orb.Point{-75.5247, 39.1573}, Park, false, false},
+		// New Jersey, across the bay: the extract holds no coastline
+		// there (the world base layer's coast closes the sea), so its
+		// land must not be sea.
+		{"Port Norris, NJ", orb.Point{-75.035, 39.246}, Water, false, false},
+		{"Fortescue, NJ", orb.Point{-75.16, 39.235}, Water, false, false},
+		{"Salem, NJ", orb.Point{-75.467, 39.572}, Water, false, false},
 	}
 	for _, tc := range tests {
 		if got := inSea(rep, tc.p); got != tc.sea {
@@ -120,8 +126,13 @@ func TestDelawareCounts(t *testing.T) {
 	if s.Lines[Border] != 0 {
 		t.Errorf("%d country borders in Delaware, want 0", s.Lines[Border])
 	}
-	if rep.Coast.Ways != 64 || rep.Coast.GapsClosed != 1 || rep.Coast.Islands != 5 {
-		t.Errorf("coast %+v: want 64 ways, the Delaware River gap at Marcus Hook closed, 5 islands", rep.Coast)
+	// 64 coastline ways of the extract; the New Jersey shore of the bay,
+	// which the extract cuts, from the world base layer (2 stretches,
+	// joined to the extract's chains across 2 gaps besides the Delaware
+	// River's at Marcus Hook); 5 islands, and the tip of Cape May the
+	// box clips.
+	if c := rep.Coast; c.Ways-c.WorldWays != 64 || c.WorldWays != 2 || c.GapsClosed != 3 || c.Islands != 6 {
+		t.Errorf("coast %+v: want 64 ways of the extract and 2 of the world layer, 3 gaps closed, 6 islands", rep.Coast)
 	}
 	if rep.Size <= 0 || rep.Size > 30<<20 {
 		t.Errorf("size %d bytes, want 1 .. 30 MB", rep.Size)
