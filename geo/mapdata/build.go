@@ -372,8 +372,9 @@ func (rd *reader) layer() (*Layer, *Report, error) {
 	}
 	rep.Bound = bound
 	areas = append(areas, Area{Class: Land, Polygon: orb.Polygon{boxRing(bound)}})
+	nodePlaces := len(places) // the place nodes; area places follow
 	addPlace := func(p *Place, mp orb.MultiPolygon) {
-		if p == nil || len(mp) == 0 {
+		if p == nil || len(mp) == 0 || labelledByNode(*p, mp, places[:nodePlaces]) {
 			return
 		}
 		q := *p

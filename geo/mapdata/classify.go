@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 	"github.com/paulmach/osm"
 )
 
@@ -129,4 +131,38 @@ func parsePopulation(v string) int {
 		return 0
 	}
 	return n
+}
+
+// labelledByNode reports whether an area place (a town's boundary tagged
+// place=*) is already labelled by one of the place nodes: one inside the
+// area whose name is the area's, or a word-bounded part of it ("Seaford"
+// in "City of Seaford"). A map then shows the node's label only, not
+// both.
+func labelledByNode(area Place, mp orb.MultiPolygon, nodes []Place) bool {
+	b := mp.Bound()
+	for _, n := range nodes {
+		if !b.Contains(n.Point) || !sameTownName(area.Name, n.Name) {
+			continue
+		}
+		if planar.MultiPolygonContains(mp, n.Point) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameTownName reports whether node names the town area names: equal
+// (ignoring case) or a run of whole words of it.
+func sameTownName(area, node string) bool {
+	a, n := strings.ToLower(strings.TrimSpace(area)), strings.ToLower(strings.TrimSpace(node))
+	if n == "" {
+		return false
+	}
+	i := strings.Index(a, n)
+	if i < 0 {
+		return false
+	}
+	before := i == 0 || a[i-1] == ' '
+	after := i+len(n) == len(a) || a[i+len(n)] == ' ' || a[i+len(n)] == ','
+	return before && after
 }

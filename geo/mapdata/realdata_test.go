@@ -166,6 +166,18 @@ func TestDelawareCounts(t *testing.T) {
 
 func TestDelawarePlaces(t *testing.T) {
 	l, _ := buildExtract(t, "delaware")
+	// Seaford's place node labels the town; its boundary relation, also
+	// tagged place=city and named "City of Seaford", adds no second label.
+	seaford := orb.Bound{Min: orb.Point{-75.66, 38.62}, Max: orb.Point{-75.58, 38.68}}
+	var names []string
+	for _, p := range l.Places(seaford) {
+		if p.Name == "Seaford" || p.Name == "City of Seaford" {
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) != 1 || names[0] != "Seaford" {
+		t.Errorf("Seaford's labels: %q, want one, \"Seaford\"", names)
+	}
 	tests := []struct {
 		name    string
 		kind    PlaceKind
