@@ -131,6 +131,9 @@ type candidate struct {
 	pop   int
 	road  bool
 	fit   float64 // a road name's longest width in pixels
+	// path is the pixel polyline a road name is written along (the
+	// road's longest visible piece); nil: level text.
+	path [][2]float64
 }
 
 // labels places the scale bar, then the place and road names by
@@ -233,6 +236,20 @@ func (m *mapDraw) place(cs []candidate, placed []image.Rectangle) error {
 		return true
 	}
 	for _, cd := range cs {
+		if len(cd.path) > 1 {
+			// A road's name along the road; level, as below, where the
+			// road bends too much or the place is taken.
+			a, ok, err := m.c.LayoutAlong(cd.text, cd.path, cd.style)
+			if err != nil {
+				return err
+			}
+			if ok && free(a.Box) {
+				m.c.DrawAlong(a)
+				placed = append(placed, a.Box)
+				m.placed = append(m.placed, Placed{Text: cd.text, Type: cd.typ, Box: a.Box})
+				continue
+			}
+		}
 		box0, err := m.c.TextBox(cd.text, 0, 0, cd.style)
 		if err != nil {
 			return err
@@ -318,6 +335,7 @@ func (m *mapDraw) roadLabels() []candidate {
 		type best struct {
 			l    float64
 			x, y float64
+			path [][2]float64
 		}
 		longest := map[string]best{}
 		for name, chain := range roadChains(m.byType[rl.typ], done) {
@@ -341,7 +359,7 @@ func (m *mapDraw) roadLabels() []candidate {
 					t := half / l
 					mx, my := px[k-1][0]+t*(px[k][0]-px[k-1][0]), px[k-1][1]+t*(px[k][1]-px[k-1][1])
 					if mx >= 0 && my >= 0 && mx <= w && my <= h {
-						longest[name] = best{total, mx, my}
+						longest[name] = best{total, mx, my, px}
 					}
 					break
 				}
@@ -359,7 +377,7 @@ func (m *mapDraw) roadLabels() []candidate {
 				continue
 			}
 			done[n] = true
-			out = append(out, candidate{rank: labelRank("City1K"), text: n, typ: "road:" + rl.typ, x: b.x, y: b.y, style: it.Text, road: true, pop: -i, fit: b.l})
+			out = append(out, candidate{rank: labelRank("City1K"), text: n, typ: "road:" + rl.typ, x: b.x, y: b.y, style: it.Text, road: true, pop: -i, fit: b.l, path: b.path})
 		}
 	}
 	return out
