@@ -28,6 +28,8 @@ type LegendItem struct {
 	// outline on the edge pixels), a line's or road's stroke (casing
 	// above and below), a label type's "Aa" in its text style.
 	Swatch image.Rectangle
+	// text is where its name is written: the baseline's left end.
+	text image.Point
 }
 
 // The legend's look: text size and colours, the box's opacity, its
@@ -41,6 +43,7 @@ const (
 	legendPad    = 4
 	legendSwatch = 18 // swatch width
 	legendGap    = 5  // between swatch and name
+	legendColGap = 10 // between two columns
 )
 
 var (
@@ -124,24 +127,37 @@ func (m *mapDraw) legendLayout(bg, road, label []string) (*Legend, error) {
 			textW = max(textW, b.Dx())
 		}
 	}
-	w := 2*legendPad + legendSwatch + legendGap + textW
-	h := 2*legendPad + n*rowH
+	// As many rows a column as the image's height holds, in as few
+	// columns as that takes, the rows shared evenly between them.
+	colW := legendSwatch + legendGap + textW
 	W, H := m.c.View.W, m.c.View.H
+	perCol := (H - 2*legendMargin - 2*legendPad) / rowH
+	if perCol < 1 {
+		return nil, nil
+	}
+	cols := (n + perCol - 1) / perCol
+	rows := (n + cols - 1) / cols
+	w := 2*legendPad + cols*colW + (cols-1)*legendColGap
+	h := 2*legendPad + rows*rowH
 	if w > W/2 || h > H-2*legendMargin {
 		return nil, nil
 	}
 	box := image.Rect(W-legendMargin-w, legendMargin, W-legendMargin, legendMargin+h)
 	lg := &Legend{Box: box}
-	y := box.Min.Y + legendPad
-	x := box.Min.X + legendPad
+	k := 0
 	for _, l := range []struct {
 		kind  string
 		names []string
 	}{{"Background", bg}, {"Road", road}, {"Label", label}} {
 		for _, name := range l.names {
+			x := box.Min.X + legendPad + k/rows*(colW+legendColGap)
+			y := box.Min.Y + legendPad + k%rows*rowH
 			row := image.Rect(x, y, x+legendSwatch, y+rowH)
-			lg.Items = append(lg.Items, LegendItem{Kind: l.kind, Name: name, Swatch: m.swatchBox(l.kind, name, row)})
-			y += rowH
+			// The name's baseline: one pixel under the row's top, plus
+			// the text's ascent.
+			lg.Items = append(lg.Items, LegendItem{Kind: l.kind, Name: name, Swatch: m.swatchBox(l.kind, name, row),
+				text: image.Pt(x+legendSwatch+legendGap, y+1-probe.Min.Y)})
+			k++
 		}
 	}
 	return lg, nil
@@ -205,19 +221,11 @@ func (m *mapDraw) drawLegend(bg, road, label []string) (*Legend, error) {
 		m.c.Rect(r, border)
 	}
 	ts := m.legendTextStyle()
-	probe, err := m.c.TextBox("Ag", 0, 0, ts)
-	if err != nil {
-		return nil, err
-	}
-	rowH := probe.Dy() + 2
-	for i, it := range lg.Items {
+	for _, it := range lg.Items {
 		if err := m.swatch(it, border); err != nil {
 			return nil, err
 		}
-		// The name's baseline: one pixel under the row's top, plus the
-		// text's ascent.
-		y := lg.Box.Min.Y + legendPad + i*rowH + 1 - probe.Min.Y
-		if _, err := m.c.Text(legendName(it.Name), lg.Box.Min.X+legendPad+legendSwatch+legendGap, y, ts); err != nil {
+		if _, err := m.c.Text(legendName(it.Name), it.text.X, it.text.Y, ts); err != nil {
 			return nil, err
 		}
 	}

@@ -49,6 +49,10 @@ func TestLegendPixels(t *testing.T) {
 		// the legend goes (so that keeping clear of it is tested).
 		overlapWithout bool
 		tooSmall       bool
+		// columns: how many columns the legend needs (0: one).
+		columns int
+		// mpp is the scale in metres a pixel (0: 20).
+		mpp float64
 	}{
 		{name: "colour, no labels", st: def, center: dover, w: 600, h: 400, border: grey,
 			swatches: map[string]color.RGBA{"Water": def.Background["Water"].Inner.Color, "Park": def.Background["Park"].Inner.Color,
@@ -62,10 +66,15 @@ func TestLegendPixels(t *testing.T) {
 		{name: "colour, a wide road's legend", st: wide, center: dover, w: 600, h: 400, labels: true, border: grey,
 			swatches: map[string]color.RGBA{"Motorway": {0, 255, 0, 255}}},
 		{name: "too small", st: def, center: dover, w: 160, h: 100, labels: true, tooSmall: true},
+		{name: "short and wide: the rows in columns", st: def, center: dover, w: 1000, h: 110, mpp: 150, labels: true, border: grey, columns: 2,
+			swatches: map[string]color.RGBA{"Motorway": def.Road["Motorway"].Inner.Color}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			mpp := 20.0
+			if tc.mpp > 0 {
+				mpp = tc.mpp
+			}
 			v := render.View{Center: tc.center, WidthM: mpp * float64(tc.w), HeightM: mpp * float64(tc.h), W: tc.w, H: tc.h}
 			draw := func(legend bool) (*render.Canvas, Drawn) {
 				c, d, err := Draw(doverSources(), Request{View: v, Style: tc.st, Labels: tc.labels, ScaleBar: true, Metric: true, Legend: legend})
@@ -111,6 +120,13 @@ func TestLegendPixels(t *testing.T) {
 			}
 			if len(got) != len(want) || len(got) == 0 {
 				t.Fatalf("legend lists %v, the map drew %v", got, want)
+			}
+			cols := map[int]bool{}
+			for _, it := range lg.Items {
+				cols[it.Swatch.Min.X] = true
+			}
+			if tc.columns > 0 && len(cols) < tc.columns {
+				t.Errorf("%d items in %d column(s) on a %d px high image, want %d or more", len(lg.Items), len(cols), tc.h, tc.columns)
 			}
 			for i := range got {
 				if got[i] != want[i] {
