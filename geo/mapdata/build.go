@@ -447,7 +447,20 @@ func (rd *reader) layer() (*Layer, *Report, error) {
 		}
 	}
 	sea, crep := AssembleSea(coast, bound)
-	if len(sea) > 0 {
+	switch {
+	case len(coast) == 0:
+		// No coastline in the extract (roads only, or inland): the sea is
+		// the world base layer's, where its coast crosses the box, so
+		// that the box's Land does not cover the ocean (Porto).
+		wc, err := worldCoast(nil, bound, func(orb.Point) bool { return true })
+		if err != nil {
+			return nil, rep, err
+		}
+		if len(wc) > 0 {
+			sea, crep = AssembleSea(wc, bound)
+			crep.WorldWays = len(wc)
+		}
+	case len(sea) > 0:
 		// Where the extract cuts its coast, that sea floods the land
 		// beyond the cut: the world base layer's coast closes it there
 		// (worldcoast.go).

@@ -275,15 +275,35 @@ func TestMonacoSea(t *testing.T) {
 }
 
 // TestPortoRoadsOnly: the Porto extract holds roads and almost nothing
-// else: no coastline (no sea is invented), no water, 11 buildings.
+// else: no coastline, no water, 11 buildings. The sea west of the city
+// is the world base layer's, so the box's Land does not cover the
+// Atlantic.
 func TestPortoRoadsOnly(t *testing.T) {
 	l, rep := buildExtract(t, "porto_portugal")
 	s := l.Stats()
-	if rep.Coast.Ways != 0 || len(rep.Sea) != 0 || s.Areas[Water] != 0 {
-		t.Errorf("coast %+v, water %d: want none", rep.Coast, s.Areas[Water])
+	if c := rep.Coast; c.Ways == 0 || c.Ways != c.WorldWays || len(rep.Sea) == 0 {
+		t.Errorf("coast %+v, %d sea polygons: want the world base layer's coast only, and a sea", rep.Coast, len(rep.Sea))
 	}
 	if s.Areas[Land] != 1 || s.Areas[Buildings] != 11 {
 		t.Errorf("areas %v: want the Land box and 11 buildings", s.Areas)
+	}
+	tests := []struct {
+		name string
+		p    orb.Point
+		sea  bool
+	}{
+		{"Atlantic off Foz do Douro", orb.Point{-8.75, 41.15}, true},
+		{"Atlantic off Matosinhos", orb.Point{-8.76, 41.20}, true},
+		{"Aliados, Porto", orb.Point{-8.6110, 41.1486}, false},
+		{"Vila Nova de Gaia", orb.Point{-8.61, 41.12}, false},
+	}
+	for _, tc := range tests {
+		if got := inSea(rep, tc.p); got != tc.sea {
+			t.Errorf("%s %v: in the sea = %v, want %v", tc.name, tc.p, got, tc.sea)
+		}
+		if got := classesAt(l, tc.p, 20)[Water]; got != tc.sea {
+			t.Errorf("%s %v: water %v, want %v", tc.name, tc.p, got, tc.sea)
+		}
 	}
 }
 
