@@ -64,7 +64,24 @@ type routeAnswer struct {
 	Steps []routeStep `json:"steps"`
 	// Geometry is the route as a GeoJSON LineString.
 	Geometry routeLine `json:"geometry"`
+	// Alternatives are the other routes asked for with alternatives=N,
+	// best first (an empty list when none is admissible); absent unless
+	// asked.
+	Alternatives *[]routeAlternative `json:"alternatives,omitempty"`
 }
+
+// routeAlternative is an alternative route: its own duration, distance,
+// steps and geometry, between the same snapped points.
+type routeAlternative struct {
+	DurationS int         `json:"duration"`
+	DistanceM int         `json:"distance"`
+	Steps     []routeStep `json:"steps"`
+	Geometry  routeLine   `json:"geometry"`
+}
+
+// maxRouteAlternatives is the most alternative routes routev1 gives (the
+// SOAP route planner's Fastest3 and Shortest3 give as many).
+const maxRouteAlternatives = 2
 
 // routeEnd is one end of a route.
 type routeEnd struct {
@@ -113,6 +130,14 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	alts := 0
+	if v := strings.TrimSpace(q.Get("alternatives")); v != "" || q.Has("alternatives") {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxRouteAlternatives {
+			return httpErrorf(http.StatusBadRequest, "alternatives must be a whole number from 0 to %d, got %s", maxRouteAlternatives, quoteEcho(v))
+		}
+		alts = n
+	}
 	var g *routing.Graph
 	if h.opts.Graph != nil {
 		g = h.opts.Graph()
@@ -126,7 +151,8 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], h.opts.SnapRadiusM)
 		}
 	}
-	r, err := g.RouteSpec(c.Request().Context(), spec, snaps[0], snaps[1])
+	ctx := c.Request().Context()
+	r, err := g.RouteSpec(ctx, spec, snaps[0], snaps[1])
 	if errors.Is(err, routing.ErrNoRoute) {
 		return httpError(http.StatusNotFound, "no route joins the two points")
 	}
@@ -134,17 +160,42 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 		return err
 	}
 	ans := routeAnswer{Routing: spec.Base.String(), DurationS: r.DurationS, DistanceM: r.DistanceM,
-		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]),
-		Steps: []routeStep{}, Geometry: routeLine{Type: "LineString", Coordinates: make([][2]float64, len(r.Geometry))}}
-	for i, p := range r.Geometry {
-		ans.Geometry.Coordinates[i] = round7pt(p)
+		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r)}
+	if alts > 0 {
+		rs, err := g.AlternativesSpec(ctx, spec, snaps[0], snaps[1], alts+1)
+		if err != nil && !errors.Is(err, routing.ErrNoRoute) {
+			return err
+		}
+		list := []routeAlternative{}
+		for i, a := range rs {
+			if i == 0 {
+				continue // the best route, answered above
+			}
+			list = append(list, routeAlternative{DurationS: a.DurationS, DistanceM: a.DistanceM, Steps: routeSteps(a), Geometry: routeGeometry(a)})
+		}
+		ans.Alternatives = &list
 	}
+	return c.JSON(http.StatusOK, ans)
+}
+
+// routeSteps are a route's turn-by-turn steps as routev1 writes them.
+func routeSteps(r *routing.Route) []routeStep {
+	steps := []routeStep{}
 	for _, s := range r.Steps() {
-		ans.Steps = append(ans.Steps, routeStep{Maneuver: s.Maneuver.String(), Street: s.Street, RoadType: s.RoadType.String(),
+		steps = append(steps, routeStep{Maneuver: s.Maneuver.String(), Street: s.Street, RoadType: s.RoadType.String(),
 			Location: round7pt(s.Point), DistanceM: math.Round(s.DistanceM*10) / 10, DurationS: math.Round(s.DurationS*10) / 10,
 			Ramp: s.Ramp, Toward: s.Toward, Exit: s.Exit})
 	}
-	return c.JSON(http.StatusOK, ans)
+	return steps
+}
+
+// routeGeometry is a route's GeoJSON LineString, lon/lat to 7 decimals.
+func routeGeometry(r *routing.Route) routeLine {
+	l := routeLine{Type: "LineString", Coordinates: make([][2]float64, len(r.Geometry))}
+	for i, p := range r.Geometry {
+		l.Coordinates[i] = round7pt(p)
+	}
+	return l
 }
 
 // routeSpecOf reads the metric parameters of a route: routing (fastest,

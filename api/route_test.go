@@ -122,9 +122,21 @@ func TestRouteV1(t *testing.T) {
 		{"from=10.002,0.000&to=10.004,0.002&speeds=OtherRoadCity", 400, "is not RoadType:km/h"},
 		{"from=10.002,0.000&to=10.004,0.002&avoid=bridges", 400, "avoid: \\\"bridges\\\" is not an avoid option"},
 		{"from=10.002,0.000&to=10.004,95", 400, "to: latitude"},
+		{"from=10.002,0.000&to=10.004,0.002&alternatives=3", 400, "alternatives must be a whole number from 0 to 2"},
+		{"from=10.002,0.000&to=10.004,0.002&alternatives=two", 400, "alternatives must be"},
+		{"from=10.002,0.000&to=10.004,0.002&alternatives=", 400, "alternatives must be"},
+		{"from=10.002,0.000&to=10.004,0.002&alternatives=-1", 400, "alternatives must be"},
+		// Asked: the list, empty when no other route is admissible (the
+		// fixture's one-way ring leaves none); not asked: no list.
+		{"from=10.002,0.000&to=10.000,0.002&alternatives=2", 200, `"alternatives":[]`},
+		{"from=10.002,0.000&to=10.000,0.002&alternatives=0", 200, `"geometry"`},
 	} {
-		if code, body := get(tc.q); code != tc.code || !strings.Contains(body, tc.want) {
+		code, body := get(tc.q)
+		if code != tc.code || !strings.Contains(body, tc.want) {
 			t.Errorf("%s: %d %s, want %d with %q", tc.q, code, body, tc.code, tc.want)
+		}
+		if strings.HasSuffix(tc.q, "alternatives=0") && strings.Contains(body, "alternatives") {
+			t.Errorf("%s: an alternatives list not asked for: %s", tc.q, body)
 		}
 	}
 	loading, key2 := newRouteServer(t, false)

@@ -527,6 +527,20 @@ func (cm *CustomMetric) pathWeight(path []uint32, src, dst []cch.Endpoint) cch.W
 	return w
 }
 
+// AlternativesSpec is Alternatives on the metric of spec: the
+// hierarchies for the default fastest and shortest, else the customized
+// metric (customized on first use, as RouteSpec does).
+func (g *Graph) AlternativesSpec(ctx context.Context, spec MetricSpec, from, to Snap, k int) ([]*Route, error) {
+	if spec.Default() {
+		return g.Alternatives(spec.Metric(), from, to, k)
+	}
+	cm, err := g.metrics.Get(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return cm.Alternatives(from, to, k)
+}
+
 // AlternativeSpec is Alternative on the metric of spec: the hierarchies
 // for the default fastest and shortest, else the customized metric.
 func (g *Graph) AlternativeSpec(ctx context.Context, spec MetricSpec, from, to Snap, i int) (*Route, error) {

@@ -588,3 +588,59 @@ func TestAlternativesFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestAlternativesSpec: for the default metrics and a customized one, the
+// first route is RouteSpec's (same seconds and metres), every route runs
+// from the snapped start to the snapped end, and the alternatives differ
+// from the first and are no better than it on the metric.
+func TestAlternativesSpec(t *testing.T) {
+	g := testGraph(t, "delaware")
+	custom, err := NewMetricSpec("fastest", map[string]float64{"Motorway": 80, "LocalRoadCity": 25}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := map[string]MetricSpec{"fastest": {Base: BaseFastest}, "shortest": {Base: BaseShortest}, "custom speeds": custom}
+	src, dst := roadPoints(g, 20, 61, 0), roadPoints(g, 20, 62, 0)
+	for name, spec := range specs {
+		t.Run(name, func(t *testing.T) {
+			found := 0
+			for i := range src {
+				best, err := g.RouteSpec(context.Background(), spec, src[i], dst[i])
+				if err != nil {
+					continue
+				}
+				rs, err := g.AlternativesSpec(context.Background(), spec, src[i], dst[i], 3)
+				if err != nil || len(rs) == 0 {
+					t.Fatalf("pair %d: %d routes, %v", i, len(rs), err)
+				}
+				if rs[0].DurationS != best.DurationS || rs[0].DistanceM != best.DistanceM {
+					t.Errorf("pair %d: first route %d s %d m, RouteSpec %d s %d m", i, rs[0].DurationS, rs[0].DistanceM, best.DurationS, best.DistanceM)
+				}
+				for k, r := range rs {
+					if len(r.Geometry) < 2 || r.Geometry[0] != src[i].Point || r.Geometry[len(r.Geometry)-1] != dst[i].Point {
+						t.Errorf("pair %d route %d: geometry does not join the snapped points", i, k)
+					}
+					if k == 0 {
+						continue
+					}
+					found++
+					primaryOf := func(r *Route) int {
+						if spec.Base == BaseShortest {
+							return r.DistanceM
+						}
+						return r.DurationS
+					}
+					if primaryOf(r) < primaryOf(rs[0])-1 {
+						t.Errorf("pair %d route %d: %d better than the first's %d", i, k, primaryOf(r), primaryOf(rs[0]))
+					}
+					if slices.Equal(r.Geometry, rs[0].Geometry) {
+						t.Errorf("pair %d route %d: the first route again", i, k)
+					}
+				}
+			}
+			if found == 0 {
+				t.Errorf("no alternative for any of %d pairs", len(src))
+			}
+		})
+	}
+}

@@ -511,21 +511,6 @@ func (e ReadyStatus) Valid() bool {
 	}
 }
 
-// Defines values for RouteGeometryType.
-const (
-	LineString RouteGeometryType = "LineString"
-)
-
-// Valid indicates whether the value is a known member of the RouteGeometryType enum.
-func (e RouteGeometryType) Valid() bool {
-	switch e {
-	case LineString:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for RouteRouting.
 const (
 	RouteRoutingEfficient RouteRouting = "efficient"
@@ -550,42 +535,57 @@ func (e RouteRouting) Valid() bool {
 	}
 }
 
-// Defines values for RouteStepsManeuver.
+// Defines values for RouteLineType.
 const (
-	RouteStepsManeuverArrive      RouteStepsManeuver = "arrive"
-	RouteStepsManeuverDepart      RouteStepsManeuver = "depart"
-	RouteStepsManeuverLeft        RouteStepsManeuver = "left"
-	RouteStepsManeuverRight       RouteStepsManeuver = "right"
-	RouteStepsManeuverSharpLeft   RouteStepsManeuver = "sharp left"
-	RouteStepsManeuverSharpRight  RouteStepsManeuver = "sharp right"
-	RouteStepsManeuverSlightLeft  RouteStepsManeuver = "slight left"
-	RouteStepsManeuverSlightRight RouteStepsManeuver = "slight right"
-	RouteStepsManeuverStraight    RouteStepsManeuver = "straight"
-	RouteStepsManeuverUTurn       RouteStepsManeuver = "u-turn"
+	LineString RouteLineType = "LineString"
 )
 
-// Valid indicates whether the value is a known member of the RouteStepsManeuver enum.
-func (e RouteStepsManeuver) Valid() bool {
+// Valid indicates whether the value is a known member of the RouteLineType enum.
+func (e RouteLineType) Valid() bool {
 	switch e {
-	case RouteStepsManeuverArrive:
+	case LineString:
 		return true
-	case RouteStepsManeuverDepart:
+	default:
+		return false
+	}
+}
+
+// Defines values for RouteStepManeuver.
+const (
+	RouteStepManeuverArrive      RouteStepManeuver = "arrive"
+	RouteStepManeuverDepart      RouteStepManeuver = "depart"
+	RouteStepManeuverLeft        RouteStepManeuver = "left"
+	RouteStepManeuverRight       RouteStepManeuver = "right"
+	RouteStepManeuverSharpLeft   RouteStepManeuver = "sharp left"
+	RouteStepManeuverSharpRight  RouteStepManeuver = "sharp right"
+	RouteStepManeuverSlightLeft  RouteStepManeuver = "slight left"
+	RouteStepManeuverSlightRight RouteStepManeuver = "slight right"
+	RouteStepManeuverStraight    RouteStepManeuver = "straight"
+	RouteStepManeuverUTurn       RouteStepManeuver = "u-turn"
+)
+
+// Valid indicates whether the value is a known member of the RouteStepManeuver enum.
+func (e RouteStepManeuver) Valid() bool {
+	switch e {
+	case RouteStepManeuverArrive:
 		return true
-	case RouteStepsManeuverLeft:
+	case RouteStepManeuverDepart:
 		return true
-	case RouteStepsManeuverRight:
+	case RouteStepManeuverLeft:
 		return true
-	case RouteStepsManeuverSharpLeft:
+	case RouteStepManeuverRight:
 		return true
-	case RouteStepsManeuverSharpRight:
+	case RouteStepManeuverSharpLeft:
 		return true
-	case RouteStepsManeuverSlightLeft:
+	case RouteStepManeuverSharpRight:
 		return true
-	case RouteStepsManeuverSlightRight:
+	case RouteStepManeuverSlightLeft:
 		return true
-	case RouteStepsManeuverStraight:
+	case RouteStepManeuverSlightRight:
 		return true
-	case RouteStepsManeuverUTurn:
+	case RouteStepManeuverStraight:
+		return true
+	case RouteStepManeuverUTurn:
 		return true
 	default:
 		return false
@@ -1491,54 +1491,31 @@ type ReadyStatus string
 
 // Route defines model for Route.
 type Route struct {
+	// Alternatives With `alternatives=N`, up to N other routes between the same snapped points, best first; absent otherwise.
+	Alternatives *[]struct {
+		// Distance Metres.
+		Distance int `json:"distance"`
+
+		// Duration Seconds.
+		Duration int         `json:"duration"`
+		Geometry RouteLine   `json:"geometry"`
+		Steps    []RouteStep `json:"steps"`
+	} `json:"alternatives,omitempty"`
+
 	// Distance Metres.
 	Distance int `json:"distance"`
 
 	// Duration Seconds.
-	Duration int      `json:"duration"`
-	From     RouteEnd `json:"from"`
-	Geometry struct {
-		Coordinates []Position        `json:"coordinates"`
-		Type        RouteGeometryType `json:"type"`
-	} `json:"geometry"`
-	Routing RouteRouting `json:"routing"`
-	Steps   []struct {
-		// Distance Metres driven after the maneuver.
-		Distance float64 `json:"distance"`
-
-		// Duration Seconds driven after the maneuver.
-		Duration float64 `json:"duration"`
-
-		// Exit The ramp's exit number (junction:ref, or the ref of the motorway_junction node it leaves from); absent when untagged.
-		Exit *string `json:"exit,omitempty"`
-
-		// Location [longitude, latitude]
-		Location Position           `json:"location"`
-		Maneuver RouteStepsManeuver `json:"maneuver"`
-
-		// Ramp The step takes a ramp or link road (motorway_link, trunk_link, ...); absent otherwise.
-		Ramp *bool `json:"ramp,omitempty"`
-
-		// RoadType The SOAP RoadType of its first stretch.
-		RoadType string `json:"road_type"`
-
-		// Street The road's name ("" when unnamed).
-		Street string `json:"street"`
-
-		// Toward Where the ramp's signs lead, from its OSM destination:ref and destination tags ("I-95 South: Newark, Baltimore"); absent when untagged.
-		Toward *string `json:"toward,omitempty"`
-	} `json:"steps"`
-	To RouteEnd `json:"to"`
+	Duration int          `json:"duration"`
+	From     RouteEnd     `json:"from"`
+	Geometry RouteLine    `json:"geometry"`
+	Routing  RouteRouting `json:"routing"`
+	Steps    []RouteStep  `json:"steps"`
+	To       RouteEnd     `json:"to"`
 }
-
-// RouteGeometryType defines model for Route.Geometry.Type.
-type RouteGeometryType string
 
 // RouteRouting defines model for Route.Routing.
 type RouteRouting string
-
-// RouteStepsManeuver defines model for Route.Steps.Maneuver.
-type RouteStepsManeuver string
 
 // RouteEnd defines model for RouteEnd.
 type RouteEnd struct {
@@ -1551,6 +1528,46 @@ type RouteEnd struct {
 	// Snapped [longitude, latitude]
 	Snapped Position `json:"snapped"`
 }
+
+// RouteLine defines model for RouteLine.
+type RouteLine struct {
+	Coordinates []Position    `json:"coordinates"`
+	Type        RouteLineType `json:"type"`
+}
+
+// RouteLineType defines model for RouteLine.Type.
+type RouteLineType string
+
+// RouteStep defines model for RouteStep.
+type RouteStep struct {
+	// Distance Metres driven after the maneuver.
+	Distance float64 `json:"distance"`
+
+	// Duration Seconds driven after the maneuver.
+	Duration float64 `json:"duration"`
+
+	// Exit The ramp's exit number (junction:ref, or the ref of the motorway_junction node it leaves from); absent when untagged.
+	Exit *string `json:"exit,omitempty"`
+
+	// Location [longitude, latitude]
+	Location Position          `json:"location"`
+	Maneuver RouteStepManeuver `json:"maneuver"`
+
+	// Ramp The step takes a ramp or link road (motorway_link, trunk_link, ...); absent otherwise.
+	Ramp *bool `json:"ramp,omitempty"`
+
+	// RoadType The SOAP RoadType of its first stretch.
+	RoadType string `json:"road_type"`
+
+	// Street The road's name ("" when unnamed).
+	Street string `json:"street"`
+
+	// Toward Where the ramp's signs lead, from its OSM destination:ref and destination tags ("I-95 South: Newark, Baltimore"); absent when untagged.
+	Toward *string `json:"toward,omitempty"`
+}
+
+// RouteStepManeuver defines model for RouteStep.Maneuver.
+type RouteStepManeuver string
 
 // Snap defines model for Snap.
 type Snap struct {
@@ -2054,6 +2071,12 @@ type RouteParams struct {
 
 	// Avoid Road kinds to avoid, comma-separated, as tdmv1's `avoid`.
 	Avoid *string `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// Alternatives Up to this many alternative routes besides the best one, in
+	// `alternatives` (an empty list when none is admissible; absent
+	// when 0 or not asked): the SOAP route planner's Fastest2/3 and
+	// Shortest2/3 on the same metric (docs/routing.md).
+	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
 }
 
 // RouteParamsRouting defines parameters for Route.
@@ -4887,6 +4910,18 @@ func NewRouteRequest(server string, params *RouteParams) (*http.Request, error) 
 		if params.Avoid != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Alternatives != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "alternatives", *params.Alternatives, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -1372,30 +1372,41 @@ export interface components {
             distance: number;
             from: components["schemas"]["RouteEnd"];
             to: components["schemas"]["RouteEnd"];
-            steps: {
-                /** @enum {string} */
-                maneuver: "depart" | "straight" | "slight right" | "right" | "sharp right" | "u-turn" | "sharp left" | "left" | "slight left" | "arrive";
-                /** @description The road's name ("" when unnamed). */
-                street: string;
-                /** @description The SOAP RoadType of its first stretch. */
-                road_type: string;
-                location: components["schemas"]["Position"];
-                /** @description Metres driven after the maneuver. */
-                distance: number;
-                /** @description Seconds driven after the maneuver. */
+            steps: components["schemas"]["RouteStep"][];
+            geometry: components["schemas"]["RouteLine"];
+            /** @description With `alternatives=N`, up to N other routes between the same snapped points, best first; absent otherwise. */
+            alternatives?: {
+                /** @description Seconds. */
                 duration: number;
-                /** @description The step takes a ramp or link road (motorway_link, trunk_link, ...); absent otherwise. */
-                ramp?: boolean;
-                /** @description Where the ramp's signs lead, from its OSM destination:ref and destination tags ("I-95 South: Newark, Baltimore"); absent when untagged. */
-                toward?: string;
-                /** @description The ramp's exit number (junction:ref, or the ref of the motorway_junction node it leaves from); absent when untagged. */
-                exit?: string;
+                /** @description Metres. */
+                distance: number;
+                steps: components["schemas"]["RouteStep"][];
+                geometry: components["schemas"]["RouteLine"];
             }[];
-            geometry: {
-                /** @enum {string} */
-                type: "LineString";
-                coordinates: components["schemas"]["Position"][];
-            };
+        };
+        RouteLine: {
+            /** @enum {string} */
+            type: "LineString";
+            coordinates: components["schemas"]["Position"][];
+        };
+        RouteStep: {
+            /** @enum {string} */
+            maneuver: "depart" | "straight" | "slight right" | "right" | "sharp right" | "u-turn" | "sharp left" | "left" | "slight left" | "arrive";
+            /** @description The road's name ("" when unnamed). */
+            street: string;
+            /** @description The SOAP RoadType of its first stretch. */
+            road_type: string;
+            location: components["schemas"]["Position"];
+            /** @description Metres driven after the maneuver. */
+            distance: number;
+            /** @description Seconds driven after the maneuver. */
+            duration: number;
+            /** @description The step takes a ramp or link road (motorway_link, trunk_link, ...); absent otherwise. */
+            ramp?: boolean;
+            /** @description Where the ramp's signs lead, from its OSM destination:ref and destination tags ("I-95 South: Newark, Baltimore"); absent when untagged. */
+            toward?: string;
+            /** @description The ramp's exit number (junction:ref, or the ref of the motorway_junction node it leaves from); absent when untagged. */
+            exit?: string;
         };
         RouteEnd: {
             input: components["schemas"]["Position"];
@@ -2829,6 +2840,13 @@ export interface operations {
                  * @example toll,ferry
                  */
                 avoid?: string;
+                /**
+                 * @description Up to this many alternative routes besides the best one, in
+                 *     `alternatives` (an empty list when none is admissible; absent
+                 *     when 0 or not asked): the SOAP route planner's Fastest2/3 and
+                 *     Shortest2/3 on the same metric (docs/routing.md).
+                 */
+                alternatives?: number;
             };
             header?: never;
             path?: never;
