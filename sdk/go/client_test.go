@@ -251,6 +251,33 @@ func TestInterfaces(t *testing.T) {
 				t.Errorf("steps %+v", r.Steps)
 			}
 		}},
+		{"routev1 with options", func(t *testing.T) {
+			newark, wilm := geosvc.Point{Lon: -75.75, Lat: 39.68}, geosvc.Point{Lon: -75.55, Lat: 39.74}
+			r, err := c.RouteWith(ctx, newark, wilm, geosvc.RouteOptions{Routing: geosvc.Fastest,
+				Speeds: map[string]float64{"Motorway": 80, "LocalRoadCity": 25}, Avoid: []string{"toll"}, Alternatives: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want openapi.Route
+			q := "/routev1/route?from=-75.75,39.68&to=-75.55,39.74&routing=fastest&speeds=LocalRoadCity:25,Motorway:80&avoid=toll&alternatives=2"
+			if st := rest(t, "GET", q, demoKey, nil, &want); st != 200 {
+				t.Fatalf("REST route: %d", st)
+			}
+			if !reflect.DeepEqual(*r, want) {
+				t.Errorf("SDK route %d m %d s differs from the REST answer %d m %d s", r.Distance, r.Duration, want.Distance, want.Duration)
+			}
+			if r.Alternatives == nil || len(*r.Alternatives) == 0 {
+				t.Fatalf("no alternatives between Newark and Wilmington: %v", r.Alternatives)
+			}
+			for _, a := range *r.Alternatives {
+				if a.Duration < r.Duration || len(a.Steps) < 2 {
+					t.Errorf("alternative %d s with %d steps, best %d s", a.Duration, len(a.Steps), r.Duration)
+				}
+			}
+			if _, err := c.RouteWith(ctx, newark, wilm, geosvc.RouteOptions{Speeds: map[string]float64{"Autobahn": 120}}); err == nil || !strings.Contains(err.Error(), "RoadType") {
+				t.Errorf("a speed of no RoadType: %v", err)
+			}
+		}},
 		{"tilesv1", func(t *testing.T) {
 			x, y := slippy(dover, 14)
 			b, err := c.Tile(ctx, 14, x, y)

@@ -3,6 +3,9 @@ package geosvc
 import (
 	"context"
 	"net/http"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
@@ -242,6 +245,26 @@ const (
 // Route returns the route from one point to another (routev1/route; the
 // client writes the points "lon,lat"); routing "" is Fastest.
 func (c *Client) Route(ctx context.Context, from, to Point, routing Routing) (*openapi.Route, error) {
+	return c.RouteWith(ctx, from, to, RouteOptions{Routing: routing})
+}
+
+// RouteOptions are routev1's optional parameters.
+type RouteOptions struct {
+	// Routing is what the route minimises; "" is Fastest (the server
+	// also takes "efficient" and "safest").
+	Routing Routing
+	// Speeds are km/h by RoadType ("Motorway": 80).
+	Speeds map[string]float64
+	// Avoid are road kinds to avoid: "ferry", "motorway", "toll",
+	// "unpaved".
+	Avoid []string
+	// Alternatives asks for up to this many alternative routes (0 to 2),
+	// in the answer's Alternatives.
+	Alternatives int
+}
+
+// RouteWith is Route with routev1's every option.
+func (c *Client) RouteWith(ctx context.Context, from, to Point, o RouteOptions) (*openapi.Route, error) {
 	if err := from.check(); err != nil {
 		return nil, err
 	}
@@ -249,9 +272,30 @@ func (c *Client) Route(ctx context.Context, from, to Point, routing Routing) (*o
 		return nil, err
 	}
 	params := &openapi.RouteParams{From: from.String(), To: to.String()}
-	if routing != "" {
-		r := openapi.RouteParamsRouting(routing)
+	if o.Routing != "" {
+		r := openapi.RouteParamsRouting(o.Routing)
 		params.Routing = &r
+	}
+	if len(o.Speeds) > 0 {
+		names := make([]string, 0, len(o.Speeds))
+		for n := range o.Speeds {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = n + ":" + strconv.FormatFloat(o.Speeds[n], 'f', -1, 64)
+		}
+		v := strings.Join(parts, ",")
+		params.Speeds = &v
+	}
+	if len(o.Avoid) > 0 {
+		v := strings.Join(o.Avoid, ",")
+		params.Avoid = &v
+	}
+	if o.Alternatives != 0 {
+		n := o.Alternatives
+		params.Alternatives = &n
 	}
 	r, err := c.raw.RouteWithResponse(ctx, params)
 	if err != nil {

@@ -181,6 +181,18 @@ export type AdminLevel = paths["/adminv1/xy2admininfo"]["get"]["parameters"]["qu
 
 export type Routing = "fastest" | "shortest";
 
+/** routev1's optional parameters. */
+export interface RouteOptions extends CallOptions {
+  /** What the route minimises (default fastest; the server also takes "efficient" and "safest"). */
+  routing?: Routing | "efficient" | "safest";
+  /** km/h by RoadType, e.g. { Motorway: 80, LocalRoadCity: 25 }. */
+  speeds?: Record<string, number>;
+  /** Road kinds to avoid: "ferry", "motorway", "toll", "unpaved". */
+  avoid?: string[];
+  /** Up to this many alternative routes (0 to 2), in the answer's `alternatives`. */
+  alternatives?: number;
+}
+
 export interface GeocodeOptions extends CallOptions {
   /** Filter by component, "country:US|postal_code:19901". */
   components?: string;
@@ -323,9 +335,21 @@ export class GeosvcClient {
 
   /** The route from one point to another (routev1; points sent "lon,lat"). */
   async route(from: Point, to: Point, routing?: Routing, o: CallOptions = {}): Promise<Schemas["Route"]> {
+    return this.routeWith(from, to, { ...o, routing });
+  }
+
+  /** route with routev1's every option: speeds, avoid, alternatives. */
+  async routeWith(from: Point, to: Point, o: RouteOptions = {}): Promise<Schemas["Route"]> {
     checkPoint(from);
     checkPoint(to);
-    const query = { from: lonLat(from), to: lonLat(to), routing };
+    const speeds = o.speeds && Object.keys(o.speeds).length > 0
+      ? Object.keys(o.speeds).sort().map((k) => `${k}:${o.speeds![k]}`).join(",")
+      : undefined;
+    const query = {
+      from: lonLat(from), to: lonLat(to), routing: o.routing, speeds,
+      avoid: o.avoid && o.avoid.length > 0 ? o.avoid.join(",") : undefined,
+      alternatives: o.alternatives || undefined,
+    };
     return this.ok("route", await this.raw.GET("/routev1/route", { params: { query }, signal: o.signal }));
   }
 

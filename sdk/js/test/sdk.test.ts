@@ -108,6 +108,17 @@ test("every interface answers a known value", async (t) => {
     assert.equal(r.steps[0].maneuver, "depart");
     assert.equal(r.steps[r.steps.length - 1].maneuver, "arrive");
   });
+  await t.test("routev1 with options", async () => {
+    const newark = { lon: -75.75, lat: 39.68 }, wilm = { lon: -75.55, lat: 39.74 };
+    const r = await geo.routeWith(newark, wilm, { routing: "fastest", speeds: { Motorway: 80, LocalRoadCity: 25 }, avoid: ["toll"], alternatives: 2 });
+    const want = await rest("GET", "/routev1/route?from=-75.75,39.68&to=-75.55,39.74&routing=fastest&speeds=LocalRoadCity:25,Motorway:80&avoid=toll&alternatives=2");
+    assert.equal(want.status, 200);
+    assert.deepEqual(r, want.json);
+    assert.ok(r.alternatives && r.alternatives.length > 0, "no alternatives between Newark and Wilmington");
+    for (const a of r.alternatives!) {
+      assert.ok(a.duration >= r.duration && a.steps.length >= 2, `alternative ${a.duration} s, best ${r.duration} s`);
+    }
+  });
   await t.test("tilesv1", async () => {
     const [x, y] = slippy(dover, 14);
     const png = await geo.tile(14, x, y);
