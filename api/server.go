@@ -96,6 +96,31 @@ type Server struct {
 	closed      bool
 	stopUsage   context.CancelFunc
 	usageDone   chan struct{}
+	// closing is closed when Shutdown begins: requests that wait for
+	// something (a tdmv1 fetch's "wait") answer at once then
+	// (closingOf), rather than holding the shutdown up.
+	closing     chan struct{}
+	closingOnce sync.Once
+}
+
+// closingKey is the request context key of the server's closing channel.
+type closingKey struct{}
+
+// closingOf returns the channel closed when the server serving ctx's
+// request begins to shut down (nil outside a Server).
+func closingOf(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(closingKey{}).(chan struct{})
+	return ch
+}
+
+// withClosing puts the server's closing channel in every request's
+// context.
+func (s *Server) withClosing(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		c.SetRequest(r.WithContext(context.WithValue(r.Context(), closingKey{}, s.closing)))
+		return next(c)
+	}
 }
 
 // New returns a Server with its middleware and service endpoints in place.
@@ -115,7 +140,7 @@ func New(opts Options) *Server {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{opts: opts, log: opts.Logger, public: map[string]bool{}}
+	s := &Server{opts: opts, log: opts.Logger, public: map[string]bool{}, closing: make(chan struct{})}
 	if opts.UsageFlush > 0 && opts.Keys != nil {
 		s.usage = opts.Keys.NewUsageBatch()
 	}
@@ -158,7 +183,7 @@ func New(opts Options) *Server {
 	if len(opts.TrustedProxies) > 0 {
 		e.Pre(forwardedFor(opts.TrustedProxies))
 	}
-	e.Pre(requestID, s.accessLog, s.recoverPanic)
+	e.Pre(requestID, s.accessLog, s.recoverPanic, s.withClosing)
 	if len(opts.CORSOrigins) > 0 {
 		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins: opts.CORSOrigins,
@@ -249,6 +274,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.closed = true
 	stop, done := s.stopUsage, s.usageDone
 	s.mu.Unlock()
+	s.closingOnce.Do(func() { close(s.closing) })
 	err := s.hs.Shutdown(ctx)
 	if stop != nil {
 		stop() // the runner writes what is pending, then ends

@@ -174,10 +174,26 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 		return err
 	}
 	if wait > 0 && !j.Status.Terminal() {
-		aj, err := h.q.Await(c.Request().Context(), j.ID, keyIDOf(c), wait)
+		// The wait ends early when the server begins to shut down: the
+		// client gets the current status, as when the wait runs out.
+		waitCtx, cancel := context.WithCancel(c.Request().Context())
+		defer cancel()
+		if closing := closingOf(waitCtx); closing != nil {
+			go func() {
+				select {
+				case <-closing:
+					cancel()
+				case <-waitCtx.Done():
+				}
+			}()
+		}
+		aj, err := h.q.Await(waitCtx, j.ID, keyIDOf(c), wait)
 		if c.Request().Context().Err() != nil {
 			// The client went away while waiting: nobody to answer.
 			return nil
+		}
+		if err != nil && waitCtx.Err() != nil {
+			aj, err = h.q.Get(c.Request().Context(), j.ID, keyIDOf(c))
 		}
 		if err != nil {
 			return h.storeError(c, j.ID, err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -719,6 +720,58 @@ func TestTDMFetchWaits(t *testing.T) {
 		if rec.Code != 400 || !strings.Contains(rec.Body.String(), "wait") {
 			t.Errorf("wait %s: %d %s", w, rec.Code, rec.Body)
 		}
+	}
+}
+
+// TestTDMFetchWaitEndsAtShutdown: a fetch waiting for a job answers its
+// current status as soon as the server begins to shut down, so that the
+// shutdown is not held up for the rest of the wait.
+func TestTDMFetchWaitEndsAtShutdown(t *testing.T) {
+	f := newTDMFixture(t, 2)
+	queued := f.order(t, orderJSON(nil, addresses(1), addresses(1)))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- f.srv.Serve(ln) }()
+	type answer struct {
+		code int
+		body string
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/tdmv1/fetch", strings.NewReader(`{"uuid":"`+queued+`","wait":30}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(headerAPIKey, f.key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- answer{code: resp.StatusCode, body: string(b)}
+	}()
+	ch := f.q.Config().Prefix + ":{" + queued + "}:end"
+	for deadline := time.Now().Add(10 * time.Second); f.env.Client.PubSubNumSub(context.Background(), ch).Val()[ch] != 1; {
+		if time.Now().After(deadline) {
+			t.Fatal("the fetch never began to wait")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+	defer cancel()
+	if err := f.srv.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v (the waiting fetch held it up)", err)
+	}
+	a := <-got
+	if a.err != nil || a.code != 200 || !strings.Contains(a.body, `"status":"Queued"`) {
+		t.Errorf("waiting fetch at shutdown: %d %s %v; want 200 with the job Queued", a.code, a.body, a.err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		t.Errorf("Serve: %v", err)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/geosvc/geosvc/api/keys"
 )
 
 // The pages the documentation must have, beside the repository's
@@ -397,5 +399,27 @@ func TestDataVersions(t *testing.T) {
 				t.Errorf("%s names tz release %s; the code has %s (rules), %s (tables), %s (polygons)", page, r, rules, tables, boundaryBuilder)
 			}
 		}
+	}
+}
+
+// TestInterfaceNamesListed: operations.md lists exactly the interface
+// names `keys create --interfaces` accepts (api/keys.Known).
+func TestInterfaceNamesListed(t *testing.T) {
+	b, err := os.ReadFile("operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)Interface names for `--interfaces` are the first path segment\\s*\\((.*?)\\) and `soap`").FindSubmatch(b)
+	if m == nil {
+		t.Fatal("operations.md: no list of interface names for --interfaces")
+	}
+	var listed []string
+	for _, n := range regexp.MustCompile("`([a-z0-9]+)`").FindAllSubmatch(m[1], -1) {
+		listed = append(listed, string(n[1]))
+	}
+	listed = append(listed, "soap")
+	slices.Sort(listed)
+	if want := keys.Known(); !slices.Equal(listed, want) {
+		t.Errorf("operations.md lists %v, keys create accepts %v", listed, want)
 	}
 }

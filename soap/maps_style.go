@@ -163,6 +163,10 @@ func parseLegendFile(b []byte) (*legend, error) {
 	return l, nil
 }
 
+// mapBackgroundTypes are the values of the specification's (and the
+// WSDL's) MapBackgroundType.
+var mapBackgroundTypes = []string{"Land", "Buildings", "Water", "RailroadArea", "Park", "Border", "Province", "Woodland", "Moor", "Sand", "Industry", "Community"}
+
 // applyLegend changes st by a legend's items: a background's Inner
 // (colour; width for the Railway, Border and Province lines) and Border
 // (outline colour and width); a road's Inner (colour, width), Border
@@ -323,6 +327,12 @@ func legendOut(st *cartography.Style, d cartography.Drawn) (*backgroundLegend, *
 	bg := &backgroundLegend{}
 	lines := []string{"Railway", "Border", "Province"}
 	for _, n := range d.Background {
+		if !slices.Contains(mapBackgroundTypes, n) {
+			// Railway lines are drawn (and in the image's legend), but
+			// the specification's MapBackgroundType has no value for
+			// them: the answer would not validate.
+			continue
+		}
 		it := st.Background[n]
 		item := backgroundLegendItem{Name: n, Inner: colorOut(it.Inner, slices.Contains(lines, n)), Border: colorOut(it.Border, true)}
 		if item.Inner == nil {

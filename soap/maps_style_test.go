@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -258,4 +260,35 @@ func FuzzLegendFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLegendOutMapBackgroundTypes: the answer's BackgroundLegend lists
+// only values of the WSDL's MapBackgroundType (so that it validates),
+// in the order drawn: railway lines, drawn and in the image's legend,
+// have no such value and are left out.
+func TestLegendOutMapBackgroundTypes(t *testing.T) {
+	wsdl, err := os.ReadFile("location.wsdl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<s:simpleType name="MapBackgroundType">(.*?)</s:simpleType>`).FindSubmatch(wsdl)
+	if m == nil {
+		t.Fatal("no MapBackgroundType in location.wsdl")
+	}
+	var enum []string
+	for _, v := range regexp.MustCompile(`value="([^"]+)"`).FindAllSubmatch(m[1], -1) {
+		enum = append(enum, string(v[1]))
+	}
+	if !slices.Equal(enum, mapBackgroundTypes) {
+		t.Errorf("WSDL MapBackgroundType %v, the code's %v", enum, mapBackgroundTypes)
+	}
+	d := cartography.Drawn{Background: []string{"Land", "Water", "Railway", "Park", "Province"}}
+	bg, _, _ := legendOut(cartography.Default(), d)
+	var got []string
+	for _, it := range bg.Items {
+		got = append(got, it.Name)
+	}
+	if want := []string{"Land", "Water", "Park", "Province"}; !slices.Equal(got, want) {
+		t.Errorf("BackgroundLegend %v, want %v", got, want)
+	}
 }
