@@ -75,6 +75,15 @@ func TestGazetteerDelaware(t *testing.T) {
 		// A known city that is not the street's: a Conflict.
 		{"street of another town", map[string]string{"Street": "Kruser Blvd", "City": "Newark"},
 			statusConflict, map[string]string{"City": "Conflict Dover (Newark)", "Street": "OK Kruser Boulevard"}},
+		// Typos whose town names another street (Dover St, Wilmington
+		// Ave): the town is the town, the misspelt street is found in it.
+		// (Dover's Loockerman Street is two streets, East and West: both
+		// offered; Delaware Avenue is found with two postcodes, 19806 in
+		// Wilmington and 19720 of Wilmington Manor.)
+		{"typo, a town that names a street", map[string]string{"Street": "Lockerman St", "City": "Dover"},
+			statusAlternatives, map[string]string{"City": "OK Dover", "Street": "Alternatives East Loockerman Street West Loockerman Street (Lockerman St)"}},
+		{"typo, a town that names a street elsewhere", map[string]string{"Street": "Delawere Avenue", "City": "Wilmington"},
+			statusAlternatives, map[string]string{"City": "OK Wilmington", "Street": "Completed Delaware Avenue (Delawere Avenue)", "PostCode": "Alternatives 19806 19720"}},
 		// A typo still matches, and is corrected.
 		{"typo", map[string]string{"Street": "Rehobth Avenue", "City": "Rehoboth Beach"},
 			statusCompleted, map[string]string{"City": "OK Rehoboth Beach", "Street": "Completed Rehoboth Avenue (Rehobth Avenue)", "PostCode": "Completed 19971"}},

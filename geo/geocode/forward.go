@@ -18,10 +18,18 @@ const (
 	// neighbourhood or postcode): "Camí de Padern, La Massana" prefers the
 	// street in the town of La Massana to one elsewhere in the parish.
 	areaWordCredit = 0.9
-	wName          = 0.35
-	bonusHouse     = 0.12
-	bonusInterp    = 0.08
-	bonusStreet    = 0.02
+	// laterGroupNameCredit is what a word after the part of the query
+	// that names the street (leadGroup) counts when it matches a
+	// feature's own name rather than its context:
+	// "Lockerman St, Dover" writes the town after the comma, so "Dover"
+	// there is Loockerman Street's town, not the name of Dover St
+	// (elsewhere); a name written after the comma is still found, ranked
+	// below the same name written first.
+	laterGroupNameCredit = 0.5
+	wName                = 0.35
+	bonusHouse           = 0.12
+	bonusInterp          = 0.08
+	bonusStreet          = 0.02
 	// bonusBounds lifts a result inside the bounds box above a slightly
 	// better match outside ("Main St" near Newark gives E Main St there
 	// before Main St elsewhere): a bias, as Google's, not a filter.
@@ -320,6 +328,7 @@ func (ix *Index) match(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64)
 // matchWords is match that also returns the query words (bits by index,
 // the first 64) that matched a name or context word.
 func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64) (float64, bool, bool, uint64) {
+	lead := leadGroup(qw)
 	var used, matched uint64
 	var got, total, nameGot float64
 	exact := true
@@ -339,6 +348,16 @@ func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip ui
 				best, bestJ = 1-c, j
 			}
 		}
+		if bestJ >= 0 && w.Group > lead && !w.Number {
+			// A word after the street's part (not a number: postcodes
+			// name postcode areas): the feature's context when it
+			// matches as well, else the name at a lower credit.
+			if ix.ctxCredit(w, ctx, ctx2) >= best*laterGroupNameCredit {
+				bestJ = -1
+			} else {
+				best *= laterGroupNameCredit
+			}
+		}
 		if bestJ >= 0 {
 			if bestJ < 64 {
 				used |= 1 << bestJ
@@ -354,22 +373,7 @@ func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip ui
 			exact = exact && best == 1
 			continue
 		}
-		best = 0
-		for _, c := range [2]uint32{ctx, ctx2} {
-			if int(c) >= len(ix.s.ctxToks) {
-				continue
-			}
-			local := int(ix.s.ctxLocal[c])
-			for k, id := range ix.s.ctxToks[c] {
-				credit := 1.0
-				if k >= local {
-					credit = areaWordCredit
-				}
-				if cost, ok := w.cost(id); ok && credit*(1-cost) > best {
-					best = credit * (1 - cost)
-				}
-			}
-		}
+		best = ix.ctxCredit(w, ctx, ctx2)
 		got += best * w.weight
 		exact = exact && (best == 1 || w.Stop)
 		if best > 0 && i < 64 {
@@ -395,6 +399,41 @@ func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip ui
 	}
 	exact = exact && ncov == 1
 	return wQuery*qcov + wName*ncov, exact, true, matched
+}
+
+// leadGroup is the comma-separated part of the query that names the
+// street or place: the part of its first word that is not a house number
+// (a structured query's empty free text, or a house number written
+// apart, "24306, Dupont Blvd, Georgetown", comes before it).
+func leadGroup(qw []qword) int {
+	for i := range qw {
+		if !qw[i].Number {
+			return qw[i].Group
+		}
+	}
+	return 0
+}
+
+// ctxCredit is what query word w counts matching a word of the contexts
+// ctx and ctx2 (its town, county, state, postcode): 0 when none matches.
+func (ix *Index) ctxCredit(w *qword, ctx, ctx2 uint32) float64 {
+	best := 0.0
+	for _, c := range [2]uint32{ctx, ctx2} {
+		if int(c) >= len(ix.s.ctxToks) {
+			continue
+		}
+		local := int(ix.s.ctxLocal[c])
+		for k, id := range ix.s.ctxToks[c] {
+			credit := 1.0
+			if k >= local {
+				credit = areaWordCredit
+			}
+			if cost, ok := w.cost(id); ok && credit*(1-cost) > best {
+				best = credit * (1 - cost)
+			}
+		}
+	}
+	return best
 }
 
 // cost returns the cost of word id among the query word's matches.

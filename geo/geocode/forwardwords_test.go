@@ -1,6 +1,7 @@
 package geocode
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -49,5 +50,36 @@ func TestBoundsBias(t *testing.T) {
 	}
 	if cs := de.Forward(Query{Text: "Main St"}); len(cs) == 0 || newark.Contains(cs[0].Location) {
 		t.Errorf("without bounds, first result %+v", cs)
+	}
+}
+
+// TestTownAfterTheComma: a word after the first comma is the town, not
+// the name of a street elsewhere: a misspelt street with its town finds
+// that street there ("Lockerman St, Dover" is Loockerman Street in Dover,
+// not Dover St; "Delawere Avenue, Wilmington" Delaware Avenue there, not
+// Wilmington Avenue in Delaware City; "Main Stret, Newark" Newark's Main
+// Streets, not the town). The expected streets are Delaware's own.
+func TestTownAfterTheComma(t *testing.T) {
+	de := testIndex(t, delaware)
+	for _, tc := range []struct {
+		query, route, locality string
+	}{
+		{"Lockerman St, Dover", "Loockerman St", "Dover"},
+		{"Loockerman St, Dover", "Loockerman St", "Dover"},
+		{"Delawere Avenue, Wilmington", "Delaware Ave", "Wilmington"},
+		{"Main Stret, Newark", "Main St", "Newark"},
+		{"Dover St, Dover", "Dover St", "Dover"},
+		{"Wilmington Ave, Wilmington", "Wilmington Ave", "Wilmington"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			cs := de.Forward(Query{Text: tc.query})
+			if len(cs) == 0 {
+				t.Fatal("no result")
+			}
+			l, _ := cs[0].Component("locality")
+			if !strings.Contains(cs[0].FormattedAddress, tc.route+", ") || l != tc.locality {
+				t.Errorf("first result %q (locality %q), want %s in %s", cs[0].FormattedAddress, l, tc.route, tc.locality)
+			}
+		})
 	}
 }
