@@ -136,11 +136,41 @@ func (r *Route) Steps() []Step {
 		st.DurationS += r.Segments[i].DurationS
 		lastBearing = out
 	}
+	steps = foldTinySteps(steps)
 	if len(steps) > 0 && len(r.Geometry) > 0 {
 		steps = append(steps, Step{Maneuver: Arrive, Street: steps[len(steps)-1].Street, RoadType: steps[len(steps)-1].RoadType,
 			Point: r.Geometry[len(r.Geometry)-1]})
 	}
 	return steps
+}
+
+// tinyStepM is the longest stretch a step may drive and still be no step
+// of its own: a road met for less than this (a junction's own few
+// centimetres of another way) is no news for the driver.
+const tinyStepM = 1.0
+
+// foldTinySteps folds a step that drives less than tinyStepM (but the
+// first, and ramps) into the step before it, then joins the steps around
+// it when they go straight on along one street: "Grove Street, DE-1A for
+// 0 m, Grove Street" is one Grove Street step.
+func foldTinySteps(steps []Step) []Step {
+	out := steps[:0]
+	for i, s := range steps {
+		if i > 0 && s.DistanceM < tinyStepM && !s.Ramp {
+			prev := &out[len(out)-1]
+			prev.DistanceM += s.DistanceM
+			prev.DurationS += s.DurationS
+			continue
+		}
+		if n := len(out); n > 0 && i > 0 && steps[i-1].DistanceM < tinyStepM && !steps[i-1].Ramp &&
+			s.Maneuver == Straight && !s.Ramp && !out[n-1].Ramp && s.Street == out[n-1].Street {
+			out[n-1].DistanceM += s.DistanceM
+			out[n-1].DurationS += s.DurationS
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // routeNumbers splits a segment's Ref ("I-95 / US-202").

@@ -130,6 +130,10 @@ func TestStepsDisplayNames(t *testing.T) {
 	seg := func(i int, name, ref, class, dest, exit string) Segment {
 		return Segment{Name: name, Ref: ref, Class: class, Dest: dest, Exit: exit, DistanceM: 100, DurationS: 5, Geometry: east(i)}
 	}
+	// tiny is a way of a few centimetres at the start of stretch i.
+	tiny := func(i int, name, ref string) Segment {
+		return Segment{Name: name, Ref: ref, Class: "primary", DistanceM: 0.004, DurationS: 0, Geometry: orb.LineString{p(float64(i), 0), p(float64(i)+0.00005, 0)}}
+	}
 	for _, tc := range []struct {
 		name string
 		segs []Segment
@@ -146,6 +150,10 @@ func TestStepsDisplayNames(t *testing.T) {
 			[]string{"depart Interstate 95", "arrive Interstate 95"}},
 		{"another road", []Segment{seg(0, "DE-273", "DE-273", "primary", "", ""), seg(1, "Main Street", "", "primary", "", "")},
 			[]string{"depart DE-273", "straight Main Street", "arrive Main Street"}},
+		{"a road met for no distance", []Segment{seg(0, "Grove Street", "", "residential", "", ""), tiny(1, "DE-1A", "DE-1A"), seg(1, "Grove Street", "", "residential", "", "")},
+			[]string{"depart Grove Street", "arrive Grove Street"}},
+		{"a road met for no distance, then another", []Segment{seg(0, "Grove Street", "", "residential", "", ""), tiny(1, "DE-1A", "DE-1A"), seg(1, "Main Street", "", "residential", "", "")},
+			[]string{"depart Grove Street", "straight Main Street", "arrive Main Street"}},
 		{"ramp", []Segment{seg(0, "Basin Road", "DE-141", "primary", "", ""), seg(1, "", "", "motorway_link", "", "3B"),
 			seg(2, "", "", "motorway_link", "I-95 South: Newark", ""), seg(3, "Delaware Turnpike", "I-95", "motorway", "", "")},
 			[]string{"depart Basin Road", "straight  [ramp I-95 South: Newark 3B]", "straight Delaware Turnpike", "arrive Delaware Turnpike"}},
