@@ -174,7 +174,7 @@ func Destination(t osm.Tags) string {
 		}
 	}
 	var places []string
-	for _, d := range strings.Split(t.Find("destination"), ";") {
+	for _, d := range strings.Split(placeList(t.Find("destination")), ";") {
 		if d = strings.Join(strings.Fields(d), " "); d != "" {
 			places = append(places, d)
 		}
@@ -187,6 +187,22 @@ func Destination(t osm.Tags) string {
 		parts = append(parts, strings.Join(places, ", "))
 	}
 	return strings.Join(parts, ": ")
+}
+
+// placeList reads a comma written without a space after it as OSM's ";"
+// between two places ("Martin Luther King Jr Boulevard,Fourth Street", a
+// common mistagging); a comma and a space stay part of one place's name
+// ("Washington, DC").
+func placeList(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == ',' && (i+1 == len(v) || v[i+1] != ' ') {
+			b.WriteByte(';')
+			continue
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
 }
 
 // wayName is the street name shown for a way: name, else its route

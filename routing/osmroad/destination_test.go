@@ -20,6 +20,9 @@ func TestDestination(t *testing.T) {
 		{osm.Tags{{Key: "destination", Value: " Dover ; Smyrna "}}, "Dover, Smyrna"},
 		{osm.Tags{{Key: "destination:ref", Value: "DE 1"}}, "DE-1"},
 		{osm.Tags{{Key: "destination:ref", Value: "(221)"}}, "(221)"},
+		{osm.Tags{{Key: "destination", Value: "Martin Luther King Jr Boulevard,Fourth Street"}}, "Martin Luther King Jr Boulevard, Fourth Street"},
+		{osm.Tags{{Key: "destination", Value: "Washington, DC;Baltimore"}}, "Washington, DC, Baltimore"},
+		{osm.Tags{{Key: "destination", Value: "Dover,"}}, "Dover"},
 		{osm.Tags{{Key: "highway", Value: "motorway_link"}}, ""},
 	} {
 		if got := Destination(tc.tags); got != tc.want {
