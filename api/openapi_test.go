@@ -36,6 +36,7 @@ import (
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/geo/zip4"
 	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
 // oaDoc is the parsed OpenAPI document, YAML mappings as map[string]any.
@@ -756,9 +757,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		f.geo.Store(tinyGeocode)
 		f.bnd.Store(delaware)
 		f.hl.Store(covid)
-		if g, err := roundaboutGraph(); err == nil {
-			f.graph.Store(g)
-		}
+		f.graph.Store(routingtest.Graph(t, "roundabout.osm"))
 		f.srv.SetBundle(&Bundle{Name: "delaware-latest", Version: "1", Nodes: 10, Edges: 20, Layers: []string{"routing"}})
 	}
 	job := func(body string) string { return f.order(t, body) }

@@ -7,39 +7,21 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/routing"
-	"github.com/geosvc/geosvc/routing/osmroad"
-	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
-// roundaboutGraph is the routing graph of routing/testdata/roundabout.osm,
-// whose header computes its routes by hand.
-var roundaboutGraph = sync.OnceValues(func() (*routing.Graph, error) {
-	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "roundabout.osm"), prof)
-	if err != nil {
-		return nil, err
-	}
-	g, _, err := routing.Build(net, prof)
-	return g, err
-})
-
-func newRouteServer(t *testing.T, loaded bool) (*Server, string) {
+// newRouteServer serves routev1 on the graph of routing/testdata's
+// fixture (nil while not loaded) and returns it with a key.
+func newRouteServer(t *testing.T, fixture string, loaded bool) (*Server, string) {
 	t.Helper()
-	g, err := roundaboutGraph()
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := routingtest.Graph(t, fixture)
 	rd := redistest.New(t)
 	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
 	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "route test"})
@@ -57,7 +39,7 @@ func newRouteServer(t *testing.T, loaded bool) (*Server, string) {
 }
 
 func TestRouteV1(t *testing.T) {
-	srv, key := newRouteServer(t, true)
+	srv, key := newRouteServer(t, "roundabout.osm", true)
 	get := func(q string) (int, string) {
 		req := httptest.NewRequest(http.MethodGet, "/routev1/route?"+q, nil)
 		req.Header.Set(headerAPIKey, key)
@@ -139,12 +121,46 @@ func TestRouteV1(t *testing.T) {
 			t.Errorf("%s: an alternatives list not asked for: %s", tc.q, body)
 		}
 	}
-	loading, key2 := newRouteServer(t, false)
+	loading, key2 := newRouteServer(t, "roundabout.osm", false)
 	req := httptest.NewRequest(http.MethodGet, "/routev1/route?from=10.002,0.000&to=10.004,0.002", nil)
 	req.Header.Set(headerAPIKey, key2)
 	rec := httptest.NewRecorder()
 	loading.ServeHTTP(rec, req)
 	if rec.Code != 503 {
 		t.Errorf("while loading: %d", rec.Code)
+	}
+}
+
+// TestRouteV1Alternatives: routing/testdata/alternatives.osm, from S to T
+// by length: the best route along Main Street (1112 m), then North Road
+// (1204 m) and South Road (1291 m), worked out by hand in the fixture.
+func TestRouteV1Alternatives(t *testing.T) {
+	srv, key := newRouteServer(t, "alternatives.osm", true)
+	req := httptest.NewRequest(http.MethodGet, "/routev1/route?from=10.000,0&to=10.010,0&routing=shortest&alternatives=2", nil)
+	req.Header.Set(headerAPIKey, key)
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, req)
+	var a routeAnswer
+	if err := json.Unmarshal(rec.Body.Bytes(), &a); err != nil || rec.Code != 200 {
+		t.Fatalf("%d %v: %s", rec.Code, err, rec.Body)
+	}
+	if a.DistanceM != 1112 || a.Alternatives == nil || len(*a.Alternatives) != 2 {
+		t.Fatalf("best %d m, alternatives %+v; want 1112 m and two", a.DistanceM, a.Alternatives)
+	}
+	for i, want := range []struct {
+		distance int
+		street   string
+	}{{1204, "North Road"}, {1291, "South Road"}} {
+		alt := (*a.Alternatives)[i]
+		var streets []string
+		for _, s := range alt.Steps {
+			streets = append(streets, s.Street)
+		}
+		if alt.DistanceM != want.distance || !slices.Contains(streets, want.street) {
+			t.Errorf("alternative %d: %d m along %v, want %d m along %s", i+1, alt.DistanceM, streets, want.distance, want.street)
+		}
+		if c := alt.Geometry.Coordinates; len(c) < 2 || c[0] != a.From.Snapped || c[len(c)-1] != a.To.Snapped {
+			t.Errorf("alternative %d: geometry does not join the snapped points", i+1)
+		}
 	}
 }

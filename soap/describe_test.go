@@ -2,12 +2,10 @@ package soap
 
 import (
 	"encoding/xml"
-	"path/filepath"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing"
-	"github.com/geosvc/geosvc/routing/osmroad"
-	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
 // TestRampDescriptions: routing/testdata/ramp.osm, from the motorway
@@ -15,18 +13,7 @@ import (
 // "Dover;Smyrna", onto Main Street, in every RouteLanguage; with
 // WantDataSet, and RoadDataName naming the data's date.
 func TestRampDescriptions(t *testing.T) {
-	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "ramp.osm"), prof)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := routing.Build(net, prof)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := routingtest.Graph(t, "ramp.osm")
 	f := newFixture(t, false)
 	f.svc.opts.Graph = func() *routing.Graph { return g }
 	f.svc.opts.RoadDataName = func() string { return "ramp" }

@@ -5,26 +5,17 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo"
+	"github.com/geosvc/geosvc/routing/routingtest"
 
 	"github.com/geosvc/geosvc/routing"
-	"github.com/geosvc/geosvc/routing/osmroad"
-	"github.com/geosvc/geosvc/routing/profile"
-)
-
-var (
-	crossingOnce sync.Once
-	crossing     *routing.Graph
-	crossingErr  error
 )
 
 // crossingGraph is routing's hand-written no_left_turn fixture: a
@@ -32,23 +23,7 @@ var (
 // out by hand in the fixture's comment.
 func crossingGraph(t testing.TB) *routing.Graph {
 	t.Helper()
-	crossingOnce.Do(func() {
-		prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
-		if err != nil {
-			crossingErr = err
-			return
-		}
-		net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "no_left_turn.osm"), prof)
-		if err != nil {
-			crossingErr = err
-			return
-		}
-		crossing, _, crossingErr = routing.Build(net, prof)
-	})
-	if crossingErr != nil {
-		t.Fatal(crossingErr)
-	}
-	return crossing
+	return routingtest.Graph(t, "no_left_turn.osm")
 }
 
 func routeRequest(key string, fields map[string]string) string {
@@ -364,35 +339,13 @@ func TestRoutePlannerAddresses(t *testing.T) {
 	}
 }
 
-var (
-	alternativesOnce sync.Once
-	alternatives     *routing.Graph
-	alternativesErr  error
-)
-
 // alternativesGraph is routing's hand-written alternatives fixture: from
 // S to T the best route runs along Main Street (1112 m), the 2nd along
 // North Road (1204 m) and the 3rd along South Road (1291 m), worked out
 // by hand in the fixture's comment.
 func alternativesGraph(t testing.TB) *routing.Graph {
 	t.Helper()
-	alternativesOnce.Do(func() {
-		prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
-		if err != nil {
-			alternativesErr = err
-			return
-		}
-		net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "alternatives.osm"), prof)
-		if err != nil {
-			alternativesErr = err
-			return
-		}
-		alternatives, _, alternativesErr = routing.Build(net, prof)
-	})
-	if alternativesErr != nil {
-		t.Fatal(alternativesErr)
-	}
-	return alternatives
+	return routingtest.Graph(t, "alternatives.osm")
 }
 
 // TestRoutePlannerAlternatives: Fastest2/3 and Shortest2/3 answer the 2nd

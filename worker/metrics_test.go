@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,8 +12,7 @@ import (
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
 	"github.com/geosvc/geosvc/routing"
-	"github.com/geosvc/geosvc/routing/osmroad"
-	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
 // TestRoutingOptionsThroughTheQueue orders matrices with every routing
@@ -23,18 +21,7 @@ import (
 // real graph: the cells equal the fixture's hand-computed routes and
 // routing's own matrix of the same metric.
 func TestRoutingOptionsThroughTheQueue(t *testing.T) {
-	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "motorway.osm"), prof)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := routing.Build(net, prof)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := routingtest.Graph(t, "motorway.osm")
 	env := queuetest.New(t)
 	cfg := env.Config
 	cfg.ChunkRows = 1
