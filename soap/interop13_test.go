@@ -2,15 +2,8 @@ package soap
 
 import (
 	"encoding/json"
-	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/geosvc/geosvc/internal/testenv"
-	"github.com/geosvc/geosvc/routing"
 )
 
 // zeepMergeAndNodes calls RoutePlanner with MergeLocations and
@@ -40,23 +33,7 @@ print(json.dumps(out))
 // TestRoutePlannerMergeLocations (W2 -> E -> S, 85 s; NE left out) and
 // the ReachableNode search of TestProximityNodes (X, W, W2, E; not S).
 func TestZeepMergeAndNodes(t *testing.T) {
-	py := "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
-		testenv.Skip(t, "python3-zeep is not installed (.ci/run installs it): %v", err)
-	}
-	f := newFixture(t, false)
-	g := crossingGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
-	srv := httptest.NewServer(f.svc)
-	defer srv.Close()
-	script := filepath.Join(t.TempDir(), "merge.py")
-	if err := os.WriteFile(script, []byte(zeepMergeAndNodes), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(py, script, srv.URL+"/soap?wsdl", f.key).CombinedOutput()
-	if err != nil {
-		t.Fatalf("zeep client: %v\n%s", err, out)
-	}
+	out := runZeep(t, crossingGraph(t), zeepMergeAndNodes)
 	var got struct {
 		Route struct {
 			Duration    int

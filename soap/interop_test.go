@@ -63,27 +63,36 @@ except zeep.exceptions.Fault as f:
 print(json.dumps(out))
 `
 
-// TestZeepClient runs python3-zeep (Debian package python3-zeep) against
-// the service; it skips when the package is missing, except under CI=true,
+// runZeep runs a python3-zeep script against the service on graph g,
+// with the WSDL's URL and a key as its arguments, and returns what it
+// printed. It skips when python3-zeep is missing, except under CI=true,
 // where .ci/run installs it.
-func TestZeepClient(t *testing.T) {
+func runZeep(t *testing.T, g *routing.Graph, script string) []byte {
+	t.Helper()
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
 		testenv.Skip(t, "python3-zeep is not installed (.ci/run installs it): %v", err)
 	}
 	f := newFixture(t, false)
-	g := crossingGraph(t)
 	f.svc.opts.Graph = func() *routing.Graph { return g }
 	srv := httptest.NewServer(f.svc)
 	defer srv.Close()
-	script := filepath.Join(t.TempDir(), "client.py")
-	if err := os.WriteFile(script, []byte(zeepScript), 0o644); err != nil {
+	path := filepath.Join(t.TempDir(), "client.py")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(py, script, srv.URL+"/soap?wsdl", f.key).CombinedOutput()
+	out, err := exec.Command(py, path, srv.URL+"/soap?wsdl", f.key).CombinedOutput()
 	if err != nil {
 		t.Fatalf("zeep client: %v\n%s", err, out)
 	}
+	return out
+}
+
+// TestZeepClient runs python3-zeep (Debian package python3-zeep) against
+// the service; it skips when the package is missing, except under CI=true,
+// where .ci/run installs it.
+func TestZeepClient(t *testing.T) {
+	out := runZeep(t, crossingGraph(t), zeepScript)
 	var got struct {
 		Simple11 struct {
 			Status, Postcode, Current, X, Y, FID string
@@ -169,23 +178,7 @@ print(json.dumps(out))
 // the fixture's North Road (1204 m) and South Road (1291 m) routes, and a
 // leg without an alternative the Sender fault.
 func TestZeepAlternatives(t *testing.T) {
-	py := "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import zeep").Run(); err != nil {
-		testenv.Skip(t, "python3-zeep is not installed (.ci/run installs it): %v", err)
-	}
-	f := newFixture(t, false)
-	g := alternativesGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
-	srv := httptest.NewServer(f.svc)
-	defer srv.Close()
-	script := filepath.Join(t.TempDir(), "alternatives.py")
-	if err := os.WriteFile(script, []byte(zeepAlternatives), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(py, script, srv.URL+"/soap?wsdl", f.key).CombinedOutput()
-	if err != nil {
-		t.Fatalf("zeep client: %v\n%s", err, out)
-	}
+	out := runZeep(t, alternativesGraph(t), zeepAlternatives)
 	type route struct {
 		Distance int
 		Streets  []string
