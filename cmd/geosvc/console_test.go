@@ -7,9 +7,7 @@ import (
 	"image"
 	"image/png"
 	"math"
-	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -47,28 +45,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err != nil {
 		testenv.Skip(t, "no Delaware bundle: %v", err)
 	}
-	bin := testBinary(t)
-	addr, err := freeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := randomKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "REDIS_URL=") && !strings.HasPrefix(kv, "GEOSVC_") {
-			env = append(env, kv)
-		}
-	}
-	server := startProcess(t, bin, slices.Concat(env, []string{"GEOSVC_DATA=" + data, "GEOSVC_ADDR=" + addr, "GEOSVC_DEMO_KEY=" + key, "GEOSVC_ADMIN_ADDR="}), "serve")
+	base, key, _, server := plainServe(t, data, "GEOSVC_ADMIN_ADDR=")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	base := "http://" + addr
-	if err := waitReady(ctx, base, server.exited); err != nil {
-		t.Fatalf("%v\nserver log:\n%s", err, server.log())
-	}
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800),

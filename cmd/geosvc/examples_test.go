@@ -220,34 +220,14 @@ func TestDocExamples(t *testing.T) {
 		t.Fatalf("README.md has %d curl examples, want at least 8 (info, tdmv1 order and fetch, adminv1, geoboundariesv1, timezonesv1, zip4v1, geocoderv1, SOAP)", n)
 	}
 
-	bin := testBinary(t)
 	data, err := delawareBundle(t)
 	if err != nil {
 		need("no Delaware bundle", err)
 	}
-	addr, err := freeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := randomKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The embedded Redis and the embedded configuration: nothing of the
-	// caller's REDIS_URL or GEOSVC_* settings.
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "REDIS_URL=") && !strings.HasPrefix(kv, "GEOSVC_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1")
-	server := startProcess(t, bin, slices.Concat(env, []string{"GEOSVC_DATA=" + data, "GEOSVC_ADDR=" + addr, "GEOSVC_DEMO_KEY=" + key}), "serve")
+	// The embedded Redis and the embedded configuration.
+	base, key, env, _ := plainServe(t, data, "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if err := waitReady(ctx, "http://"+addr, server.exited); err != nil {
-		t.Fatalf("%v\nserver log:\n%s", err, server.log())
-	}
 
 	body := filepath.Join(t.TempDir(), "body")
 	shellEnv := slices.Concat(env, []string{"KEY=" + key, "GEOSVC_EXAMPLE_BODY=" + body})
@@ -260,7 +240,7 @@ func TestDocExamples(t *testing.T) {
 					t.Errorf("%s:%d: the curl example has no \"# -> STATUS\" line after it", name, ex.line)
 					continue
 				}
-				cmd := strings.ReplaceAll(ex.command, docBaseURL, "http://"+addr)
+				cmd := strings.ReplaceAll(ex.command, docBaseURL, base)
 				for doc, real := range uuids {
 					cmd = strings.ReplaceAll(cmd, doc, real)
 				}

@@ -211,6 +211,36 @@ type process struct {
 
 func (p *process) log() string { return p.out.String() }
 
+// plainServe starts `geosvc serve` on the bundle data with the embedded
+// Redis and configuration (nothing of the caller's REDIS_URL or GEOSVC_*
+// settings) and a new demo key, plus extra environment, and waits for it
+// to be ready. It returns its base URL, the key, the environment it ran
+// with (for processes of the caller's own) and the process.
+func plainServe(t *testing.T, data string, extra ...string) (base, key string, env []string, p *process) {
+	t.Helper()
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key, err = randomKey(); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "REDIS_URL=") && !strings.HasPrefix(kv, "GEOSVC_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, extra...)
+	p = startProcess(t, testBinary(t), slices.Concat(env, []string{"GEOSVC_DATA=" + data, "GEOSVC_ADDR=" + addr, "GEOSVC_DEMO_KEY=" + key}), "serve")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	base = "http://" + addr
+	if err := waitReady(ctx, base, p.exited); err != nil {
+		t.Fatalf("%v\nserver log:\n%s", err, p.log())
+	}
+	return base, key, env, p
+}
+
 // startProcess runs bin with args and env; the test's end stops it.
 func startProcess(t *testing.T, bin string, env []string, args ...string) *process {
 	t.Helper()
