@@ -96,32 +96,15 @@ type Server struct {
 	closed      bool
 	stopUsage   context.CancelFunc
 	usageDone   chan struct{}
-	// closing is closed when Shutdown begins: requests that wait for
-	// something (a tdmv1 fetch's "wait") answer at once then
-	// (closingOf), rather than holding the shutdown up.
+	// closing is closed when Shutdown begins (Closing).
 	closing     chan struct{}
 	closingOnce sync.Once
 }
 
-// closingKey is the request context key of the server's closing channel.
-type closingKey struct{}
-
-// closingOf returns the channel closed when the server serving ctx's
-// request begins to shut down (nil outside a Server).
-func closingOf(ctx context.Context) <-chan struct{} {
-	ch, _ := ctx.Value(closingKey{}).(chan struct{})
-	return ch
-}
-
-// withClosing puts the server's closing channel in every request's
-// context.
-func (s *Server) withClosing(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		c.SetRequest(r.WithContext(context.WithValue(r.Context(), closingKey{}, s.closing)))
-		return next(c)
-	}
-}
+// Closing returns a channel closed when Shutdown begins: handlers that
+// wait for something (a tdmv1 fetch's "wait", TDMOptions.Closing) answer
+// at once then, rather than holding the shutdown up.
+func (s *Server) Closing() <-chan struct{} { return s.closing }
 
 // New returns a Server with its middleware and service endpoints in place.
 func New(opts Options) *Server {
@@ -183,7 +166,7 @@ func New(opts Options) *Server {
 	if len(opts.TrustedProxies) > 0 {
 		e.Pre(forwardedFor(opts.TrustedProxies))
 	}
-	e.Pre(requestID, s.accessLog, s.recoverPanic, s.withClosing)
+	e.Pre(requestID, s.accessLog, s.recoverPanic)
 	if len(opts.CORSOrigins) > 0 {
 		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins: opts.CORSOrigins,

@@ -48,6 +48,10 @@ type TDMOptions struct {
 	// order may hold; 0 means DefaultMaxLocations (the specification's
 	// limit).
 	MaxLocations int
+	// Closing, when closed, ends the waits of fetches with "wait": they
+	// answer the job's current status (Server.Closing, so that a
+	// shutdown is not held up); nil: waits run their course.
+	Closing <-chan struct{}
 	// GzipLevel compresses finished results for clients that accept gzip,
 	// as in compress/gzip; 0 means gzip.HuffmanOnly (-2), which on matrix
 	// JSON (digits and commas, little for LZ77 to find) compresses as well
@@ -178,7 +182,7 @@ func (h *tdmHandler) fetch(c echo.Context) error {
 		// client gets the current status, as when the wait runs out.
 		waitCtx, cancel := context.WithCancel(c.Request().Context())
 		defer cancel()
-		if closing := closingOf(waitCtx); closing != nil {
+		if closing := h.opts.Closing; closing != nil {
 			go func() {
 				select {
 				case <-closing:

@@ -65,7 +65,7 @@ func newTDMFixtureWith(t testing.TB, chunkRows int, opts TDMOptions) *tdmFixture
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	f.srv = New(Options{Logger: log, Redis: env.Client, Keys: f.store})
-	opts.Queue, opts.Usage, opts.Logger = q, f.store, log
+	opts.Queue, opts.Usage, opts.Logger, opts.Closing = q, f.store, log, f.srv.Closing()
 	RegisterTDM(f.srv.Protected(), opts)
 	return f
 }

@@ -179,7 +179,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			Metrics:        apiMetrics,
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{
-			Queue: q, Usage: store, Logger: log,
+			Queue: q, Usage: store, Logger: log, Closing: srv.Closing(),
 			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations,
 		})
 		registerLayers(srv.Protected(), layers)
