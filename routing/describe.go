@@ -154,7 +154,7 @@ const tinyStepM = 1.0
 // it when they go straight on along one street: "Grove Street, DE-1A for
 // 0 m, Grove Street" is one Grove Street step.
 func foldTinySteps(steps []Step) []Step {
-	out := steps[:0]
+	out := make([]Step, 0, len(steps))
 	for i, s := range steps {
 		if i > 0 && s.DistanceM < tinyStepM && !s.Ramp {
 			prev := &out[len(out)-1]
