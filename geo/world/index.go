@@ -78,7 +78,7 @@ func newIndex(fs []Feature) *Index {
 // tests draw their world-wide points with it.
 func (ix *Index) LandPoints(n int, seed uint64) []orb.Point {
 	rng := rand.New(rand.NewPCG(seed, 2))
-	pts := make([]orb.Point, 0, n)
+	pts := make([]orb.Point, 0, max(n, 0))
 	for len(pts) < n {
 		p := orb.Point{rng.Float64()*360 - 180, rng.Float64()*180 - 90}
 		if _, ok := ix.CountryAt(p); ok {

@@ -24,6 +24,9 @@ func main() {
 	n := flag.Int("n", 10000, "number of points")
 	seed := flag.Uint64("seed", 1, "random seed")
 	flag.Parse()
+	if *n < 1 || flag.NArg() > 0 {
+		log.Fatalf("landpoints: -n must be 1 or more, got %d (usage: landpoints [-n N] [-seed S])", *n)
+	}
 	ix, err := world.Lookup()
 	if err != nil {
 		log.Fatal(err)
