@@ -248,6 +248,7 @@ func (g *Graph) usableNodes(avoid Avoid) []bool {
 	return usable
 }
 
+// snapAccepting is Snap onto the edges accept allows (nil: every edge).
 func (g *Graph) snapAccepting(p orb.Point, radiusM float64, accept func(uint32) bool) Snap {
 	if radiusM <= 0 {
 		radiusM = DefaultSnapRadiusM

@@ -12,19 +12,7 @@ import (
 // Snap places p on the nearest road within radiusM metres (the default
 // radius when radiusM <= 0). The result's OK is false when there is none.
 func (g *Graph) Snap(p orb.Point, radiusM float64) Snap {
-	if radiusM <= 0 {
-		radiusM = DefaultSnapRadiusM
-	}
-	s := Snap{Input: p}
-	if !validPoint(p) {
-		return s
-	}
-	hit, ok := g.snap.Nearest(p, radiusM, nil)
-	if !ok {
-		return s
-	}
-	s.Point, s.DistanceM, s.Edge, s.Fraction, s.OK = hit.Point, hit.DistanceM, hit.Edge, hit.Fraction, true
-	return s
+	return g.snapAccepting(p, radiusM, nil)
 }
 
 // SnapAll snaps every point; see Snap.
