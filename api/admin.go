@@ -12,8 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // adminInterface is the interface name of the administrative boundary

@@ -23,9 +23,9 @@ import (
 
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/internal/redistest"
+	"github.com/geosvc/geosvc/keys"
 )
 
 var bndNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

@@ -14,9 +14,9 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // covidInterface is the interface name of the health alert zones, as keys

@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/health"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/internal/shareddata"
+	"github.com/geosvc/geosvc/keys"
 	"github.com/paulmach/orb/maptile"
 )
 

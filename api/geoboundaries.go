@@ -8,8 +8,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // geoBoundariesInterface is the interface name of the geo-boundary

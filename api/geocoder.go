@@ -14,8 +14,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // geocoderInterface is the interface name of the geocoder endpoints.

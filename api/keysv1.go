@@ -17,7 +17,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // keysInterface is the account interface: a key's own usage statement,

@@ -22,9 +22,9 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/stripe/stripe-go/v82/webhook"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/internal/testenv"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // stripeMockModule is the pinned stripe-mock the Stripe tests run.

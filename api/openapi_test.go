@@ -26,8 +26,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/configs"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/geocode"
@@ -35,6 +33,8 @@ import (
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/geo/zip4"
+	"github.com/geosvc/geosvc/internal/redistest"
+	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )

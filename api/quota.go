@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // ctxServer and ctxReservations are the context keys under which the

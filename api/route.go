@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 )
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/internal/redistest"
+	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )

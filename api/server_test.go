@@ -19,8 +19,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/internal/redistest"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // fixture is a server with test routes and keys of every kind.

@@ -10,7 +10,7 @@ import (
 	"github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/webhook"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // StripeOptions configures the payment provider, Stripe (Checkout Sessions

@@ -19,7 +19,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
 	"github.com/geosvc/geosvc/routing"

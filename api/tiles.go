@@ -16,7 +16,7 @@ import (
 	"github.com/dgraph-io/ristretto/v2"
 	"github.com/labstack/echo/v4"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // tilesInterface is the interface name of the map tiles, as keys and usage

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // tileFixture is a server with tiles drawn by draw (a plain tile whose

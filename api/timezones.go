@@ -7,8 +7,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/timezone"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // timezonesInterface is the interface name of the time-zone endpoint, as

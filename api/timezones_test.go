@@ -18,9 +18,9 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/geo/timezone"
+	"github.com/geosvc/geosvc/internal/redistest"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // tzNow is the fixed clock of the timezonesv1 tests.

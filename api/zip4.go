@@ -7,8 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/zip4"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // zip4Interface is the interface name of the ZIP+4 endpoint, as keys and

@@ -4,7 +4,7 @@
 // car routing profile read by routing/profile), health.yaml (the health
 // alert zone data sets read by geo/health), world.yaml (the rules
 // geo/world's generator applies to its sources), plans.yaml (the plans API
-// keys belong to, read by api/keys) and the other layers' tables.
+// keys belong to, read by package keys) and the other layers' tables.
 package configs
 
 import "embed"

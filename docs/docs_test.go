@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // The pages the documentation must have, beside the repository's
@@ -403,7 +403,7 @@ func TestDataVersions(t *testing.T) {
 }
 
 // TestInterfaceNamesListed: operations.md lists exactly the interface
-// names `keys create --interfaces` accepts (api/keys.Known).
+// names `keys create --interfaces` accepts (keys.Known).
 func TestInterfaceNamesListed(t *testing.T) {
 	b, err := os.ReadFile("operations.md")
 	if err != nil {

@@ -19,9 +19,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/geo/mapdata"
+	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 )
 

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/geosvc/geosvc/api/keys"
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/configs"
 	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/internal/redistest"
+	"github.com/geosvc/geosvc/keys"
 )
 
 var (

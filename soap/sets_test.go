@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/keys"
 )
 
 func setOp(op, key, name string) string {

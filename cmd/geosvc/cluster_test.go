@@ -16,8 +16,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/internal/testenv"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // startRedisCluster starts a Redis Cluster of three masters on local ports

@@ -11,9 +11,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
 	"github.com/geosvc/geosvc/configs"
+	"github.com/geosvc/geosvc/keys"
 )
 
 // loadPlans reads the plan file of cfg (auth.plans_file), or the embedded

@@ -18,9 +18,9 @@ import (
 
 	"github.com/geosvc/geosvc/api"
 	"github.com/geosvc/geosvc/api/console"
-	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
+	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/soap"

@@ -1,26 +1,25 @@
-// Package queuetest gives tests a Redis to run the TDM queue on: the server
-// named by REDIS_URL when it is set, an embedded miniredis otherwise, with a
-// key prefix and an asynq queue name of their own that are cleaned up when
-// the test ends (only those keys; nothing else on a shared server is
-// touched).
+// Package queuetest gives tests a TDM queue on the Redis of
+// internal/redistest (REDIS_URL when set, an embedded miniredis otherwise),
+// with a key prefix and an asynq queue name of their own that are cleaned
+// up when the test ends, and Expire, which ages a job out as its TTL
+// would.
 package queuetest
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
-	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/queue"
 )
 
-// Env is a Redis for one test.
+// Env is a Redis for one test (internal/redistest) with a queue
+// configuration of its own.
 type Env struct {
 	// Client is connected to the test's Redis.
 	Client redis.UniversalClient
@@ -33,42 +32,13 @@ type Env struct {
 // New returns a Redis for t and registers its clean-up.
 func New(t testing.TB) *Env {
 	t.Helper()
-	e := &Env{}
-	var opt *redis.Options
-	if u := os.Getenv("REDIS_URL"); u != "" {
-		o, err := redis.ParseURL(u)
-		if err != nil {
-			t.Fatalf("REDIS_URL: %v", err)
-		}
-		opt = o
-	} else {
-		e.Mini = miniredis.RunT(t)
-		opt = &redis.Options{Addr: e.Mini.Addr()}
+	r := redistest.New(t)
+	return &Env{
+		Client: r.Client,
+		Mini:   r.Mini,
+		// The prefix's trailing colon is the queue's to add.
+		Config: queue.Config{Prefix: strings.TrimSuffix(r.Prefix, ":"), QueueName: r.QueueName},
 	}
-	e.Client = redis.NewClient(opt)
-	if err := e.Client.Ping(context.Background()).Err(); err != nil {
-		t.Fatalf("redis ping: %v", err)
-	}
-	tag := fmt.Sprintf("%x", rand.Uint64())
-	e.Config = queue.Config{
-		Prefix:    "geosvctest:" + tag,
-		QueueName: "tdmtest-" + tag,
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		ins := asynq.NewInspectorFromRedisClient(e.Client)
-		_ = ins.DeleteQueue(e.Config.QueueName, true)
-		// The job keys, and asynq's statistics of the test's queue.
-		for _, pattern := range []string{e.Config.Prefix + ":*", "asynq:{" + e.Config.QueueName + "}:*"} {
-			iter := e.Client.Scan(ctx, 0, pattern, 1000).Iterator()
-			for iter.Next(ctx) {
-				e.Client.Del(ctx, iter.Val())
-			}
-		}
-		e.Client.Close()
-	})
-	return e
 }
 
 // Expire makes every key of job id vanish as its TTL would, leaving the

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/internal/redistest"
 )
 
 // TestAuthCache: a revocation through the same store takes effect at once;

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/api/keys/redistest"
+	"github.com/geosvc/geosvc/internal/redistest"
 )
 
 // newStore returns a store on the test Redis with a clock tests can move.

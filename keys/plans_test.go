@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/api/keys/redistest"
 	"github.com/geosvc/geosvc/configs"
+	"github.com/geosvc/geosvc/internal/redistest"
 )
 
 // testPlans is a plan file for the tests: an unlimited default, a trial,
