@@ -64,7 +64,7 @@ func newBndFixture(t testing.TB, delaware bool) *bndFixture {
 		t.Fatal(err)
 	}
 	f := &bndFixture{key: plain}
-	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Keys: store})
+	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	opts := BoundaryOptions{Layer: f.loaded.Load, Now: func() time.Time { return bndNow }}
 	RegisterAdmin(f.srv.Protected(), opts)
 	RegisterGeoBoundaries(f.srv.Protected(), opts)

@@ -59,7 +59,7 @@ func newCovidFixture(t testing.TB) *covidFixture {
 		t.Fatal(err)
 	}
 	f := &covidFixture{key: plain}
-	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Keys: store})
+	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterCovid(f.srv.Protected(), CovidOptions{
 		Layer:      func() *health.Layer { return hl },
 		Boundaries: func() *boundary.Layer { return bl },

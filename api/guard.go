@@ -1,11 +1,12 @@
 package api
 
 import (
-	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,15 +18,20 @@ import (
 // headerAPIKey carries the API key (SPEC.md, Authentication).
 const headerAPIKey = "x-api-key"
 
-const ctxKey = "geosvc.key"
+// ctxKey and ctxPass are the context keys under which the guard leaves
+// the request's key and its pass through the key gate.
+const (
+	ctxKey  = "geosvc.key"
+	ctxPass = "geosvc.pass"
+)
 
 // guard runs for every routed request. Public routes and CORS preflights
 // pass with only the body limit; everything else, unknown paths included,
-// must first show an active key allowed to use the interface (by the key
-// and by its plan), then passes the rate limit and the quota of the key's
-// plan, the body limit and the content-type check, and is counted in the
-// key's usage when it succeeds. Quota units taken for a request that fails
-// are given back.
+// goes through the key gate (keys.Gate): an active key allowed to use the
+// interface (by the key and by its plan), then the rate limit and the
+// quota of the key's plan; then the body limit and the content-type
+// check; and the request is counted in the key's usage when it
+// succeeds. Quota units taken for a request that fails are given back.
 func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
@@ -42,81 +48,47 @@ func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(ctxKey, k)
 		c.Set(ctxServer, s)
-		if wait := s.takeToken(req.Context(), k, requestIDOf(c)); wait > 0 {
-			c.Response().Header().Set("Retry-After", decision{retryAfter: wait}.retryAfterHeader())
-			return httpError(http.StatusTooManyRequests, "rate limit exceeded: retry later")
+		pass, err := s.opts.Gate.Admit(req.Context(), k, interfaceOf(c))
+		if err != nil {
+			return s.gateError(c, err)
 		}
-		iface := interfaceOf(c)
-		counted := iface != keys.KeysV1 // the account interface is never counted
-		if counted {
-			if err := takeQuota(c, iface, 1); err != nil {
-				return err
-			}
-		}
+		c.Set(ctxPass, pass)
 		s.limitBody(c)
 		// Only a route that takes this method reads a body: a POST to a
 		// GET route is a 405, whatever its content type.
 		if takesBody(req.Method) && s.routeTakes(req.Method, c.Path()) {
 			if err := checkContentType(req); err != nil {
-				s.releaseQuota(c)
+				pass.Done(req.Context(), false)
 				return err
 			}
 		}
 		err = next(c)
 		st := c.Response().Status
-		if err != nil || st < 200 || st >= 300 {
-			s.releaseQuota(c)
-			return err
-		}
-		if !counted {
-			return nil
-		}
-		if s.usage != nil {
-			s.usage.Add(k.ID, iface, 1)
-		} else if s.opts.Keys != nil {
-			if err := s.opts.Keys.AddUsage(req.Context(), k.ID, iface, 1); err != nil {
-				s.log.Warn("usage not counted", slog.String("request_id", requestIDOf(c)), slog.String("key_id", k.ID), slog.Any("error", err))
-			}
-		}
-		return nil
+		pass.Done(req.Context(), err == nil && st >= 200 && st < 300)
+		return err
 	}
 }
 
 // authenticate returns the request's key, or the error to answer: 403
 // {"message":"Forbidden"} for a missing, malformed, unknown, revoked,
-// expired or unpaid key and for a key not allowed to use the interface
-// (by itself or by its plan); 503 when the key store cannot be reached.
+// expired or unpaid key, for two keys, and for a key not allowed to use
+// the interface (by itself or by its plan); 503 when the key store cannot
+// be reached.
 func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
-	forbidden := echo.NewHTTPError(http.StatusForbidden, forbidden.Message)
-	if s.opts.Keys == nil {
-		return keys.Key{}, forbidden
+	if s.opts.Gate == nil {
+		return keys.Key{}, echo.NewHTTPError(http.StatusForbidden, forbidden.Message)
 	}
-	// Two x-api-key headers are refused rather than one of them chosen:
-	// a proxy and a client disagreeing on the key is not a key.
 	vals := c.Request().Header.Values(headerAPIKey)
-	if len(vals) > 1 {
-		s.opts.Metrics.refused("duplicate")
-		return keys.Key{}, forbidden
-	}
+	ctx := c.Request().Context()
+	var k keys.Key
+	var err error
 	if len(vals) == 0 && s.tokens != nil && c.Request().URL.Query().Has("token") && c.Path() == tilePath {
-		return s.authenticateToken(c)
-	}
-	if len(vals) == 0 {
-		s.opts.Metrics.refused("missing")
-		return keys.Key{}, forbidden
-	}
-	k, err := s.opts.Keys.Authenticate(c.Request().Context(), vals[0])
-	if keys.Refused(err) {
-		s.opts.Metrics.refused(keys.RefusalReason(err))
-		return keys.Key{}, forbidden
+		k, err = s.authenticateToken(c)
+	} else {
+		k, err = s.opts.Gate.Authenticate(ctx, vals, interfaceOf(c))
 	}
 	if err != nil {
-		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
-		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
-	}
-	if iface := interfaceOf(c); !k.Allows(iface) || !s.opts.Keys.PlanOf(k).Allows(iface) {
-		s.opts.Metrics.refused("interface")
-		return keys.Key{}, forbidden
+		return keys.Key{}, s.gateError(c, err)
 	}
 	return k, nil
 }
@@ -124,41 +96,43 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 // tilePath is the route of a map tile, the one route a tile token opens.
 const tilePath = "/" + tilesInterface + "/:z/:x/:y"
 
-// authenticateToken returns the key a tile token (?token=) was issued to,
-// or the error to answer: 403 {"message":"Forbidden"} for a bad or expired
-// token and for a key no longer active or allowed tiles; 503 when the key
-// store cannot be reached.
+// authenticateToken returns the key a tile token (?token=) was issued to:
+// a bad or expired token is refused (reason "token"), as is a key no
+// longer active or allowed tiles.
 func (s *Server) authenticateToken(c echo.Context) (keys.Key, error) {
-	forbidden := echo.NewHTTPError(http.StatusForbidden, forbidden.Message)
 	ctx := c.Request().Context()
 	id, err := s.tokens.verify(ctx, c.QueryParam("token"))
 	if errors.Is(err, errBadToken) {
-		s.opts.Metrics.refused("token")
-		return keys.Key{}, forbidden
+		return keys.Key{}, s.opts.Gate.Refuse("token")
 	}
 	if err != nil {
-		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
-		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
+		return keys.Key{}, fmt.Errorf("%w: %w", keys.ErrUnavailable, err)
 	}
-	k, err := s.opts.Keys.AuthenticateID(ctx, id)
-	if keys.Refused(err) {
-		s.opts.Metrics.refused(keys.RefusalReason(err))
-		return keys.Key{}, forbidden
-	}
-	if err != nil {
-		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
-		return keys.Key{}, httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
-	}
-	if !k.Allows(tilesInterface) || !s.opts.Keys.PlanOf(k).Allows(tilesInterface) {
-		s.opts.Metrics.refused("interface")
-		return keys.Key{}, forbidden
-	}
-	return k, nil
+	return s.opts.Gate.AuthenticateID(ctx, id, tilesInterface)
 }
 
-// RefusedKey records, for the metrics, a key the SOAP service refused
-// (reason as geosvc_auth_refusals_total's label).
-func (s *Server) RefusedKey(reason string) { s.opts.Metrics.refused(reason) }
+// gateError is the answer to a request the gate refused: 403
+// {"message":"Forbidden"} for a refused key, 429 with Retry-After for the
+// rate limit (a message) and a quota (a message and the quota: see
+// quotaBody), 503 when the key store cannot be reached.
+func (s *Server) gateError(c echo.Context, err error) error {
+	var rl *keys.RateLimited
+	var qe *keys.QuotaExceeded
+	switch {
+	case errors.Is(err, keys.ErrForbidden):
+		return echo.NewHTTPError(http.StatusForbidden, forbidden.Message)
+	case errors.As(err, &rl):
+		c.Response().Header().Set("Retry-After", strconv.Itoa(rl.Seconds()))
+		return httpError(http.StatusTooManyRequests, "rate limit exceeded: retry later")
+	case errors.As(err, &qe):
+		c.Response().Header().Set("Retry-After", strconv.FormatInt(int64((qe.RetryAfter(s.opts.Now())+time.Second-1)/time.Second), 10))
+		return echo.NewHTTPError(http.StatusTooManyRequests, quotaBody{Message: qe.Error(), Quota: qe})
+	case errors.Is(err, keys.ErrUnavailable):
+		s.log.Error("key store unavailable", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
+		return httpError(http.StatusServiceUnavailable, "key store unavailable, retry later")
+	}
+	return err
+}
 
 // limitBody refuses a declared Content-Length over the limit at once (the
 // error surfaces when the handler reads) and caps the bytes a handler can
@@ -180,49 +154,6 @@ type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 func (r errReader) Close() error             { return nil }
-
-// TakeToken takes one token of the rate limit of key k's plan (the
-// server's, unless the plan sets one) for a request that checks its key
-// itself (SOAP): zero when it may go on, else how long to wait; zero also
-// when there is no limit or Redis cannot say.
-func (s *Server) TakeToken(ctx context.Context, k keys.Key) time.Duration {
-	return s.takeToken(ctx, k, "")
-}
-
-// takeToken is TakeToken, logging under a request id.
-func (s *Server) takeToken(ctx context.Context, k keys.Key, requestID string) time.Duration {
-	if s.limiter == nil {
-		return 0
-	}
-	b := s.limiter.bucket
-	if s.opts.Keys != nil {
-		if pb, ok := s.planBuckets[s.opts.Keys.PlanOf(k).Name]; ok {
-			b = pb
-		}
-	}
-	d, err := s.limiter.allowIn(ctx, k.ID, b)
-	if err != nil {
-		s.log.Warn("rate limiter unavailable, request let through", slog.String("request_id", requestID), slog.String("key_id", k.ID), slog.Any("error", err))
-		return 0
-	}
-	if d.retryAfter > 0 {
-		s.opts.Metrics.limited()
-	}
-	return d.retryAfter
-}
-
-// CountUsage counts n requests of a key to an interface, as the guard
-// counts the REST ones (batched when auth.usage_flush is set).
-func (s *Server) CountUsage(ctx context.Context, keyID, iface string, n int64) {
-	switch {
-	case s.usage != nil:
-		s.usage.Add(keyID, iface, n)
-	case s.opts.Keys != nil:
-		if err := s.opts.Keys.AddUsage(ctx, keyID, iface, n); err != nil {
-			s.log.Warn("usage not counted", slog.String("key_id", keyID), slog.Any("error", err))
-		}
-	}
-}
 
 // takesBody reports whether requests of the method carry a body.
 func takesBody(method string) bool {

@@ -93,7 +93,7 @@ func newKeysFixture(t *testing.T, trials keys.TrialPolicy, stripe StripeOptions,
 	}
 	f := &keysFixture{redis: redistest.New(t), now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	f.store = keys.NewStore(f.redis.Client, keys.Options{Prefix: f.redis.Prefix, Now: f.clock, Plans: plans, Trials: trials})
-	opts := Options{Logger: slog.New(slog.DiscardHandler), Redis: f.redis.Client, Keys: f.store, Now: f.clock}
+	opts := Options{Logger: slog.New(slog.DiscardHandler), Redis: f.redis.Client, Gate: keys.NewGate(f.store, keys.GateOptions{}), Now: f.clock}
 	if tweak != nil {
 		tweak(&opts)
 	}
@@ -160,7 +160,7 @@ const forbiddenBody = `{"message":"Forbidden"}`
 func TestQuotaAcrossTwoProcesses(t *testing.T) {
 	f := newKeysFixture(t, keys.TrialPolicy{}, StripeOptions{}, nil)
 	other := newTestRoutesServer(Options{Logger: slog.New(slog.DiscardHandler), Redis: f.redis.Client,
-		Keys: keys.NewStore(f.redis.Client, keys.Options{Prefix: f.redis.Prefix, Now: f.clock, Plans: f.store.Plans()}), Now: f.clock})
+		Gate: keys.NewGate(keys.NewStore(f.redis.Client, keys.Options{Prefix: f.redis.Prefix, Now: f.clock, Plans: f.store.Plans()}), keys.GateOptions{}), Now: f.clock})
 	a, b := httptest.NewServer(f.srv), httptest.NewServer(other)
 	defer a.Close()
 	defer b.Close()
@@ -326,7 +326,7 @@ func TestTrialOverHTTP(t *testing.T) {
 // (batched usage, flushed), prices them by the plan, and leaves out the
 // failures and the statement calls themselves.
 func TestStatementsEqualTraffic(t *testing.T) {
-	f := newKeysFixture(t, keys.TrialPolicy{}, StripeOptions{}, func(o *Options) { o.UsageFlush = time.Hour })
+	f := newKeysFixture(t, keys.TrialPolicy{}, StripeOptions{}, func(o *Options) { o.Gate = keys.NewGate(o.Gate.Store(), keys.GateOptions{UsageFlush: time.Hour}) })
 	k, key := f.newKey(t, "pro")
 	const ok, failed = 37, 5
 	for range ok {

@@ -64,15 +64,16 @@ func (m *Metrics) observe(c echo.Context, status int, took time.Duration) {
 	m.duration.WithLabelValues(route, method).Observe(took.Seconds())
 }
 
-// refused records an authentication refusal.
-func (m *Metrics) refused(reason string) {
+// Refused records an authentication refusal (keys.Observer: give the
+// server's Metrics to the key gate, keys.GateOptions.Observer).
+func (m *Metrics) Refused(reason string) {
 	if m != nil {
 		m.authRefusals.WithLabelValues(reason).Inc()
 	}
 }
 
-// limited records a rate-limit refusal.
-func (m *Metrics) limited() {
+// RateLimited records a rate-limit refusal (keys.Observer).
+func (m *Metrics) RateLimited() {
 	if m != nil {
 		m.rateLimited.Inc()
 	}

@@ -928,8 +928,8 @@ func TestOpenAPIRateLimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Keys: store,
-		RateLimit: RateLimit{Rate: 1, Burst: 1}, Now: func() time.Time { return now }})
+	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Now: func() time.Time { return now },
+		Gate: keys.NewGate(store, keys.GateOptions{RateLimit: keys.RateLimit{Rate: 1, Burst: 1}, Now: func() time.Time { return now }})})
 	layer := zip4TestLayer()
 	RegisterZip4(srv.Protected(), Zip4Options{Layer: func() *zip4.Layer { return layer }})
 	for i, want := range []int{200, 429} {
@@ -962,7 +962,7 @@ func TestOpenAPIQuotaExceeded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Keys: store, Now: func() time.Time { return now }})
+	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{}), Now: func() time.Time { return now }})
 	layer := zip4TestLayer()
 	RegisterZip4(srv.Protected(), Zip4Options{Layer: func() *zip4.Layer { return layer }})
 	for i, want := range []int{200, 429} {

@@ -28,7 +28,7 @@ func newRouteServer(t *testing.T, fixture string, loaded bool) (*Server, string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Keys: store})
+	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterRoute(srv.Protected(), RouteOptions{Graph: func() *routing.Graph {
 		if !loaded {
 			return nil

@@ -45,10 +45,12 @@ const attribution = "(c) OpenStreetMap contributors, ODbL"
 type Options struct {
 	// Logger receives the access log and errors; default slog.Default().
 	Logger *slog.Logger
-	// Redis is the server /readyz pings and the rate limiter uses.
+	// Redis is the server /readyz pings and tile tokens are kept in.
 	Redis redis.UniversalClient
-	// Keys authenticates requests and counts usage.
-	Keys *keys.Store
+	// Gate authenticates requests, applies the rate limits and quotas of
+	// their keys' plans and counts their usage; nil: every keyed request
+	// is Forbidden.
+	Gate *keys.Gate
 	// BodyLimit is the largest request body in bytes; 0 means
 	// defaultBodyLimit.
 	BodyLimit int64
@@ -58,18 +60,12 @@ type Options struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client; empty: the peer is the client.
 	TrustedProxies []netip.Prefix
-	// RateLimit is the per-key token bucket; a zero Rate disables it. A
-	// key's plan may set its own (configs/plans.yaml).
-	RateLimit RateLimit
 	// ReadTimeout and WriteTimeout bound one request; 0 means the defaults.
 	ReadTimeout, WriteTimeout time.Duration
 	// Version is the program version /v1/info reports.
 	Version string
 	// Now returns the current time (tests set it); default time.Now.
 	Now func() time.Time
-	// UsageFlush, when > 0, collects usage counts in memory and writes
-	// them every UsageFlush (and on Shutdown) instead of on every request.
-	UsageFlush time.Duration
 	// Metrics records requests, refusals and rate-limit hits; nil records
 	// nothing (NewMetrics).
 	Metrics *Metrics
@@ -83,12 +79,8 @@ type Server struct {
 	hs      *http.Server
 	group   *echo.Group
 	public  map[string]bool
-	limiter *limiter
-	// planBuckets are the rate limits of the plans that set one.
-	planBuckets map[string]bucket
 	tokens      *tokenSigner // tile tokens; nil until RegisterTiles
 	bundle      atomic.Pointer[Bundle]
-	usage       *keys.UsageBatch // nil: usage written per request
 	mu          sync.Mutex       // guards closed, stopUsage, usageDone, extraIfaces
 	// extraIfaces are interfaces served on public routes that check
 	// their key themselves (SOAP).
@@ -124,9 +116,6 @@ func New(opts Options) *Server {
 		opts.Now = time.Now
 	}
 	s := &Server{opts: opts, log: opts.Logger, public: map[string]bool{}, closing: make(chan struct{})}
-	if opts.UsageFlush > 0 && opts.Keys != nil {
-		s.usage = opts.Keys.NewUsageBatch()
-	}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -145,24 +134,6 @@ func New(opts Options) *Server {
 	}
 	e.HTTPErrorHandler = s.handleError
 	s.e = e
-	// The limiter exists whenever Redis does: a key's plan may bring a
-	// rate limit of its own even when the server's is off.
-	if opts.Redis != nil {
-		prefix := keys.DefaultPrefix
-		if opts.Keys != nil {
-			prefix = opts.Keys.Prefix()
-		}
-		s.limiter = newLimiter(opts.Redis, prefix+"ratelimit:", opts.RateLimit, opts.Now)
-		s.planBuckets = map[string]bucket{}
-		if opts.Keys != nil {
-			for _, p := range opts.Keys.Plans().List() {
-				if p.RateLimit != nil {
-					s.planBuckets[p.Name] = newBucket(RateLimit{Rate: p.RateLimit.Rate, Burst: p.RateLimit.Burst})
-				}
-			}
-		}
-	}
-
 	if len(opts.TrustedProxies) > 0 {
 		e.Pre(forwardedFor(opts.TrustedProxies))
 	}
@@ -227,26 +198,25 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.mu.Unlock()
 		return http.ErrServerClosed
 	}
-	if s.usage != nil && s.stopUsage == nil {
+	if s.opts.Gate != nil && s.stopUsage == nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.stopUsage, s.usageDone = cancel, make(chan struct{})
 		go func() {
 			defer close(s.usageDone)
-			s.usage.Run(ctx, s.opts.UsageFlush, func(err error) {
-				s.log.Warn("usage counts not written yet", slog.Any("error", err))
-			})
+			s.opts.Gate.RunUsage(ctx)
 		}()
 	}
 	s.mu.Unlock()
 	return s.hs.Serve(ln)
 }
 
-// FlushUsage writes the usage counts collected so far (with UsageFlush).
+// FlushUsage writes the usage counts the key gate has collected so far
+// (with keys.GateOptions.UsageFlush).
 func (s *Server) FlushUsage(ctx context.Context) error {
-	if s.usage == nil {
+	if s.opts.Gate == nil {
 		return nil
 	}
-	return s.usage.Flush(ctx)
+	return s.opts.Gate.FlushUsage(ctx)
 }
 
 // Shutdown stops accepting connections and waits, until ctx ends, for the

@@ -64,7 +64,7 @@ func newTDMFixtureWith(t testing.TB, chunkRows int, opts TDMOptions) *tdmFixture
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	f.srv = New(Options{Logger: log, Redis: env.Client, Keys: f.store})
+	f.srv = New(Options{Logger: log, Redis: env.Client, Gate: keys.NewGate(f.store, keys.GateOptions{})})
 	opts.Queue, opts.Usage, opts.Logger, opts.Closing = q, f.store, log, f.srv.Closing()
 	RegisterTDM(f.srv.Protected(), opts)
 	return f

@@ -85,8 +85,8 @@ func RegisterTiles(s *Server, opts TileOptions) error {
 	}
 	if s.opts.Redis != nil {
 		prefix := keys.DefaultPrefix
-		if s.opts.Keys != nil {
-			prefix = s.opts.Keys.Prefix()
+		if s.opts.Gate != nil {
+			prefix = s.opts.Gate.Store().Prefix()
 		}
 		s.tokens = newTokenSigner(s.opts.Redis, prefix+"tiles:secret", opts.TokenTTL, s.opts.Now)
 	}

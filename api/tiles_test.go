@@ -196,7 +196,7 @@ func TestTileToken(t *testing.T) {
 // the other's tiles.
 func TestTileTokenSharedSecret(t *testing.T) {
 	tf := newTileFixture(t)
-	other := New(Options{Logger: tf.srv.log, Redis: tf.redis.Client, Keys: tf.store, Now: tf.clock})
+	other := New(Options{Logger: tf.srv.log, Redis: tf.redis.Client, Gate: keys.NewGate(tf.store, keys.GateOptions{}), Now: tf.clock})
 	if err := RegisterTiles(other, TileOptions{Render: tf.draw}); err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func newTZFixture(t testing.TB) *tzFixture {
 		t.Fatal(err)
 	}
 	f := &tzFixture{key: plain}
-	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Keys: store})
+	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterTimezones(f.srv.Protected(), TimezonesOptions{Index: f.loaded.Load})
 	f.loaded.Store(ix)
 	return f

@@ -48,25 +48,16 @@ type Options struct {
 	// names its data set (the bundle's name) in route results.
 	Graph        func() *routing.Graph
 	RoadDataName func() string
-	// Keys checks the SubscriptionKey of every request and issues
-	// free-trial keys (LocationGetSubscriptionKey) under its trial policy.
-	Keys *keys.Store
+	// Gate checks the SubscriptionKey of every request, applies the rate
+	// limit and quota of the billed key's plan and counts its usage, as
+	// for the REST interfaces; its store issues free-trial keys
+	// (LocationGetSubscriptionKey) under its trial policy and the keys of
+	// location sets. Nil: every keyed request is Forbidden.
+	Gate *keys.Gate
 	// Redis stores the location sets (LocationCreateSetSimple, ...) under
 	// Prefix; nil: location sets are not available.
 	Redis  redis.UniversalClient
 	Prefix string
-	// TakeToken takes a token of a key's rate limit (the REST interfaces'
-	// bucket, by the key's plan) and says how long to wait when none is
-	// left; TakeQuota takes n units of a metric from the quota of the key's
-	// plan and returns their release (for a request that fails), or a
-	// *keys.QuotaExceeded; CountUsage counts a successful request in a
-	// key's usage. Nil: no limit, no quota, no counting.
-	TakeToken  func(ctx context.Context, k keys.Key) time.Duration
-	TakeQuota  func(ctx context.Context, k keys.Key, metric string, n int64) (release func(), err error)
-	CountUsage func(ctx context.Context, keyID, iface string, n int64)
-	// RefusedKey, when set, is told why a key was refused (missing,
-	// malformed, unknown, revoked, expired, pending, interface, duplicate), for metrics.
-	RefusedKey func(reason string)
 	// PublicURL, when set, is the base URL the WSDL advertises
 	// (PublicURL + the request's path); else the request's scheme and
 	// Host.
@@ -232,13 +223,16 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 	if len(given) > 1 {
 		// Two keys in one request are refused rather than one of them
 		// chosen (REST refuses two x-api-key headers likewise).
-		s.refused("duplicate")
+		if s.opts.Gate != nil {
+			s.opts.Gate.Refuse("duplicate")
+		}
 		return nil, senderFault("Forbidden")
 	}
 	key, err := s.authenticate(ctx, strings.TrimSpace(strings.Join(given, "")))
 	if err != nil {
 		return nil, err
 	}
+	store := s.opts.Gate.Store()
 	billed := key
 	set, err := s.setOfKey(ctx, key)
 	if err != nil {
@@ -249,37 +243,28 @@ func (s *Service) dispatch(ctx context.Context, req request) (any, error) {
 			return nil, senderFault("a set key cannot create location sets: use the key that created its set")
 		}
 		// The owner pays: its plan's rate limit and quota apply.
-		if billed, err = s.opts.Keys.Get(ctx, set.owner); err != nil {
+		if billed, err = store.Get(ctx, set.owner); err != nil {
 			return nil, err
 		}
-		if !s.opts.Keys.PlanOf(billed).Allows(Interface) {
+		if !store.PlanOf(billed).Allows(Interface) {
 			return nil, senderFault("Forbidden")
 		}
 	}
-	if s.opts.TakeToken != nil {
-		if wait := s.opts.TakeToken(ctx, billed); wait > 0 {
-			return nil, senderFault("rate limit exceeded: retry in %d s", int((wait+time.Second-1)/time.Second))
-		}
-	}
-	release := func() {}
-	if s.opts.TakeQuota != nil {
-		var qe *keys.QuotaExceeded
-		if release, err = s.opts.TakeQuota(ctx, billed, Interface, 1); errors.As(err, &qe) {
-			return nil, senderFault("%s (retry in %d s)", qe.Error(), int((qe.RetryAfter(s.opts.Keys.Now())+time.Second-1)/time.Second))
-		} else if err != nil {
-			return nil, err
-		}
+	pass, err := s.opts.Gate.Admit(ctx, billed, Interface)
+	var rl *keys.RateLimited
+	var qe *keys.QuotaExceeded
+	switch {
+	case errors.As(err, &rl):
+		return nil, senderFault("rate limit exceeded: retry in %d s", rl.Seconds())
+	case errors.As(err, &qe):
+		return nil, senderFault("%s (retry in %d s)", qe.Error(), int((qe.RetryAfter(store.Now())+time.Second-1)/time.Second))
+	case err != nil:
+		return nil, err
 	}
 	ctx = context.WithValue(ctx, keyContext{}, requestAuth{key: key, set: set})
 	resp, err := op(ctx, req.body)
-	if err != nil {
-		release()
-		return resp, err
-	}
-	if s.opts.CountUsage != nil {
-		s.opts.CountUsage(ctx, billed.ID, Interface, 1)
-	}
-	return resp, nil
+	pass.Done(ctx, err == nil)
+	return resp, err
 }
 
 // clientIPContext carries the client's address to LocationGetSubscriptionKey
@@ -304,34 +289,22 @@ func clientIP(r *http.Request) string {
 // interfaces' message); a Receiver fault when the key store cannot be
 // reached.
 func (s *Service) authenticate(ctx context.Context, key string) (keys.Key, error) {
-	forbidden := senderFault("Forbidden")
-	if s.opts.Keys == nil {
-		return keys.Key{}, forbidden
+	if s.opts.Gate == nil {
+		return keys.Key{}, senderFault("Forbidden")
 	}
-	k, err := s.opts.Keys.Authenticate(ctx, key)
+	var presented []string
+	if key != "" {
+		presented = []string{key}
+	}
+	k, err := s.opts.Gate.Authenticate(ctx, presented, Interface)
 	switch {
-	case key == "":
-		s.refused("missing")
-		return keys.Key{}, forbidden
-	case keys.Refused(err):
-		s.refused(keys.RefusalReason(err))
-		return keys.Key{}, forbidden
+	case errors.Is(err, keys.ErrForbidden):
+		return keys.Key{}, senderFault("Forbidden")
 	case err != nil:
 		s.opts.Logger.Error("key store unavailable", slog.Any("error", err))
 		return keys.Key{}, receiverFault("key store unavailable, retry later")
 	}
-	if !k.Allows(Interface) || !s.opts.Keys.PlanOf(k).Allows(Interface) {
-		s.refused("interface")
-		return keys.Key{}, forbidden
-	}
 	return k, nil
-}
-
-// refused tells Options.RefusedKey why a key was refused.
-func (s *Service) refused(reason string) {
-	if s.opts.RefusedKey != nil {
-		s.opts.RefusedKey(reason)
-	}
 }
 
 // index returns the gazetteer or a Receiver fault while it loads.
@@ -401,11 +374,11 @@ func (s *Service) getSubscriptionKey(ctx context.Context, body []byte) (any, err
 	if err := xml.Unmarshal(body, &req); err != nil {
 		return nil, senderFault("malformed LocationGetSubscriptionKey request: %v", err)
 	}
-	if s.opts.Keys == nil {
+	if s.opts.Gate == nil {
 		return nil, senderFault("this server does not issue keys on request: ask its administrator (geosvc keys create)")
 	}
 	ip, _ := ctx.Value(clientIPContext{}).(string)
-	_, plain, err := s.opts.Keys.IssueTrial(ctx, keys.TrialRequest{Name: req.ContactName, Email: req.EMail, Company: req.CompanyName, IP: ip})
+	_, plain, err := s.opts.Gate.Store().IssueTrial(ctx, keys.TrialRequest{Name: req.ContactName, Email: req.EMail, Company: req.CompanyName, IP: ip})
 	var in *keys.TrialInputError
 	var lim *keys.TrialIPLimit
 	switch {

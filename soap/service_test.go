@@ -56,7 +56,7 @@ func newFixture(t testing.TB, keyRequests bool) *fixture {
 	if _, f.other, err = store.Create(context.Background(), keys.CreateOptions{Owner: "admin only", Interfaces: []string{"adminv1"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Keys: store, Redis: rdb, Prefix: r.Prefix})
+	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Gate: keys.NewGate(store, keys.GateOptions{}), Redis: rdb, Prefix: r.Prefix})
 	return f
 }
 

@@ -83,7 +83,7 @@ func (s *Service) setKeyIndex(id string) string {
 
 // sets returns the Redis client, or a Receiver fault without one.
 func (s *Service) sets() (redis.UniversalClient, error) {
-	if s.opts.Redis == nil || s.opts.Keys == nil {
+	if s.opts.Redis == nil || s.opts.Gate == nil {
 		return nil, receiverFault("location sets are not available on this server")
 	}
 	return s.opts.Redis, nil
@@ -92,7 +92,7 @@ func (s *Service) sets() (redis.UniversalClient, error) {
 // setOfKey returns the set a key addresses (nil when it is no set key),
 // or Forbidden when the set's owner key is no longer active.
 func (s *Service) setOfKey(ctx context.Context, k keys.Key) (*setRef, error) {
-	if s.opts.Redis == nil || s.opts.Keys == nil {
+	if s.opts.Redis == nil || s.opts.Gate == nil {
 		return nil, nil
 	}
 	v, err := s.opts.Redis.Get(ctx, s.setKeyIndex(k.ID)).Result()
@@ -103,7 +103,7 @@ func (s *Service) setOfKey(ctx context.Context, k keys.Key) (*setRef, error) {
 		return nil, err
 	}
 	owner, name, _ := strings.Cut(v, ":")
-	ok, err := s.opts.Keys.Get(ctx, owner)
+	ok, err := s.opts.Gate.Store().Get(ctx, owner)
 	if errors.Is(err, keys.ErrNotFound) || err == nil && !ok.Active() {
 		return nil, senderFault("Forbidden")
 	}
@@ -150,7 +150,7 @@ func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
 	if !ok {
 		return nil, senderFault("you have a location set %s already", name)
 	}
-	k, plain, err := s.opts.Keys.Create(ctx, keys.CreateOptions{Owner: "location set " + name + " of key " + owner.ID, Interfaces: []string{Interface}})
+	k, plain, err := s.opts.Gate.Store().Create(ctx, keys.CreateOptions{Owner: "location set " + name + " of key " + owner.ID, Interfaces: []string{Interface}})
 	if err != nil {
 		rdb.Del(context.WithoutCancel(ctx), s.setKey(ref))
 		return nil, fmt.Errorf("create set key: %w", err)
@@ -170,7 +170,7 @@ func (s *Service) createSet(ctx context.Context, body []byte) (any, error) {
 		rdb.SRem(bg, s.setsOf(owner.ID), name)
 		rdb.Del(bg, s.setKeyIndex(k.ID))
 		rdb.Del(bg, s.setKey(ref))
-		s.opts.Keys.Revoke(bg, k.ID)
+		s.opts.Gate.Store().Revoke(bg, k.ID)
 		return nil, err
 	}
 	return createSetResponse{Key: plain}, nil
@@ -217,7 +217,7 @@ func (s *Service) deleteSet(ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.opts.Keys.Revoke(ctx, setKeyID); err != nil && !errors.Is(err, keys.ErrNotFound) {
+	if _, err := s.opts.Gate.Store().Revoke(ctx, setKeyID); err != nil && !errors.Is(err, keys.ErrNotFound) {
 		return nil, err
 	}
 	return deleteSetResponse{Deleted: true}, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
 )
 
@@ -131,56 +132,73 @@ func TestLocationSets(t *testing.T) {
 }
 
 // TestSetKeyFollowsItsOwner: a set key stops working when its owner's key
-// is revoked, and its requests count in the owner's usage and rate limit.
+// is revoked, and its requests count in the owner's usage and rate limit
+// (through the real key gate: a plan whose bucket of 5 never refills on
+// a clock that stands still).
 func TestSetKeyFollowsItsOwner(t *testing.T) {
 	f := newFixture(t, false)
 	ctx := context.Background()
-	owner, ownerKey, err := f.store.Create(ctx, keys.CreateOptions{Owner: "owner"})
+	plans, err := keys.ParsePlans([]byte("currency: USD\ndefault_plan: slow\nplans:\n  slow:\n    rate_limit: {rate: 0.5, burst: 5}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var billed []string
-	f.svc.opts.CountUsage = func(_ context.Context, id, iface string, n int64) { billed = append(billed, id+" "+iface) }
-	limited := ""
-	f.svc.opts.TakeToken = func(_ context.Context, k keys.Key) time.Duration {
-		if k.ID == limited {
-			return 2 * time.Second
-		}
-		return 0
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	r := redistest.New(t)
+	store := keys.NewStore(r.Client, keys.Options{Prefix: r.Prefix, Plans: plans, Now: func() time.Time { return now }})
+	f.svc.opts.Gate = keys.NewGate(store, keys.GateOptions{})
+	f.svc.opts.Redis, f.svc.opts.Prefix = r.Client, r.Prefix
+	owner, ownerKey, err := store.Create(ctx, keys.CreateOptions{Owner: "owner"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	rec := f.post("text/xml", envelope11(setOp("LocationCreateSetSimple", ownerKey, "mine")))
+	used := func(id string) int64 {
+		t.Helper()
+		days, err := store.Usage(ctx, id, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, d := range days {
+			n += d.Counts[Interface]
+		}
+		return n
+	}
+	rec := f.post("text/xml", envelope11(setOp("LocationCreateSetSimple", ownerKey, "mine"))) // token 1
 	var created struct {
 		Key string `xml:"Body>LocationCreateSetSimpleResponse>SubscriptionKey"`
 	}
 	if err := xml.Unmarshal(rec.Body.Bytes(), &created); err != nil || created.Key == "" {
 		t.Fatalf("no set key: %s", rec.Body)
 	}
-	billed = nil
-	rec = f.post("text/xml", envelope11(uploadOp(created.Key, false, "-75.4990,39.0005")))
-	if code, reason := faultOf(t, rec.Body.String()); code != "" || len(billed) != 1 || billed[0] != owner.ID+" soap" {
-		t.Errorf("upload with the set key: %s %s, billed %v, want the owner %s", code, reason, billed, owner.ID)
+	setKey, err := store.Authenticate(ctx, created.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := used(owner.ID); n != 1 {
+		t.Fatalf("creating the set: owner's usage %d, want 1", n)
+	}
+	rec = f.post("text/xml", envelope11(uploadOp(created.Key, false, "-75.4990,39.0005"))) // token 2
+	if code, reason := faultOf(t, rec.Body.String()); code != "" || used(owner.ID) != 2 || used(setKey.ID) != 0 {
+		t.Errorf("upload with the set key: %s %s, owner's usage %d (want 2), the set key's %d (want 0)", code, reason, used(owner.ID), used(setKey.ID))
 	}
 	// A fault is not billed.
-	billed = nil
-	f.post("text/xml", envelope11(uploadOp(created.Key, false, "x,y")))
-	f.post("text/xml", envelope11(gazetteerSimple(ownerKey, map[string]string{"Street": "Qqqq"})))
-	if len(billed) != 2 { // the upload (one location rejected, still an answer) and the gazetteer
-		t.Errorf("billed %v", billed)
+	f.post("text/xml", envelope11(uploadOp(created.Key, false, "x,y")))                            // token 3
+	f.post("text/xml", envelope11(gazetteerSimple(ownerKey, map[string]string{"Street": "Qqqq"}))) // token 4
+	if n := used(owner.ID); n != 4 {                                                               // the upload (one location rejected, still an answer) and the gazetteer
+		t.Errorf("owner's usage %d, want 4", n)
 	}
-	billed = nil
-	f.post("text/xml", envelope11(`<MapSimple xmlns="http://geosvc.org/LocationService/"><SubscriptionKey>`+ownerKey+`</SubscriptionKey></MapSimple>`))
-	if len(billed) != 0 {
-		t.Errorf("a fault was billed: %v", billed)
+	f.post("text/xml", envelope11(`<MapSimple xmlns="http://geosvc.org/LocationService/"><SubscriptionKey>`+ownerKey+`</SubscriptionKey></MapSimple>`)) // token 5
+	if n := used(owner.ID); n != 4 {
+		t.Errorf("a fault was billed: owner's usage %d, want 4", n)
 	}
-	// The owner's rate limit applies to the set key.
-	limited = owner.ID
+	// The owner's bucket is empty now, and it is the set key's too: one
+	// token at 0.5 a second is 2 s away.
 	rec = f.post("text/xml", envelope11(uploadOp(created.Key, false, "-75.4990,39.0005")))
 	if _, reason := faultOf(t, rec.Body.String()); !strings.Contains(reason, "rate limit exceeded: retry in 2 s") {
 		t.Errorf("rate limited: %q", reason)
 	}
-	limited = ""
 	// Revoking the owner disables the set key.
-	if _, err := f.store.Revoke(ctx, owner.ID); err != nil {
+	if _, err := store.Revoke(ctx, owner.ID); err != nil {
 		t.Fatal(err)
 	}
 	rec = f.post("text/xml", envelope11(uploadOp(created.Key, false, "-75.4990,39.0005")))

@@ -160,6 +160,12 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 				EmailDomains: cfg.Auth.Trial.EmailDomains,
 			},
 		})
+		gate := keys.NewGate(store, keys.GateOptions{
+			RateLimit:  keys.RateLimit{Rate: cfg.Auth.RateLimit.Rate, Burst: cfg.Auth.RateLimit.Burst},
+			UsageFlush: cfg.Auth.UsageFlush,
+			Logger:     log,
+			Observer:   apiMetrics,
+		})
 		proxies, err := cfg.HTTP.Proxies()
 		if err != nil {
 			return err
@@ -168,25 +174,23 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			TrustedProxies: proxies,
 			Logger:         log,
 			Redis:          rdb,
-			Keys:           store,
+			Gate:           gate,
 			BodyLimit:      cfg.HTTP.BodyLimit,
 			CORSOrigins:    cfg.HTTP.CORSOrigins,
-			RateLimit:      api.RateLimit{Rate: cfg.Auth.RateLimit.Rate, Burst: cfg.Auth.RateLimit.Burst},
 			ReadTimeout:    cfg.HTTP.ReadTimeout,
 			WriteTimeout:   cfg.HTTP.WriteTimeout,
-			UsageFlush:     cfg.Auth.UsageFlush,
 			Version:        version,
 			Metrics:        apiMetrics,
 		})
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{
-			Queue: q, Usage: store, Logger: log, Closing: srv.Closing(),
+			Queue: q, Usage: gate, Logger: log, Closing: srv.Closing(),
 			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations,
 		})
 		registerLayers(srv.Protected(), layers)
 		api.RegisterKeys(srv, api.KeysOptions{Store: store, PublicURL: cfg.HTTP.PublicURL, Logger: log, Stripe: api.StripeOptions{
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
 		}})
-		registerSOAP(srv, soap.Options{Keys: store, Redis: rdb, Prefix: cfg.KeyPrefix, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
+		registerSOAP(srv, soap.Options{Gate: gate, Redis: rdb, Prefix: cfg.KeyPrefix, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
 		if err := registerTiles(srv, &tiles); err != nil {
 			return err
 		}

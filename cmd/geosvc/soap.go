@@ -44,10 +44,6 @@ func registerSOAP(srv *api.Server, opts soap.Options, ls *loadedLayers, graph *a
 		}
 		return ""
 	}
-	opts.TakeToken = srv.TakeToken
-	opts.TakeQuota = srv.TakeQuota
-	opts.CountUsage = srv.CountUsage
-	opts.RefusedKey = srv.RefusedKey
 	api.RegisterRoute(srv.Protected(), api.RouteOptions{Graph: opts.Graph})
 	svc := soap.New(opts)
 	srv.AddInterface(soap.Interface)

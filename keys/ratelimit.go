@@ -1,4 +1,4 @@
-package api
+package keys
 
 import (
 	"context"
@@ -107,12 +107,6 @@ func newLimiter(rdb redis.UniversalClient, prefix string, rl RateLimit, now func
 type decision struct {
 	// retryAfter is zero when the request may go on.
 	retryAfter time.Duration
-}
-
-// retryAfterHeader is retryAfter in whole seconds, rounded up, at least 1.
-func (d decision) retryAfterHeader() string {
-	secs := int64((d.retryAfter + time.Second - 1) / time.Second)
-	return strconv.FormatInt(max(1, secs), 10)
 }
 
 // allow takes one token from the default bucket of key id.
