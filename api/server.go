@@ -73,15 +73,15 @@ type Options struct {
 
 // Server is the REST API server.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
-	e       *echo.Echo
-	hs      *http.Server
-	group   *echo.Group
-	public  map[string]bool
-	tokens      *tokenSigner // tile tokens; nil until RegisterTiles
-	bundle      atomic.Pointer[Bundle]
-	mu          sync.Mutex       // guards closed, stopUsage, usageDone, extraIfaces
+	opts   Options
+	log    *slog.Logger
+	e      *echo.Echo
+	hs     *http.Server
+	group  *echo.Group
+	public map[string]bool
+	tokens *tokenSigner // tile tokens; nil until RegisterTiles
+	bundle atomic.Pointer[Bundle]
+	mu     sync.Mutex // guards closed, stopUsage, usageDone, extraIfaces
 	// extraIfaces are interfaces served on public routes that check
 	// their key themselves (SOAP).
 	extraIfaces []string

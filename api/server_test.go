@@ -360,7 +360,9 @@ func TestCORS(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.Gate = keys.NewGate(o.Gate.Store(), keys.GateOptions{RateLimit: keys.RateLimit{Rate: 0.5, Burst: 2}}) })
+	f := newFixture(t, func(o *Options) {
+		o.Gate = keys.NewGate(o.Gate.Store(), keys.GateOptions{RateLimit: keys.RateLimit{Rate: 0.5, Burst: 2}})
+	})
 	_, other, err := f.store.Create(context.Background(), keys.CreateOptions{Owner: "other"})
 	if err != nil {
 		t.Fatal(err)

@@ -41,4 +41,3 @@ func TestRateLimitLeases(t *testing.T) {
 		t.Fatalf("%d requests allowed from a bucket of %d", allowed, burst)
 	}
 }
-
