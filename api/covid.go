@@ -15,7 +15,7 @@ import (
 	"github.com/paulmach/orb/maptile"
 
 	"github.com/geosvc/geosvc/geo/boundary"
-	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/keys"
 )
 
@@ -38,7 +38,7 @@ const covidCRS = "urn:ogc:def:crs:OGC:1.3:CRS84"
 type CovidOptions struct {
 	// Layer returns the loaded health layer, nil while the data bundle is
 	// loading (the endpoints then answer 503).
-	Layer func() *health.Layer
+	Layer func() *covid.Layer
 	// Boundaries returns the boundary layer (with the world base layer)
 	// that places a point in its country, state and county; nil while
 	// loading.
@@ -69,8 +69,8 @@ func RegisterCovid(g *echo.Group, opts CovidOptions) {
 type covidHandler struct{ opts CovidOptions }
 
 // layers returns both layers, or the 503 of a bundle still loading.
-func (h *covidHandler) layers() (*health.Layer, *boundary.Layer, error) {
-	var hl *health.Layer
+func (h *covidHandler) layers() (*covid.Layer, *boundary.Layer, error) {
+	var hl *covid.Layer
 	var bl *boundary.Layer
 	if h.opts.Layer != nil {
 		hl = h.opts.Layer()
@@ -91,7 +91,7 @@ func (h *covidHandler) countries(c echo.Context) error {
 		return err
 	}
 	return writeCovidJSON(c, struct {
-		Codes []health.Country `json:"codes"`
+		Codes []covid.Country `json:"codes"`
 	}{hl.Countries()})
 }
 
@@ -128,8 +128,8 @@ func (h *covidHandler) country2data(c echo.Context) error {
 
 // hasCountry reports whether the layer has an admin0 record of code (an
 // ISO3 code, any case).
-func hasCountry(hl *health.Layer, code string) bool {
-	id := health.CountryID(code)
+func hasCountry(hl *covid.Layer, code string) bool {
+	id := covid.CountryID(code)
 	if id == "" {
 		return false
 	}
@@ -166,7 +166,7 @@ func (h *covidHandler) xy2data(c echo.Context) error {
 }
 
 // appendCovidTimestamp appends the answer's "timestamp" member, if any.
-func appendCovidTimestamp(b []byte, hl *health.Layer, asOf time.Time) []byte {
+func appendCovidTimestamp(b []byte, hl *covid.Layer, asOf time.Time) []byte {
 	if ts := covidTimestamp(hl, asOf); ts != "" {
 		b = append(b, `,"timestamp":"`...)
 		b = append(b, ts...)
@@ -177,7 +177,7 @@ func appendCovidTimestamp(b []byte, hl *health.Layer, asOf time.Time) []byte {
 
 // hierarchyData is the spec's hierarchy data: records under "p0", "p1",
 // ... in that order.
-type hierarchyData []health.Record
+type hierarchyData []covid.Record
 
 // MarshalJSON writes the records as an object keyed p0, p1, ...
 func (hd hierarchyData) MarshalJSON() ([]byte, error) { return appendHierarchy(nil, hd), nil }
@@ -191,7 +191,7 @@ func (hd hierarchyData) MarshalJSON() ([]byte, error) { return appendHierarchy(n
 // FIPS codes are the records' ids); New York City's ZIP areas from the
 // health layer's own polygons; other countries' provinces from the
 // extract's admin1 areas, by name.
-func covidChain(hl *health.Layer, bl *boundary.Layer, p orb.Point, level int, asOf time.Time, withCases bool) hierarchyData {
+func covidChain(hl *covid.Layer, bl *boundary.Layer, p orb.Point, level int, asOf time.Time, withCases bool) hierarchyData {
 	country, ok := bl.AdminAt(p, 0)
 	if !ok || country.CountryISO3 == "" {
 		return hierarchyData{}
@@ -208,21 +208,21 @@ func covidChain(hl *health.Layer, bl *boundary.Layer, p orb.Point, level int, as
 		if base := bl.Base(); base != nil {
 			if level >= 2 {
 				if a, ok := base.AdminAt(p, 2); ok && a.Admin == 2 {
-					ids = append(ids, health.CountyID(fipsOf(a)))
+					ids = append(ids, covid.CountyID(fipsOf(a)))
 				}
 			}
 			if level >= 1 {
 				if a, ok := base.AdminAt(p, 1); ok && a.Admin == 1 {
-					ids = append(ids, health.StateID(fipsOf(a)))
+					ids = append(ids, covid.StateID(fipsOf(a)))
 				}
 			}
 		}
 	} else if level >= 1 {
 		if a, ok := bl.AdminAt(p, 1); ok && a.Admin == 1 {
-			ids = append(ids, health.CountryID(iso3)+"|"+a.Name)
+			ids = append(ids, covid.CountryID(iso3)+"|"+a.Name)
 		}
 	}
-	ids = append(ids, health.CountryID(iso3))
+	ids = append(ids, covid.CountryID(iso3))
 	var out hierarchyData
 	for _, id := range ids {
 		r, ok := hl.Record(id, asOf)
@@ -230,7 +230,7 @@ func covidChain(hl *health.Layer, bl *boundary.Layer, p orb.Point, level int, as
 			continue
 		}
 		out = append(out, r)
-		for up := health.ParentID(id); up != ""; up = health.ParentID(up) {
+		for up := covid.ParentID(id); up != ""; up = covid.ParentID(up) {
 			if r, ok := hl.Record(up, asOf); ok {
 				out = append(out, r)
 			}
@@ -303,11 +303,11 @@ func (h *covidHandler) tile(c echo.Context, t maptile.Tile) error {
 	b := t.Bound()
 	poly := orb.Polygon{{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}, b.Min}}
 	chain := covidChain(hl, bl, b.Center(), 8, time.Time{}, true)
-	var td health.TileData
+	var td covid.TileData
 	if len(chain) > 0 {
 		td = hl.TileData(t, chain[0])
 	} else {
-		td = hl.TileData(t, health.Record{})
+		td = hl.TileData(t, covid.Record{})
 	}
 	if chain == nil {
 		chain = hierarchyData{}
@@ -357,7 +357,7 @@ func writeCovidJSON(c echo.Context, v any) error {
 
 // covidTimestamp is the answer's timestamp: the requested date, else the
 // latest date_reported of the layer, as an ISO 8601 date-time.
-func covidTimestamp(hl *health.Layer, asOf time.Time) string {
+func covidTimestamp(hl *covid.Layer, asOf time.Time) string {
 	t := asOf
 	if t.IsZero() {
 		t = hl.Timestamp()
@@ -387,7 +387,7 @@ func parseCovidAdmin(q url.Values) (int, string) {
 
 // parseCovidDate reads the optional date (YYYY-MM-DD) of country2data and
 // xy2data: 400 when malformed, or when no series of the layer covers it.
-func parseCovidDate(q url.Values, hl *health.Layer) (time.Time, error) {
+func parseCovidDate(q url.Values, hl *covid.Layer) (time.Time, error) {
 	s := strings.TrimSpace(q.Get("date"))
 	if s == "" {
 		return time.Time{}, nil

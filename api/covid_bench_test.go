@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/geosvc/geosvc/geo/boundary"
-	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
@@ -24,7 +24,7 @@ func covidBenchServer(b *testing.B) *echo.Echo {
 	hl, err := covidDelaware()
 	extracts.Need(b, err)
 	e := echo.New()
-	RegisterCovid(e.Group(""), CovidOptions{Layer: func() *health.Layer { return hl }, Boundaries: func() *boundary.Layer { return bl }})
+	RegisterCovid(e.Group(""), CovidOptions{Layer: func() *covid.Layer { return hl }, Boundaries: func() *boundary.Layer { return bl }})
 	return e
 }
 

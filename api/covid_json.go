@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/covid"
 )
 
 // The covidv1 answers are written by hand, as the other point lookups'
@@ -12,9 +12,9 @@ import (
 // output) cost more than the lookup itself. covid_test.go checks that
 // these writers and encoding/json agree byte for byte.
 
-// appendRecord appends r as JSON: the fields of health.Record in its
+// appendRecord appends r as JSON: the fields of covid.Record in its
 // order, a key whose value is unknown left out.
-func appendRecord(b []byte, r *health.Record) []byte {
+func appendRecord(b []byte, r *covid.Record) []byte {
 	b = append(b, `{"boundary_id":`...)
 	b = lookupJSONString(b, r.BoundaryID)
 	if r.CountryCode != "" {
@@ -71,7 +71,7 @@ func appendRecord(b []byte, r *health.Record) []byte {
 }
 
 // appendRecords appends recs as a JSON array.
-func appendRecords(b []byte, recs []health.Record) []byte {
+func appendRecords(b []byte, recs []covid.Record) []byte {
 	b = append(b, '[')
 	for i := range recs {
 		if i > 0 {

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/geosvc/geosvc/geo/boundary"
-	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/internal/shareddata"
@@ -30,12 +30,12 @@ import (
 // covidDelaware is the health layer built as `geosvc build` builds it for
 // the Delaware extract: the case series of the embedded snapshot and the
 // extract's business density grid.
-var covidDelaware = sync.OnceValues(func() (*health.Layer, error) {
+var covidDelaware = sync.OnceValues(func() (*covid.Layer, error) {
 	path, err := extracts.Path("delaware")
 	if err != nil {
 		return nil, err
 	}
-	l, _, err := health.Build(health.BuildOptions{OSMPath: path})
+	l, _, err := covid.Build(covid.BuildOptions{OSMPath: path})
 	return l, err
 })
 
@@ -61,7 +61,7 @@ func newCovidFixture(t testing.TB) *covidFixture {
 	f := &covidFixture{key: plain}
 	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterCovid(f.srv.Protected(), CovidOptions{
-		Layer:      func() *health.Layer { return hl },
+		Layer:      func() *covid.Layer { return hl },
 		Boundaries: func() *boundary.Layer { return bl },
 	})
 	return f
@@ -99,7 +99,7 @@ type covidRecord struct {
 }
 
 // jhuFinal reads the last value of a country's row(s) of a JHU global
-// series from the shared CSV, independently of geo/health: the row whose
+// series from the shared CSV, independently of geo/covid: the row whose
 // Province is empty.
 func jhuFinal(t *testing.T, file, country string) int64 {
 	t.Helper()
@@ -455,7 +455,7 @@ func maptileNew(x, y uint32, z uint) maptile.Tile { return maptile.New(x, y, map
 func TestCovidJSONWriters(t *testing.T) {
 	hl, err := covidDelaware()
 	extracts.Need(t, err)
-	var recs []health.Record
+	var recs []covid.Record
 	for _, q := range []struct {
 		iso3  string
 		level int
@@ -463,7 +463,7 @@ func TestCovidJSONWriters(t *testing.T) {
 		recs = append(recs, hl.Records(q.iso3, q.level, time.Time{})...)
 	}
 	tiny, huge := 1e-7, 3e21
-	recs = append(recs, health.Record{BoundaryID: "X|\"q\"", Name: "Ünïcode \u0001", CovidTrend: &tiny, CovidDeceasedTrend: &huge})
+	recs = append(recs, covid.Record{BoundaryID: "X|\"q\"", Name: "Ünïcode \u0001", CovidTrend: &tiny, CovidDeceasedTrend: &huge})
 	if len(recs) < 3500 {
 		t.Fatalf("%d records", len(recs))
 	}
@@ -477,7 +477,7 @@ func TestCovidJSONWriters(t *testing.T) {
 		}
 	}
 	hd := hierarchyData(recs[:3])
-	var m map[string]health.Record
+	var m map[string]covid.Record
 	if err := json.Unmarshal(appendHierarchy(nil, hd), &m); err != nil || len(m) != 3 || m["p2"].BoundaryID != recs[2].BoundaryID {
 		t.Errorf("hierarchy: %v %v", m, err)
 	}

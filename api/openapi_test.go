@@ -29,7 +29,7 @@ import (
 	"github.com/geosvc/geosvc/configs"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/geocode"
-	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/geo/zip4"
@@ -467,7 +467,7 @@ type oaFixture struct {
 	tz    atomic.Pointer[timezone.Index]
 	bnd   atomic.Pointer[boundary.Layer]
 	geo   atomic.Pointer[geocode.Index]
-	hl    atomic.Pointer[health.Layer]
+	hl    atomic.Pointer[covid.Layer]
 	graph atomic.Pointer[routing.Graph]
 }
 

@@ -2,7 +2,7 @@
 // them into the binary, so that a geosvc binary runs with no file beside it:
 // geosvc.yaml (the service settings, every key documented), car.yaml (the
 // car routing profile read by routing/profile), health.yaml (the health
-// alert zone data sets read by geo/health), world.yaml (the rules
+// alert zone data sets read by geo/covid), world.yaml (the rules
 // geo/world's generator applies to its sources), plans.yaml (the plans API
 // keys belong to, read by package keys) and the other layers' tables.
 package configs

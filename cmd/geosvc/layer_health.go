@@ -9,7 +9,7 @@ import (
 
 	"github.com/geosvc/geosvc/api"
 	"github.com/geosvc/geosvc/geo/boundary"
-	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/covid"
 )
 
 // healthLayerName is the health alert zone layer's name in manifest.json.
@@ -26,7 +26,7 @@ func init() {
 		// After the boundary layer: the US states' and counties' areas
 		// give their records a business density.
 		order:   60,
-		version: health.FileVersion,
+		version: covid.FileVersion,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&healthDataDir, "health-data", "", "`DIR` of the COVID-19 case series (jhu/, nyc/, as in shared/data/covid) to build the health layer from (default: the snapshot embedded in geosvc)")
 			fs.StringVar(&healthNYT, "health-nyt", "", "the New York Times us-states.csv `FILE` (free for non-commercial use only, never shipped): US state records from it instead of the sums of JHU's counties")
@@ -40,7 +40,7 @@ func init() {
 		},
 		build: buildHealth,
 		load: func(dir string, ls *loadedLayers) error {
-			l, err := health.Load(dir)
+			l, err := covid.Load(dir)
 			if err != nil {
 				return err
 			}
@@ -49,8 +49,8 @@ func init() {
 		},
 		register: func(g *echo.Group, ls *loadedLayers) {
 			api.RegisterCovid(g, api.CovidOptions{
-				Layer: func() *health.Layer {
-					l, _ := ls.get(healthLayerName).(*health.Layer)
+				Layer: func() *covid.Layer {
+					l, _ := ls.get(healthLayerName).(*covid.Layer)
 					return l
 				},
 				Boundaries: func() *boundary.Layer {
@@ -67,11 +67,11 @@ func init() {
 // the extract, with the densities of the US states and counties lying
 // inside it.
 func buildHealth(bc *buildContext) (string, error) {
-	opts := health.BuildOptions{DataDir: healthDataDir, OSMPath: bc.OSMPath, Areas: usAreas()}
+	opts := covid.BuildOptions{DataDir: healthDataDir, OSMPath: bc.OSMPath, Areas: usAreas()}
 	if healthNYT != "" {
 		opts.Files = map[string]string{"nyt-states": healthNYT}
 	}
-	l, rep, err := health.Build(opts)
+	l, rep, err := covid.Build(opts)
 	if err != nil {
 		return "", err
 	}
@@ -83,7 +83,7 @@ func buildHealth(bc *buildContext) (string, error) {
 		src = healthDataDir
 	}
 	fmt.Printf("layer health: from %s%s: %s\n", src, map[bool]string{true: " and the NYT state series", false: ""}[healthNYT != ""], rep)
-	return health.FileName, nil
+	return covid.FileName, nil
 }
 
 // usAreas returns the world base layer's US states and counties by their
@@ -100,9 +100,9 @@ func usAreas() map[string]orb.MultiPolygon {
 		}
 		fips := a.ID - boundary.BaseUSID
 		if a.Admin == 1 {
-			out[health.StateID(fmt.Sprintf("%02d", fips))] = a.Geometry()
+			out[covid.StateID(fmt.Sprintf("%02d", fips))] = a.Geometry()
 		} else {
-			out[health.CountyID(fmt.Sprintf("%05d", fips))] = a.Geometry()
+			out[covid.CountyID(fmt.Sprintf("%05d", fips))] = a.Geometry()
 		}
 	}
 	return out

@@ -14,7 +14,7 @@ import (
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/progress"
 	"github.com/geosvc/geosvc/geo/boundary"
-	"github.com/geosvc/geosvc/geo/health"
+	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/geo/world"
 )
 
@@ -224,7 +224,7 @@ func (ls *loadedLayers) attribution() []string {
 			out = append(out, fmt.Sprintf("%s (%s, via %s %s)", s.Data, s.DataLicense, s.Package, s.Version))
 		}
 	}
-	if h, ok := ls.get(healthLayerName).(*health.Layer); ok {
+	if h, ok := ls.get(healthLayerName).(*covid.Layer); ok {
 		out = append(out, h.Attribution()...)
 	}
 	return out
