@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -28,9 +29,9 @@ const adminCRS = "urn:ogc:def:crs:EPSG::4326"
 
 // BoundaryOptions configures the adminv1 and geoboundariesv1 endpoints.
 type BoundaryOptions struct {
-	// Layer returns the loaded boundary layer, nil while the data bundle
-	// is loading (the endpoints then answer 503).
-	Layer func() *boundary.Layer
+	// Bundle is the data bundle answered from; nil, or holding none yet,
+	// while it loads (the endpoints then answer 503).
+	Bundle *bundle.Current
 	// Now is the clock of adminv1's timeStamp; default time.Now.
 	Now func() time.Time
 }
@@ -112,10 +113,11 @@ func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
-	l := h.opts.Layer()
-	if l == nil {
+	bd := h.opts.Bundle.Load()
+	if bd == nil || bd.Boundaries == nil {
 		return errBoundaryLoading
 	}
+	l := bd.Boundaries
 	a, ok := l.AdminAt(p, level)
 	var g *adminGeom
 	if ok {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkAdminHandler(b *testing.B) {
 	l, err := bndDelaware()
 	extracts.Need(b, err)
 	e := echo.New()
-	RegisterAdmin(e.Group(""), BoundaryOptions{Layer: func() *boundary.Layer { return l }, Now: time.Now})
+	RegisterAdmin(e.Group(""), BoundaryOptions{Bundle: bundle.NewCurrent(&bundle.Bundle{Boundaries: l}), Now: time.Now})
 	rng := rand.New(rand.NewPCG(1, 1))
 	paths := make([]string, 10000)
 	for i := range paths {

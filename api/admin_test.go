@@ -17,10 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 
 	"github.com/geosvc/geosvc/geo/boundary"
@@ -48,9 +48,9 @@ var bndDelaware = sync.OnceValues(func() (*boundary.Layer, error) {
 })
 
 type bndFixture struct {
-	srv    *Server
-	key    string
-	loaded atomic.Pointer[boundary.Layer]
+	srv *Server
+	key string
+	cur bundle.Current
 }
 
 // newBndFixture serves adminv1 and geoboundariesv1; with delaware, on the
@@ -65,13 +65,13 @@ func newBndFixture(t testing.TB, delaware bool) *bndFixture {
 	}
 	f := &bndFixture{key: plain}
 	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
-	opts := BoundaryOptions{Layer: f.loaded.Load, Now: func() time.Time { return bndNow }}
+	opts := BoundaryOptions{Bundle: &f.cur, Now: func() time.Time { return bndNow }}
 	RegisterAdmin(f.srv.Protected(), opts)
 	RegisterGeoBoundaries(f.srv.Protected(), opts)
 	if delaware {
 		l, err := bndDelaware()
 		extracts.Need(t, err)
-		f.loaded.Store(l)
+		f.cur.Store(&bundle.Bundle{Boundaries: l})
 	}
 	return f
 }

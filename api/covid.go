@@ -14,6 +14,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/maptile"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/keys"
@@ -36,13 +37,11 @@ const covidCRS = "urn:ogc:def:crs:OGC:1.3:CRS84"
 
 // CovidOptions configures the covidv1 endpoints.
 type CovidOptions struct {
-	// Layer returns the loaded health layer, nil while the data bundle is
-	// loading (the endpoints then answer 503).
-	Layer func() *covid.Layer
-	// Boundaries returns the boundary layer (with the world base layer)
-	// that places a point in its country, state and county; nil while
-	// loading.
-	Boundaries func() *boundary.Layer
+	// Bundle is the data bundle answered from: its COVID-19 layer, and
+	// its boundary layer (with the world base layer) that places a point
+	// in its country, state and county. Nil, or holding none yet, while
+	// it loads (the endpoints then answer 503).
+	Bundle *bundle.Current
 }
 
 // RegisterCovid adds the health alert zone endpoints to g, which must
@@ -70,18 +69,11 @@ type covidHandler struct{ opts CovidOptions }
 
 // layers returns both layers, or the 503 of a bundle still loading.
 func (h *covidHandler) layers() (*covid.Layer, *boundary.Layer, error) {
-	var hl *covid.Layer
-	var bl *boundary.Layer
-	if h.opts.Layer != nil {
-		hl = h.opts.Layer()
-	}
-	if h.opts.Boundaries != nil {
-		bl = h.opts.Boundaries()
-	}
-	if hl == nil || bl == nil {
+	b := h.opts.Bundle.Load()
+	if b == nil || b.Covid == nil || b.Boundaries == nil {
 		return nil, nil, errBundleLoading
 	}
-	return hl, bl, nil
+	return b.Covid, b.Boundaries, nil
 }
 
 // countries answers {codes: [{ISO3, name, dial_code}]}.

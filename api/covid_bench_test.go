@@ -11,8 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/geosvc/geosvc/geo/boundary"
-	"github.com/geosvc/geosvc/geo/covid"
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
@@ -24,7 +23,7 @@ func covidBenchServer(b *testing.B) *echo.Echo {
 	hl, err := covidDelaware()
 	extracts.Need(b, err)
 	e := echo.New()
-	RegisterCovid(e.Group(""), CovidOptions{Layer: func() *covid.Layer { return hl }, Boundaries: func() *boundary.Layer { return bl }})
+	RegisterCovid(e.Group(""), CovidOptions{Bundle: bundle.NewCurrent(&bundle.Bundle{Covid: hl, Boundaries: bl})})
 	return e
 }
 

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/internal/redistest"
@@ -61,8 +61,7 @@ func newCovidFixture(t testing.TB) *covidFixture {
 	f := &covidFixture{key: plain}
 	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterCovid(f.srv.Protected(), CovidOptions{
-		Layer:      func() *covid.Layer { return hl },
-		Boundaries: func() *boundary.Layer { return bl },
+		Bundle: bundle.NewCurrent(&bundle.Bundle{Covid: hl, Boundaries: bl}),
 	})
 	return f
 }

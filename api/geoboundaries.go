@@ -61,10 +61,11 @@ func (h *geoBoundariesHandler) xy2bounddata(c echo.Context) error {
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
-	l := h.opts.Layer()
-	if l == nil {
+	bd := h.opts.Bundle.Load()
+	if bd == nil || bd.Boundaries == nil {
 		return errBoundaryLoading
 	}
+	l := bd.Boundaries
 	var cat *int
 	if hasCode {
 		if !l.HasCategory(code) {

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -44,9 +45,10 @@ const maxAddressLen = 1024
 
 // GeocoderOptions configures the geocoderv1 endpoints.
 type GeocoderOptions struct {
-	// Index returns the loaded geocoding index, nil while the bundle is
-	// loading (the endpoints then answer 503 UNKNOWN_ERROR).
-	Index func() *geocode.Index
+	// Bundle is the data bundle answered from (its gazetteer); nil, or
+	// holding none yet, while it loads (the endpoints then answer 503
+	// UNKNOWN_ERROR).
+	Bundle *bundle.Current
 	// AddressTolerance and StreetTolerance are the reverse geocoder's
 	// largest distances in metres; 0 means geocode's defaults (50, 200).
 	AddressTolerance, StreetTolerance float64
@@ -261,8 +263,8 @@ func parseQuery(c echo.Context) (url.Values, error) {
 // with Retry-After.
 func (h *geocoderHandler) answer(c echo.Context, q url.Values, search func(*geocode.Index) []geocode.Candidate) error {
 	var ix *geocode.Index
-	if h.opts.Index != nil {
-		ix = h.opts.Index()
+	if b := h.opts.Bundle.Load(); b != nil {
+		ix = b.Geocoder
 	}
 	if ix == nil {
 		c.Response().Header().Set("Retry-After", "5")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/geocode"
 )
 
@@ -40,12 +41,11 @@ func geocoderServer(t testing.TB, loaded bool) *echo.Echo {
 	e := echo.New()
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.recoverPanic)
-	RegisterGeocoder(e.Group(""), GeocoderOptions{Index: func() *geocode.Index {
-		if !loaded {
-			return nil
-		}
-		return tinyGeocode
-	}})
+	cur := &bundle.Current{}
+	if loaded {
+		cur.Store(&bundle.Bundle{Geocoder: tinyGeocode})
+	}
+	RegisterGeocoder(e.Group(""), GeocoderOptions{Bundle: cur})
 	return e
 }
 

@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/bundle"
 )
 
-// Bundle describes the loaded data bundle, for /readyz and /v1/info.
-type Bundle struct {
+// bundleInfo describes the loaded data bundle in /v1/info.
+type bundleInfo struct {
 	// Name is the data set's name, from the OSM file it was built from
 	// ("delaware-latest").
 	Name string `json:"name"`
@@ -29,15 +31,27 @@ type Bundle struct {
 	// BBox is the extent of the road network, [west, south, east, north];
 	// nil when the graph is not loaded.
 	BBox *[4]float64 `json:"bbox,omitempty"`
-	// Attribution credits the data sets besides OpenStreetMap that the
-	// loaded layers answer from (the world base layer's, the health
-	// layer's); /v1/info appends them to its attribution.
-	Attribution []string `json:"-"`
 }
 
-// SetBundle records the loaded bundle: /readyz reports ready from then on
-// (while Redis answers) and /v1/info describes it. Nil means not loaded.
-func (s *Server) SetBundle(b *Bundle) { s.bundle.Store(b) }
+// describe returns the /v1/info description of b.
+func describe(b *bundle.Bundle) *bundleInfo {
+	m := b.Manifest
+	info := &bundleInfo{
+		Name:         b.Name(),
+		Version:      m.BundleVersion,
+		OSMTimestamp: b.OSMTimestamp(),
+		BuiltAt:      m.BuiltAt,
+		Nodes:        m.Nodes,
+		Edges:        m.Edges,
+		Layers:       m.LayerNames(),
+		BBox:         b.BBox(),
+	}
+	if b.Graph != nil {
+		meta := b.Graph.Meta()
+		info.Nodes, info.Edges = meta.Nodes, meta.Edges
+	}
+	return info
+}
 
 // healthz answers 200 while the process serves HTTP.
 func (s *Server) healthz(c echo.Context) error {
@@ -47,7 +61,7 @@ func (s *Server) healthz(c echo.Context) error {
 // readyz answers 200 when the bundle is loaded and Redis answers PING,
 // else 503 {"message": reason}.
 func (s *Server) readyz(c echo.Context) error {
-	if s.bundle.Load() == nil {
+	if s.opts.Bundle.Load() == nil {
 		return httpError(http.StatusServiceUnavailable, "not ready: data bundle not loaded")
 	}
 	if s.opts.Redis == nil {
@@ -68,7 +82,7 @@ type infoBody struct {
 	// Version is the program version.
 	Version string `json:"version"`
 	// Data describes the loaded bundle; null until it is loaded.
-	Data *Bundle `json:"data"`
+	Data *bundleInfo `json:"data"`
 	// Attribution is the data licence notice.
 	Attribution string `json:"attribution"`
 	// Interfaces lists the REST interfaces served (first path segments).
@@ -76,15 +90,18 @@ type infoBody struct {
 }
 
 func (s *Server) info(c echo.Context) error {
-	b := s.bundle.Load()
 	credits := attribution
-	if b != nil && len(b.Attribution) > 0 {
-		credits += "; " + strings.Join(b.Attribution, "; ")
+	var data *bundleInfo
+	if b := s.opts.Bundle.Load(); b != nil {
+		data = describe(b)
+		if a := b.Attribution(); len(a) > 0 {
+			credits += "; " + strings.Join(a, "; ")
+		}
 	}
 	return c.JSON(http.StatusOK, infoBody{
 		Service:     "geosvc",
 		Version:     s.opts.Version,
-		Data:        b,
+		Data:        data,
 		Attribution: credits,
 		Interfaces:  s.Interfaces(),
 	})

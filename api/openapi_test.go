@@ -19,23 +19,17 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/configs"
-	"github.com/geosvc/geosvc/geo/boundary"
-	"github.com/geosvc/geosvc/geo/geocode"
-	"github.com/geosvc/geosvc/geo/covid"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
-	"github.com/geosvc/geosvc/geo/timezone"
-	"github.com/geosvc/geosvc/geo/zip4"
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
-	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
@@ -463,12 +457,6 @@ func TestOpenAPIRefsResolve(t *testing.T) {
 // lookup layers settable.
 type oaFixture struct {
 	*tdmFixture
-	zip4  atomic.Pointer[zip4.Layer]
-	tz    atomic.Pointer[timezone.Index]
-	bnd   atomic.Pointer[boundary.Layer]
-	geo   atomic.Pointer[geocode.Index]
-	hl    atomic.Pointer[covid.Layer]
-	graph atomic.Pointer[routing.Graph]
 }
 
 func newOAFixture(t *testing.T) *oaFixture {
@@ -476,16 +464,16 @@ func newOAFixture(t *testing.T) *oaFixture {
 	f := &oaFixture{tdmFixture: newTDMFixture(t, 2)}
 	g := f.srv.Protected()
 	log := slog.New(slog.DiscardHandler)
-	RegisterZip4(g, Zip4Options{Layer: f.zip4.Load})
-	RegisterGeocoder(g, GeocoderOptions{Index: f.geo.Load, Logger: log})
-	RegisterTimezones(g, TimezonesOptions{Index: f.tz.Load, Logger: log})
-	bo := BoundaryOptions{Layer: f.bnd.Load}
+	RegisterZip4(g, Zip4Options{Bundle: &f.cur})
+	RegisterGeocoder(g, GeocoderOptions{Bundle: &f.cur, Logger: log})
+	RegisterTimezones(g, TimezonesOptions{Bundle: &f.cur, Logger: log})
+	bo := BoundaryOptions{Bundle: &f.cur}
 	RegisterAdmin(g, bo)
 	RegisterGeoBoundaries(g, bo)
-	RegisterCovid(g, CovidOptions{Layer: f.hl.Load, Boundaries: f.bnd.Load})
-	RegisterRoute(g, RouteOptions{Graph: f.graph.Load})
+	RegisterCovid(g, CovidOptions{Bundle: &f.cur})
+	RegisterRoute(g, RouteOptions{Bundle: &f.cur})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
-		if f.graph.Load() == nil {
+		if f.cur.Load() == nil {
 			return nil, ErrNotReady
 		}
 		return plainTile(z, x, y)
@@ -741,7 +729,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 	d := loadOpenAPI(t)
 	f := newOAFixture(t)
 	geocoderServer(t, true) // builds tinyGeocode
-	tz := newTZFixture(t).loaded.Load()
+	tz := newTZFixture(t).ix
 	delaware, bndErr := bndDelaware()
 	needDelaware := func(t *testing.T) {
 		extracts.Need(t, bndErr)
@@ -752,13 +740,12 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		extracts.Need(t, covidErr)
 	}
 	load := func() {
-		f.zip4.Store(zip4TestLayer())
-		f.tz.Store(tz)
-		f.geo.Store(tinyGeocode)
-		f.bnd.Store(delaware)
-		f.hl.Store(covid)
-		f.graph.Store(routingtest.Graph(t, "roundabout.osm"))
-		f.srv.SetBundle(&Bundle{Name: "delaware-latest", Version: "1", Nodes: 10, Edges: 20, Layers: []string{"routing"}})
+		f.cur.Store(&bundle.Bundle{
+			Manifest: bundle.Manifest{Source: bundle.Source{File: "delaware-latest.osm.pbf"}, BundleVersion: "1",
+				Nodes: 10, Edges: 20, Layers: []bundle.Layer{{Name: "routing"}}},
+			Zip4: zip4TestLayer(), TimeZones: tz, Geocoder: tinyGeocode, Boundaries: delaware, Covid: covid,
+			Graph: routingtest.Graph(t, "roundabout.osm"),
+		})
 	}
 	job := func(body string) string { return f.order(t, body) }
 	tileDoc := oaPathOf[tilePath]
@@ -931,7 +918,7 @@ func TestOpenAPIRateLimited(t *testing.T) {
 	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Now: func() time.Time { return now },
 		Gate: keys.NewGate(store, keys.GateOptions{RateLimit: keys.RateLimit{Rate: 1, Burst: 1}, Now: func() time.Time { return now }})})
 	layer := zip4TestLayer()
-	RegisterZip4(srv.Protected(), Zip4Options{Layer: func() *zip4.Layer { return layer }})
+	RegisterZip4(srv.Protected(), Zip4Options{Bundle: bundle.NewCurrent(&bundle.Bundle{Zip4: layer})})
 	for i, want := range []int{200, 429} {
 		r := httptest.NewRequest(http.MethodGet, "/zip4v1/xy2zip?zip9=199010001", nil)
 		r.Header.Set(headerAPIKey, key)
@@ -964,7 +951,7 @@ func TestOpenAPIQuotaExceeded(t *testing.T) {
 	}
 	srv := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{}), Now: func() time.Time { return now }})
 	layer := zip4TestLayer()
-	RegisterZip4(srv.Protected(), Zip4Options{Layer: func() *zip4.Layer { return layer }})
+	RegisterZip4(srv.Protected(), Zip4Options{Bundle: bundle.NewCurrent(&bundle.Bundle{Zip4: layer})})
 	for i, want := range []int{200, 429} {
 		r := httptest.NewRequest(http.MethodGet, "/zip4v1/xy2zip?zip9=199010001", nil)
 		r.Header.Set(headerAPIKey, key)

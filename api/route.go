@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 )
@@ -22,9 +23,9 @@ const routeInterface = keys.RouteV1
 
 // RouteOptions configures the routev1 endpoint.
 type RouteOptions struct {
-	// Graph returns the loaded routing graph, nil while the bundle loads
-	// (the endpoint then answers 503).
-	Graph func() *routing.Graph
+	// Bundle is the data bundle answered from (its routing graph); nil, or
+	// holding none yet, while it loads (the endpoint then answers 503).
+	Bundle *bundle.Current
 	// SnapRadiusM is how far from a road a point may be (default
 	// routing.DefaultSnapRadiusM).
 	SnapRadiusM float64
@@ -139,8 +140,8 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 		alts = n
 	}
 	var g *routing.Graph
-	if h.opts.Graph != nil {
-		g = h.opts.Graph()
+	if b := h.opts.Bundle.Load(); b != nil {
+		g = b.Graph
 	}
 	if g == nil {
 		return errBundleLoading

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
-	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
@@ -29,12 +29,11 @@ func newRouteServer(t *testing.T, fixture string, loaded bool) (*Server, string)
 		t.Fatal(err)
 	}
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
-	RegisterRoute(srv.Protected(), RouteOptions{Graph: func() *routing.Graph {
-		if !loaded {
-			return nil
-		}
-		return g
-	}})
+	cur := &bundle.Current{}
+	if loaded {
+		cur.Store(&bundle.Bundle{Graph: g})
+	}
+	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
 	return srv, key
 }
 

@@ -18,13 +18,13 @@ import (
 	"net/netip"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/keys"
 )
 
@@ -47,6 +47,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Redis is the server /readyz pings and tile tokens are kept in.
 	Redis redis.UniversalClient
+	// Bundle is the data bundle the server answers from; /readyz reports
+	// ready once it holds one (while Redis answers), /v1/info describes
+	// it. Nil: never ready.
+	Bundle *bundle.Current
 	// Gate authenticates requests, applies the rate limits and quotas of
 	// their keys' plans and counts their usage; nil: every keyed request
 	// is Forbidden.
@@ -80,8 +84,7 @@ type Server struct {
 	group  *echo.Group
 	public map[string]bool
 	tokens *tokenSigner // tile tokens; nil until RegisterTiles
-	bundle atomic.Pointer[Bundle]
-	mu     sync.Mutex // guards closed, stopUsage, usageDone, extraIfaces
+	mu     sync.Mutex   // guards closed, stopUsage, usageDone, extraIfaces
 	// extraIfaces are interfaces served on public routes that check
 	// their key themselves (SOAP).
 	extraIfaces []string

@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -28,7 +29,8 @@ type fixture struct {
 	srv        *Server
 	store      *keys.Store
 	redis      *redistest.Redis
-	key        string // active, all interfaces
+	cur        bundle.Current // the server's bundle
+	key        string         // active, all interfaces
 	keyID      string
 	revoked    string // revoked
 	restricted string // active, only "soap"
@@ -76,6 +78,7 @@ func newFixture(t *testing.T, tweak func(*Options)) *fixture {
 		Logger:      slog.New(slog.NewJSONHandler(&syncWriter{w: f.logs}, nil)),
 		Redis:       f.redis.Client,
 		Gate:        keys.NewGate(f.store, keys.GateOptions{}),
+		Bundle:      &f.cur,
 		BodyLimit:   64,
 		CORSOrigins: []string{"https://app.example"},
 		Version:     "test",
@@ -211,7 +214,8 @@ func TestPublicEndpoints(t *testing.T) {
 		}
 	}
 	ts := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
-	f.srv.SetBundle(&Bundle{Name: "delaware-latest", Version: "1", OSMTimestamp: ts, Nodes: 10, Edges: 20, Layers: []string{"routing"}})
+	f.cur.Store(&bundle.Bundle{Manifest: bundle.Manifest{Source: bundle.Source{File: "delaware-latest.osm.pbf"}, BundleVersion: "1",
+		OSMTimestamp: ts, Nodes: 10, Edges: 20, Layers: []bundle.Layer{{Name: "routing"}}}})
 	if rec := f.do(http.MethodGet, "/readyz", "", "", nil); rec.Code != 200 || strings.TrimSpace(rec.Body.String()) != `{"status":"ready"}` {
 		t.Errorf("readyz with bundle = %d %s", rec.Code, rec.Body)
 	}
@@ -220,7 +224,9 @@ func TestPublicEndpoints(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &info); err != nil || rec.Code != 200 {
 		t.Fatalf("info = %d %s %v", rec.Code, rec.Body, err)
 	}
-	if info.Attribution != "(c) OpenStreetMap contributors, ODbL" || info.Data == nil || info.Data.Name != "delaware-latest" ||
+	// The world base layer answers outside every bundle: its sources are
+	// always credited.
+	if !strings.HasPrefix(info.Attribution, "(c) OpenStreetMap contributors, ODbL; Natural Earth") || info.Data == nil || info.Data.Name != "delaware-latest" ||
 		!info.Data.OSMTimestamp.Equal(ts) || info.Data.Nodes != 10 || info.Data.Version != "1" ||
 		len(info.Interfaces) != 1 || info.Interfaces[0] != "testv1" {
 		t.Errorf("info = %+v", info)
@@ -235,8 +241,7 @@ func TestPublicEndpoints(t *testing.T) {
 	// A server whose Redis is gone: not ready, still healthy.
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
 	defer dead.Close()
-	down := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: dead})
-	down.SetBundle(&Bundle{Name: "x"})
+	down := New(Options{Logger: slog.New(slog.DiscardHandler), Redis: dead, Bundle: bundle.NewCurrent(&bundle.Bundle{})})
 	for _, tt := range []struct {
 		path   string
 		status int

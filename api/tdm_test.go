@@ -19,6 +19,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/queue/queuetest"
@@ -34,6 +35,8 @@ type tdmFixture struct {
 	store      *keys.Store
 	key, other string
 	keyID      string
+	// cur is the server's bundle (none: the tdmv1 tests need no layer).
+	cur bundle.Current
 }
 
 func newTDMFixture(t testing.TB, chunkRows int) *tdmFixture {
@@ -64,7 +67,7 @@ func newTDMFixtureWith(t testing.TB, chunkRows int, opts TDMOptions) *tdmFixture
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	f.srv = New(Options{Logger: log, Redis: env.Client, Gate: keys.NewGate(f.store, keys.GateOptions{})})
+	f.srv = New(Options{Logger: log, Redis: env.Client, Gate: keys.NewGate(f.store, keys.GateOptions{}), Bundle: &f.cur})
 	opts.Queue, opts.Usage, opts.Logger, opts.Closing = q, f.store, log, f.srv.Closing()
 	RegisterTDM(f.srv.Protected(), opts)
 	return f

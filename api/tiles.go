@@ -16,6 +16,8 @@ import (
 	"github.com/dgraph-io/ristretto/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/bundle"
+	"github.com/geosvc/geosvc/geo/cartography"
 	"github.com/geosvc/geosvc/keys"
 )
 
@@ -32,16 +34,22 @@ const defaultTileCacheBytes = 256 << 20
 
 // TileOptions configures the tilesv1 interface.
 type TileOptions struct {
-	// Render draws tile z/x/y (256 x 256 px, web mercator, XYZ numbering)
-	// as a PNG; it returns an error wrapping ErrNotReady while the bundle
-	// loads.
+	// Bundle is the data bundle the tiles are drawn from, by
+	// geo/cartography in its default style, with the bundle's map sources
+	// (bundle.Bundle.MapSources); nil, or holding none yet, while it
+	// loads (tiles then answer 503).
+	Bundle *bundle.Current
+	// Render, when set, draws tile z/x/y (256 x 256 px, web mercator, XYZ
+	// numbering) as a PNG instead (tests count renders with it); it
+	// returns an error wrapping ErrNotReady while it has nothing to draw
+	// from.
 	Render func(ctx context.Context, z, x, y int) ([]byte, error)
 	// CacheBytes bounds the in-memory cache of rendered tiles; 0 means
 	// 256 MiB, < 0 no cache.
 	CacheBytes int64
-	// Generation names the data the tiles are drawn from (the bundle's
-	// build time): the cache keeps tiles per generation, so a new bundle
-	// is drawn afresh. ETags are the hash of the PNG itself.
+	// Generation names the data the tiles are drawn from: the cache keeps
+	// tiles per generation, so new data is drawn afresh; default the
+	// Bundle's build time. ETags are the hash of the PNG itself.
 	Generation func() string
 	// TokenTTL is how long a tile token is valid; 0 means one hour.
 	TokenTTL time.Duration
@@ -58,8 +66,27 @@ var ErrNotReady = errors.New("data bundle not loaded")
 // x-api-key or by ?token=. Rendered tiles are kept in memory, bytes-bounded,
 // and sent with an ETag and Cache-Control; If-None-Match is answered 304.
 func RegisterTiles(s *Server, opts TileOptions) error {
+	if opts.Render == nil && opts.Bundle == nil {
+		return errors.New("api: tiles need a bundle or a renderer")
+	}
 	if opts.Render == nil {
-		return errors.New("api: tiles need a renderer")
+		style := cartography.Default()
+		cur := opts.Bundle
+		opts.Render = func(_ context.Context, z, x, y int) ([]byte, error) {
+			b := cur.Load()
+			if b == nil {
+				return nil, ErrNotReady
+			}
+			return cartography.Tile(b.MapSources(), z, x, y, style)
+		}
+		if opts.Generation == nil {
+			opts.Generation = func() string {
+				if b := cur.Load(); b != nil {
+					return b.Manifest.BuiltAt.UTC().Format(time.RFC3339Nano)
+				}
+				return ""
+			}
+		}
 	}
 	if opts.TokenTTL <= 0 {
 		opts.TokenTTL = time.Hour

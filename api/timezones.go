@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -22,10 +23,10 @@ const headerIANAZone = "X-Time-Zone"
 
 // TimezonesOptions configures the timezonesv1 endpoint.
 type TimezonesOptions struct {
-	// Index returns the loaded time-zone index, nil while the data bundle
-	// is loading (the endpoint then answers 503). Its clock is the one the
-	// answers are computed at.
-	Index func() *timezone.Index
+	// Bundle is the data bundle answered from: its time-zone index, whose
+	// clock is the one the answers are computed at. Nil, or holding none
+	// yet, while it loads (the endpoint then answers 503).
+	Bundle *bundle.Current
 	// Logger receives errors; default slog.Default().
 	Logger *slog.Logger
 }
@@ -40,16 +41,16 @@ func RegisterTimezones(g *echo.Group, opts TimezonesOptions) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	h := &tzHandler{index: opts.Index, log: opts.Logger}
+	h := &tzHandler{bundle: opts.Bundle, log: opts.Logger}
 	h.enc.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
 	g.GET("/"+timezonesInterface+"/xy2tzdata", h.xy2tzdata)
 }
 
 // tzHandler serves timezonesv1.
 type tzHandler struct {
-	index func() *timezone.Index
-	log   *slog.Logger
-	enc   tzEncoder
+	bundle *bundle.Current
+	log    *slog.Logger
+	enc    tzEncoder
 }
 
 // errBundleLoading is the answer of a lookup before the bundle is loaded.
@@ -61,10 +62,11 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
-	ix := h.index()
-	if ix == nil {
+	bd := h.bundle.Load()
+	if bd == nil || bd.TimeZones == nil {
 		return errBundleLoading
 	}
+	ix := bd.TimeZones
 	r, err := ix.Lookup(p)
 	if errors.Is(err, timezone.ErrNoZone) {
 		return httpError(http.StatusNotFound, "no time zone at this point")

@@ -37,7 +37,7 @@ func BenchmarkXY2TZData(b *testing.B) {
 // BenchmarkTZEncode: encoding one answer (cached zone parts, area fields).
 func BenchmarkTZEncode(b *testing.B) {
 	f := newTZFixture(b)
-	r, err := f.loaded.Load().Lookup(orb.Point{-75.5244, 39.1582})
+	r, err := f.ix.Lookup(orb.Point{-75.5244, 39.1582})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func BenchmarkTZEncode(b *testing.B) {
 func BenchmarkTZHandler(b *testing.B) {
 	f := newTZFixture(b)
 	e := echo.New()
-	RegisterTimezones(e.Group(""), TimezonesOptions{Index: f.loaded.Load})
+	RegisterTimezones(e.Group(""), TimezonesOptions{Bundle: &f.cur})
 	r := rand.New(rand.NewPCG(3, 4))
 	reqs := make([]*http.Request, 10000)
 	for i := range reqs {

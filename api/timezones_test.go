@@ -12,12 +12,12 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/timezone"
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
@@ -66,9 +66,10 @@ func (b *tzAreas) add(id int64, name, iso3 string, level int, minLon, minLat, ma
 
 // tzFixture is a server with timezonesv1 on a small area set.
 type tzFixture struct {
-	srv    *Server
-	key    string
-	loaded atomic.Pointer[timezone.Index]
+	srv *Server
+	key string
+	ix  *timezone.Index
+	cur bundle.Current
 }
 
 func newTZFixture(t testing.TB) *tzFixture {
@@ -95,8 +96,9 @@ func newTZFixture(t testing.TB) *tzFixture {
 	}
 	f := &tzFixture{key: plain}
 	f.srv = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
-	RegisterTimezones(f.srv.Protected(), TimezonesOptions{Index: f.loaded.Load})
-	f.loaded.Store(ix)
+	RegisterTimezones(f.srv.Protected(), TimezonesOptions{Bundle: &f.cur})
+	f.ix = ix
+	f.cur.Store(&bundle.Bundle{TimeZones: ix})
 	return f
 }
 
@@ -358,7 +360,7 @@ func TestXY2TZDataBadInput(t *testing.T) {
 
 func TestXY2TZDataLoading(t *testing.T) {
 	f := newTZFixture(t)
-	f.loaded.Store(nil)
+	f.cur.Store(nil)
 	code, _, body := f.get(t, "x=1.5&y=42.5")
 	if code != http.StatusServiceUnavailable || string(bytes.TrimSpace(body)) != `{"message":"data bundle loading"}` {
 		t.Errorf("%d %s", code, body)

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/zip4"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -28,22 +29,31 @@ const (
 
 // Zip4Options configures the zip4v1 endpoint.
 type Zip4Options struct {
-	// Layer returns the loaded ZIP+4 layer, nil while the bundle is
-	// loading (the endpoint answers 503 then).
-	Layer func() *zip4.Layer
+	// Bundle is the data bundle answered from; nil, or holding none yet,
+	// while it loads (the endpoint answers 503 then).
+	Bundle *bundle.Current
 }
 
 // RegisterZip4 adds GET /zip4v1/xy2zip to g (Server.Protected):
 // ?x=LAT&y=LON answers the ZIP+4 areas containing the point, ?zip9=CODE
 // the area of that code, both as the spec's feature collection.
 func RegisterZip4(g *echo.Group, opts Zip4Options) {
-	h := &zip4Handler{layer: opts.Layer}
+	h := &zip4Handler{bundle: opts.Bundle}
 	g.GET("/"+zip4Interface+"/xy2zip", h.xy2zip)
 }
 
 // zip4Handler serves zip4v1.
 type zip4Handler struct {
-	layer func() *zip4.Layer
+	bundle *bundle.Current
+}
+
+// layer returns the ZIP+4 layer of the bundle being served, nil while it
+// loads.
+func (h *zip4Handler) layer() *zip4.Layer {
+	if b := h.bundle.Load(); b != nil {
+		return b.Zip4
+	}
+	return nil
 }
 
 // zip4Collection is the body of xy2zip (SPEC.md, ZIP+4 feature

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/geo/zip4"
 )
@@ -32,7 +33,7 @@ func zip4Delaware(b *testing.B) *zip4.Layer {
 func BenchmarkZip4Handler(b *testing.B) {
 	l := zip4Delaware(b)
 	e := echo.New()
-	RegisterZip4(e.Group(""), Zip4Options{Layer: func() *zip4.Layer { return l }})
+	RegisterZip4(e.Group(""), Zip4Options{Bundle: bundle.NewCurrent(&bundle.Bundle{Zip4: l})})
 	rng := rand.New(rand.NewPCG(1, 1))
 	paths := make([]string, 10000)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }

@@ -5,11 +5,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/zip4"
 )
 
@@ -31,11 +31,22 @@ func zip4TestLayer() *zip4.Layer {
 
 // zip4Fixture is a server with zip4v1 registered; set the layer with
 // layer.Store.
-func zip4Fixture(t *testing.T) (*fixture, *atomic.Pointer[zip4.Layer]) {
+func zip4Fixture(t *testing.T) (*fixture, *zip4Slot) {
 	f := newFixture(t, nil)
-	var layer atomic.Pointer[zip4.Layer]
-	RegisterZip4(f.srv.Protected(), Zip4Options{Layer: layer.Load})
-	return f, &layer
+	layer := &zip4Slot{}
+	RegisterZip4(f.srv.Protected(), Zip4Options{Bundle: &layer.cur})
+	return f, layer
+}
+
+// zip4Slot is the bundle of a zip4Fixture: Store a layer (nil: loading).
+type zip4Slot struct{ cur bundle.Current }
+
+func (z *zip4Slot) Store(l *zip4.Layer) {
+	if l == nil {
+		z.cur.Store(nil)
+		return
+	}
+	z.cur.Store(&bundle.Bundle{Zip4: l})
 }
 
 const zip4Empty = `{"type":"FeatureCollection","totalFeatures":0,"features":[],` +

@@ -8,8 +8,8 @@ import "github.com/geosvc/geosvc/routing"
 // WantDataSet is accepted and ignored.
 func (s *Service) roadDataName(g *routing.Graph) string {
 	name := ""
-	if s.opts.RoadDataName != nil {
-		name = s.opts.RoadDataName()
+	if b := s.opts.Bundle.Load(); b != nil {
+		name = b.Name()
 	}
 	ts := g.Meta().Timestamp
 	switch {

@@ -15,8 +15,8 @@ import (
 func TestRampDescriptions(t *testing.T) {
 	g := routingtest.Graph(t, "ramp.osm")
 	f := newFixture(t, false)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
-	f.svc.opts.RoadDataName = func() string { return "ramp" }
+	f.setGraph(g)
+	f.setName("ramp")
 	const toward = "US-13 South: Dover, Smyrna"
 	for _, tc := range []struct {
 		lang, ramp, bearLeft string

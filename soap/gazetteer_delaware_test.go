@@ -51,7 +51,7 @@ func delawareIndex(t *testing.T) *geocode.Index {
 func TestGazetteerDelaware(t *testing.T) {
 	ix := delawareIndex(t)
 	f := newFixture(t, false)
-	f.svc.opts.Geocoder = func() *geocode.Index { return ix }
+	f.setGeocoder(ix)
 	for _, tc := range []struct {
 		name   string
 		in     map[string]string

@@ -74,7 +74,7 @@ func runZeep(t *testing.T, g *routing.Graph, script string) []byte {
 		testenv.Skip(t, "python3-zeep is not installed (.ci/run installs it): %v", err)
 	}
 	f := newFixture(t, false)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	srv := httptest.NewServer(f.svc)
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), "client.py")

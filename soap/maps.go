@@ -21,8 +21,6 @@ import (
 
 	"github.com/geosvc/geosvc/geo/cartography"
 	"github.com/geosvc/geosvc/geo/render"
-	"github.com/geosvc/geosvc/routing"
-	"github.com/geosvc/geosvc/routing/profile"
 )
 
 // markerColor is the colour of the request's locations on a map.
@@ -115,25 +113,6 @@ func (s *Service) mapLocations(ctx context.Context, mv *mapView) ([]*locationInp
 	return kept, pts, nil
 }
 
-// mapSources are the data a map of the loaded bundle is drawn from.
-func (s *Service) mapSources(g *routing.Graph) cartography.Sources {
-	src := cartography.Sources{Extent: g.Bounds()}
-	if s.opts.MapLayer != nil {
-		src.Layer = s.opts.MapLayer()
-	}
-	src.Roads = func(b orb.Bound, fn func(cartography.Road)) {
-		g.MapRoads(b, func(shape []orb.Point, rt profile.RoadType, name string) {
-			fn(cartography.Road{Shape: shape, Type: rt.String(), Name: name})
-		})
-	}
-	if src.Layer == nil || len(src.Layer.Places(g.Bounds())) == 0 {
-		if ix, err := s.index(); err == nil {
-			src.Places = cartography.GazetteerPlaces(ix)
-		}
-	}
-	return src
-}
-
 // drawMap renders the map of a MapSimple or Map request.
 func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (mapData, error) {
 	locs, pts, err := s.mapLocations(ctx, mv)
@@ -170,8 +149,9 @@ func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (
 	}
 	// RoadDataName may be the bundle's name or a route's RoadDataName
 	// (the name with the date of its data), as RoutePlanner answers it.
-	if name := strings.TrimSpace(mv.RoadDataName); name != "" && s.opts.RoadDataName != nil &&
-		name != s.opts.RoadDataName() && name != s.roadDataName(g) {
+	b := s.opts.Bundle.Load()
+	if name := strings.TrimSpace(mv.RoadDataName); name != "" && b != nil && b.Name() != "" &&
+		name != b.Name() && name != s.roadDataName(g) {
 		return mapData{}, senderFault("RoadDataName %q: this server has %q", name, s.roadDataName(g))
 	}
 	// Labels keep clear of the markers drawn over the map.
@@ -181,7 +161,7 @@ func (s *Service) drawMap(ctx context.Context, mv *mapView, route []orb.Point) (
 		x, y := pr.Pixel(p)
 		reserved = append(reserved, iconBox(int(math.Round(x)), int(math.Round(y)), 2*markerRadius+2, 2*markerRadius+2))
 	}
-	canvas, drawn, err := cartography.Draw(s.mapSources(g), cartography.Request{
+	canvas, drawn, err := cartography.Draw(b.MapSources(), cartography.Request{
 		View: v, Style: st, Route: route, Labels: true, ScaleBar: true, Metric: metric, Reserved: reserved, Legend: mv.WantLegend,
 		Road: func(rt string) bool {
 			for _, r := range roads {

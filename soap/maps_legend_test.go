@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"testing"
 
-	"github.com/geosvc/geosvc/routing"
 )
 
 // TestMapLegendOnImage: with WantLegend a MapSimple or Map image has the
@@ -19,7 +18,7 @@ import (
 func TestMapLegendOnImage(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	const w, h = 500, 300
 	size := map[string]string{"Width": "500", "Height": "300", "AreaX": "1200"}
 	grey := color.RGBA{0x88, 0x88, 0x88, 255}

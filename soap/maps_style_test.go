@@ -19,7 +19,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/geosvc/geosvc/geo/cartography"
-	"github.com/geosvc/geosvc/routing"
 )
 
 var updateLegends = flag.Bool("update-legends", false, "rewrite configs/legends/default.yaml from cartography.Default()")
@@ -168,7 +167,7 @@ func TestLegendFileNames(t *testing.T) {
 func TestLegendOverrides(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	first := mapResult(t, f.post("text/xml", envelope11(mapBody("MapSimple", f.key, map[string]string{"WantImageData": "false"}, ""))).Body.Bytes(), "MapSimple")
 	if first.RoadLegend == nil || len(first.RoadLegend.Items) == 0 {
 		t.Fatalf("no road legend: %+v", first)

@@ -64,7 +64,7 @@ func mapResult(t *testing.T, body []byte, op string) mapData {
 func TestMapSimple(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	rec := f.post("text/xml", envelope11(mapBody("MapSimple", f.key, nil, "")))
 	if code, reason := faultOf(t, rec.Body.String()); code != "" {
 		t.Fatalf("fault %s %s", code, reason)
@@ -131,7 +131,7 @@ func TestMapSimple(t *testing.T) {
 func TestMapActions(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	get := func(fields map[string]string) mapData {
 		t.Helper()
 		fields["WantImageData"] = "false"
@@ -168,7 +168,7 @@ func TestMapActions(t *testing.T) {
 		{map[string]string{"RoadDataName": "atlantis"}, "RoadDataName"},
 		{map[string]string{"Metrics": "Furlongs"}, "Metrics"},
 	} {
-		f.svc.opts.RoadDataName = func() string { return "tiny" }
+		f.setName("tiny")
 		rec := f.post("text/xml", envelope11(mapBody("MapSimple", f.key, tc.fields, "")))
 		if code, reason := faultOf(t, rec.Body.String()); code != "soap:Client" || !strings.Contains(reason, tc.reason) {
 			t.Errorf("%v: fault %q %q, want one about %s", tc.fields, code, reason, tc.reason)
@@ -179,7 +179,7 @@ func TestMapActions(t *testing.T) {
 func TestMapRouteAndLocations(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	// A route along Main Street, as RoutePlanner returns it.
 	r, err := g.Route(routing.Fastest, g.Snap(orb.Point{-75.4999, 39.0}, 0), g.Snap(orb.Point{-75.4982, 39.0}, 0))
 	if err != nil {
@@ -189,7 +189,7 @@ func TestMapRouteAndLocations(t *testing.T) {
 	locs := `<Locations><LocationInput fid="home"><Name>Home</Name><X>-75.4995</X><Y>39.0004</Y><Encoding>EPGS4326</Encoding></LocationInput></Locations>`
 	// The route's RoadDataName (the bundle's name with its data's date)
 	// names this server's data as the bare name does.
-	f.svc.opts.RoadDataName = func() string { return "tiny" }
+	f.setName("tiny")
 	for _, name := range []string{"tiny", f.svc.roadDataName(g)} {
 		rec := f.post("text/xml", envelope11(mapBody("MapSimple", f.key, map[string]string{"RoadDataName": name}, "")))
 		if code, reason := faultOf(t, rec.Body.String()); code != "" {
@@ -233,7 +233,7 @@ func TestMapRouteAndLocations(t *testing.T) {
 func TestDisplaceAndGetLocation(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	two := `<Locations><LocationInput fid="a"><X>-75.4990</X><Y>39.0000</Y><Encoding>EPGS4326</Encoding></LocationInput>` +
 		`<LocationInput fid="b"><X>-75.4990</X><Y>39.0000</Y><Encoding>EPGS4326</Encoding></LocationInput></Locations>`
 	fields := map[string]string{"IconWidth": "16", "IconHeight": "16"}

@@ -53,7 +53,7 @@ func proximitySimpleBody(key string, fields map[string]string) string {
 func TestProximitySimple(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	p := orb.Point{-75.4995, 39.0005}
 	// Testville's node (-75.499, 39.001) snaps to Main Street at
 	// -75.499; the point to -75.4995: 0.0005 degrees of longitude apart.

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/geosvc/geosvc/routing"
 )
 
 // TestProximityNodes: junctions of the crossing fixture
@@ -23,7 +22,7 @@ import (
 func TestProximityNodes(t *testing.T) {
 	f := newFixture(t, false)
 	g := crossingGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	type hit struct{ name, typ, radius, time string }
 	var (
 		x  = hit{"South Street / North Street / East Street / West Street", "junction", "56", ""}

@@ -228,8 +228,8 @@ func (s *Service) plan(ctx context.Context, stops []stop, spec routing.MetricSpe
 // graph returns the routing graph or a Receiver fault.
 func (s *Service) graph() (*routing.Graph, error) {
 	var g *routing.Graph
-	if s.opts.Graph != nil {
-		g = s.opts.Graph()
+	if b := s.opts.Bundle.Load(); b != nil {
+		g = b.Graph
 	}
 	if g == nil {
 		return nil, receiverFault("the routing graph is loading, retry shortly")

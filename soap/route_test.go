@@ -51,8 +51,8 @@ var w2ToS = map[string]string{"DepartureX": "9.999", "DepartureY": "0.001", "Arr
 func TestRoutePlannerSimple(t *testing.T) {
 	f := newFixture(t, false)
 	g := crossingGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
-	f.svc.opts.RoadDataName = func() string { return "no_left_turn" }
+	f.setGraph(g)
+	f.setName("no_left_turn")
 	rec := f.post("text/xml", envelope11(routeRequest(f.key, w2ToS)))
 	if rec.Code != 200 {
 		t.Fatalf("HTTP %d: %s", rec.Code, rec.Body)
@@ -167,11 +167,10 @@ func TestRoutePlannerFaults(t *testing.T) {
 		{"graph loading", w2ToS, false, "soap:Server", "loading"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f.svc.opts.Graph = func() *routing.Graph {
-				if tc.graph {
-					return g
-				}
-				return nil
+			if tc.graph {
+				f.setGraph(g)
+			} else {
+				f.setGraph(nil)
 			}
 			rec := f.post("text/xml", envelope11(routeRequest(f.key, tc.fields)))
 			code, reason := faultOf(t, rec.Body.String())
@@ -219,7 +218,7 @@ func plannerResult(t *testing.T, body []byte) routeResult {
 func TestRoutePlanner(t *testing.T) {
 	f := newFixture(t, false)
 	g := crossingGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	const (
 		w2 = "9.999,0.001"
 		s  = "10.001,0.000"
@@ -328,7 +327,7 @@ func TestRoutePlanner(t *testing.T) {
 func TestRoutePlannerAddresses(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	// 10 North Main Street (-75.4998, 39.0002) snaps to Main Street at
 	// -75.4998; the end point to -75.4985: 0.0013 degrees of longitude.
 	rec := f.post("text/xml", envelope11(plannerRequest(f.key, "Shortest", []string{"North Main Street|10", "-75.4985,39.0001"}, "")))
@@ -354,7 +353,7 @@ func alternativesGraph(t testing.TB) *routing.Graph {
 func TestRoutePlannerAlternatives(t *testing.T) {
 	f := newFixture(t, false)
 	g := alternativesGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	const (
 		s  = "10.000,0.000"  // S, the west end of Lead Road
 		tt = "10.010,0.000"  // T, the east end of Exit Road

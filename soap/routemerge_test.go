@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/profile"
 )
 
@@ -54,7 +53,7 @@ const (
 func TestRoutePlannerMergeLocations(t *testing.T) {
 	f := newFixture(t, false)
 	g := crossingGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +130,7 @@ func TestRoutePlannerMergeLocations(t *testing.T) {
 func TestRoutePlannerUseDbSet(t *testing.T) {
 	f := newFixture(t, false)
 	g := crossingGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	rec := f.post("text/xml", envelope11(setOp("LocationCreateSetSimple", f.key, "stops")))
 	var created struct {
 		Key string `xml:"Body>LocationCreateSetSimpleResponse>SubscriptionKey"`

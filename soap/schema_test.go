@@ -70,7 +70,7 @@ func TestMapResponsesValidate(t *testing.T) {
 	schema := wsdlSchema(t)
 	f := newFixture(t, false)
 	g := tinyGraph(t)
-	f.svc.opts.Graph = func() *routing.Graph { return g }
+	f.setGraph(g)
 	r, err := g.Route(routing.Fastest, g.Snap(orb.Point{-75.4999, 39.0}, 0), g.Snap(orb.Point{-75.4982, 39.0}, 0))
 	if err != nil {
 		t.Fatal(err)

@@ -19,10 +19,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/geocode"
-	"github.com/geosvc/geosvc/geo/mapdata"
 	"github.com/geosvc/geosvc/keys"
-	"github.com/geosvc/geosvc/routing"
 )
 
 // Interface is the name of the SOAP service among the interfaces a key
@@ -42,12 +41,10 @@ var wsdlTemplate = template.Must(template.New("wsdl").Parse(wsdlText))
 
 // Options configures a Service.
 type Options struct {
-	// Geocoder returns the gazetteer, nil while the data bundle loads.
-	Geocoder func() *geocode.Index
-	// Graph returns the routing graph, nil while it loads; RoadDataName
-	// names its data set (the bundle's name) in route results.
-	Graph        func() *routing.Graph
-	RoadDataName func() string
+	// Bundle is the data bundle the operations answer from (its
+	// gazetteer, routing graph and map layer); nil, or holding none yet,
+	// while it loads: the operations then answer a Receiver fault.
+	Bundle *bundle.Current
 	// Gate checks the SubscriptionKey of every request, applies the rate
 	// limit and quota of the billed key's plan and counts its usage, as
 	// for the REST interfaces; its store issues free-trial keys
@@ -66,9 +63,6 @@ type Options struct {
 	MaxBody int64
 	// Logger logs internal errors; nil means slog.Default().
 	Logger *slog.Logger
-	// MapLayer returns the bundle's map layer (areas, lines, places) the
-	// maps are drawn with; nil, or returning nil: maps without it.
-	MapLayer func() *mapdata.Layer
 	// Legends holds the legend files a Map request's LegendFile names
 	// (NAME.yaml); nil: the ones shipped in configs/legends.
 	Legends fs.FS
@@ -310,8 +304,8 @@ func (s *Service) authenticate(ctx context.Context, key string) (keys.Key, error
 // index returns the gazetteer or a Receiver fault while it loads.
 func (s *Service) index() (*geocode.Index, error) {
 	var ix *geocode.Index
-	if s.opts.Geocoder != nil {
-		ix = s.opts.Geocoder()
+	if b := s.opts.Bundle.Load(); b != nil {
+		ix = b.Geocoder
 	}
 	if ix == nil {
 		return nil, receiverFault("the data bundle is loading, retry shortly")

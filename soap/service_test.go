@@ -10,10 +10,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/configs"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
+	"github.com/geosvc/geosvc/routing"
 )
 
 var (
@@ -29,6 +31,22 @@ type fixture struct {
 	store *keys.Store
 	key   string // allowed every interface
 	other string // allowed adminv1 only
+	// The bundle the service answers from (use): a routing graph, the
+	// gazetteer (tiny.osm's unless set) and the data set's name.
+	graph *routing.Graph
+	ix    *geocode.Index
+	name  string
+}
+
+// setGraph, setGeocoder and setName change the bundle the service
+// answers from.
+func (f *fixture) setGraph(g *routing.Graph)     { f.graph = g; f.use() }
+func (f *fixture) setGeocoder(ix *geocode.Index) { f.ix = ix; f.use() }
+func (f *fixture) setName(name string)           { f.name = name; f.use() }
+
+// use stores the fixture's bundle in the service.
+func (f *fixture) use() {
+	f.svc.opts.Bundle.Store(&bundle.Bundle{Graph: f.graph, Geocoder: f.ix, Manifest: bundle.Manifest{Source: bundle.Source{File: f.name}}})
 }
 
 func newFixture(t testing.TB, keyRequests bool) *fixture {
@@ -49,14 +67,15 @@ func newFixture(t testing.TB, keyRequests bool) *fixture {
 	}
 	// keyRequests offers free trials (LocationGetSubscriptionKey).
 	store := keys.NewStore(rdb, keys.Options{Prefix: r.Prefix, Plans: plans, Trials: keys.TrialPolicy{Enabled: keyRequests, PerIPPerDay: 3}})
-	f := &fixture{store: store}
+	f := &fixture{store: store, ix: tinyIx}
 	if _, f.key, err = store.Create(context.Background(), keys.CreateOptions{Owner: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, f.other, err = store.Create(context.Background(), keys.CreateOptions{Owner: "admin only", Interfaces: []string{"adminv1"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.svc = New(Options{Geocoder: func() *geocode.Index { return tinyIx }, Gate: keys.NewGate(store, keys.GateOptions{}), Redis: rdb, Prefix: r.Prefix})
+	f.svc = New(Options{Bundle: &bundle.Current{}, Gate: keys.NewGate(store, keys.GateOptions{}), Redis: rdb, Prefix: r.Prefix})
+	f.use()
 	return f
 }
 

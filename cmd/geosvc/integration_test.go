@@ -23,7 +23,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -191,7 +191,7 @@ func deref(p *int) any {
 // version, else the Delaware bundle the package's tests share.
 func testBundle(t *testing.T) (string, orb.Bound) {
 	t.Helper()
-	if m, err := bundle.Read("../../data"); err == nil && m.BundleVersion == bundleVersion() &&
+	if m, err := bundle.Read("../../data"); err == nil && m.BundleVersion == bundle.Version() &&
 		strings.Contains(strings.ToLower(m.Source.File), "andorra") {
 		return "../../data", andorraBound
 	}

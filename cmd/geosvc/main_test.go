@@ -13,6 +13,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/keys"
 )
 
@@ -76,8 +77,8 @@ func TestDispatchErrors(t *testing.T) {
 
 func TestVersionBundle(t *testing.T) {
 	out, _ := capture(t, func() { run([]string{"version", "--bundle"}, os.Stderr) })
-	if got := strings.TrimSpace(out); got != bundleVersion() || !strings.HasPrefix(got, "1.") {
-		t.Errorf("version --bundle = %q, want %q", got, bundleVersion())
+	if got := strings.TrimSpace(out); got != bundle.Version() || !strings.HasPrefix(got, "1.") {
+		t.Errorf("version --bundle = %q, want %q", got, bundle.Version())
 	}
 }
 

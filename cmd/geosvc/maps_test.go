@@ -16,6 +16,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/cartography"
 	"github.com/geosvc/geosvc/geo/mapdata"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
@@ -41,17 +42,12 @@ func delawareSources(tb testing.TB) cartography.Sources {
 		tb.Fatal(err)
 	}
 	delawareMapOnce.Do(func() {
-		g, _, err := loadBundle(dir, true)
+		b, err := bundle.Open(dir)
 		if err != nil {
 			delawareMapErr = err
 			return
 		}
-		ls := newLoadedLayers()
-		if err := loadLayers(dir, ls); err != nil {
-			delawareMapErr = err
-			return
-		}
-		delawareMap = mapSources(g, ls)
+		delawareMap = b.MapSources()
 	})
 	if delawareMapErr != nil {
 		tb.Fatal(delawareMapErr)
@@ -282,21 +278,22 @@ func TestBundleBBox(t *testing.T) {
 		extracts.Need(t, err)
 		t.Fatal(err)
 	}
-	_, b, err := loadBundle(dir, true)
+	b, err := bundle.OpenRouting(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.BBox == nil {
+	bb := b.BBox()
+	if bb == nil {
 		t.Fatal("no bbox")
 	}
-	for i, v := range b.BBox {
+	for i, v := range bb {
 		if s := strconv.FormatFloat(v, 'f', -1, 64); len(s) > len(strconv.FormatFloat(v, 'f', 0, 64))+8 {
 			t.Errorf("bbox[%d] = %s: more than 7 decimals", i, s)
 		}
 	}
 	// Dover and Wilmington lie inside; the extract reaches into the
 	// neighbouring states but not past them.
-	if bb := b.BBox; !(bb[0] < -75.55 && bb[2] > -75.52 && bb[1] < 39.15 && bb[3] > 39.74 && bb[0] > -76.5 && bb[2] < -74.5) {
+	if !(bb[0] < -75.55 && bb[2] > -75.52 && bb[1] < 39.15 && bb[3] > 39.74 && bb[0] > -76.5 && bb[2] < -74.5) {
 		t.Errorf("bbox %v does not frame Delaware", *bb)
 	}
 }

@@ -5,24 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/geosvc/geosvc/api"
 	"github.com/geosvc/geosvc/api/console"
-	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
 	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/queue"
-	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/soap"
 	"github.com/geosvc/geosvc/worker"
 )
@@ -88,7 +84,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 
 	// A missing or outdated bundle is reported before anything is
 	// announced (the bundle itself loads in the background, below).
-	if _, err := checkedManifest(cfg.DataDir); err != nil {
+	if _, err := bundle.Check(cfg.DataDir); err != nil {
 		return err
 	}
 
@@ -135,14 +131,8 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	}
 
 	var srv *api.Server
-	layers := newLoadedLayers()
-	// The SOAP route planner's graph, once loaded.
-	var soapGraph atomic.Pointer[loadedGraph]
-	// The tiles' data, once loaded.
-	var tiles atomic.Pointer[tileData]
-	// Small matrix orders are computed here, on the same graph, once it
-	// is loaded.
-	inline := &inlineComputer{}
+	// The bundle every interface answers from, once loaded.
+	cur := &bundle.Current{}
 	httpErr := make(chan error, 1)
 	if r.http {
 		plans, err := loadPlans(cfg)
@@ -175,6 +165,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			Logger:         log,
 			Redis:          rdb,
 			Gate:           gate,
+			Bundle:         cur,
 			BodyLimit:      cfg.HTTP.BodyLimit,
 			CORSOrigins:    cfg.HTTP.CORSOrigins,
 			ReadTimeout:    cfg.HTTP.ReadTimeout,
@@ -182,16 +173,18 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			Version:        version,
 			Metrics:        apiMetrics,
 		})
+		// Small matrix orders are computed here, on the same graph.
+		inline := worker.NewInline(cur, cfg.TDM.SnapRadiusM, workerMetrics)
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{
 			Queue: q, Usage: gate, Logger: log, Closing: srv.Closing(),
 			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations,
 		})
-		registerLayers(srv.Protected(), layers)
+		registerLookups(srv.Protected(), cur)
 		api.RegisterKeys(srv, api.KeysOptions{Store: store, PublicURL: cfg.HTTP.PublicURL, Logger: log, Stripe: api.StripeOptions{
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
 		}})
-		registerSOAP(srv, soap.Options{Gate: gate, Redis: rdb, Prefix: cfg.KeyPrefix, PublicURL: cfg.HTTP.PublicURL, Logger: log}, layers, &soapGraph)
-		if err := registerTiles(srv, &tiles); err != nil {
+		mountSOAP(srv, soap.New(soap.Options{Bundle: cur, Gate: gate, Redis: rdb, Prefix: cfg.KeyPrefix, PublicURL: cfg.HTTP.PublicURL, Logger: log}))
+		if err := api.RegisterTiles(srv, api.TileOptions{Bundle: cur}); err != nil {
 			return err
 		}
 		if err := srv.ServeConsole(console.Files()); err != nil {
@@ -218,28 +211,28 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	// Load the bundle in the background: /healthz answers meanwhile and
 	// /readyz says why it is not ready yet.
 	type loaded struct {
-		g   *routing.Graph
-		b   *api.Bundle
+		b   *bundle.Bundle
 		err error
 	}
 	bundleCh := make(chan loaded, 1)
 	go func() {
 		start := time.Now()
-		// Each role loads what it uses: workers the routing graph, the API
-		// the lookup layers and the graph (for the SOAP route planner).
-		g, b, err := loadBundle(cfg.DataDir, r.workers || r.http)
-		if g != nil {
-			g.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
+		// Each role opens what it uses: workers the routing graph, the
+		// API every layer (the graph for the SOAP route planner, routev1
+		// and the tiles' roads).
+		open := bundle.OpenRouting
+		if r.http {
+			open = bundle.Open
 		}
-		if err == nil && r.http {
-			err = loadLayers(cfg.DataDir, layers)
-		}
+		b, err := open(cfg.DataDir)
 		if err == nil {
-			log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name, "bundle_version", b.Version,
-				"nodes", b.Nodes, "edges", b.Edges, "took", time.Since(start).Round(time.Millisecond))
-			pm.bundleLoaded(b.Name, b.Version, time.Since(start))
+			b.Graph.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
+			m := b.Manifest
+			log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name(), "bundle_version", m.BundleVersion,
+				"nodes", b.Graph.Meta().Nodes, "edges", b.Graph.Meta().Edges, "took", time.Since(start).Round(time.Millisecond))
+			pm.bundleLoaded(b.Name(), m.BundleVersion, time.Since(start))
 		}
-		bundleCh <- loaded{g, b, err}
+		bundleCh <- loaded{b, err}
 	}()
 
 	var w *worker.Worker
@@ -261,18 +254,12 @@ wait:
 				runErr = l.err
 				break wait
 			}
-			if srv != nil {
-				l.b.Attribution = layers.attribution()
-				srv.SetBundle(l.b)
-				soapGraph.Store(&loadedGraph{g: l.g, name: l.b.Name})
-				tiles.Store(&tileData{src: mapSources(l.g, layers), builtAt: l.b.BuiltAt})
-				inline.c.Store(worker.NewComputer(l.g, cfg.TDM.SnapRadiusM, workerMetrics))
-			}
+			cur.Store(l.b)
 			if r.workers {
 				w, err = worker.New(worker.Options{
 					Redis:             rdb,
 					Queue:             q,
-					Graph:             l.g,
+					Graph:             l.b.Graph,
 					Concurrency:       cfg.Worker.Concurrency,
 					Queues:            cfg.Queue.Queues,
 					TaskCheckInterval: cfg.Worker.TaskCheckInterval,
@@ -369,75 +356,6 @@ func announceDemo(ctx context.Context, store *keys.Store, fixed, url string, log
 			"Set GEOSVC_DEMO_KEY to choose one, or run `geosvc keys create`.\n", d.Key.ID)
 	}
 	return nil
-}
-
-// checkedManifest reads the manifest of the bundle in dir and checks it
-// against this binary's bundle version.
-func checkedManifest(dir string) (bundle.Manifest, error) {
-	m, err := readManifest(dir)
-	if err != nil {
-		return m, err
-	}
-	if m.BundleVersion != bundleVersion() {
-		return m, fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it (make data, or geosvc build)",
-			dir, m.BundleVersion, bundleVersion())
-	}
-	return m, nil
-}
-
-// loadBundle reads the bundle in dir: its manifest, checked against this
-// binary's bundle version, and with withGraph its routing graph.
-func loadBundle(dir string, withGraph bool) (*routing.Graph, *api.Bundle, error) {
-	m, err := checkedManifest(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	b := &api.Bundle{
-		Name:         m.Name(),
-		Version:      m.BundleVersion,
-		OSMTimestamp: m.OSMTimestamp,
-		BuiltAt:      m.BuiltAt,
-		Nodes:        m.Nodes,
-		Edges:        m.Edges,
-		Layers:       m.LayerNames(),
-	}
-	if !withGraph {
-		return nil, b, nil
-	}
-	g, err := routing.Load(dir + string(os.PathSeparator) + routing.FileName)
-	if err != nil {
-		return nil, nil, fmt.Errorf("data bundle %s: %w", dir, err)
-	}
-	meta := g.Meta()
-	b.Nodes, b.Edges = meta.Nodes, meta.Edges
-	bb := g.Bounds()
-	// At OSM's 7 decimals: float32 node coordinates widened to float64
-	// would print as -74.96052680000001.
-	deg7 := func(v float64) float64 { return math.Round(v*1e7) / 1e7 }
-	b.BBox = &[4]float64{deg7(bb.Min[0]), deg7(bb.Min[1]), deg7(bb.Max[0]), deg7(bb.Max[1])}
-	if b.OSMTimestamp.IsZero() {
-		b.OSMTimestamp = meta.Timestamp
-	}
-	if strings.TrimSpace(b.Name) == "" {
-		b.Name = meta.Source
-	}
-	return g, b, nil
-}
-
-// inlineComputer is the API's computer of small matrix orders: the
-// workers' Computer on the loaded graph, not ready before the bundle is.
-type inlineComputer struct {
-	c atomic.Pointer[worker.Computer]
-}
-
-func (i *inlineComputer) Ready() bool { return i.c.Load() != nil }
-
-func (i *inlineComputer) ComputeAll(ctx context.Context, spec *queue.Spec) ([]queue.ChunkResult, error) {
-	c := i.c.Load()
-	if c == nil {
-		return nil, errors.New("the road graph is not loaded yet")
-	}
-	return c.ComputeAll(ctx, spec)
 }
 
 // inlineCells maps the setting tdm.inline_cells (0: none) onto

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/internal/testenv"
 )
@@ -93,7 +93,7 @@ func extractBundle(t testing.TB, name string) (string, error) {
 			if name != "delaware" || testenv.Required() {
 				break
 			}
-			if m, err := bundle.Read(dir); err == nil && m.BundleVersion == bundleVersion() &&
+			if m, err := bundle.Read(dir); err == nil && m.BundleVersion == bundle.Version() &&
 				strings.Contains(strings.ToLower(m.Source.File), "delaware") {
 				b.path = dir
 				return

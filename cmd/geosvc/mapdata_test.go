@@ -5,14 +5,13 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geosvc/geosvc/cmd/geosvc/internal/bundle"
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/mapdata"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
 // TestMapLayerInBundle: `geosvc build` writes the map layer into the
-// manifest, and loadLayers makes it reachable through mapLayer, with the
-// sea in Delaware Bay.
+// manifest, and bundle.Open opens it, with the sea in Delaware Bay.
 func TestMapLayerInBundle(t *testing.T) {
 	dir, err := delawareBundle(t)
 	extracts.Need(t, err)
@@ -22,21 +21,18 @@ func TestMapLayerInBundle(t *testing.T) {
 	}
 	found := false
 	for _, l := range m.Layers {
-		if l.Name == mapLayerName && l.File == mapdata.FileName && l.Size > 0 {
+		if l.Name == bundle.LayerMap && l.File == mapdata.FileName && l.Size > 0 {
 			found = true
 		}
 	}
 	if !found {
-		t.Fatalf("manifest layers %+v have no %s", m.Layers, mapLayerName)
+		t.Fatalf("manifest layers %+v have no %s", m.Layers, bundle.LayerMap)
 	}
-	ls := newLoadedLayers()
-	if ls.mapLayer() != nil {
-		t.Fatal("map layer before loading")
-	}
-	if err := loadLayers(dir, ls); err != nil {
+	b, err := bundle.Open(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	l := ls.mapLayer()
+	l := b.Map
 	if l == nil {
 		t.Fatal("no map layer after loading")
 	}

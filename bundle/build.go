@@ -1,0 +1,194 @@
+package bundle
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/geosvc/geosvc/configs"
+	"github.com/geosvc/geosvc/internal/progress"
+	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/routing/osmroad"
+	"github.com/geosvc/geosvc/routing/profile"
+)
+
+// Options says what Build builds from and where.
+type Options struct {
+	// OSMPath is the extract to read (.osm.pbf, .osm, .osm.bz2, .osm.gz);
+	// required.
+	OSMPath string
+	// Out is the bundle directory to write; required.
+	Out string
+	// Profile is a car routing profile YAML file; "" means the embedded
+	// configs/car.yaml.
+	Profile string
+	// Boundaries are GeoJSON files of areas to add to or replace in the
+	// boundary layer.
+	Boundaries []string
+	// Zip4 is an authoritative ZIP+4 GeoJSON file replacing the layer
+	// derived from TIGER streets; "" derives it.
+	Zip4 string
+	// CovidData is a directory of the COVID-19 case series (jhu/, nyc/ as
+	// in shared/data/covid); "" means the snapshot embedded in geosvc.
+	CovidData string
+	// CovidNYT is the New York Times us-states.csv (free for
+	// non-commercial use only, never shipped): US state records from it.
+	CovidNYT string
+	// IfStale does nothing when Out already holds a bundle of this
+	// version built from the same files.
+	IfStale bool
+	// Report receives the build's reports (counts, sizes, times); nil
+	// discards them.
+	Report io.Writer
+	// Progress shows each stage while it runs; nil shows nothing.
+	Progress *progress.Printer
+}
+
+// Build builds a data bundle from an OSM extract into opts.Out and
+// returns its manifest. The manifest is removed first and written last,
+// so a build cut short (an error, ctx ended, the process killed) leaves a
+// directory that Open refuses ("no manifest"), never a mix of old and new
+// layers. With IfStale, an up-to-date bundle is left as it is and its
+// manifest returned.
+func Build(ctx context.Context, opts Options) (Manifest, error) {
+	if opts.Report == nil {
+		opts.Report = io.Discard
+	}
+	if opts.Progress == nil {
+		opts.Progress = progress.NewWriter(io.Discard, false)
+	}
+	if opts.OSMPath == "" || opts.Out == "" {
+		return Manifest{}, fmt.Errorf("bundle: an OSM extract and an output directory are required")
+	}
+	src, err := HashFile(opts.OSMPath)
+	if err != nil {
+		return Manifest{}, err
+	}
+	profBytes, profSrc, err := readProfile(opts.Profile)
+	if err != nil {
+		return Manifest{}, err
+	}
+	inputs, err := opts.inputs(profSrc)
+	if err != nil {
+		return Manifest{}, err
+	}
+	if opts.IfStale {
+		if m, err := Read(opts.Out); err == nil {
+			stale, why := Stale(opts.Out, m, Version(), src, inputs)
+			if !stale {
+				fmt.Fprintf(opts.Report, "bundle %s is up to date (version %s, %s)\n", opts.Out, m.BundleVersion, src.File)
+				return m, nil
+			}
+			fmt.Fprintf(opts.Report, "bundle %s is stale: %s; rebuilding\n", opts.Out, why)
+		}
+	}
+	prof, err := profile.Parse(profBytes)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("profile %s: %w", profSrc.File, err)
+	}
+	start := time.Now()
+	stage := opts.Progress.Start("reading "+src.File, progress.FileRead(opts.OSMPath))
+	net, err := osmroad.Read(opts.OSMPath, prof)
+	took := stage.Done()
+	if err != nil {
+		return Manifest{}, fmt.Errorf("read %s: %w", opts.OSMPath, err)
+	}
+	fmt.Fprintf(opts.Report, "read %s (%v):\n%s\n", src.File, took.Round(time.Millisecond), net.Report.String())
+	if err := ctx.Err(); err != nil {
+		return Manifest{}, err
+	}
+	stage = opts.Progress.Start("routing graph and hierarchies (CH, CCH)", nil)
+	g, rep, err := routing.Build(net, prof)
+	stage.Done()
+	if err != nil {
+		return Manifest{}, fmt.Errorf("build: %w", err)
+	}
+	if rep != nil {
+		fmt.Fprintln(opts.Report, rep.String())
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return Manifest{}, err
+	}
+	if err := os.Remove(filepath.Join(opts.Out, ManifestFile)); err != nil && !os.IsNotExist(err) {
+		return Manifest{}, err
+	}
+	graphPath := filepath.Join(opts.Out, routing.FileName)
+	if err := g.Save(graphPath); err != nil {
+		return Manifest{}, fmt.Errorf("save: %w", err)
+	}
+	fi, err := os.Stat(graphPath)
+	if err != nil {
+		return Manifest{}, err
+	}
+	bc := &buildContext{ctx: ctx, opts: opts, countries: extractCountries(net.Vertices)}
+	fmt.Fprintf(opts.Report, "extract countries (world base layer, by road vertices): %s\n", bc.countries)
+	layers, err := bc.buildLayers()
+	if err != nil {
+		return Manifest{}, err
+	}
+	m := Manifest{
+		BundleVersion: Version(),
+		Source:        src,
+		Inputs:        inputs,
+		OSMTimestamp:  net.Timestamp.UTC(),
+		BuiltAt:       time.Now().UTC().Truncate(time.Second),
+		Layers:        append([]Layer{{Name: LayerRouting, File: routing.FileName, Size: fi.Size()}}, layers...),
+		Nodes:         g.Meta().Nodes,
+		Edges:         g.Meta().Edges,
+	}
+	if err := Write(opts.Out, m); err != nil {
+		return Manifest{}, err
+	}
+	fmt.Fprintf(opts.Report, "wrote bundle %s (version %s, %d MB) in %v\n", opts.Out, m.BundleVersion, fi.Size()>>20, time.Since(start).Round(time.Millisecond))
+	return m, nil
+}
+
+// inputs hashes the files the build reads besides the extract, in a
+// fixed order: the routing profile, then each layer's.
+func (opts Options) inputs(prof Source) ([]Input, error) {
+	in := []Input{{Role: "profile", Source: prof}}
+	add := func(role string, paths ...string) error {
+		for _, p := range paths {
+			src, err := HashFile(p)
+			if err != nil {
+				return fmt.Errorf("layer %s: %w", role, err)
+			}
+			in = append(in, Input{Role: role, Source: src})
+		}
+		return nil
+	}
+	if err := add(LayerBoundaries, opts.Boundaries...); err != nil {
+		return nil, err
+	}
+	if opts.Zip4 != "" {
+		if err := add(LayerZip4, opts.Zip4); err != nil {
+			return nil, err
+		}
+	}
+	if opts.CovidNYT != "" {
+		if err := add(LayerCovid, opts.CovidNYT); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// readProfile returns the profile YAML at path, or the embedded car
+// profile, with its Source for the manifest.
+func readProfile(path string) ([]byte, Source, error) {
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, Source{}, err
+		}
+		return b, HashBytes(filepath.Base(path), b), nil
+	}
+	b, err := configs.CarProfile()
+	if err != nil {
+		return nil, Source{}, fmt.Errorf("no embedded car profile: %w", err)
+	}
+	return b, HashBytes("embedded:configs/car.yaml", b), nil
+}

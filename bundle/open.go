@@ -1,0 +1,202 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo/boundary"
+	"github.com/geosvc/geosvc/geo/cartography"
+	"github.com/geosvc/geosvc/geo/covid"
+	"github.com/geosvc/geosvc/geo/geocode"
+	"github.com/geosvc/geosvc/geo/mapdata"
+	"github.com/geosvc/geosvc/geo/timezone"
+	"github.com/geosvc/geosvc/geo/world"
+	"github.com/geosvc/geosvc/geo/zip4"
+	"github.com/geosvc/geosvc/routing"
+)
+
+// Bundle is an opened data bundle: its manifest and one field per layer,
+// nil for a layer that was not opened (OpenRouting opens the graph only).
+// It is read-only and safe for concurrent use.
+type Bundle struct {
+	// Dir is the directory the bundle was opened from.
+	Dir string
+	// Manifest describes the bundle's build.
+	Manifest Manifest
+	// Graph is the routing graph: its hierarchies, snapping index and
+	// road shapes.
+	Graph *routing.Graph
+	// Boundaries are the administrative and other areas (adminv1,
+	// geoboundariesv1), with the world base layer outside the extract.
+	Boundaries *boundary.Layer
+	// Zip4 is the ZIP+4 layer (zip4v1).
+	Zip4 *zip4.Layer
+	// Geocoder is the gazetteer (geocoderv1, SOAP Gazetteer).
+	Geocoder *geocode.Index
+	// TimeZones answers the time zone of a point with the areas of the
+	// boundary layer in it (timezonesv1).
+	TimeZones *timezone.Index
+	// Covid is the COVID-19 case data and business density (covidv1).
+	Covid *covid.Layer
+	// Map is the map layer: water, land use, buildings, places (tilesv1,
+	// SOAP maps).
+	Map *mapdata.Layer
+
+	mapOnce    sync.Once
+	mapSources cartography.Sources
+}
+
+// Check reads the manifest of the bundle in dir and checks it against
+// this binary's bundle version: a missing bundle and a bundle of another
+// version are errors that say how to build one.
+func Check(dir string) (Manifest, error) {
+	m, err := Read(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, fmt.Errorf("no data bundle in %s: build one with `make data` or `geosvc build --osm FILE.osm.pbf --out %s`", dir, dir)
+	}
+	if err != nil {
+		return m, err
+	}
+	if m.BundleVersion != Version() {
+		return m, fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it (make data, or geosvc build)",
+			dir, m.BundleVersion, Version())
+	}
+	return m, nil
+}
+
+// Open opens every layer of the bundle in dir, after Check.
+func Open(dir string) (*Bundle, error) {
+	b, err := OpenRouting(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.openLayers(); err != nil {
+		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
+	}
+	return b, nil
+}
+
+// OpenRouting opens the manifest and the routing graph of the bundle in
+// dir only (what a matrix worker uses), after Check.
+func OpenRouting(dir string) (*Bundle, error) {
+	m, err := Check(dir)
+	if err != nil {
+		return nil, err
+	}
+	g, err := routing.Load(filepath.Join(dir, routing.FileName))
+	if err != nil {
+		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
+	}
+	return &Bundle{Dir: dir, Manifest: m, Graph: g}, nil
+}
+
+// openLayers opens the layers besides the graph, the boundary layer
+// first: the time-zone index takes its areas.
+func (b *Bundle) openLayers() error {
+	var err error
+	if b.Boundaries, err = boundary.Load(b.Dir); err != nil {
+		return fmt.Errorf("layer %s: %w", LayerBoundaries, err)
+	}
+	if b.Zip4, err = zip4.Load(b.Dir); err != nil {
+		return fmt.Errorf("layer %s: %w", LayerZip4, err)
+	}
+	start := time.Now()
+	if b.TimeZones, err = timezone.NewIndex(timezone.Options{Areas: boundaryAreas{b.Boundaries}, Clock: time.Now}); err != nil {
+		return fmt.Errorf("layer %s: %w", LayerTimeZone, err)
+	}
+	slog.Info("time-zone layer loaded", "with_areas", true, "took", time.Since(start).Round(time.Millisecond))
+	if b.Geocoder, err = geocode.Load(b.Dir); err != nil {
+		return fmt.Errorf("layer %s: %w", LayerGeocode, err)
+	}
+	if b.Covid, err = covid.Load(b.Dir); err != nil {
+		return fmt.Errorf("layer %s: %w", LayerCovid, err)
+	}
+	if b.Map, err = mapdata.Load(b.Dir); err != nil {
+		return fmt.Errorf("layer %s: %w", LayerMap, err)
+	}
+	return nil
+}
+
+// Name is the data set's name: the manifest's (the extract's file name
+// without its extensions), else the graph's source.
+func (b *Bundle) Name() string {
+	if name := b.Manifest.Name(); strings.TrimSpace(name) != "" || b.Graph == nil {
+		return name
+	}
+	return b.Graph.Meta().Source
+}
+
+// OSMTimestamp is the data date of the extract, from the manifest or the
+// graph; zero when neither knows it.
+func (b *Bundle) OSMTimestamp() time.Time {
+	if t := b.Manifest.OSMTimestamp; !t.IsZero() || b.Graph == nil {
+		return t
+	}
+	return b.Graph.Meta().Timestamp
+}
+
+// BBox is the routing graph's extent [west, south, east, north] at OSM's
+// 7 decimals; nil without a graph.
+func (b *Bundle) BBox() *[4]float64 {
+	if b.Graph == nil {
+		return nil
+	}
+	bb := b.Graph.Bounds()
+	// float32 node coordinates widened to float64 would print as
+	// -74.96052680000001.
+	deg7 := func(v float64) float64 { return math.Round(v*1e7) / 1e7 }
+	return &[4]float64{deg7(bb.Min[0]), deg7(bb.Min[1]), deg7(bb.Max[0]), deg7(bb.Max[1])}
+}
+
+// Attribution credits the data sets the bundle answers from besides
+// OpenStreetMap: the world base layer's sources (always, as the boundary
+// lookups fall back to it) and the COVID-19 layer's.
+func (b *Bundle) Attribution() []string {
+	var out []string
+	if srcs, err := world.Sources(); err == nil {
+		for _, s := range srcs {
+			out = append(out, fmt.Sprintf("%s (%s, via %s %s)", s.Data, s.DataLicense, s.Package, s.Version))
+		}
+	}
+	if b.Covid != nil {
+		out = append(out, b.Covid.Attribution()...)
+	}
+	return out
+}
+
+// boundaryAreas shows the boundary layer's administrative areas to the
+// time-zone index.
+type boundaryAreas struct{ l *boundary.Layer }
+
+func toTZArea(a *boundary.Area) timezone.Area {
+	return timezone.Area{ID: a.ID, Name: a.Name, CountryISO3: a.CountryISO3, Level: a.AdminLevel, Point: a.RepPoint}
+}
+
+// MostSpecific is the admin area of highest admin_level containing p.
+func (b boundaryAreas) MostSpecific(p orb.Point) (timezone.Area, bool) {
+	a, ok := b.l.MostSpecificAdmin(p)
+	if !ok {
+		return timezone.Area{}, false
+	}
+	return toTZArea(a), true
+}
+
+// All is every administrative area.
+func (b boundaryAreas) All() []timezone.Area {
+	var out []timezone.Area
+	for _, a := range b.l.Areas() {
+		if a.Kind == boundary.KindAdmin {
+			out = append(out, toTZArea(a))
+		}
+	}
+	return out
+}
