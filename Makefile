@@ -24,7 +24,7 @@ BENCH_ARGS   ?=
 # request path with {x} and {y} placeholders).
 LOAD         ?= admin
 
-.PHONY: all build data run test vet bench fuzz load clean sdk sdk-check sdk-vet sdk-test
+.PHONY: all build data run test vet bench bench-scale fuzz load clean sdk sdk-check sdk-vet sdk-test
 
 all: build
 
@@ -82,6 +82,14 @@ sdk-test: sdk-check
 bench: data
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 	$(BIN) bench --data "$(BUNDLE)" $(BENCH_ARGS)
+
+## bench-scale: country-scale figures on Delaware tiled K x K
+## (scripts/scaletile; K=12 is about 10 M routing vertices): build time and
+## peak RSS, serve start-up and RSS after load, 100 x 100 and 1000 x 1000
+## matrices (needs osmium-tool)
+K ?= 4
+bench-scale: build
+	GEOSVC=$(BIN) bash scripts/bench-scale.sh $(K)
 
 ## fuzz: run every Fuzz target for FUZZTIME each
 fuzz:
