@@ -2,6 +2,8 @@ package routing
 
 import (
 	"container/heap"
+	"context"
+	"errors"
 	"sort"
 	"strings"
 	"sync"
@@ -133,20 +135,38 @@ type Cost struct {
 	DurationS, DistanceM float64
 }
 
+// ErrReachMetric is returned by Reach for a metric other than plain
+// Fastest and Shortest.
+var ErrReachMetric = errors.New("routing: Reach takes plain fastest or shortest only")
+
 // Reach is a one-to-many search on the edge-based graph bounded by a
 // limit: it returns the cost of driving from s to every vertex reached
 // (backward false) or from every vertex to s (backward true) whose cost
 // in the metric's unit, seconds for Fastest and metres for Shortest, is
 // at most limit. Turn costs count as on any route; a drive starting at a
-// vertex pays no turn there.
-func (g *Graph) Reach(m Metric, s Snap, limit float64, backward bool) map[uint32]Cost {
+// vertex pays no turn there. It takes plain Fastest and Shortest only
+// (ErrReachMetric for any other metric); ctx is for the searches of
+// customized metrics to come.
+func (g *Graph) Reach(ctx context.Context, m Metric, s Snap, limit float64, backward bool) (map[uint32]Cost, error) {
+	h, ok := m.hierarchy()
+	if !ok {
+		return nil, ErrReachMetric
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return g.reach(h, s, limit, backward), nil
+}
+
+// reach is Reach on the plain metric m.
+func (g *Graph) reach(m chMetric, s Snap, limit float64, backward bool) map[uint32]Cost {
 	out := map[uint32]Cost{}
 	if !s.OK || limit < 0 {
 		return out
 	}
 	b := &g.base
 	bound := int64(limit * 1000) // ms
-	if m == Shortest {
+	if m == chShortest {
 		bound = int64(limit * 10) // dm
 	}
 	primary := func(w int64) int64 { return w >> 32 }
@@ -247,8 +267,8 @@ func (g *Graph) reachSpace() *reachWork {
 }
 
 // betterCost orders costs by the metric, then by the other unit.
-func betterCost(m Metric, a, b Cost) bool {
-	if m == Shortest {
+func betterCost(m chMetric, a, b Cost) bool {
+	if m == chShortest {
 		return a.DistanceM < b.DistanceM || a.DistanceM == b.DistanceM && a.DurationS < b.DurationS
 	}
 	return a.DurationS < b.DurationS || a.DurationS == b.DurationS && a.DistanceM < b.DistanceM

@@ -8,7 +8,7 @@ import (
 )
 
 // TestReachAgainstDijkstra checks Reach, both ways, against the plain
-// Dijkstra oracle (DijkstraTable): the cost from a point to a junction is
+// Dijkstra oracle (dijkstraTable): the cost from a point to a junction is
 // the least over the junction's edges of arriving at the junction's end
 // of the edge; from a junction to the point, the least over its edges of
 // starting at that end. Junctions whose oracle cost is within a second
@@ -24,8 +24,8 @@ func TestReachAgainstDijkstra(t *testing.T) {
 		{Shortest, 3000},
 	} {
 		for i, src := range roadPoints(g, 3, 77, 0) {
-			fwd := g.Reach(tc.m, src, tc.limit, false)
-			bwd := g.Reach(tc.m, src, tc.limit, true)
+			fwd := reachOf(t, g, tc.m, src, tc.limit, false)
+			bwd := reachOf(t, g, tc.m, src, tc.limit, true)
 			// Every junction the search could reach, within the limit's
 			// straight-line bound (150 km/h for Fastest).
 			radius := tc.limit
@@ -43,8 +43,8 @@ func TestReachAgainstDijkstra(t *testing.T) {
 				}
 				j := js[k]
 				snaps := g.vertexSnaps(j.Vertex)
-				there := g.DijkstraTable(tc.m, []Snap{src}, snaps)
-				back := g.DijkstraTable(tc.m, snaps, []Snap{src})
+				there := g.dijkstraTable(tc.m, []Snap{src}, snaps)
+				back := g.dijkstraTable(tc.m, snaps, []Snap{src})
 				bestThere, bestBack := int32(math.MaxInt32), int32(math.MaxInt32)
 				for k := range snaps {
 					bestThere = min(bestThere, primaryOf(tc.m, there, 0, k))
@@ -151,9 +151,19 @@ func BenchmarkReach(b *testing.B) {
 			n := 0
 			for i := 0; b.Loop(); i++ {
 				s := pts[i%len(pts)]
-				n += len(g.Reach(tc.m, s, tc.limit, false)) + len(g.Reach(tc.m, s, tc.limit, true))
+				n += len(reachOf(b, g, tc.m, s, tc.limit, false)) + len(reachOf(b, g, tc.m, s, tc.limit, true))
 			}
 			b.ReportMetric(float64(n)/float64(b.N), "vertices/op")
 		})
 	}
+}
+
+// reachOf is Reach, failing the test on error.
+func reachOf(tb testing.TB, g *Graph, m Metric, s Snap, limit float64, backward bool) map[uint32]Cost {
+	tb.Helper()
+	r, err := g.Reach(bg, m, s, limit, backward)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
 }
