@@ -365,7 +365,6 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	default:
 		return nil, senderFault("PlanningType %q is not a RoutePlanningType (Fastest, Shortest, TSP, ...)", pt)
 	}
-	plain := m
 	if err := speedsOf(&m, req.Speed.Items, req.WantMetric); err != nil {
 		return nil, err
 	}
@@ -374,7 +373,7 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	if len(req.MergeLocations.Items) > 0 {
-		if stops, err = s.mergeStops(ctx, stops, req.MergeLocations.Items, req.Mergedistance, plain, tsp); err != nil {
+		if stops, err = s.mergeStops(ctx, stops, req.MergeLocations.Items, req.Mergedistance, m, tsp); err != nil {
 			return nil, err
 		}
 		tsp = false // the stops are in the order to drive
