@@ -165,24 +165,6 @@ func (cm cchMetric) endpoints(g *Graph, s Snap, source bool) []cch.Endpoint {
 	return eps
 }
 
-type pairItem struct {
-	node uint32
-	d    cch.Weight
-}
-
-type pairHeap []pairItem
-
-func (h pairHeap) Len() int            { return len(h) }
-func (h pairHeap) Less(i, j int) bool  { return h[i].d.Less(h[j].d) }
-func (h pairHeap) Swap(i, j int)       { h[i], h[j] = h[j], h[i] }
-func (h *pairHeap) Push(x interface{}) { *h = append(*h, x.(pairItem)) }
-func (h *pairHeap) Pop() interface{} {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
-}
-
 // oracleRow is dijkstraRow over pair weights: a plain Dijkstra on the
 // edge-based graph from s, then the arrivals at every destination.
 func (cm cchMetric) oracleRow(g *Graph, w []cch.Weight, s Snap, dst []Snap) []cch.Weight {

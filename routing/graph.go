@@ -109,13 +109,16 @@ type Graph struct {
 	mapOnce sync.Once
 	mapIx   *mapIndex
 
-	// Reverse turn adjacency, built on demand for the Dijkstra oracle.
+	// The junction index of JunctionsWithin, built on its first call.
 	junctionsOnce sync.Once
 	junctions     *junctionIndex
 
-	reverseOnce    sync.Once
-	revFirst       []uint32
-	revTail, revMS []uint32
+	// Reverse turn adjacency, built on demand for backward Reach and the
+	// Dijkstra oracle: the turns into node v are revArc[revFirst[v]:
+	// revFirst[v+1]], from nodes revTail[...].
+	reverseOnce     sync.Once
+	revFirst        []uint32
+	revTail, revArc []uint32
 }
 
 // baseCSR is the uncontracted edge-based graph over dense node ids.
