@@ -61,11 +61,11 @@ func (h *Hierarchy) Select(targets [][]Endpoint) *Selection {
 	return s
 }
 
-// Nodes returns the number of nodes in the selection.
-func (s *Selection) Nodes() int { return len(s.nodes) }
+// numNodes returns the number of nodes in the selection.
+func (s *Selection) numNodes() int { return len(s.nodes) }
 
-// Bytes returns the memory held by the selection.
-func (s *Selection) Bytes() int64 {
+// bytes returns the memory held by the selection.
+func (s *Selection) bytes() int64 {
 	return int64(len(s.nodes))*4 + int64(len(s.targets))*40
 }
 
