@@ -26,14 +26,6 @@ func chOf(m Metric) chMetric {
 	return h
 }
 
-// metricOf returns the plain Metric of a hierarchy.
-func metricOf(m chMetric) Metric {
-	if m == chShortest {
-		return Shortest
-	}
-	return Fastest
-}
-
 // targetsOf is NewTargets on one goroutine, failing the test on error.
 func targetsOf(tb testing.TB, g *Graph, m Metric, dst []Snap) *Targets {
 	tb.Helper()

@@ -303,6 +303,3 @@ func relax(p *Weight, a, b Weight) {
 func (m *Metric) Bytes() int64 {
 	return int64(len(m.w))*32 + int64(len(m.loop))*16 + 64
 }
-
-// topology returns the topology the metric customizes.
-func (m *Metric) topology() *Topology { return m.t }

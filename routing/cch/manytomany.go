@@ -135,19 +135,13 @@ func (m *Metric) stalled(lab []Weight, x uint32, d Weight, forward bool) bool {
 	return false
 }
 
-// numTargets returns the number of targets.
-func (tg *Targets) numTargets() int { return tg.n }
-
-// entries returns the number of bucket entries.
-func (tg *Targets) entries() int { return len(tg.target) }
-
 // Bytes returns the memory the targets hold.
 func (tg *Targets) Bytes() int64 {
 	return int64(len(tg.first))*4 + int64(len(tg.target))*20 + 64
 }
 
-// Row fills row (len numTargets) with the least weight from the source endpoints
-// to every target, Inf where there is none.
+// Row fills row (one cell per target) with the least weight from the
+// source endpoints to every target, Inf where there is none.
 func (q *Query) Row(sources []Endpoint, tg *Targets, row []Weight) {
 	q.rowWithin(sources, tg, Inf, row)
 }
@@ -217,8 +211,8 @@ func (q *Query) rowWithin(sources []Endpoint, tg *Targets, limit Weight, row []W
 	}
 }
 
-// Table fills out (row-major, len(sources) x tg.numTargets()) with the least
-// weights from every source to every target, on up to workers
+// Table fills out (row-major, len(sources) x the number of targets) with
+// the least weights from every source to every target, on up to workers
 // goroutines. It returns ctx's error soon after ctx is done, leaving out
 // partly filled.
 func (m *Metric) Table(ctx context.Context, sources [][]Endpoint, tg *Targets, workers int, out []Weight) error {

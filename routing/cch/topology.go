@@ -268,9 +268,6 @@ func (t *Topology) InputArcs() int { return len(t.input) }
 // Levels returns the height of the elimination tree.
 func (t *Topology) Levels() int { return t.height }
 
-// rankOf returns the position of node v in the contraction order.
-func (t *Topology) rankOf(v uint32) uint32 { return t.rank[v] }
-
 // bytes returns the memory the topology holds.
 func (t *Topology) bytes() int64 {
 	return 4 * int64(len(t.rank)+len(t.node)+len(t.upFirst)+len(t.upHead)+len(t.upTail)+len(t.downFirst)+

@@ -162,9 +162,6 @@ func (b *Buckets) Bytes() int64 {
 	return int64(len(b.slots))*8 + int64(len(b.first))*5 + int64(len(b.target))*12
 }
 
-// entries returns the number of bucket entries.
-func (b *Buckets) entries() int { return len(b.target) }
-
 // Row fills row (len b.Targets) with the least weight from the source
 // endpoints to every target, Inf where there is none.
 func (q *Query) Row(sources []Endpoint, b *Buckets, row []int64) {
