@@ -89,8 +89,8 @@ func getAltWork(n int) *altWork {
 func primary(w int64) int64 { return (w + 1<<31) >> 32 }
 
 // Alternatives returns the best route for metric m from one snapped point
-// to another followed by up to k-1 alternative routes (see the
-// alternative-route rules above; lengths are in m's own weight), by
+// to another followed by up to k-1 alternative routes (via-node
+// alternatives, see docs/routing.md; lengths in m's own weight), by
 // increasing weight; fewer when fewer are admissible (k is at most 8).
 // Seconds and metres are those of m's routes (its speeds). It returns
 // ErrNotSnapped for a Snap that is not OK, ErrNoRoute when the destination
