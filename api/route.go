@@ -146,24 +146,24 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if g == nil {
 		return errBundleLoading
 	}
-	snaps := g.SnapAllAvoiding(spec, []orb.Point{from, to}, h.opts.SnapRadiusM)
+	snaps := g.SnapAll(spec, []orb.Point{from, to}, h.opts.SnapRadiusM)
 	for i, s := range snaps {
 		if !s.OK {
 			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], h.opts.SnapRadiusM)
 		}
 	}
 	ctx := c.Request().Context()
-	r, err := g.RouteSpec(ctx, spec, snaps[0], snaps[1])
+	r, err := g.Route(ctx, spec, snaps[0], snaps[1])
 	if errors.Is(err, routing.ErrNoRoute) {
 		return httpError(http.StatusNotFound, "no route joins the two points")
 	}
 	if err != nil {
 		return err
 	}
-	ans := routeAnswer{Routing: spec.Base.String(), DurationS: r.DurationS, DistanceM: r.DistanceM,
+	ans := routeAnswer{Routing: spec.Objective.String(), DurationS: r.DurationS, DistanceM: r.DistanceM,
 		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r)}
 	if alts > 0 {
-		rs, err := g.AlternativesSpec(ctx, spec, snaps[0], snaps[1], alts+1)
+		rs, err := g.Alternatives(ctx, spec, snaps[0], snaps[1], alts+1)
 		if err != nil && !errors.Is(err, routing.ErrNoRoute) {
 			return err
 		}
@@ -203,9 +203,9 @@ func routeGeometry(r *routing.Route) routeLine {
 // shortest, efficient or most_efficient, safest), speeds
 // ("Motorway:80,LocalRoadCity:20", km/h by RoadType) and avoid
 // ("toll,ferry"). It returns a message naming the bad parameter.
-func routeSpecOf(q url.Values) (routing.MetricSpec, string) {
+func routeSpecOf(q url.Values) (routing.Metric, string) {
 	r := strings.TrimSpace(q.Get("routing"))
-	spec, err := routing.NewMetricSpec(r, nil, nil)
+	spec, err := routing.NewMetric(r, nil, nil)
 	if err != nil {
 		return spec, fmt.Sprintf("routing %s is not a routing option: use fastest, shortest, efficient (or most_efficient) or safest", quoteEcho(r))
 	}

@@ -263,14 +263,14 @@ const routingWant = `"fastest" (default), "shortest", "efficient" (or "most_effi
 
 // parseMetric reads the optional "routing", "speeds" (km/h by RoadType
 // name) and "avoid" (ferry, motorway, toll, unpaved) into the canonical
-// key of a routing.MetricSpec, the job's own stored value.
+// key of a routing.Metric (its String), the job's own stored value.
 func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 	n := len(errs)
 	var base string
 	if !isNull(b.Routing) {
 		if err := json.Unmarshal(b.Routing, &base); err != nil {
 			errs = append(errs, fieldError{"routing", "must be a string: " + routingWant})
-		} else if _, err := routing.ParseBase(base); err != nil {
+		} else if _, err := routing.ParseObjective(base); err != nil {
 			errs = append(errs, fieldError{"routing", fmt.Sprintf("unknown routing %q: want %s", base, routingWant)})
 		}
 	}
@@ -292,7 +292,7 @@ func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 			errs = append(errs, fieldError{"speeds." + name, "must be a number of km/h"})
 			continue
 		}
-		var probe routing.MetricSpec
+		var probe routing.Metric
 		if err := probe.SetSpeed(name, v); err != nil {
 			var se *routing.SpecError
 			if errors.As(err, &se) {
@@ -316,7 +316,7 @@ func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 	if len(errs) > n {
 		return "", errs
 	}
-	spec, err := routing.NewMetricSpec(base, kmh, avoid)
+	spec, err := routing.NewMetric(base, kmh, avoid)
 	if err != nil {
 		return "", append(errs, fieldError{"routing", err.Error()})
 	}

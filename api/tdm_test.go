@@ -796,7 +796,7 @@ func FuzzOrderMetric(f *testing.F) {
 			}
 			return
 		}
-		spec, err := routing.ParseMetricSpec(key)
+		spec, err := routing.ParseMetric(key)
 		if err != nil || spec.String() != key {
 			t.Fatalf("key %q parsed back as %q, %v", key, spec.String(), err)
 		}

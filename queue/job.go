@@ -59,7 +59,7 @@ type Order struct {
 	// Owner is the id of the API key the job belongs to.
 	Owner string
 	// Routing is what the routes minimise: the canonical key of a
-	// routing.MetricSpec (routing.MetricSpec.String), stored as it is and
+	// routing.Metric (routing.Metric.String), stored as it is and
 	// parsed by the workers.
 	Routing string
 	// Outputs are the matrices wanted; zero means both.
@@ -105,7 +105,7 @@ type Spec struct {
 	// ID is the job's uuid.
 	ID string
 	// Routing is what the routes minimise (see Order.Routing); the worker
-	// parses it with routing.ParseMetricSpec.
+	// parses it with routing.ParseMetric.
 	Routing string
 	// Outputs are the matrices to store.
 	Outputs Outputs

@@ -89,12 +89,25 @@ func getAltWork(n int) *altWork {
 func primary(w int64) int64 { return (w + 1<<31) >> 32 }
 
 // Alternatives returns the best route for metric m from one snapped point
-// to another followed by up to k-1 alternative routes (see the
-// alternative-route rules above), by increasing weight; fewer when fewer
-// are admissible (k is at most 8). It returns ErrNotSnapped for a Snap
-// that is not OK and ErrNoRoute when the destination cannot be reached.
-func (g *Graph) Alternatives(m Metric, from, to Snap, k int) ([]*Route, error) {
-	alts, err := g.alternatives(m, from, to, k)
+// to another followed by up to k-1 alternative routes (via-node
+// alternatives, see docs/routing.md; lengths in m's own weight), by
+// increasing weight; fewer when fewer are admissible (k is at most 8).
+// Seconds and metres are those of m's routes (its speeds). It returns
+// ErrNotSnapped for a Snap that is not OK, ErrNoRoute when the destination
+// cannot be reached, and ctx's error if ctx ends while m is customized.
+func (g *Graph) Alternatives(ctx context.Context, m Metric, from, to Snap, k int) ([]*Route, error) {
+	if !from.OK || !to.OK {
+		return nil, ErrNotSnapped
+	}
+	h, ok := m.hierarchy()
+	if !ok {
+		cm, err := g.customMetric(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		return cm.alternatives(from, to, k)
+	}
+	alts, err := g.alternatives(h, from, to, k)
 	if err != nil {
 		return nil, err
 	}
@@ -107,16 +120,35 @@ func (g *Graph) Alternatives(m Metric, from, to Snap, k int) ([]*Route, error) {
 func (g *Graph) altRoutes(from, to Snap, alts []altRoute) []*Route {
 	out := make([]*Route, len(alts))
 	for i, a := range alts {
-		d, dist := toUnits(Fastest, g.pathWeight(Fastest, from, to, a.nodes))
+		d, dist := toUnits(chFastest, g.pathWeight(chFastest, from, to, a.nodes))
 		out[i] = g.routeOf(a.nodes, from, to, int(d), int(dist), g.base.nodeTime)
 	}
 	return out
 }
 
 // Alternative returns the i-th best route (i = 1 the second, 2 the third)
-// for metric m: ErrNoAlternative when there are not that many.
-func (g *Graph) Alternative(m Metric, from, to Snap, i int) (*Route, error) {
-	alts, err := g.alternatives(m, from, to, i+1)
+// for metric m: ErrNoAlternative when there are not that many; see
+// Alternatives.
+func (g *Graph) Alternative(ctx context.Context, m Metric, from, to Snap, i int) (*Route, error) {
+	if !from.OK || !to.OK {
+		return nil, ErrNotSnapped
+	}
+	h, ok := m.hierarchy()
+	if !ok {
+		cm, err := g.customMetric(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := cm.alternatives(from, to, i+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(rs) <= i {
+			return nil, ErrNoAlternative
+		}
+		return rs[i], nil
+	}
+	alts, err := g.alternatives(h, from, to, i+1)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +158,7 @@ func (g *Graph) Alternative(m Metric, from, to Snap, i int) (*Route, error) {
 	return g.altRoutes(from, to, alts[i:i+1])[0], nil
 }
 
-func (g *Graph) alternatives(m Metric, from, to Snap, k int) ([]altRoute, error) {
+func (g *Graph) alternatives(m chMetric, from, to Snap, k int) ([]altRoute, error) {
 	if !from.OK || !to.OK {
 		return nil, ErrNotSnapped
 	}
@@ -330,13 +362,13 @@ func initOf(eps []ch.Endpoint, n uint32) int64 {
 
 // arcWeight is the packed weight of the cheapest turn a->b and the
 // traversal of b.
-func (g *Graph) arcWeight(m Metric, a, b uint32) int64 {
+func (g *Graph) arcWeight(m chMetric, a, b uint32) int64 {
 	return weight(m, int64(g.turnMS(a, b))+int64(g.base.nodeTime[b]), int64(g.base.nodeDist[b]))
 }
 
 // pathWeight is the packed weight of a path from a source phantom of from
 // to a target phantom of to.
-func (g *Graph) pathWeight(m Metric, from, to Snap, path []uint32) int64 {
+func (g *Graph) pathWeight(m chMetric, from, to Snap, path []uint32) int64 {
 	var sb, tb [2]ch.Endpoint
 	w := initOf(g.sourceEndpoints(m, from, sb[:0]), path[0]) + initOf(g.targetEndpoints(m, to, tb[:0]), path[len(path)-1])
 	for i := 1; i < len(path); i++ {
@@ -348,7 +380,7 @@ func (g *Graph) pathWeight(m Metric, from, to Snap, path []uint32) int64 {
 // chVia is the viaEngine of a contraction hierarchy (Fastest, Shortest).
 type chVia struct {
 	g        *Graph
-	m        Metric
+	m        chMetric
 	q, tq    *ch.Query // the via searches; the T-tests
 	sb, tb   [2]ch.Endpoint
 	src, dst []ch.Endpoint
@@ -473,10 +505,10 @@ func (e *cchVia) dist(a, b uint32) int64 {
 	return d.W
 }
 
-// Alternatives is Graph.Alternatives on the metric: the best route and up
+// alternatives is Graph.Alternatives on the metric: the best route and up
 // to k-1 alternatives by the same rules, lengths in the metric's weight,
 // seconds and metres as the metric's routes report them (its speeds).
-func (cm *CustomMetric) Alternatives(from, to Snap, k int) ([]*Route, error) {
+func (cm *customMetric) alternatives(from, to Snap, k int) ([]*Route, error) {
 	if !from.OK || !to.OK {
 		return nil, ErrNotSnapped
 	}
@@ -492,7 +524,7 @@ func (cm *CustomMetric) Alternatives(from, to Snap, k int) ([]*Route, error) {
 	}
 	out := make([]*Route, len(alts))
 	for i, a := range alts {
-		d, dist := toUnits(Fastest, cm.pathWeight(a.nodes, src, dst).S)
+		d, dist := toUnits(chFastest, cm.pathWeight(a.nodes, src, dst).S)
 		out[i] = cm.g.routeOf(a.nodes, from, to, int(d), int(dist), cm.nodeMS)
 	}
 	return out, nil
@@ -500,7 +532,7 @@ func (cm *CustomMetric) Alternatives(from, to Snap, k int) ([]*Route, error) {
 
 // pathWeight is the pair weight of a path from a source endpoint's node
 // to a target endpoint's node (the least arc between consecutive nodes).
-func (cm *CustomMetric) pathWeight(path []uint32, src, dst []cch.Endpoint) cch.Weight {
+func (cm *customMetric) pathWeight(path []uint32, src, dst []cch.Endpoint) cch.Weight {
 	b := &cm.g.base
 	var w cch.Weight
 	for _, e := range src {
@@ -525,38 +557,4 @@ func (cm *CustomMetric) pathWeight(path []uint32, src, dst []cch.Endpoint) cch.W
 		w = w.Add(best)
 	}
 	return w
-}
-
-// AlternativesSpec is Alternatives on the metric of spec: the
-// hierarchies for the default fastest and shortest, else the customized
-// metric (customized on first use, as RouteSpec does).
-func (g *Graph) AlternativesSpec(ctx context.Context, spec MetricSpec, from, to Snap, k int) ([]*Route, error) {
-	if spec.Default() {
-		return g.Alternatives(spec.Metric(), from, to, k)
-	}
-	cm, err := g.metrics.Get(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	return cm.Alternatives(from, to, k)
-}
-
-// AlternativeSpec is Alternative on the metric of spec: the hierarchies
-// for the default fastest and shortest, else the customized metric.
-func (g *Graph) AlternativeSpec(ctx context.Context, spec MetricSpec, from, to Snap, i int) (*Route, error) {
-	if spec.Default() {
-		return g.Alternative(spec.Metric(), from, to, i)
-	}
-	cm, err := g.metrics.Get(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	rs, err := cm.Alternatives(from, to, i+1)
-	if err != nil {
-		return nil, err
-	}
-	if len(rs) <= i {
-		return nil, ErrNoAlternative
-	}
-	return rs[i], nil
 }

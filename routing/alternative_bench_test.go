@@ -25,22 +25,22 @@ func BenchmarkAlternatives(b *testing.B) {
 				var run func(from, to Snap) ([]altRoute, error)
 				switch eng {
 				case "ch/fastest":
-					run = func(from, to Snap) ([]altRoute, error) { return g.alternatives(Fastest, from, to, 3) }
+					run = func(from, to Snap) ([]altRoute, error) { return g.alternatives(chFastest, from, to, 3) }
 				case "ch/shortest":
-					run = func(from, to Snap) ([]altRoute, error) { return g.alternatives(Shortest, from, to, 3) }
+					run = func(from, to Snap) ([]altRoute, error) { return g.alternatives(chShortest, from, to, 3) }
 				case "custom/speeds":
 					// The graph's own customized metric, with its Routes
 					// (geometry and steps' segments included).
-					spec, err := NewMetricSpec("fastest", map[string]float64{"Motorway": 80, "LocalRoadCity": 20}, nil)
+					spec, err := NewMetric("fastest", map[string]float64{"Motorway": 80, "LocalRoadCity": 20}, nil)
 					if err != nil {
 						b.Fatal(err)
 					}
-					cm, err := g.metrics.Get(context.Background(), spec)
+					cm, err := g.metrics.get(context.Background(), spec)
 					if err != nil {
 						b.Fatal(err)
 					}
 					run = func(from, to Snap) ([]altRoute, error) {
-						rs, err := cm.Alternatives(from, to, 3)
+						rs, err := cm.alternatives(from, to, 3)
 						return make([]altRoute, len(rs)), err
 					}
 				default:

@@ -47,7 +47,8 @@ func newOracle(g *Graph) *oracle {
 
 // metricOracle judges metric m of the hierarchies: time and distance
 // packed as the hierarchies pack them.
-func metricOracle(g *Graph, m Metric) *oracle {
+func metricOracle(g *Graph, mt Metric) *oracle {
+	m := chOf(mt)
 	o := newOracle(g)
 	b := &g.base
 	o.turnW = make([]int64, len(b.turnHead))
@@ -396,13 +397,13 @@ func TestAlternativesDelaware(t *testing.T) {
 	g := testGraph(t, "delaware")
 	src := roadPoints(g, 200, 31, 0)
 	dst := roadPoints(g, 200, 32, 0)
-	for m := Fastest; m <= Shortest; m++ {
+	for _, m := range []Metric{Fastest, Shortest} {
 		n := len(src)
 		if m == Shortest {
 			n = 60
 		}
 		checkAlternatives(t, "ch/"+m.String(), metricOracle(g, m), src[:n], dst[:n], 0.25, func(from, to Snap) ([]altRoute, error) {
-			return g.alternatives(m, from, to, 3)
+			return g.alternatives(chOf(m), from, to, 3)
 		})
 	}
 }
@@ -416,12 +417,12 @@ func TestAlternativesSameRoad(t *testing.T) {
 		for _, f := range []float64{s.Fraction * 0.5, s.Fraction + (1-s.Fraction)*0.5} {
 			to := s
 			to.Fraction = f
-			for m := Fastest; m <= Shortest; m++ {
-				want, err := g.Route(m, s, to)
+			for _, m := range []Metric{Fastest, Shortest} {
+				want, err := g.Route(bg, m, s, to)
 				if err != nil {
 					t.Fatalf("%d: %v", i, err)
 				}
-				rs, err := g.Alternatives(m, s, to, 3)
+				rs, err := g.Alternatives(bg, m, s, to, 3)
 				if err != nil {
 					t.Fatalf("%d: %v", i, err)
 				}
@@ -481,7 +482,7 @@ func TestAlternativesFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	nodes := fixtureNodes(t, path)
-	from, to := g.Snap(nodes[1], 0), g.Snap(nodes[6], 0)
+	from, to := g.Snap(Fastest, nodes[1], 0), g.Snap(Fastest, nodes[6], 0)
 	want := []struct {
 		roads  []string
 		metres int
@@ -513,19 +514,19 @@ func TestAlternativesFixture(t *testing.T) {
 			}
 		}
 	}
-	for m := Fastest; m <= Shortest; m++ {
-		routes, err := g.Alternatives(m, from, to, 5)
+	for _, m := range []Metric{Fastest, Shortest} {
+		routes, err := g.Alternatives(bg, m, from, to, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
 		check("ch/"+m.String(), routes)
 		for i := 1; i <= 2; i++ {
-			r, err := g.Alternative(m, from, to, i)
+			r, err := g.Alternative(bg, m, from, to, i)
 			if err != nil || r.DistanceM != want[i].metres {
 				t.Errorf("ch/%s: Alternative(%d) = %v, %v; want %d m", m, i, r, err, want[i].metres)
 			}
 		}
-		if _, err := g.Alternative(m, from, to, 3); !errors.Is(err, ErrNoAlternative) {
+		if _, err := g.Alternative(bg, m, from, to, 3); !errors.Is(err, ErrNoAlternative) {
 			t.Errorf("ch/%s: a 4th route: %v, want ErrNoAlternative", m, err)
 		}
 	}
@@ -549,72 +550,72 @@ func TestAlternativesFixture(t *testing.T) {
 	}
 	// A customized metric of the graph (residential streets at 50 km/h
 	// instead of 25): the same three routes, each faster than on the
-	// profile's speeds, the best one RouteSpec's.
+	// profile's speeds, the best one Route's.
 	ctx := context.Background()
 	for _, base := range []string{"fastest", "shortest"} {
-		spec, err := NewMetricSpec(base, map[string]float64{"OtherRoadCity": 50}, nil)
+		spec, err := NewMetric(base, map[string]float64{"OtherRoadCity": 50}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cm, err := g.metrics.Get(ctx, spec)
+		cm, err := g.metrics.get(ctx, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		routes, err := cm.Alternatives(from, to, 5)
+		routes, err := cm.alternatives(from, to, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
 		check("custom/"+base, routes)
 		t.Logf("custom/%s: %d s %d m, %d s %d m, %d s %d m", base, routes[0].DurationS, routes[0].DistanceM, routes[1].DurationS, routes[1].DistanceM, routes[2].DurationS, routes[2].DistanceM)
-		def, err := g.Alternatives(spec.Metric(), from, to, 3)
+		def, err := g.Alternatives(bg, Fastest, from, to, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if best, err := g.RouteSpec(ctx, spec, from, to); err != nil || best.DurationS != routes[0].DurationS {
-			t.Errorf("custom/%s: best route %d s, RouteSpec %v, %v", base, routes[0].DurationS, best, err)
+		if best, err := g.Route(ctx, spec, from, to); err != nil || best.DurationS != routes[0].DurationS {
+			t.Errorf("custom/%s: best route %d s, Route %v, %v", base, routes[0].DurationS, best, err)
 		}
 		for i, r := range routes {
 			if r.DurationS >= def[i].DurationS {
 				t.Errorf("custom/%s route %d: %d s at 50 km/h, %d s at 25", base, i+1, r.DurationS, def[i].DurationS)
 			}
 			if i > 0 {
-				if a, err := g.AlternativeSpec(ctx, spec, from, to, i); err != nil || a.DistanceM != r.DistanceM || a.DurationS != r.DurationS {
-					t.Errorf("custom/%s: AlternativeSpec(%d) = %v, %v", base, i, a, err)
+				if a, err := g.Alternative(ctx, spec, from, to, i); err != nil || a.DistanceM != r.DistanceM || a.DurationS != r.DurationS {
+					t.Errorf("custom/%s: Alternative(%d) = %v, %v", base, i, a, err)
 				}
 			}
 		}
-		if _, err := g.AlternativeSpec(ctx, spec, from, to, 3); !errors.Is(err, ErrNoAlternative) {
+		if _, err := g.Alternative(ctx, spec, from, to, 3); !errors.Is(err, ErrNoAlternative) {
 			t.Errorf("custom/%s: a 4th route: %v, want ErrNoAlternative", base, err)
 		}
 	}
 }
 
-// TestAlternativesSpec: for the default metrics and a customized one, the
-// first route is RouteSpec's (same seconds and metres), every route runs
+// TestAlternativesMetrics: for the plain metrics and a customized one,
+// the first route is Route's (same seconds and metres), every route runs
 // from the snapped start to the snapped end, and the alternatives differ
 // from the first and are no better than it on the metric.
-func TestAlternativesSpec(t *testing.T) {
+func TestAlternativesMetrics(t *testing.T) {
 	g := testGraph(t, "delaware")
-	custom, err := NewMetricSpec("fastest", map[string]float64{"Motorway": 80, "LocalRoadCity": 25}, nil)
+	custom, err := NewMetric("fastest", map[string]float64{"Motorway": 80, "LocalRoadCity": 25}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	specs := map[string]MetricSpec{"fastest": {Base: BaseFastest}, "shortest": {Base: BaseShortest}, "custom speeds": custom}
+	specs := map[string]Metric{"fastest": {Objective: ObjectiveFastest}, "shortest": {Objective: ObjectiveShortest}, "custom speeds": custom}
 	src, dst := roadPoints(g, 20, 61, 0), roadPoints(g, 20, 62, 0)
 	for name, spec := range specs {
 		t.Run(name, func(t *testing.T) {
 			found := 0
 			for i := range src {
-				best, err := g.RouteSpec(context.Background(), spec, src[i], dst[i])
+				best, err := g.Route(context.Background(), spec, src[i], dst[i])
 				if err != nil {
 					continue
 				}
-				rs, err := g.AlternativesSpec(context.Background(), spec, src[i], dst[i], 3)
+				rs, err := g.Alternatives(context.Background(), spec, src[i], dst[i], 3)
 				if err != nil || len(rs) == 0 {
 					t.Fatalf("pair %d: %d routes, %v", i, len(rs), err)
 				}
 				if rs[0].DurationS != best.DurationS || rs[0].DistanceM != best.DistanceM {
-					t.Errorf("pair %d: first route %d s %d m, RouteSpec %d s %d m", i, rs[0].DurationS, rs[0].DistanceM, best.DurationS, best.DistanceM)
+					t.Errorf("pair %d: first route %d s %d m, Route %d s %d m", i, rs[0].DurationS, rs[0].DistanceM, best.DurationS, best.DistanceM)
 				}
 				for k, r := range rs {
 					if len(r.Geometry) < 2 || r.Geometry[0] != src[i].Point || r.Geometry[len(r.Geometry)-1] != dst[i].Point {
@@ -625,7 +626,7 @@ func TestAlternativesSpec(t *testing.T) {
 					}
 					found++
 					primaryOf := func(r *Route) int {
-						if spec.Base == BaseShortest {
+						if spec.Objective == ObjectiveShortest {
 							return r.DistanceM
 						}
 						return r.DurationS

@@ -69,7 +69,7 @@ func BenchmarkRoute(b *testing.B) {
 			for n := 0; n < b.N; n++ {
 				for i := range src {
 					t0 := time.Now()
-					if _, err := g.Route(m, src[i], dst[i]); err != nil {
+					if _, err := g.Route(bg, m, src[i], dst[i]); err != nil {
 						b.Fatal(err)
 					}
 					times[i] = time.Since(t0)
@@ -109,8 +109,11 @@ func BenchmarkTable(b *testing.B) {
 			dst := roadPoints(g, tc.cols, 32, 15)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				t := g.NewTargetsParallel(Fastest, dst, tc.workers)
-				g.TableParallel(src, t, tc.workers)
+				t, err := g.NewTargets(bg, Fastest, dst, tc.workers)
+				if err != nil {
+					b.Fatal(err)
+				}
+				g.tableParallel(src, t, tc.workers)
 			}
 		})
 	}
@@ -125,8 +128,8 @@ func BenchmarkTablePhases(b *testing.B) {
 	var buckets, rows time.Duration
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		t := g.NewTargets(Fastest, dst)
-		t.Buckets()
+		t := targetsOf(b, g, Fastest, dst)
+		t.Build()
 		buckets += time.Since(t0)
 		t0 = time.Now()
 		if _, err := g.Table(context.Background(), src, t); err != nil {
@@ -146,7 +149,7 @@ func BenchmarkSnap1000(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, s := range in {
-			g.Snap(s.Input, 0)
+			g.Snap(Fastest, s.Input, 0)
 		}
 	}
 }

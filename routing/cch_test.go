@@ -46,7 +46,7 @@ func testTopology(t testing.TB, g *Graph) *cch.Topology {
 // cchMetric is a metric over the edge-based graph: turn arc i from v to
 // h costs turnW[i] + nodeW[h] in the W lane (nodeW[h] is the traversal
 // of h, which endpoints take a share of) and time ms << 32 + distance dm
-// in the S lane, as the hierarchies pack Fastest today. avoid[i] makes an
+// in the S lane, as the hierarchies pack chFastest today. avoid[i] makes an
 // arc unusable.
 type cchMetric struct {
 	name         string
@@ -126,7 +126,7 @@ func (cm cchMetric) weights(g *Graph) []cch.Weight {
 		}
 		w[i] = cch.Weight{
 			W: cm.turnW[i] + cm.nodeW[h],
-			S: weight(Fastest, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h])),
+			S: weight(chFastest, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h])),
 		}
 	}
 	return w
@@ -142,10 +142,10 @@ type cchPhantom struct {
 func (cm cchMetric) phantoms(g *Graph, s Snap) []cchPhantom {
 	var ph [2]phantom
 	var out []cchPhantom
-	for _, p := range g.phantoms(Fastest, s, ph[:0]) {
+	for _, p := range g.phantoms(chFastest, s, ph[:0]) {
 		out = append(out, cchPhantom{
 			node:    p.node,
-			whole:   cch.Weight{W: cm.nodeW[p.node], S: g.nodeWeight(Fastest, p.node)},
+			whole:   cch.Weight{W: cm.nodeW[p.node], S: g.nodeWeight(chFastest, p.node)},
 			partial: cch.Weight{W: int64(math.Round(float64(cm.nodeW[p.node]) * p.frac)), S: p.partial},
 		})
 	}
@@ -163,24 +163,6 @@ func (cm cchMetric) endpoints(g *Graph, s Snap, source bool) []cch.Endpoint {
 		eps = append(eps, cch.Endpoint{Node: p.node, Init: d})
 	}
 	return eps
-}
-
-type pairItem struct {
-	node uint32
-	d    cch.Weight
-}
-
-type pairHeap []pairItem
-
-func (h pairHeap) Len() int            { return len(h) }
-func (h pairHeap) Less(i, j int) bool  { return h[i].d.Less(h[j].d) }
-func (h pairHeap) Swap(i, j int)       { h[i], h[j] = h[j], h[i] }
-func (h *pairHeap) Push(x interface{}) { *h = append(*h, x.(pairItem)) }
-func (h *pairHeap) Pop() interface{} {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
 }
 
 // oracleRow is dijkstraRow over pair weights: a plain Dijkstra on the
@@ -246,7 +228,7 @@ func pairOracleRow(g *Graph, w []cch.Weight, nodeW []int64, phantoms func(Snap) 
 					if b.turnHead[i] != tp.node || w[i].IsInf() {
 						continue
 					}
-					turn := cch.Weight{W: w[i].W - nodeW[tp.node], S: weight(Fastest, int64(b.turnMS[i]), 0)}
+					turn := cch.Weight{W: w[i].W - nodeW[tp.node], S: weight(chFastest, int64(b.turnMS[i]), 0)}
 					if c := dist[y].Add(turn).Add(tp.partial); c.Less(row[j]) {
 						row[j] = c
 					}
@@ -281,7 +263,7 @@ func TestCCHMatchesDijkstra(t *testing.T) {
 				}
 				checkCCH(t, g, cm, m, w, src, dst)
 				if k < 2 {
-					checkUnits(t, g, Metric(k), cm, m, src, dst)
+					checkUnits(t, g, chMetric(k), cm, m, src, dst)
 				}
 			}
 		})
@@ -366,7 +348,7 @@ func checkCCHPath(t *testing.T, g *Graph, cm cchMetric, w []cch.Weight, arcs, no
 
 // checkUnits compares fastest and shortest with the hierarchies' oracle:
 // the packed weight, then integer seconds and metres as tables give them.
-func checkUnits(t *testing.T, g *Graph, metric Metric, cm cchMetric, m *cch.Metric, src, dst []Snap) {
+func checkUnits(t *testing.T, g *Graph, metric chMetric, cm cchMetric, m *cch.Metric, src, dst []Snap) {
 	t.Helper()
 	q := m.NewQuery()
 	dist := make([]int64, len(g.base.nodeEdge))
@@ -381,18 +363,18 @@ func checkUnits(t *testing.T, g *Graph, metric Metric, cm cchMetric, m *cch.Metr
 				}
 				continue
 			}
-			ms, dm := unweight(Fastest, got.S)
+			ms, dm := unweight(chFastest, got.S)
 			if packed := weight(metric, ms, dm); packed != row[j] {
 				t.Fatalf("%s: pair %d,%d: cch %v, oracle %d", metric, i, j, got, row[j])
 			}
 			primary := ms
-			if metric == Shortest {
+			if metric == chShortest {
 				primary = dm
 			}
 			if got.W != primary {
 				t.Fatalf("%s: pair %d,%d: W lane %d, S lane says %d", metric, i, j, got.W, primary)
 			}
-			sec, met := toUnits(Fastest, got.S)
+			sec, met := toUnits(chFastest, got.S)
 			if ds, dd := toUnits(metric, row[j]); ds != sec || dd != met {
 				t.Fatalf("%s: pair %d,%d: cch %d s %d m, oracle %d s %d m", metric, i, j, sec, met, ds, dd)
 			}
@@ -436,7 +418,7 @@ func TestCCHSameNode(t *testing.T) {
 					}
 					checkCCH(t, g, cm, m, w, src, dst)
 					if k == 0 && !perfect {
-						checkUnits(t, g, Fastest, cm, m, src, dst)
+						checkUnits(t, g, chFastest, cm, m, src, dst)
 					}
 				}
 			}
@@ -563,8 +545,8 @@ func TestCCHFixtureRoutes(t *testing.T) {
 			t.Fatal(err)
 		}
 		nodes := fixtureNodes(t, path)
-		from := g.Snap(nodes[tc.from], 0)
-		to := g.Snap(nodes[tc.to], 0)
+		from := g.Snap(Fastest, nodes[tc.from], 0)
+		to := g.Snap(Fastest, nodes[tc.to], 0)
 		for _, cm := range []cchMetric{fastestCCH(g), shortestCCH(g)} {
 			m, err := top.Customize(context.Background(), cm.weights(g), cch.Options{})
 			if err != nil {
@@ -580,7 +562,7 @@ func TestCCHFixtureRoutes(t *testing.T) {
 			if got.IsInf() {
 				t.Fatalf("%s %d->%d %s: no route", tc.fixture, tc.from, tc.to, cm.name)
 			}
-			s, metres := toUnits(Fastest, got.S)
+			s, metres := toUnits(chFastest, got.S)
 			if int(s) != tc.wantS || int(metres) != tc.wantM {
 				t.Errorf("%s %d->%d %s: %d s %d m, want %d s %d m", tc.fixture, tc.from, tc.to, cm.name, s, metres, tc.wantS, tc.wantM)
 			}

@@ -5,21 +5,19 @@ import (
 	"math"
 	"sync"
 
-	"github.com/paulmach/orb"
-
 	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/profile"
 )
 
-// CustomMetric is a MetricSpec compiled into integer weights over the
+// customMetric is a Metric compiled into integer weights over the
 // graph's turn arcs and customized on the CCH topology. Every weight is a
 // pair: the spec's own quantity (time in ms, distance in dm, fuel in
 // microlitres, risk in 1e-12 crashes), then time ms << 32 + distance dm,
 // so ties break by the weight, then time, then distance, totally and
 // deterministically. It is read-only and safe for concurrent use.
-type CustomMetric struct {
+type customMetric struct {
 	g    *Graph
-	spec MetricSpec
+	spec Metric
 	// Per node: the weight of traversing it, its time (custom speeds
 	// applied) and whether the avoid flags leave it usable.
 	nodeW  []int64
@@ -35,10 +33,10 @@ type CustomMetric struct {
 const customizeWorkers = 2
 
 // compileMetric turns a spec into node and arc weights.
-func (g *Graph) compileMetric(spec MetricSpec, tab *MetricTables) *CustomMetric {
+func (g *Graph) compileMetric(spec Metric, tab *metricTables) *customMetric {
 	b := &g.base
 	n := len(b.nodeEdge)
-	cm := &CustomMetric{g: g, spec: spec, nodeW: make([]int64, n), nodeMS: make([]uint32, n)}
+	cm := &customMetric{g: g, spec: spec, nodeW: make([]int64, n), nodeMS: make([]uint32, n)}
 	cm.usable = g.usableNodes(spec.Avoid)
 	cm.weights = make([]cch.Weight, len(b.turnHead))
 	// Nodes, then arcs (which read the nodes' weights), each split over
@@ -58,7 +56,7 @@ func (g *Graph) compileMetric(spec MetricSpec, tab *MetricTables) *CustomMetric 
 				}
 				cm.weights[i] = cch.Weight{
 					W: cm.turnW(tab, i) + cm.nodeW[h],
-					S: weight(Fastest, int64(b.turnMS[i])+int64(cm.nodeMS[h]), int64(b.nodeDist[h])),
+					S: weight(chFastest, int64(b.turnMS[i])+int64(cm.nodeMS[h]), int64(b.nodeDist[h])),
 				}
 			}
 		}
@@ -67,7 +65,7 @@ func (g *Graph) compileMetric(spec MetricSpec, tab *MetricTables) *CustomMetric 
 }
 
 // compileNode sets node v's time (custom speeds applied) and weight.
-func (cm *CustomMetric) compileNode(v int, tab *MetricTables) {
+func (cm *customMetric) compileNode(v int, tab *metricTables) {
 	g, b, spec := cm.g, &cm.g.base, cm.spec
 	e := b.nodeEdge[v] / 2
 	rt := profile.RoadType(g.edgeRoadType[e])
@@ -83,16 +81,16 @@ func (cm *CustomMetric) compileNode(v int, tab *MetricTables) {
 		ms = uint32(math.Round(g.edgeLen[e] / (kmh / 3.6) * 1000))
 	}
 	cm.nodeMS[v] = ms
-	switch spec.Base {
-	case BaseShortest:
+	switch spec.Objective {
+	case ObjectiveShortest:
 		cm.nodeW[v] = int64(b.nodeDist[v])
-	case BaseEfficient:
-		speed := MaxSpeedKmh * 1.0
+	case ObjectiveEfficient:
+		speed := maxSpeedKmh * 1.0
 		if ms > 0 {
 			speed = g.edgeLen[e] / (float64(ms) / 1000) * 3.6
 		}
 		cm.nodeW[v] = tab.fuel(g.edgeLen[e], speed)
-	case BaseSafest:
+	case ObjectiveSafest:
 		cm.nodeW[v] = tab.risk(g.edgeLen[e], rt)
 	default:
 		cm.nodeW[v] = int64(ms)
@@ -115,12 +113,12 @@ func parallelRanges(n, workers int, fn func(lo, hi int)) {
 }
 
 // turnW is the spec's weight of turn i itself.
-func (cm *CustomMetric) turnW(tab *MetricTables, i uint32) int64 {
+func (cm *customMetric) turnW(tab *metricTables, i uint32) int64 {
 	b := &cm.g.base
-	switch cm.spec.Base {
-	case BaseFastest:
+	switch cm.spec.Objective {
+	case ObjectiveFastest:
 		return int64(b.turnMS[i])
-	case BaseSafest:
+	case ObjectiveSafest:
 		switch b.turnKind[i] {
 		case turnAcross:
 			return tab.riskAcross
@@ -131,9 +129,9 @@ func (cm *CustomMetric) turnW(tab *MetricTables, i uint32) int64 {
 	return 0
 }
 
-// customize compiles spec and customizes it.
-func (g *Graph) customize(ctx context.Context, spec MetricSpec) (*CustomMetric, error) {
-	cm := g.compileMetric(spec, DefaultMetricTables())
+// customize compiles the metric spec and customizes it.
+func (g *Graph) customize(ctx context.Context, spec Metric) (*customMetric, error) {
+	cm := g.compileMetric(spec, defaultMetricTables())
 	m, err := g.cch.Customize(ctx, cm.weights, cch.Options{Workers: customizeWorkers})
 	if err != nil {
 		return nil, err
@@ -143,33 +141,30 @@ func (g *Graph) customize(ctx context.Context, spec MetricSpec) (*CustomMetric, 
 	return cm, nil
 }
 
-// Spec returns the metric's spec.
-func (cm *CustomMetric) Spec() MetricSpec { return cm.spec }
-
-// Bytes returns the memory the metric holds, for cache accounting.
-func (cm *CustomMetric) Bytes() int64 {
+// bytes returns the memory the metric holds, for cache accounting.
+func (cm *customMetric) bytes() int64 {
 	return cm.m.Bytes() + int64(len(cm.weights))*16 + int64(len(cm.nodeW))*(8+4+1) + 128
 }
 
 // whole and partial return node n's pair weight and that of its first
 // fraction f (each lane rounded on its own).
-func (cm *CustomMetric) whole(n uint32) cch.Weight {
-	return cch.Weight{W: cm.nodeW[n], S: weight(Fastest, int64(cm.nodeMS[n]), int64(cm.g.base.nodeDist[n]))}
+func (cm *customMetric) whole(n uint32) cch.Weight {
+	return cch.Weight{W: cm.nodeW[n], S: weight(chFastest, int64(cm.nodeMS[n]), int64(cm.g.base.nodeDist[n]))}
 }
 
-func (cm *CustomMetric) partial(n uint32, f float64) cch.Weight {
+func (cm *customMetric) partial(n uint32, f float64) cch.Weight {
 	ms := int64(math.Round(float64(cm.nodeMS[n]) * f))
 	dm := int64(math.Round(float64(cm.g.base.nodeDist[n]) * f))
-	return cch.Weight{W: int64(math.Round(float64(cm.nodeW[n]) * f)), S: weight(Fastest, ms, dm)}
+	return cch.Weight{W: int64(math.Round(float64(cm.nodeW[n]) * f)), S: weight(chFastest, ms, dm)}
 }
 
 // endpoints returns s's CCH endpoints as a source (the cost from the
 // point to the end of its node) or a target (minus that cost), on usable
 // nodes only.
-func (cm *CustomMetric) endpoints(s Snap, source bool, buf []cch.Endpoint) []cch.Endpoint {
+func (cm *customMetric) endpoints(s Snap, source bool, buf []cch.Endpoint) []cch.Endpoint {
 	var ph [2]phantom
 	buf = buf[:0]
-	for _, p := range cm.g.phantoms(Fastest, s, ph[:0]) {
+	for _, p := range cm.g.phantoms(chFastest, s, ph[:0]) {
 		if !cm.usable[p.node] {
 			continue
 		}
@@ -185,7 +180,7 @@ func (cm *CustomMetric) endpoints(s Snap, source bool, buf []cch.Endpoint) []cch
 
 // accepts reports whether a snap may land on road edge e: some
 // direction of it is a usable node.
-func (cm *CustomMetric) accepts(e uint32) bool {
+func (cm *customMetric) accepts(e uint32) bool {
 	for dir := uint32(0); dir < 2; dir++ {
 		if n := cm.g.edgeNode[directedID(e, dir)]; n >= 0 && cm.usable[n] {
 			return true
@@ -194,31 +189,9 @@ func (cm *CustomMetric) accepts(e uint32) bool {
 	return false
 }
 
-// SnapAvoiding places p on the nearest road within radiusM metres that
-// spec does not avoid (Snap when it avoids nothing).
-func (g *Graph) SnapAvoiding(spec MetricSpec, p orb.Point, radiusM float64) Snap {
-	if spec.Avoid == 0 {
-		return g.Snap(p, radiusM)
-	}
-	return g.snapAccepting(p, radiusM, g.avoidFilter(spec.Avoid))
-}
-
-// SnapAllAvoiding snaps every point; see SnapAvoiding.
-func (g *Graph) SnapAllAvoiding(spec MetricSpec, pts []orb.Point, radiusM float64) []Snap {
-	if spec.Avoid == 0 {
-		return g.SnapAll(pts, radiusM)
-	}
-	accept := g.avoidFilter(spec.Avoid)
-	out := make([]Snap, len(pts))
-	for i, p := range pts {
-		out[i] = g.snapAccepting(p, radiusM, accept)
-	}
-	return out
-}
-
 // avoidFilter returns whether an edge may be snapped to under avoid.
 func (g *Graph) avoidFilter(avoid Avoid) func(e uint32) bool {
-	cm := &CustomMetric{g: g, usable: g.usableNodes(avoid)}
+	cm := &customMetric{g: g, usable: g.usableNodes(avoid)}
 	return cm.accepts
 }
 
@@ -248,43 +221,8 @@ func (g *Graph) usableNodes(avoid Avoid) []bool {
 	return usable
 }
 
-// snapAccepting is Snap onto the edges accept allows (nil: every edge).
-func (g *Graph) snapAccepting(p orb.Point, radiusM float64, accept func(uint32) bool) Snap {
-	if radiusM <= 0 {
-		radiusM = DefaultSnapRadiusM
-	}
-	s := Snap{Input: p}
-	if !validPoint(p) {
-		return s
-	}
-	hit, ok := g.snap.Nearest(p, radiusM, accept)
-	if !ok {
-		return s
-	}
-	s.Point, s.DistanceM, s.Edge, s.Fraction, s.OK = hit.Point, hit.DistanceM, hit.Edge, hit.Fraction, true
-	return s
-}
-
-// RouteSpec computes the best route under spec, as Route does for the
-// hierarchies: Default specs take the hierarchy (Route), others the
-// customized metric (cached). It returns ctx's error if ctx ends during
-// a customization.
-func (g *Graph) RouteSpec(ctx context.Context, spec MetricSpec, from, to Snap) (*Route, error) {
-	if spec.Default() {
-		return g.Route(spec.Metric(), from, to)
-	}
-	if !from.OK || !to.OK {
-		return nil, ErrNotSnapped
-	}
-	cm, err := g.metrics.Get(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	return cm.Route(from, to)
-}
-
-// Route computes the best route of the metric between two snapped points.
-func (cm *CustomMetric) Route(from, to Snap) (*Route, error) {
+// route computes the best route of the metric between two snapped points.
+func (cm *customMetric) route(from, to Snap) (*Route, error) {
 	if !from.OK || !to.OK {
 		return nil, ErrNotSnapped
 	}
@@ -301,13 +239,13 @@ func (cm *CustomMetric) Route(from, to Snap) (*Route, error) {
 		return nil, ErrNoRoute
 	}
 	path := q.Path(meet)
-	d, dist := toUnits(Fastest, best.S)
+	d, dist := toUnits(chFastest, best.S)
 	return cm.g.routeOf(path, from, to, int(d), int(dist), cm.nodeMS), nil
 }
 
 // weightOf returns the least pair weight between two snapped points (Inf
 // when there is none): what tests compare with the Dijkstra oracle.
-func (cm *CustomMetric) weightOf(from, to Snap) cch.Weight {
+func (cm *customMetric) weightOf(from, to Snap) cch.Weight {
 	var sb, tb [2]cch.Endpoint
 	src := cm.endpoints(from, true, sb[:0])
 	dst := cm.endpoints(to, false, tb[:0])

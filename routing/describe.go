@@ -235,20 +235,3 @@ func turn(from, to float64) Maneuver {
 	}
 	return m
 }
-
-// RoadsIn calls fn with the shape, road type and OSM class of every road
-// of the graph whose shape has a point inside b or crosses it (tested by
-// the shape's bounding box), for drawing maps.
-func (g *Graph) RoadsIn(b orb.Bound, fn func(shape []orb.Point, rt profile.RoadType, class string)) {
-	for e := 0; e+1 < len(g.shapeFirst); e++ {
-		shape := g.edgeShape(uint32(e))
-		if len(shape) < 2 {
-			continue
-		}
-		eb := orb.LineString(shape).Bound()
-		if !eb.Intersects(b) {
-			continue
-		}
-		fn(shape, profile.RoadType(g.edgeRoadType[e]), g.classes[g.edgeClass[e]])
-	}
-}

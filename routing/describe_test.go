@@ -69,7 +69,7 @@ func TestStepsOfRealRoutes(t *testing.T) {
 	pts := roadPoints(g, 100, 7, 0)
 	n := 0
 	for i := 0; i+1 < len(pts); i += 2 {
-		r, err := g.Route(Fastest, pts[i], pts[i+1])
+		r, err := g.Route(bg, Fastest, pts[i], pts[i+1])
 		if err != nil || len(r.Segments) == 0 {
 			continue
 		}
@@ -97,13 +97,13 @@ func TestStepsOfRealRoutes(t *testing.T) {
 	}
 }
 
-func TestRoadsIn(t *testing.T) {
+func TestRoadsInScan(t *testing.T) {
 	g := testGraph(t, "andorra")
 	all, some := 0, 0
-	g.RoadsIn(g.Bounds(), func([]orb.Point, profile.RoadType, string) { all++ })
+	g.roadsIn(g.Bounds(), func([]orb.Point, profile.RoadType, string) { all++ })
 	c := g.Bounds().Center()
 	small := orb.Bound{Min: orb.Point{c[0] - 0.01, c[1] - 0.01}, Max: orb.Point{c[0] + 0.01, c[1] + 0.01}}
-	g.RoadsIn(small, func(shape []orb.Point, _ profile.RoadType, class string) {
+	g.roadsIn(small, func(shape []orb.Point, _ profile.RoadType, class string) {
 		some++
 		if !orb.LineString(shape).Bound().Intersects(small) || class == "" {
 			t.Errorf("road %v (%s) outside the bound", orb.LineString(shape).Bound(), class)

@@ -1,8 +1,11 @@
 package routing
 
 // The plain Dijkstra parts that searches on the uncontracted edge-based
-// graph share (the junction reach of the proximity search, the test
-// oracles): a binary heap of (node, weight) and the reverse adjacency.
+// graph share (Reach, the test oracles): binary heaps of (node, weight)
+// for packed hierarchy weights and for a customized metric's pair weights,
+// and the reverse adjacency.
+
+import "github.com/geosvc/geosvc/routing/cch"
 
 // oracleItem is a node and its tentative weight.
 type oracleItem struct {
@@ -24,17 +27,37 @@ func (h *oracleHeap) Pop() interface{} {
 	return it
 }
 
+// pairItem is a node and its tentative pair weight.
+type pairItem struct {
+	node uint32
+	d    cch.Weight
+}
+
+// pairHeap is a min-heap of pairItems (container/heap).
+type pairHeap []pairItem
+
+func (h pairHeap) Len() int            { return len(h) }
+func (h pairHeap) Less(i, j int) bool  { return h[i].d.Less(h[j].d) }
+func (h pairHeap) Swap(i, j int)       { h[i], h[j] = h[j], h[i] }
+func (h *pairHeap) Push(x interface{}) { *h = append(*h, x.(pairItem)) }
+func (h *pairHeap) Pop() interface{} {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}
+
 // forEachArcInto calls fn for every turn arc y->v. The reverse adjacency
 // is built on first use.
 func (g *Graph) forEachArcInto(v uint32, fn func(y uint32, turnMS uint32)) {
 	g.reverseOnce.Do(g.buildReverse)
 	for i := g.revFirst[v]; i < g.revFirst[v+1]; i++ {
-		fn(g.revTail[i], g.revMS[i])
+		fn(g.revTail[i], g.base.turnMS[g.revArc[i]])
 	}
 }
 
 // buildReverse builds the reverse adjacency of the turn arcs (revFirst,
-// revTail, revMS), once (through reverseOnce).
+// revTail, revArc), once (through reverseOnce).
 func (g *Graph) buildReverse() {
 	b := &g.base
 	n := len(b.nodeEdge)
@@ -46,13 +69,13 @@ func (g *Graph) buildReverse() {
 		g.revFirst[i+1] += g.revFirst[i]
 	}
 	g.revTail = make([]uint32, len(b.turnHead))
-	g.revMS = make([]uint32, len(b.turnHead))
+	g.revArc = make([]uint32, len(b.turnHead))
 	fill := append([]uint32(nil), g.revFirst[:n]...)
 	for u := 0; u < n; u++ {
 		for i := b.turnFirst[u]; i < b.turnFirst[u+1]; i++ {
 			h := b.turnHead[i]
 			g.revTail[fill[h]] = uint32(u)
-			g.revMS[fill[h]] = b.turnMS[i]
+			g.revArc[fill[h]] = i
 			fill[h]++
 		}
 	}

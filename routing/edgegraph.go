@@ -13,11 +13,11 @@ import (
 // plus traversing b entirely, so a node's label in a search is the cost of
 // reaching the END of that directed edge.
 
-// TurnCostFunc returns the time in seconds a turn costs: angleDeg is the
+// turnCostFunc returns the time in seconds a turn costs: angleDeg is the
 // signed deviation from straight ahead (positive = right turn, in
 // (-180, 180]), uTurn marks a U-turn, signal a traffic signal at the
 // vertex, and roads the number of road edges meeting there.
-type TurnCostFunc func(angleDeg float64, uTurn, signal bool, roads int) float64
+type turnCostFunc func(angleDeg float64, uTurn, signal bool, roads int) float64
 
 // directedID is the id of edge e driven in direction dir before dense
 // numbering.
@@ -148,7 +148,7 @@ type incidence struct {
 // buildBaseGraph builds the full edge-based graph (before component
 // filtering) over directed ids 2e+dir; nodes of directions a car may not
 // drive have no arcs and are flagged in usable.
-func buildBaseGraph(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) (arcs [][]turnArc, usable []bool, stats buildStats) {
+func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) (arcs [][]turnArc, usable []bool, stats buildStats) {
 	nE := len(net.Edges)
 	nV := len(net.Vertices)
 	usable = make([]bool, 2*nE)

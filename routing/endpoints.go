@@ -10,18 +10,44 @@ import (
 )
 
 // Snap places p on the nearest road within radiusM metres (the default
-// radius when radiusM <= 0). The result's OK is false when there is none.
-func (g *Graph) Snap(p orb.Point, radiusM float64) Snap {
-	return g.snapAccepting(p, radiusM, nil)
+// radius when radiusM <= 0) that m does not avoid. The result's OK is
+// false when there is none.
+func (g *Graph) Snap(m Metric, p orb.Point, radiusM float64) Snap {
+	if m.Avoid == 0 {
+		return g.snapAccepting(p, radiusM, nil)
+	}
+	return g.snapAccepting(p, radiusM, g.avoidFilter(m.Avoid))
 }
 
 // SnapAll snaps every point; see Snap.
-func (g *Graph) SnapAll(pts []orb.Point, radiusM float64) []Snap {
+func (g *Graph) SnapAll(m Metric, pts []orb.Point, radiusM float64) []Snap {
+	var accept func(uint32) bool
+	if m.Avoid != 0 {
+		accept = g.avoidFilter(m.Avoid)
+	}
 	out := make([]Snap, len(pts))
 	for i, p := range pts {
-		out[i] = g.Snap(p, radiusM)
+		out[i] = g.snapAccepting(p, radiusM, accept)
 	}
 	return out
+}
+
+// snapAccepting places p on the nearest road within radiusM metres that
+// accept allows (nil: every road).
+func (g *Graph) snapAccepting(p orb.Point, radiusM float64, accept func(uint32) bool) Snap {
+	if radiusM <= 0 {
+		radiusM = DefaultSnapRadiusM
+	}
+	s := Snap{Input: p}
+	if !validPoint(p) {
+		return s
+	}
+	hit, ok := g.snap.Nearest(p, radiusM, accept)
+	if !ok {
+		return s
+	}
+	s.Point, s.DistanceM, s.Edge, s.Fraction, s.OK = hit.Point, hit.DistanceM, hit.Edge, hit.Fraction, true
+	return s
 }
 
 func validPoint(p orb.Point) bool {
@@ -37,7 +63,7 @@ type phantom struct {
 }
 
 // phantoms returns the (up to two) directions of s's edge in the graph.
-func (g *Graph) phantoms(m Metric, s Snap, buf []phantom) []phantom {
+func (g *Graph) phantoms(m chMetric, s Snap, buf []phantom) []phantom {
 	buf = buf[:0]
 	if !s.OK {
 		return buf
@@ -58,7 +84,7 @@ func (g *Graph) phantoms(m Metric, s Snap, buf []phantom) []phantom {
 
 // partialWeight is the weight of the first fraction f of node n, each of
 // time and distance rounded on its own.
-func (g *Graph) partialWeight(m Metric, n uint32, f float64) int64 {
+func (g *Graph) partialWeight(m chMetric, n uint32, f float64) int64 {
 	ms := int64(math.Round(float64(g.base.nodeTime[n]) * f))
 	dm := int64(math.Round(float64(g.base.nodeDist[n]) * f))
 	return weight(m, ms, dm)
@@ -66,7 +92,7 @@ func (g *Graph) partialWeight(m Metric, n uint32, f float64) int64 {
 
 // sourceEndpoints: a source's label is the cost from the point to the end
 // of its node.
-func (g *Graph) sourceEndpoints(m Metric, s Snap, buf []ch.Endpoint) []ch.Endpoint {
+func (g *Graph) sourceEndpoints(m chMetric, s Snap, buf []ch.Endpoint) []ch.Endpoint {
 	var ph [2]phantom
 	buf = buf[:0]
 	for _, p := range g.phantoms(m, s, ph[:0]) {
@@ -77,7 +103,7 @@ func (g *Graph) sourceEndpoints(m Metric, s Snap, buf []ch.Endpoint) []ch.Endpoi
 
 // targetEndpoints: a target's label is minus the cost from the point to
 // the end of its node.
-func (g *Graph) targetEndpoints(m Metric, s Snap, buf []ch.Endpoint) []ch.Endpoint {
+func (g *Graph) targetEndpoints(m chMetric, s Snap, buf []ch.Endpoint) []ch.Endpoint {
 	var ph [2]phantom
 	buf = buf[:0]
 	for _, p := range g.phantoms(m, s, ph[:0]) {
@@ -87,7 +113,7 @@ func (g *Graph) targetEndpoints(m Metric, s Snap, buf []ch.Endpoint) []ch.Endpoi
 }
 
 // seconds and metres round a weight's parts to whole units.
-func toUnits(m Metric, w int64) (seconds, metres int32) {
+func toUnits(m chMetric, w int64) (seconds, metres int32) {
 	ms, dm := unweight(m, w)
 	return int32((ms + 500) / 1000), int32((dm + 5) / 10)
 }

@@ -53,7 +53,7 @@ func (g *Graph) Save(path string) error {
 	w.AddUint32s("turn.ms", g.base.turnMS)
 	w.AddUint8s("turn.kind", g.base.turnKind)
 	g.cch.Write(w, "cch.")
-	for m := Fastest; m <= Shortest; m++ {
+	for m := chFastest; m <= chShortest; m++ {
 		p := "ch." + m.String() + "."
 		h := g.h[m]
 		w.AddUint32s(p+"order", h.Order)
@@ -108,7 +108,7 @@ func Load(path string) (*Graph, error) {
 	g.base.turnHead = r.u32("turn.head")
 	g.base.turnMS = r.u32("turn.ms")
 	g.base.turnKind = r.u8("turn.kind")
-	for m := Fastest; m <= Shortest; m++ {
+	for m := chFastest; m <= chShortest; m++ {
 		p := "ch." + m.String() + "."
 		h := &ch.Hierarchy{
 			UpFirst:    r.u32(p + "upfirst"),
@@ -192,7 +192,7 @@ func (g *Graph) validate() error {
 	}
 	for m := range g.h {
 		if err := g.h[m].Validate(); err != nil || g.h[m].N != n {
-			return fmt.Errorf("%w: %s hierarchy: %v", binfmt.ErrCorrupt, Metric(m), err)
+			return fmt.Errorf("%w: %s hierarchy: %v", binfmt.ErrCorrupt, chMetric(m), err)
 		}
 	}
 	return nil

@@ -87,11 +87,11 @@ func TestFixtureRoutes(t *testing.T) {
 			graphs[tc.fixture] = g
 		}
 		nodes := fixtureNodes(t, path)
-		from := g.Snap(nodes[tc.from], 0)
-		to := g.Snap(nodes[tc.to], 0)
-		for m := Fastest; m <= Shortest; m++ {
-			r, err := g.Route(m, from, to)
-			cell := g.Matrix(m, []Snap{from}, []Snap{to})
+		from := g.Snap(Fastest, nodes[tc.from], 0)
+		to := g.Snap(Fastest, nodes[tc.to], 0)
+		for _, m := range []Metric{Fastest, Shortest} {
+			r, err := g.Route(bg, m, from, to)
+			cell := matrixOf(t, g, m, []Snap{from}, []Snap{to})
 			if tc.wantS == int(NoRoute) {
 				if !errors.Is(err, ErrNoRoute) && !errors.Is(err, ErrNotSnapped) {
 					t.Errorf("%s %d->%d: want no route, got %v", tc.fixture, tc.from, tc.to, err)

@@ -98,7 +98,7 @@ type Graph struct {
 	// cch is the metric-independent CCH topology over the turn arcs (input
 	// arc i is turn i of base); custom metrics customize it.
 	cch     *cch.Topology
-	metrics *MetricCache
+	metrics *metricCache
 
 	pools [2]sync.Pool // *ch.Query per metric
 
@@ -109,13 +109,16 @@ type Graph struct {
 	mapOnce sync.Once
 	mapIx   *mapIndex
 
-	// Reverse turn adjacency, built on demand for the Dijkstra oracle.
+	// The junction index of JunctionsWithin, built on its first call.
 	junctionsOnce sync.Once
 	junctions     *junctionIndex
 
-	reverseOnce    sync.Once
-	revFirst       []uint32
-	revTail, revMS []uint32
+	// Reverse turn adjacency, built on demand for backward Reach and the
+	// Dijkstra oracle: the turns into node v are revArc[revFirst[v]:
+	// revFirst[v+1]], from nodes revTail[...].
+	reverseOnce     sync.Once
+	revFirst        []uint32
+	revTail, revArc []uint32
 }
 
 // baseCSR is the uncontracted edge-based graph over dense node ids.
@@ -134,35 +137,35 @@ func (g *Graph) Meta() Meta { return g.meta }
 
 // weight encodes a time (ms) and a distance (dm) as one lexicographic
 // weight for metric m: the primary quantity in the high 32 bits.
-func weight(m Metric, ms, dm int64) int64 {
-	if m == Shortest {
+func weight(m chMetric, ms, dm int64) int64 {
+	if m == chShortest {
 		return dm<<32 + ms
 	}
 	return ms<<32 + dm
 }
 
 // unweight splits a weight into its time (ms) and distance (dm).
-func unweight(m Metric, w int64) (ms, dm int64) {
+func unweight(m chMetric, w int64) (ms, dm int64) {
 	hi, lo := w>>32, w&0xffffffff
-	if m == Shortest {
+	if m == chShortest {
 		return lo, hi
 	}
 	return hi, lo
 }
 
 // nodeWeight is the weight of traversing node n.
-func (g *Graph) nodeWeight(m Metric, n uint32) int64 {
+func (g *Graph) nodeWeight(m chMetric, n uint32) int64 {
 	return weight(m, int64(g.base.nodeTime[n]), int64(g.base.nodeDist[n]))
 }
 
 // Build turns a road network into a routing graph with both hierarchies.
 // The profile supplies the turn costs.
 func Build(net *osmroad.Network, prof *profile.Profile) (*Graph, *BuildReport, error) {
-	return BuildWith(net, prof.TurnCostS, net.DrivingSide)
+	return buildWith(net, prof.TurnCostS, net.DrivingSide)
 }
 
-// BuildWith is Build with an explicit turn-cost function.
-func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) (*Graph, *BuildReport, error) {
+// buildWith is Build with an explicit turn-cost function.
+func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) (*Graph, *BuildReport, error) {
 	start := time.Now()
 	rep := &BuildReport{Import: net.Report}
 	if len(net.Edges) == 0 {
@@ -224,9 +227,9 @@ func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) 
 		g.cch, cchErr = cch.Build(n, tails, heads, coords, 2)
 		rep.CCHTime = time.Since(t0)
 	}()
-	for m := Fastest; m <= Shortest; m++ {
+	for m := chFastest; m <= chShortest; m++ {
 		wg.Add(1)
-		go func(m Metric) {
+		go func(m chMetric) {
 			defer wg.Done()
 			t0 := time.Now()
 			g.h[m] = ch.Contract(n, g.chArcs(m), ch.Options{})
@@ -252,8 +255,8 @@ func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) 
 		Nodes:             n,
 		Edges:             nE,
 		Turns:             len(g.base.turnHead),
-		ShortcutsFastest:  rep.Shortcuts[Fastest],
-		ShortcutsShortest: rep.Shortcuts[Shortest],
+		ShortcutsFastest:  rep.Shortcuts[chFastest],
+		ShortcutsShortest: rep.Shortcuts[chShortest],
 		DrivingSide:       drivingSide,
 		BuiltAt:           time.Now().UTC().Truncate(time.Second),
 	}
@@ -263,7 +266,7 @@ func BuildWith(net *osmroad.Network, turnCost TurnCostFunc, drivingSide string) 
 }
 
 // chArcs returns the turn arcs weighted for metric m.
-func (g *Graph) chArcs(m Metric) []ch.Arc {
+func (g *Graph) chArcs(m chMetric) []ch.Arc {
 	b := &g.base
 	arcs := make([]ch.Arc, 0, len(b.turnHead))
 	for v := 0; v < len(b.nodeEdge); v++ {
@@ -333,13 +336,13 @@ func (g *Graph) edgeShape(e uint32) []orb.Point {
 }
 
 func (g *Graph) initPools() {
-	g.metrics = NewMetricCache(g, DefaultMetricCacheBytes)
-	for m := Fastest; m <= Shortest; m++ {
+	g.metrics = newMetricCache(g, defaultMetricCacheBytes)
+	for m := chFastest; m <= chShortest; m++ {
 		h := g.h[m]
 		g.pools[m].New = func() any { return h.NewQuery() }
 	}
 }
 
-func (g *Graph) query(m Metric) *ch.Query { return g.pools[m].Get().(*ch.Query) }
+func (g *Graph) query(m chMetric) *ch.Query { return g.pools[m].Get().(*ch.Query) }
 
-func (g *Graph) release(m Metric, q *ch.Query) { g.pools[m].Put(q) }
+func (g *Graph) release(m chMetric, q *ch.Query) { g.pools[m].Put(q) }

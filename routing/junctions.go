@@ -1,15 +1,12 @@
 package routing
 
 import (
-	"container/heap"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo"
-	"github.com/geosvc/geosvc/routing/ch"
 )
 
 // Junction is a vertex of the road graph where three or more road edges
@@ -125,133 +122,6 @@ func contains(s []string, v string) bool {
 		}
 	}
 	return false
-}
-
-// Cost is the least drive between a point and a vertex: its time and
-// distance (those of the least-weight path of the metric searched).
-type Cost struct {
-	DurationS, DistanceM float64
-}
-
-// Reach is a one-to-many search on the edge-based graph bounded by a
-// limit: it returns the cost of driving from s to every vertex reached
-// (backward false) or from every vertex to s (backward true) whose cost
-// in the metric's unit, seconds for Fastest and metres for Shortest, is
-// at most limit. Turn costs count as on any route; a drive starting at a
-// vertex pays no turn there.
-func (g *Graph) Reach(m Metric, s Snap, limit float64, backward bool) map[uint32]Cost {
-	out := map[uint32]Cost{}
-	if !s.OK || limit < 0 {
-		return out
-	}
-	b := &g.base
-	bound := int64(limit * 1000) // ms
-	if m == Shortest {
-		bound = int64(limit * 10) // dm
-	}
-	primary := func(w int64) int64 { return w >> 32 }
-	ws := g.reachSpace()
-	defer reachPool.Put(ws)
-	dist := ws.dist
-	h := &ws.heap
-	push := func(n uint32, d int64) {
-		if primary(d) > bound || dist[n] <= d {
-			return
-		}
-		if dist[n] == ch.Inf {
-			ws.touched = append(ws.touched, n)
-		}
-		dist[n] = d
-		heap.Push(h, oracleItem{n, d})
-	}
-	// A vertex's cost is the least label of the nodes ending there
-	// (forward: the label is the cost to the node's end) or starting there
-	// (backward: the label is the cost from the node's start to s).
-	settle := func(v uint32, w int64) {
-		if primary(w) > bound {
-			return
-		}
-		ms, dm := unweight(m, w)
-		c := Cost{DurationS: float64(ms) / 1000, DistanceM: float64(dm) / 10}
-		if old, ok := out[v]; !ok || betterCost(m, c, old) {
-			out[v] = c
-		}
-	}
-	var ph [2]phantom
-	for _, p := range g.phantoms(m, s, ph[:0]) {
-		tail, head := g.nodeEnds(p.node)
-		if backward {
-			push(p.node, p.partial)
-			if p.partial == g.nodeWeight(m, p.node) {
-				settle(head, 0) // s is at the node's end
-			}
-		} else {
-			push(p.node, g.nodeWeight(m, p.node)-p.partial)
-			if p.partial == 0 {
-				settle(tail, 0) // s is at the node's start
-			}
-		}
-	}
-	if backward {
-		g.reverseOnce.Do(g.buildReverse)
-	}
-	for h.Len() > 0 {
-		it := heap.Pop(h).(oracleItem)
-		if it.d > dist[it.node] {
-			continue
-		}
-		tail, head := g.nodeEnds(it.node)
-		if backward {
-			settle(tail, it.d)
-			for i := g.revFirst[it.node]; i < g.revFirst[it.node+1]; i++ {
-				y := g.revTail[i]
-				push(y, it.d+g.nodeWeight(m, y)+weight(m, int64(g.revMS[i]), 0))
-			}
-			continue
-		}
-		settle(head, it.d)
-		for i := b.turnFirst[it.node]; i < b.turnFirst[it.node+1]; i++ {
-			v := b.turnHead[i]
-			push(v, it.d+weight(m, int64(b.turnMS[i])+int64(b.nodeTime[v]), int64(b.nodeDist[v])))
-		}
-	}
-	return out
-}
-
-// reachWork is the scratch space of Reach: labels (ch.Inf when unset),
-// the nodes labelled, and the heap.
-type reachWork struct {
-	dist    []int64
-	touched []uint32
-	heap    oracleHeap
-}
-
-var reachPool sync.Pool // *reachWork
-
-// reachSpace returns a scratch space for g with every label unset.
-func (g *Graph) reachSpace() *reachWork {
-	n := len(g.base.nodeEdge)
-	ws, _ := reachPool.Get().(*reachWork)
-	if ws == nil || len(ws.dist) != n {
-		ws = &reachWork{dist: make([]int64, n)}
-		for i := range ws.dist {
-			ws.dist[i] = ch.Inf
-		}
-		return ws
-	}
-	for _, v := range ws.touched {
-		ws.dist[v] = ch.Inf
-	}
-	ws.touched, ws.heap = ws.touched[:0], ws.heap[:0]
-	return ws
-}
-
-// betterCost orders costs by the metric, then by the other unit.
-func betterCost(m Metric, a, b Cost) bool {
-	if m == Shortest {
-		return a.DistanceM < b.DistanceM || a.DistanceM == b.DistanceM && a.DurationS < b.DurationS
-	}
-	return a.DurationS < b.DurationS || a.DurationS == b.DurationS && a.DistanceM < b.DistanceM
 }
 
 // nodeEnds returns the vertices a node (a directed edge) leaves and

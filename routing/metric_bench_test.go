@@ -14,8 +14,8 @@ import (
 
 // newSpeeds returns a speeds spec no earlier iteration used: Motorway
 // and LocalRoadCity speeds that change with i.
-func newSpeeds(base Base, i int) MetricSpec {
-	s := MetricSpec{Base: base}
+func newSpeeds(base Objective, i int) Metric {
+	s := Metric{Objective: base}
 	s.Speeds[1] = 60 + float64(i%150)       // Motorway
 	s.Speeds[9] = 20 + float64(i/150%100)/7 // LocalRoadCity
 	return s
@@ -34,10 +34,10 @@ func inputs(snaps []Snap) []orb.Point {
 // goroutines: compiling the spec into arc weights, then customizing.
 func BenchmarkMetricCustomize(b *testing.B) {
 	for _, name := range []string{"andorra", "porto_portugal", "delaware"} {
-		for _, base := range []Base{BaseFastest, BaseEfficient, BaseSafest} {
+		for _, base := range []Objective{ObjectiveFastest, ObjectiveEfficient, ObjectiveSafest} {
 			b.Run(fmt.Sprintf("%s/%s+speeds", name, base), func(b *testing.B) {
 				g := testGraph(b, name)
-				tab := DefaultMetricTables()
+				tab := defaultMetricTables()
 				var compile, custom time.Duration
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
@@ -61,7 +61,7 @@ func BenchmarkMetricCustomize(b *testing.B) {
 // customized metric over 1000 seeded pairs and reports the median.
 func BenchmarkMetricRoute(b *testing.B) {
 	g := testGraph(b, "delaware")
-	cm, err := g.CustomMetric(context.Background(), newSpeeds(BaseFastest, 7))
+	cm, err := g.customMetric(context.Background(), newSpeeds(ObjectiveFastest, 7))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func BenchmarkMetricRoute(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for k := range src {
 			t0 := time.Now()
-			_, _ = cm.Route(src[k], dst[k])
+			_, _ = cm.route(src[k], dst[k])
 			times[k] = time.Since(t0)
 		}
 	}
@@ -95,32 +95,32 @@ func BenchmarkMetricMatrix(b *testing.B) {
 			srcPts, dstPts := inputs(src), inputs(dst)
 			ctx := context.Background()
 			if kind == "cached" {
-				if _, err := g.CustomMetric(ctx, newSpeeds(BaseFastest, -1)); err != nil {
+				if _, err := g.customMetric(ctx, newSpeeds(ObjectiveFastest, -1)); err != nil {
 					b.Fatal(err)
 				}
 			}
 			var side, rows time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				spec := MetricSpec{}
+				spec := Metric{}
 				switch kind {
 				case "new":
-					spec = newSpeeds(BaseFastest, 1000+i)
+					spec = newSpeeds(ObjectiveFastest, 1000+i)
 				case "safest-new":
-					spec = newSpeeds(BaseSafest, 2000+i)
+					spec = newSpeeds(ObjectiveSafest, 2000+i)
 				case "cached":
-					spec = newSpeeds(BaseFastest, -1)
+					spec = newSpeeds(ObjectiveFastest, -1)
 				}
 				t0 := time.Now()
-				s := g.SnapAllAvoiding(spec, srcPts, 0)
-				d := g.SnapAllAvoiding(spec, dstPts, 0)
-				t, err := g.NewTargetsFor(ctx, spec, d, 2)
+				s := g.SnapAll(spec, srcPts, 0)
+				d := g.SnapAll(spec, dstPts, 0)
+				t, err := g.NewTargets(ctx, spec, d, 2)
 				if err != nil {
 					b.Fatal(err)
 				}
 				t.Build()
 				t1 := time.Now()
-				g.TableParallel(s, t, 2)
+				g.tableParallel(s, t, 2)
 				side += t1.Sub(t0)
 				rows += time.Since(t1)
 			}
@@ -137,15 +137,15 @@ func BenchmarkCancelLatency(b *testing.B) {
 	g := testGraph(b, "delaware")
 	src := roadPoints(g, 1000, 31, 15)
 	dst := roadPoints(g, 1000, 32, 15)
-	cm, err := g.CustomMetric(context.Background(), newSpeeds(BaseFastest, -2))
+	cm, err := g.customMetric(context.Background(), newSpeeds(ObjectiveFastest, -2))
 	if err != nil {
 		b.Fatal(err)
 	}
-	t := cm.NewTargets(dst, 2)
+	t := cm.newTargets(dst, 2)
 	var custom, table time.Duration
 	for i := 0; i < b.N; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
-		w := g.compileMetric(newSpeeds(BaseFastest, 3000+i), DefaultMetricTables()).weights
+		w := g.compileMetric(newSpeeds(ObjectiveFastest, 3000+i), defaultMetricTables()).weights
 		done := make(chan time.Time)
 		go func() {
 			_, err := g.cch.Customize(ctx, w, cch.Options{Workers: 2})

@@ -16,10 +16,10 @@ import (
 
 // customPhantoms returns the phantoms of s under cm with its pair
 // weights (custom times included), on usable nodes only.
-func customPhantoms(g *Graph, cm *CustomMetric, s Snap) []cchPhantom {
+func customPhantoms(g *Graph, cm *customMetric, s Snap) []cchPhantom {
 	var ph [2]phantom
 	var out []cchPhantom
-	for _, p := range g.phantoms(Fastest, s, ph[:0]) {
+	for _, p := range g.phantoms(chFastest, s, ph[:0]) {
 		if !cm.usable[p.node] {
 			continue
 		}
@@ -30,9 +30,9 @@ func customPhantoms(g *Graph, cm *CustomMetric, s Snap) []cchPhantom {
 
 // randomSpeeds returns a spec of base with random speeds (5..250 km/h)
 // for a random half of the RoadTypes, Defaultspeed included when def.
-func randomSpeeds(seed int64, base Base, def bool, avoid Avoid) MetricSpec {
+func randomSpeeds(seed int64, base Objective, def bool, avoid Avoid) Metric {
 	rng := rand.New(rand.NewSource(seed))
-	s := MetricSpec{Base: base, Avoid: avoid}
+	s := Metric{Objective: base, Avoid: avoid}
 	for rt := 1; rt < numRoadTypes; rt++ {
 		if rng.Intn(2) == 0 {
 			s.Speeds[rt] = float64(5 + rng.Intn(246))
@@ -55,27 +55,27 @@ func TestCustomMetricsMatchDijkstra(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			g := testGraph(t, name)
 			pts := roadPoints(g, 120, 81, 15)
-			specs := []MetricSpec{
-				{Base: BaseFastest}, {Base: BaseShortest}, {Base: BaseEfficient}, {Base: BaseSafest},
-				randomSpeeds(1, BaseFastest, false, 0),
-				randomSpeeds(2, BaseFastest, true, 0),
-				randomSpeeds(3, BaseEfficient, false, AvoidMotorway|AvoidToll|AvoidUnpaved|AvoidFerry),
+			specs := []Metric{
+				{Objective: ObjectiveFastest}, {Objective: ObjectiveShortest}, {Objective: ObjectiveEfficient}, {Objective: ObjectiveSafest},
+				randomSpeeds(1, ObjectiveFastest, false, 0),
+				randomSpeeds(2, ObjectiveFastest, true, 0),
+				randomSpeeds(3, ObjectiveEfficient, false, AvoidMotorway|AvoidToll|AvoidUnpaved|AvoidFerry),
 			}
 			for _, spec := range specs {
 				t.Run(spec.String(), func(t *testing.T) {
-					cm, err := g.CustomMetric(context.Background(), spec)
+					cm, err := g.customMetric(context.Background(), spec)
 					if err != nil {
 						t.Fatal(err)
 					}
 					snaps := make([]Snap, len(pts))
 					for i, p := range pts {
-						snaps[i] = g.SnapAvoiding(spec, p.Input, 0)
+						snaps[i] = g.Snap(spec, p.Input, 0)
 					}
 					src, dst := snaps[:20], snaps[20:]
 					checkCustom(t, g, cm, src, dst)
-					if spec == (MetricSpec{}) || (spec == MetricSpec{Base: BaseShortest} && name == "andorra") {
-						want := g.DijkstraTable(spec.Metric(), src, dst)
-						got := tableOf(g, src, cm.NewTargets(dst, 2))
+					if spec == (Metric{}) || (spec == Metric{Objective: ObjectiveShortest} && name == "andorra") {
+						want := g.dijkstraTable(spec, src, dst)
+						got := tableOf(g, src, cm.newTargets(dst, 2))
 						for k := range got.Durations {
 							if got.Durations[k] != want.Durations[k] || got.Distances[k] != want.Distances[k] {
 								t.Fatalf("cell %d: cch %d s %d m, hierarchy oracle %d s %d m", k, got.Durations[k], got.Distances[k], want.Durations[k], want.Distances[k])
@@ -90,9 +90,9 @@ func TestCustomMetricsMatchDijkstra(t *testing.T) {
 
 // checkCustom compares every pair's weight and the table with the pair
 // oracle.
-func checkCustom(t *testing.T, g *Graph, cm *CustomMetric, src, dst []Snap) {
+func checkCustom(t *testing.T, g *Graph, cm *customMetric, src, dst []Snap) {
 	t.Helper()
-	tab := tableOf(g, src, cm.NewTargets(dst, 2))
+	tab := tableOf(g, src, cm.newTargets(dst, 2))
 	phantoms := func(s Snap) []cchPhantom { return customPhantoms(g, cm, s) }
 	// The oracle's rows on two goroutines.
 	rows := make([][]cch.Weight, len(src))
@@ -122,11 +122,11 @@ func checkCustom(t *testing.T, g *Graph, cm *CustomMetric, src, dst []Snap) {
 				continue
 			}
 			routes++
-			if wd, wm := toUnits(Fastest, want.S); d != wd || m != wm {
+			if wd, wm := toUnits(chFastest, want.S); d != wd || m != wm {
 				t.Fatalf("cell %d,%d: %d s %d m, dijkstra %d s %d m", i, j, d, m, wd, wm)
 			}
 			if (i+j)%50 == 0 {
-				r, err := cm.Route(s, dst[j])
+				r, err := cm.route(s, dst[j])
 				if err != nil || r.DurationS != int(d) || r.DistanceM != int(m) {
 					t.Fatalf("route %d,%d: %v %v, table %d s %d m", i, j, r, err, d, m)
 				}
@@ -138,9 +138,9 @@ func checkCustom(t *testing.T, g *Graph, cm *CustomMetric, src, dst []Snap) {
 	}
 }
 
-// TestMetricSpecParse checks the parser's errors and the canonical key's
+// TestMetricParse checks the parser's errors and the canonical key's
 // round trip.
-func TestMetricSpecParse(t *testing.T) {
+func TestMetricParse(t *testing.T) {
 	cases := []struct {
 		base   string
 		speeds map[string]float64
@@ -161,7 +161,7 @@ func TestMetricSpecParse(t *testing.T) {
 		{"fastest", nil, []string{"tolls"}, "", `avoid: "tolls" is not an avoid option`},
 	}
 	for _, tc := range cases {
-		s, err := NewMetricSpec(tc.base, tc.speeds, tc.avoid)
+		s, err := NewMetric(tc.base, tc.speeds, tc.avoid)
 		if tc.err != "" {
 			if err == nil || !startsWith(err.Error(), tc.err) {
 				t.Errorf("%q %v %v: error %v, want %q", tc.base, tc.speeds, tc.avoid, err, tc.err)
@@ -172,7 +172,7 @@ func TestMetricSpecParse(t *testing.T) {
 			t.Errorf("%q %v %v: %q %v, want %q", tc.base, tc.speeds, tc.avoid, s.String(), err, tc.key)
 			continue
 		}
-		back, err := ParseMetricSpec(s.String())
+		back, err := ParseMetric(s.String())
 		if err != nil || back != s {
 			t.Errorf("%q: parsed back as %+v %v", s.String(), back, err)
 		}
@@ -181,22 +181,22 @@ func TestMetricSpecParse(t *testing.T) {
 
 func startsWith(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
-// FuzzParseMetricSpec: any key either fails or round-trips exactly.
-func FuzzParseMetricSpec(f *testing.F) {
+// FuzzParseMetric: any key either fails or round-trips exactly.
+func FuzzParseMetric(f *testing.F) {
 	for _, s := range []string{"fastest", "shortest;speeds=Motorway:80,LocalRoadCity:20;avoid=ferry,toll", "safest;avoid=unpaved", "efficient;speeds=Defaultspeed:1e2", "x;y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, key string) {
-		s, err := ParseMetricSpec(key)
+		s, err := ParseMetric(key)
 		if err != nil {
 			return
 		}
-		back, err := ParseMetricSpec(s.String())
+		back, err := ParseMetric(s.String())
 		if err != nil || back != s {
 			t.Fatalf("%q -> %q -> %+v %v", key, s.String(), back, err)
 		}
 		for rt, v := range s.Speeds {
-			if v != 0 && (v <= 0 || v > MaxSpeedKmh) {
+			if v != 0 && (v <= 0 || v > maxSpeedKmh) {
 				t.Fatalf("%q: speed %v of %v accepted", key, v, profile.RoadType(rt))
 			}
 		}
@@ -241,15 +241,15 @@ func TestMetricFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		spec, err := NewMetricSpec(tc.routing, tc.speeds, tc.avoid)
+		spec, err := NewMetric(tc.routing, tc.speeds, tc.avoid)
 		if err != nil {
 			t.Fatal(err)
 		}
 		nodes := fixtureNodes(t, path)
-		from := g.SnapAvoiding(spec, nodes[tc.from], 0)
-		to := g.SnapAvoiding(spec, nodes[tc.to], 0)
-		r, err := g.RouteSpec(context.Background(), spec, from, to)
-		tab, terr := g.MatrixFor(context.Background(), spec, []Snap{from}, []Snap{to})
+		from := g.Snap(spec, nodes[tc.from], 0)
+		to := g.Snap(spec, nodes[tc.to], 0)
+		r, err := g.Route(context.Background(), spec, from, to)
+		tab, terr := g.Matrix(context.Background(), spec, []Snap{from}, []Snap{to})
 		if terr != nil {
 			t.Fatal(terr)
 		}
@@ -274,19 +274,19 @@ func TestMetricFixtures(t *testing.T) {
 // recently used, and a cancelled context ends customizations and tables.
 func TestMetricCache(t *testing.T) {
 	g := testGraph(t, "andorra")
-	c := NewMetricCache(g, 1<<40)
-	a := MetricSpec{Base: BaseSafest, Avoid: AvoidToll}
-	b, err := NewMetricSpec("fastest", map[string]float64{"LocalRoad": 33}, nil)
+	c := newMetricCache(g, 1<<40)
+	a := Metric{Objective: ObjectiveSafest, Avoid: AvoidToll}
+	b, err := NewMetric("fastest", map[string]float64{"LocalRoad": 33}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	got := make([]*CustomMetric, 8)
+	got := make([]*customMetric, 8)
 	for i := range got {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], _ = c.Get(context.Background(), a)
+			got[i], _ = c.get(context.Background(), a)
 		}()
 	}
 	wg.Wait()
@@ -295,40 +295,40 @@ func TestMetricCache(t *testing.T) {
 			t.Fatalf("caller %d got %p, caller 0 %p", i, got[i], got[0])
 		}
 	}
-	if n, bytes, runs := c.Stats(); n != 1 || runs != 1 || bytes != got[0].Bytes() {
+	if n, bytes, runs := c.stats(); n != 1 || runs != 1 || bytes != got[0].bytes() {
 		t.Fatalf("after 8 callers of one spec: %d metrics, %d bytes, %d customizations", n, bytes, runs)
 	}
-	mb, err := c.Get(context.Background(), b)
-	if err != nil || mb.Spec() != b {
+	mb, err := c.get(context.Background(), b)
+	if err != nil || mb.spec != b {
 		t.Fatal(err)
 	}
 	// Touch a, then bound the cache to one metric's bytes: b goes.
-	if _, err := c.Get(context.Background(), a); err != nil {
+	if _, err := c.get(context.Background(), a); err != nil {
 		t.Fatal(err)
 	}
 	c.mu.Lock()
-	c.maxBytes = got[0].Bytes()
+	c.maxBytes = got[0].bytes()
 	c.evict()
 	c.mu.Unlock()
-	if n, _, runs := c.Stats(); n != 1 || runs != 2 {
+	if n, _, runs := c.stats(); n != 1 || runs != 2 {
 		t.Fatalf("after eviction: %d metrics, %d customizations", n, runs)
 	}
-	if _, err := c.Get(context.Background(), a); err != nil {
+	if _, err := c.get(context.Background(), a); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, runs := c.Stats(); runs != 2 {
+	if _, _, runs := c.stats(); runs != 2 {
 		t.Fatalf("a was evicted instead of b: %d customizations", runs)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.Get(ctx, MetricSpec{Base: BaseEfficient}); err != context.Canceled {
+	if _, err := c.get(ctx, Metric{Objective: ObjectiveEfficient}); err != context.Canceled {
 		t.Fatalf("cancelled customization: %v", err)
 	}
-	if n, _, _ := c.Stats(); n != 1 {
+	if n, _, _ := c.stats(); n != 1 {
 		t.Fatalf("a cancelled customization was kept: %d metrics", n)
 	}
 	pts := roadPoints(g, 20, 3, 0)
-	if _, err := g.Table(ctx, pts, got[0].NewTargets(pts, 1)); err != context.Canceled {
+	if _, err := g.Table(ctx, pts, got[0].newTargets(pts, 1)); err != context.Canceled {
 		t.Fatalf("cancelled table: %v", err)
 	}
 }
@@ -337,7 +337,7 @@ func TestMetricCache(t *testing.T) {
 // numbers: the fuel curve's points (L/100 km = 235.214583 / mpg), its
 // clamping and interpolation, and the crash rates per metre.
 func TestMetricTables(t *testing.T) {
-	tab := DefaultMetricTables()
+	tab := defaultMetricTables()
 	for _, tc := range []struct{ kmh, want float64 }{
 		{45 * 1.609344, 235.214583 / 43},
 		{55 * 1.609344, 235.214583 / 45},
@@ -346,7 +346,7 @@ func TestMetricTables(t *testing.T) {
 		{50 * 1.609344, (235.214583/43 + 235.214583/45) / 2},             // half way from 45 to 55 mph
 		{85 * 1.609344, 235.214583/32 + (235.214583/32 - 235.214583/38)}, // the last segment extended
 	} {
-		if got := tab.FuelL100(tc.kmh); math.Abs(got-tc.want) > 1e-9 {
+		if got := tab.litresPer100Km(tc.kmh); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("fuel at %.3f km/h: %.6f L/100 km, want %.6f", tc.kmh, got, tc.want)
 		}
 	}
@@ -360,7 +360,7 @@ func TestMetricTables(t *testing.T) {
 	if want := int64(math.Round(500 * 1.0 / 1e8 / 1609.344 * 1e12)); tab.riskAcross != want || tab.riskUTurn != 2*want {
 		t.Errorf("turn penalties %d, %d, want %d, %d", tab.riskAcross, tab.riskUTurn, want, 2*want)
 	}
-	if _, err := ParseMetricTables([]byte("efficient: {curve: [{mph: 45, mpg: 43}]}")); err == nil {
+	if _, err := parseMetricTables([]byte("efficient: {curve: [{mph: 45, mpg: 43}]}")); err == nil {
 		t.Error("a one-point curve was accepted")
 	}
 }

@@ -6,41 +6,43 @@ import (
 	"sync"
 )
 
-// DefaultMetricCacheBytes bounds a graph's cache of customized metrics
+// defaultMetricCacheBytes bounds a graph's cache of customized metrics
 // until SetMetricCacheBytes changes it.
-const DefaultMetricCacheBytes = 512 << 20
+const defaultMetricCacheBytes = 512 << 20
 
-// MetricCache keeps customized metrics by their spec's canonical key, least
-// recently used first out once their bytes exceed the bound. Concurrent
-// callers of one spec customize it once: the others wait for it. It is
-// safe for concurrent use.
-type MetricCache struct {
+// metricCache keeps customized metrics by their Metric (whose String is
+// the canonical key), least recently used first out once their bytes
+// exceed the bound. Concurrent callers of one metric customize it once:
+// the others wait for it. It is safe for concurrent use.
+type metricCache struct {
 	g *Graph
 
 	mu       sync.Mutex
 	maxBytes int64
 	bytes    int64
-	entries  map[MetricSpec]*metricEntry
+	entries  map[Metric]*metricEntry
 	lru      *list.List // of *metricEntry, most recent at the front
 
 	customizations int64 // counted for tests and metrics
 }
 
 type metricEntry struct {
-	spec MetricSpec
+	spec Metric
 	done chan struct{} // closed when m or err is set
-	m    *CustomMetric
+	m    *customMetric
 	err  error
 	elem *list.Element // nil until done without error
 }
 
-// NewMetricCache returns a cache of g's custom metrics bounded to
+// newMetricCache returns a cache of g's custom metrics bounded to
 // maxBytes (one metric is kept even when it alone is larger).
-func NewMetricCache(g *Graph, maxBytes int64) *MetricCache {
-	return &MetricCache{g: g, maxBytes: maxBytes, entries: map[MetricSpec]*metricEntry{}, lru: list.New()}
+func newMetricCache(g *Graph, maxBytes int64) *metricCache {
+	return &metricCache{g: g, maxBytes: maxBytes, entries: map[Metric]*metricEntry{}, lru: list.New()}
 }
 
-// SetMetricCacheBytes sets the bound of the graph's metric cache.
+// SetMetricCacheBytes sets the bound of the graph's cache of customized
+// metrics (512 MiB until set), dropping the least recently used ones
+// beyond it.
 func (g *Graph) SetMetricCacheBytes(n int64) {
 	c := g.metrics
 	c.mu.Lock()
@@ -49,15 +51,15 @@ func (g *Graph) SetMetricCacheBytes(n int64) {
 	c.mu.Unlock()
 }
 
-// CustomMetric returns the customized metric of spec from the graph's
+// customMetric returns the customized metric of m from the graph's
 // cache, customizing it (once for concurrent callers) on a miss. It
 // returns ctx's error if ctx ends first.
-func (g *Graph) CustomMetric(ctx context.Context, spec MetricSpec) (*CustomMetric, error) {
-	return g.metrics.Get(ctx, spec)
+func (g *Graph) customMetric(ctx context.Context, m Metric) (*customMetric, error) {
+	return g.metrics.get(ctx, m)
 }
 
-// Get returns the metric of spec; see Graph.CustomMetric.
-func (c *MetricCache) Get(ctx context.Context, spec MetricSpec) (*CustomMetric, error) {
+// get returns the customized metric of spec; see Graph.customMetric.
+func (c *metricCache) get(ctx context.Context, spec Metric) (*customMetric, error) {
 	for {
 		c.mu.Lock()
 		e, ok := c.entries[spec]
@@ -93,7 +95,7 @@ func (c *MetricCache) Get(ctx context.Context, spec MetricSpec) (*CustomMetric, 
 			delete(c.entries, spec)
 		} else {
 			e.elem = c.lru.PushFront(e)
-			c.bytes += m.Bytes()
+			c.bytes += m.bytes()
 			c.evict()
 		}
 		c.mu.Unlock()
@@ -104,26 +106,26 @@ func (c *MetricCache) Get(ctx context.Context, spec MetricSpec) (*CustomMetric, 
 
 // evict drops least recently used metrics until the bytes fit, keeping
 // the newest. c.mu is held.
-func (c *MetricCache) evict() {
+func (c *metricCache) evict() {
 	for c.bytes > c.maxBytes && c.lru.Len() > 1 {
 		e := c.lru.Remove(c.lru.Back()).(*metricEntry)
 		delete(c.entries, e.spec)
-		c.bytes -= e.m.Bytes()
+		c.bytes -= e.m.bytes()
 	}
 }
 
-// Stats returns the number of cached metrics, their bytes and the
+// stats returns the number of cached metrics, their bytes and the
 // customizations run so far.
-func (c *MetricCache) Stats() (metrics int, bytes, customizations int64) {
+func (c *metricCache) stats() (metrics int, bytes, customizations int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len(), c.bytes, c.customizations
 }
 
-// MetricCacheStats returns the graph's metric cache statistics; see
-// MetricCache.Stats.
+// MetricCacheStats returns the number of customized metrics the graph
+// keeps, their bytes and the customizations run so far.
 func (g *Graph) MetricCacheStats() (metrics int, bytes, customizations int64) {
-	return g.metrics.Stats()
+	return g.metrics.stats()
 }
 
 // cchInput returns the turn arcs of the edge-based graph as CCH input

@@ -12,12 +12,12 @@ import (
 	"github.com/geosvc/geosvc/routing/profile"
 )
 
-// MetricsFile is the base name of the metric tables in configs.
-const MetricsFile = "metrics.yaml"
+// metricsFile is the base name of the metric tables in configs.
+const metricsFile = "metrics.yaml"
 
-// MetricTables are the numbers of the efficient and safest metrics
+// metricTables are the numbers of the efficient and safest metrics
 // (configs/metrics.yaml, where their sources are given).
-type MetricTables struct {
+type metricTables struct {
 	Efficient struct {
 		Source string `yaml:"source"`
 		Curve  []struct {
@@ -71,12 +71,12 @@ var safestClass = [numRoadTypes]string{
 	profile.FerryTrain:          "urban_interstate",
 }
 
-// ParseMetricTables reads metric tables (the format of
+// parseMetricTables reads metric tables (the format of
 // configs/metrics.yaml); unknown keys and missing numbers are errors.
-func ParseMetricTables(b []byte) (*MetricTables, error) {
+func parseMetricTables(b []byte) (*metricTables, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	t := &MetricTables{}
+	t := &metricTables{}
 	if err := dec.Decode(t); err != nil {
 		return nil, fmt.Errorf("routing: metric tables: %w", err)
 	}
@@ -113,17 +113,17 @@ func ParseMetricTables(b []byte) (*MetricTables, error) {
 
 var (
 	defaultTablesOnce sync.Once
-	defaultTables     *MetricTables
+	defaultTables     *metricTables
 )
 
-// DefaultMetricTables returns the embedded configs/metrics.yaml, parsed
+// defaultMetricTables returns the embedded configs/metrics.yaml, parsed
 // once; it panics if the embedded file is broken (a build error that its
 // test catches).
-func DefaultMetricTables() *MetricTables {
+func defaultMetricTables() *metricTables {
 	defaultTablesOnce.Do(func() {
-		b, err := configs.FS.ReadFile(MetricsFile)
+		b, err := configs.FS.ReadFile(metricsFile)
 		if err == nil {
-			defaultTables, err = ParseMetricTables(b)
+			defaultTables, err = parseMetricTables(b)
 		}
 		if err != nil {
 			panic(err)
@@ -132,10 +132,10 @@ func DefaultMetricTables() *MetricTables {
 	return defaultTables
 }
 
-// FuelL100 returns the consumption in L/100 km at kmh: linear between the
+// litresPer100Km returns the consumption in L/100 km at kmh: linear between the
 // curve's points, the first point's value below it, the last segment
 // extended above it.
-func (t *MetricTables) FuelL100(kmh float64) float64 {
+func (t *metricTables) litresPer100Km(kmh float64) float64 {
 	xs, ys := t.fuelKmh, t.fuelL100
 	if kmh <= xs[0] {
 		return ys[0]
@@ -150,12 +150,12 @@ func (t *MetricTables) FuelL100(kmh float64) float64 {
 
 // fuel returns the efficient weight (microlitres) of lengthM metres at
 // kmh.
-func (t *MetricTables) fuel(lengthM, kmh float64) int64 {
-	return int64(math.Round(lengthM / 1000 * t.FuelL100(kmh) / 100 * fuelUnitPerL))
+func (t *metricTables) fuel(lengthM, kmh float64) int64 {
+	return int64(math.Round(lengthM / 1000 * t.litresPer100Km(kmh) / 100 * fuelUnitPerL))
 }
 
 // risk returns the safest weight of lengthM metres of RoadType rt.
-func (t *MetricTables) risk(lengthM float64, rt profile.RoadType) int64 {
+func (t *metricTables) risk(lengthM float64, rt profile.RoadType) int64 {
 	if int(rt) >= numRoadTypes {
 		rt = profile.Defaultspeed
 	}

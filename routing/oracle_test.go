@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/rand"
 	"sync"
+	"testing"
 
 	"github.com/paulmach/orb"
 
@@ -13,10 +14,43 @@ import (
 
 // Test oracles and helpers, kept out of the exported API.
 
-// DijkstraTable answers a table with a plain Dijkstra per source on the
+// bg is the context of tests that cancel nothing.
+var bg = context.Background()
+
+// chOf returns the hierarchy of a plain metric (Fastest, Shortest).
+func chOf(m Metric) chMetric {
+	h, ok := m.hierarchy()
+	if !ok {
+		panic("routing tests: " + m.String() + " has no hierarchy")
+	}
+	return h
+}
+
+// targetsOf is NewTargets on one goroutine, failing the test on error.
+func targetsOf(tb testing.TB, g *Graph, m Metric, dst []Snap) *Targets {
+	tb.Helper()
+	t, err := g.NewTargets(bg, m, dst, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+// matrixOf is Matrix, failing the test on error.
+func matrixOf(tb testing.TB, g *Graph, m Metric, src, dst []Snap) Table {
+	tb.Helper()
+	t, err := g.Matrix(bg, m, src, dst)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+// dijkstraTable answers a table with a plain Dijkstra per source on the
 // uncontracted edge-based graph. It is the oracle tests compare the
 // hierarchies against: slow, simple, and independent of ch.
-func (g *Graph) DijkstraTable(m Metric, src, dst []Snap) Table {
+func (g *Graph) dijkstraTable(mt Metric, src, dst []Snap) Table {
+	m := chOf(mt)
 	tab := newTable(len(src), len(dst))
 	dist := make([]int64, len(g.base.nodeEdge))
 	for i, s := range src {
@@ -37,7 +71,7 @@ func (g *Graph) DijkstraTable(m Metric, src, dst []Snap) Table {
 // label is the cost of reaching the end of a node; a destination on node b
 // at fraction f is reached from a predecessor y of b at d(y) + turn + the
 // first fraction f of b, or directly when the source lies before it on b.
-func (g *Graph) dijkstraRow(m Metric, s Snap, dst []Snap, dist []int64) []int64 {
+func (g *Graph) dijkstraRow(m chMetric, s Snap, dst []Snap, dist []int64) []int64 {
 	b := &g.base
 	for i := range dist {
 		dist[i] = ch.Inf
@@ -92,14 +126,14 @@ func (g *Graph) dijkstraRow(m Metric, s Snap, dst []Snap, dist []int64) []int64 
 	return row
 }
 
-// TableParallel is Table spread over workers goroutines.
-func (g *Graph) TableParallel(src []Snap, t *Targets, workers int) Table {
+// tableParallel is Table spread over workers goroutines.
+func (g *Graph) tableParallel(src []Snap, t *Targets, workers int) Table {
 	if workers <= 1 || len(src) < 2 {
 		return tableOf(g, src, t)
 	}
 	tab := newTable(len(src), t.n)
 	if !t.usePHAST(len(src)) {
-		t.Buckets() // once, before the workers share them
+		t.chBuckets() // once, before the workers share them
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -126,10 +160,10 @@ func (g *Graph) TableParallel(src []Snap, t *Targets, workers int) Table {
 	return tab
 }
 
-// RandomRoadPoints returns n seeded pseudo-random points lying on roads of
+// randomRoadPoints returns n seeded pseudo-random points lying on roads of
 // the graph's routable component, uniform over road edges: what
 // benchmarks and tests draw their origins and destinations from.
-func (g *Graph) RandomRoadPoints(n int, seed int64) []orb.Point {
+func (g *Graph) randomRoadPoints(n int, seed int64) []orb.Point {
 	rng := rand.New(rand.NewSource(seed))
 	out := make([]orb.Point, 0, n)
 	if len(g.base.nodeEdge) == 0 {

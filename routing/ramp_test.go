@@ -22,12 +22,12 @@ func TestRampSteps(t *testing.T) {
 	// the ramp leaves, -75.60658, 39.70550) to a node of I-95 southbound
 	// (way 43002341, Delaware Turnpike) 550 m past the ramp's end
 	// (-75.61059, 39.70000).
-	from := g.Snap(orb.Point{-75.6069, 39.7062}, 50)
-	to := g.Snap(orb.Point{-75.616955, 39.6965735}, 1)
+	from := g.Snap(Fastest, orb.Point{-75.6069, 39.7062}, 50)
+	to := g.Snap(Fastest, orb.Point{-75.616955, 39.6965735}, 1)
 	if !from.OK || !to.OK {
 		t.Fatalf("snaps %+v %+v", from, to)
 	}
-	r, err := g.Route(Fastest, from, to)
+	r, err := g.Route(bg, Fastest, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestRampSteps(t *testing.T) {
 
 	// Newark (Matthew Flocco Drive) to New Castle (Harmony Street): I-95
 	// north, exit 3A (DE-273 East: Dover), then DE-273 to New Castle.
-	r, err = g.Route(Fastest, g.Snap(orb.Point{-75.7395, 39.6530}, 500), g.Snap(orb.Point{-75.5650, 39.6630}, 500))
+	r, err = g.Route(bg, Fastest, g.Snap(Fastest, orb.Point{-75.7395, 39.6530}, 500), g.Snap(Fastest, orb.Point{-75.5650, 39.6630}, 500))
 	if err != nil {
 		t.Fatal(err)
 	}

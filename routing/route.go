@@ -1,6 +1,8 @@
 package routing
 
 import (
+	"context"
+
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo"
@@ -10,11 +12,26 @@ import (
 
 // Route computes the best route for metric m from one snapped point to
 // another, with its full path. It returns ErrNotSnapped for a Snap that is
-// not OK and ErrNoRoute when the destination cannot be reached.
-func (g *Graph) Route(m Metric, from, to Snap) (*Route, error) {
+// not OK, ErrNoRoute when the destination cannot be reached, and ctx's
+// error if ctx ends while m is customized (plain Fastest and Shortest
+// need no customization).
+func (g *Graph) Route(ctx context.Context, m Metric, from, to Snap) (*Route, error) {
 	if !from.OK || !to.OK {
 		return nil, ErrNotSnapped
 	}
+	h, ok := m.hierarchy()
+	if !ok {
+		cm, err := g.customMetric(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		return cm.route(from, to)
+	}
+	return g.chRoute(h, from, to)
+}
+
+// chRoute is Route on hierarchy m.
+func (g *Graph) chRoute(m chMetric, from, to Snap) (*Route, error) {
 	var sb, tb [2]ch.Endpoint
 	src := g.sourceEndpoints(m, from, sb[:0])
 	dst := g.targetEndpoints(m, to, tb[:0])
@@ -38,8 +55,8 @@ func (g *Graph) Route(m Metric, from, to Snap) (*Route, error) {
 func (g *Graph) routeOf(path []uint32, from, to Snap, durationS, distanceM int, nodeMS []uint32) *Route {
 	r := &Route{DurationS: durationS, DistanceM: distanceM}
 	var ph [2]phantom
-	srcFrac := fracOf(g.phantoms(Fastest, from, ph[:0]), path[0])
-	dstFrac := fracOf(g.phantoms(Fastest, to, ph[:0]), path[len(path)-1])
+	srcFrac := fracOf(g.phantoms(chFastest, from, ph[:0]), path[0])
+	dstFrac := fracOf(g.phantoms(chFastest, to, ph[:0]), path[len(path)-1])
 	for i, n := range path {
 		startF, endF := 0.0, 1.0
 		if i == 0 {

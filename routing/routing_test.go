@@ -37,12 +37,12 @@ func TestHierarchiesMatchDijkstra(t *testing.T) {
 				s2.Fraction = s2.Fraction + (1-s2.Fraction)*0.5
 				dst[5+i] = s2
 			}
-			want := g.DijkstraTable(tc.metric, src, dst)
-			got := tableOf(g, src, g.NewTargets(tc.metric, dst))
-			par := g.TableParallel(src, g.NewTargets(tc.metric, dst), 2)
+			want := g.dijkstraTable(tc.metric, src, dst)
+			got := tableOf(g, src, targetsOf(t, g, tc.metric, dst))
+			par := g.tableParallel(src, targetsOf(t, g, tc.metric, dst), 2)
 			// Tables of a few rows sweep the hierarchy instead (PHAST).
 			for i := 0; i < 4; i++ {
-				one := tableOf(g, src[i:i+1], g.NewTargets(tc.metric, dst))
+				one := tableOf(g, src[i:i+1], targetsOf(t, g, tc.metric, dst))
 				for j := range dst {
 					wd, wm := want.At(i, j)
 					if gd, gm := one.At(0, j); gd != wd || gm != wm {
@@ -60,7 +60,7 @@ func TestHierarchiesMatchDijkstra(t *testing.T) {
 					if pd, pm := par.At(i, j); pd != wd || pm != wm {
 						t.Fatalf("cell %d,%d: parallel table %ds %dm, dijkstra %ds %dm", i, j, pd, pm, wd, wm)
 					}
-					r, err := g.Route(tc.metric, src[i], dst[j])
+					r, err := g.Route(bg, tc.metric, src[i], dst[j])
 					if wd == NoRoute {
 						noRoute++
 						if !errors.Is(err, ErrNoRoute) {
@@ -125,13 +125,13 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	dst := roadPoints(g, 30, 6, 10)
 	// Snapping must also survive the round trip.
 	for i := range src {
-		if s := h.Snap(src[i].Input, 0); s != src[i] {
+		if s := h.Snap(Fastest, src[i].Input, 0); s != src[i] {
 			t.Fatalf("snap %d after load %+v, before %+v", i, s, src[i])
 		}
 	}
-	for m := Fastest; m <= Shortest; m++ {
-		a := g.Matrix(m, src, dst)
-		b := h.Matrix(m, src, dst)
+	for _, m := range []Metric{Fastest, Shortest} {
+		a := matrixOf(t, g, m, src, dst)
+		b := matrixOf(t, h, m, src, dst)
 		for k := range a.Durations {
 			if a.Durations[k] != b.Durations[k] || a.Distances[k] != b.Distances[k] {
 				t.Fatalf("%s cell %d differs after load", m, k)

@@ -46,7 +46,7 @@ func noTurnCost(float64, bool, bool, int) float64 { return 0 }
 // metric reports the shorter distance, the same in Route, Table and the
 // Dijkstra oracle, whatever the edge order.
 func TestEqualTimeTieBreak(t *testing.T) {
-	g, _, err := BuildWith(twoRoads(), noTurnCost, "right")
+	g, _, err := buildWith(twoRoads(), noTurnCost, "right")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +54,9 @@ func TestEqualTimeTieBreak(t *testing.T) {
 	if g.base.nodeTime[short] != g.base.nodeTime[long] {
 		t.Fatalf("the two roads take %d ms and %d ms: not a tie", g.base.nodeTime[short], g.base.nodeTime[long])
 	}
-	from := g.Snap(orb.Point{10, 0}, 0)
-	to := g.Snap(orb.Point{10, 0.002}, 0)
-	r, err := g.Route(Fastest, from, to)
+	from := g.Snap(Fastest, orb.Point{10, 0}, 0)
+	to := g.Snap(Fastest, orb.Point{10, 0.002}, 0)
+	r, err := g.Route(bg, Fastest, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,21 +66,21 @@ func TestEqualTimeTieBreak(t *testing.T) {
 	if r.Segments[0].Name != "Short Road" {
 		t.Fatalf("route on %q, want Short Road", r.Segments[0].Name)
 	}
-	tab := g.Matrix(Fastest, []Snap{from}, []Snap{to})
-	dij := g.DijkstraTable(Fastest, []Snap{from}, []Snap{to})
+	tab := matrixOf(t, g, Fastest, []Snap{from}, []Snap{to})
+	dij := g.dijkstraTable(Fastest, []Snap{from}, []Snap{to})
 	for _, got := range []Table{tab, dij} {
 		if d, m := got.At(0, 0); d != 22 || m != 222 {
 			t.Fatalf("table %d s %d m, want 22 s 222 m", d, m)
 		}
 	}
 	// The shortest metric agrees here, and breaks its own ties by time.
-	if r, _ := g.Route(Shortest, from, to); r.DistanceM != 222 {
+	if r, _ := g.Route(bg, Shortest, from, to); r.DistanceM != 222 {
 		t.Fatalf("shortest route %d m", r.DistanceM)
 	}
 }
 
 func TestSnap(t *testing.T) {
-	g, _, err := BuildWith(twoRoads(), noTurnCost, "right")
+	g, _, err := buildWith(twoRoads(), noTurnCost, "right")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,12 +105,12 @@ func TestSnap(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := g.Snap(tc.p, tc.radiusM)
+			s := g.Snap(Fastest, tc.p, tc.radiusM)
 			if s.OK != tc.ok {
 				t.Fatalf("OK = %v, want %v (%+v)", s.OK, tc.ok, s)
 			}
 			if !s.OK {
-				if _, err := g.Route(Fastest, s, s); !errors.Is(err, ErrNotSnapped) {
+				if _, err := g.Route(bg, Fastest, s, s); !errors.Is(err, ErrNotSnapped) {
 					t.Fatalf("Route from an unsnapped point: %v", err)
 				}
 				return
@@ -123,13 +123,13 @@ func TestSnap(t *testing.T) {
 	}
 	// Partial segments count: from a quarter up the straight road to three
 	// quarters up is half its length and time.
-	a := g.Snap(orb.Point{10, 0.0005}, 0)
-	b := g.Snap(orb.Point{10, 0.0015}, 0)
-	if r, err := g.Route(Fastest, a, b); err != nil || r.DurationS != 11 || r.DistanceM != 111 {
+	a := g.Snap(Fastest, orb.Point{10, 0.0005}, 0)
+	b := g.Snap(Fastest, orb.Point{10, 0.0015}, 0)
+	if r, err := g.Route(bg, Fastest, a, b); err != nil || r.DurationS != 11 || r.DistanceM != 111 {
 		t.Fatalf("half the road: %+v %v, want 11 s 111 m", r, err)
 	}
 	// Going back down is the same road the other way.
-	if r, err := g.Route(Fastest, b, a); err != nil || r.DurationS != 11 || r.DistanceM != 111 {
+	if r, err := g.Route(bg, Fastest, b, a); err != nil || r.DurationS != 11 || r.DistanceM != 111 {
 		t.Fatalf("half the road back: %+v %v, want 11 s 111 m", r, err)
 	}
 }

@@ -15,13 +15,12 @@ import (
 // origin rows, from any number of goroutines.
 type Targets struct {
 	graph  *Graph
-	metric Metric
+	metric chMetric
 	eps    [][]ch.Endpoint
 	n      int
 
-	// A custom metric's targets (NewTargetsFor with a spec that is not
-	// Default): built at once.
-	custom *CustomMetric
+	// A customized metric's targets: built at once.
+	custom *customMetric
 	ctg    *cch.Targets
 
 	// The buckets are built on first use by a table with enough rows; a
@@ -45,12 +44,6 @@ func (t *Targets) selection() *ch.Selection {
 	return t.sel
 }
 
-// Metric returns the metric the targets were built for.
-func (t *Targets) Metric() Metric { return t.metric }
-
-// Len returns the number of destinations (table columns).
-func (t *Targets) Len() int { return t.n }
-
 // Bytes returns the memory the targets hold, for cache accounting: their
 // buckets once built (see Build), not the custom metric they share. It
 // builds nothing.
@@ -71,13 +64,13 @@ func (t *Targets) Bytes() int64 {
 // metric's targets are built already.
 func (t *Targets) Build() {
 	if t.custom == nil {
-		t.Buckets()
+		t.chBuckets()
 	}
 }
 
-// Buckets returns the CH buckets of the targets, building them on first
+// chBuckets returns the CH buckets of the targets, building them on first
 // call (nil for a custom metric's targets).
-func (t *Targets) Buckets() *ch.Buckets {
+func (t *Targets) chBuckets() *ch.Buckets {
 	if t.custom != nil {
 		return nil
 	}
@@ -94,50 +87,39 @@ func (t *Targets) Buckets() *ch.Buckets {
 	return t.buckets.Load()
 }
 
-// NewTargets prepares the destination side of tables for metric m; the
-// buckets are built by the first table that needs them (see Buckets). A
-// destination that is not OK gives NoRoute cells.
-func (g *Graph) NewTargets(m Metric, dst []Snap) *Targets {
-	return g.newTargets(m, dst, 1)
-}
-
-// NewTargetsParallel is NewTargets whose buckets, when built, spread the
-// backward searches over workers goroutines.
-func (g *Graph) NewTargetsParallel(m Metric, dst []Snap, workers int) *Targets {
-	return g.newTargets(m, dst, workers)
-}
-
-// NewTargetsFor prepares the destination side of tables for spec: a
-// Default spec's hierarchy targets (NewTargetsParallel), or the buckets of
-// the customized metric of any other spec (customized on first use and
-// cached by the graph), built at once on workers goroutines. The
-// destinations must be snapped with SnapAllAvoiding(spec, ...). It returns
-// ctx's error if ctx ends during a customization.
-func (g *Graph) NewTargetsFor(ctx context.Context, spec MetricSpec, dst []Snap, workers int) (*Targets, error) {
-	if spec.Default() {
-		return g.newTargets(spec.Metric(), dst, workers), nil
+// NewTargets prepares the destination side of tables for metric m, its
+// buckets built on workers goroutines. For plain Fastest and Shortest the
+// CH buckets are built by the first table that needs them (or by Build);
+// any other metric is customized on first use (and cached by the graph)
+// and its CCH buckets are built at once. The destinations must be snapped
+// with the same metric (Snap, SnapAll); one that is not OK gives NoRoute
+// cells. It returns ctx's error if ctx ends during a customization.
+func (g *Graph) NewTargets(ctx context.Context, m Metric, dst []Snap, workers int) (*Targets, error) {
+	h, ok := m.hierarchy()
+	if ok {
+		return g.newTargets(h, dst, workers), nil
 	}
-	cm, err := g.metrics.Get(ctx, spec)
+	cm, err := g.customMetric(ctx, m)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return cm.NewTargets(dst, workers), nil
+	return cm.newTargets(dst, workers), nil
 }
 
-// NewTargets builds the destination side of tables on the metric, on
+// newTargets builds the destination side of tables on the metric, on
 // workers goroutines.
-func (cm *CustomMetric) NewTargets(dst []Snap, workers int) *Targets {
+func (cm *customMetric) newTargets(dst []Snap, workers int) *Targets {
 	eps := make([][]cch.Endpoint, len(dst))
 	for j, s := range dst {
 		eps[j] = cm.endpoints(s, false, nil)
 	}
-	return &Targets{graph: cm.g, metric: Fastest, n: len(dst), custom: cm, ctg: cm.m.NewTargets(eps, workers)}
+	return &Targets{graph: cm.g, metric: chFastest, n: len(dst), custom: cm, ctg: cm.m.NewTargets(eps, workers)}
 }
 
-func (g *Graph) newTargets(m Metric, dst []Snap, workers int) *Targets {
+func (g *Graph) newTargets(m chMetric, dst []Snap, workers int) *Targets {
 	eps := make([][]ch.Endpoint, len(dst))
 	for j, s := range dst {
 		eps[j] = g.targetEndpoints(m, s, nil)
@@ -147,7 +129,7 @@ func (g *Graph) newTargets(m Metric, dst []Snap, workers int) *Targets {
 
 // parallelBuckets builds the buckets with the backward searches spread
 // over workers goroutines.
-func (g *Graph) parallelBuckets(m Metric, eps [][]ch.Endpoint, workers int) *ch.Buckets {
+func (g *Graph) parallelBuckets(m chMetric, eps [][]ch.Endpoint, workers int) *ch.Buckets {
 	parts := make([][][]ch.Endpoint, workers)
 	offsets := make([]int, workers)
 	per := (len(eps) + workers - 1) / workers
@@ -184,17 +166,10 @@ func (g *Graph) Table(ctx context.Context, src []Snap, t *Targets) (Table, error
 	return tab, nil
 }
 
-// Matrix is the convenience form of NewTargets + Table for a small table.
-func (g *Graph) Matrix(m Metric, src, dst []Snap) Table {
-	tab := newTable(len(src), len(dst))
-	g.fillRows(src, g.NewTargets(m, dst), tab, 0, len(src))
-	return tab
-}
-
-// MatrixFor is the convenience form of NewTargetsFor + Table, on one
-// goroutine.
-func (g *Graph) MatrixFor(ctx context.Context, spec MetricSpec, src, dst []Snap) (Table, error) {
-	t, err := g.NewTargetsFor(ctx, spec, dst, 1)
+// Matrix is the convenience form of NewTargets + Table for a small table,
+// on one goroutine.
+func (g *Graph) Matrix(ctx context.Context, m Metric, src, dst []Snap) (Table, error) {
+	t, err := g.NewTargets(ctx, m, dst, 1)
 	if err != nil {
 		return Table{}, err
 	}
@@ -223,7 +198,7 @@ func (g *Graph) fillRows(src []Snap, t *Targets, tab Table, lo, hi int) {
 	if sweep {
 		sel = t.selection()
 	} else {
-		b = t.Buckets()
+		b = t.chBuckets()
 	}
 	q := g.query(m)
 	defer g.release(m, q)
@@ -263,7 +238,7 @@ func (g *Graph) fillCustomRows(src []Snap, t *Targets, tab Table, lo, hi int) {
 				tab.Durations[base+j], tab.Distances[base+j] = NoRoute, NoRoute
 				continue
 			}
-			tab.Durations[base+j], tab.Distances[base+j] = toUnits(Fastest, w.S)
+			tab.Durations[base+j], tab.Distances[base+j] = toUnits(chFastest, w.S)
 		}
 	}
 }

@@ -59,7 +59,7 @@ func testGraph(t testing.TB, name string) *Graph {
 // metres of) roads of the graph, snapped.
 func roadPoints(g *Graph, n int, seed int64, jitterM float64) []Snap {
 	rng := rand.New(rand.NewSource(seed + 1))
-	pts := g.RandomRoadPoints(n, seed)
+	pts := g.randomRoadPoints(n, seed)
 	for i := range pts {
 		if jitterM > 0 {
 			// about 1e-5 degrees per metre
@@ -67,5 +67,5 @@ func roadPoints(g *Graph, n int, seed int64, jitterM float64) []Snap {
 			pts[i][1] += (rng.Float64()*2 - 1) * jitterM * 0.9e-5
 		}
 	}
-	return g.SnapAll(pts, 0)
+	return g.SnapAll(Fastest, pts, 0)
 }

@@ -1,22 +1,111 @@
 package routing
 
-import "math"
+import (
+	"context"
+	"math"
 
-// MaxExactTour is the most stops BestOrder orders exactly (Held-Karp,
+	"github.com/geosvc/geosvc/routing/cch"
+)
+
+// maxExactTour is the most stops bestOrder orders exactly (Held-Karp,
 // O(2^n n^2)); more are ordered by nearest neighbour and 2-opt.
-const MaxExactTour = 13
+const maxExactTour = 13
 
 // unreachable is the cost of a leg without a route: dearer than any tour
 // of real legs, so that a tour avoids it when it can.
 const unreachable = math.MaxInt64 / 1024
 
-// BestOrder returns the order in which to visit n stops so that the sum
+// BestOrder returns the order in which to visit the snapped stops on
+// metric m so that the sum of the legs' costs is least, starting at
+// stops[0] and ending at the last stop (the travelling salesman's open
+// path with both ends fixed): the indexes of stops in the order to drive.
+// A leg's cost is what m minimises, from the table of m's routes between
+// the stops: its duration in seconds for the fastest objective, its
+// distance in metres for the shortest, its fuel or its risk for the
+// efficient and safest ones. A leg without a route costs more than any
+// tour of real legs. Up to 13 stops the order is optimal; beyond, it is a
+// nearest-neighbour tour improved by 2-opt until no exchange of two legs
+// shortens it. Three stops or fewer keep their order. It returns ctx's
+// error if ctx ends first.
+func (g *Graph) BestOrder(ctx context.Context, m Metric, stops []Snap) ([]int, error) {
+	n := len(stops)
+	if n <= 3 {
+		return identity(n), nil
+	}
+	cost, err := g.legCosts(ctx, m, stops)
+	if err != nil {
+		return nil, err
+	}
+	return bestOrder(n, func(a, b int) int64 { return cost[a*n+b] }), nil
+}
+
+// legCosts returns the square table of BestOrder's leg costs between the
+// stops, row-major, -1 where there is no route.
+func (g *Graph) legCosts(ctx context.Context, m Metric, stops []Snap) ([]int64, error) {
+	t, err := g.NewTargets(ctx, m, stops, 1)
+	if err != nil {
+		return nil, err
+	}
+	cost := make([]int64, len(stops)*len(stops))
+	if o := m.Objective; o == ObjectiveEfficient || o == ObjectiveSafest {
+		// The table holds seconds and metres; the metric's own weight is
+		// in its CCH rows.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t.custom.weightRows(stops, t, cost)
+		return cost, nil
+	}
+	tab, err := g.Table(ctx, stops, t)
+	if err != nil {
+		return nil, err
+	}
+	for k := range cost {
+		switch {
+		case tab.Durations[k] == NoRoute:
+			cost[k] = -1
+		case m.Objective == ObjectiveShortest:
+			cost[k] = int64(tab.Distances[k])
+		default:
+			cost[k] = int64(tab.Durations[k])
+		}
+	}
+	return cost, nil
+}
+
+// weightRows writes the metric's own weight (the W lane) from every
+// source to every target of t into out, row-major, -1 where there is no
+// route.
+func (cm *customMetric) weightRows(src []Snap, t *Targets, out []int64) {
+	q := cm.pool.Get().(*cch.Query)
+	defer cm.pool.Put(q)
+	row := make([]cch.Weight, t.n)
+	var eps []cch.Endpoint
+	for i, s := range src {
+		eps = cm.endpoints(s, true, eps)
+		q.Row(eps, t.ctg, row)
+		for j, w := range row {
+			out[i*t.n+j] = -1
+			if !w.IsInf() {
+				out[i*t.n+j] = w.W
+			}
+		}
+	}
+}
+
+// identity returns 0, 1, ..., n-1.
+func identity(n int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	return order
+}
+
+// bestOrder returns the order in which to visit n stops so that the sum
 // of cost(a, b) over consecutive stops is least, starting at stop 0 and
-// ending at stop n-1 (the travelling salesman's open path with both ends
-// fixed). cost < 0 means no route. Up to MaxExactTour stops the order is
-// optimal; beyond, it is a nearest-neighbour tour improved by 2-opt until
-// no exchange of two legs shortens it.
-func BestOrder(n int, cost func(a, b int) int64) []int {
+// ending at stop n-1; cost < 0 means no route. See BestOrder.
+func bestOrder(n int, cost func(a, b int) int64) []int {
 	c := func(a, b int) int64 {
 		if v := cost(a, b); v >= 0 {
 			return v
@@ -24,31 +113,12 @@ func BestOrder(n int, cost func(a, b int) int64) []int {
 		return unreachable
 	}
 	if n <= 3 {
-		order := make([]int, n)
-		for i := range order {
-			order[i] = i
-		}
-		return order
+		return identity(n)
 	}
-	if n <= MaxExactTour {
+	if n <= maxExactTour {
 		return heldKarp(n, c)
 	}
 	return twoOpt(nearestNeighbour(n, c), c)
-}
-
-// TableCost returns a BestOrder cost of a square table between the same
-// stops: durations for Fastest, distances for Shortest.
-func TableCost(t Table, m Metric) func(a, b int) int64 {
-	return func(a, b int) int64 {
-		d, dist := t.At(a, b)
-		if d == NoRoute {
-			return -1
-		}
-		if m == Shortest {
-			return int64(dist)
-		}
-		return int64(d)
-	}
 }
 
 // heldKarp orders the inner stops 1..n-2 exactly: best[set][last] is the

@@ -64,7 +64,7 @@ func TestBestOrderExact(t *testing.T) {
 			}
 		}
 		c := func(a, b int) int64 { return m[a][b] }
-		order := BestOrder(n, c)
+		order := bestOrder(n, c)
 		validTour(t, order, n)
 		if n > 3 {
 			if got, want := tourCost(order, c), bruteForce(n, c); got != want {
@@ -92,7 +92,7 @@ func TestBestOrderHeuristic(t *testing.T) {
 		}
 		return d
 	}
-	order := BestOrder(n, c)
+	order := bestOrder(n, c)
 	validTour(t, order, n)
 	if got := tourCost(order, c); got != 1000 {
 		t.Errorf("tour costs %d, want 1000 (straight along the line): %v", got, order)
@@ -102,7 +102,7 @@ func TestBestOrderHeuristic(t *testing.T) {
 func TestBestOrderUnreachable(t *testing.T) {
 	// Stop 2 cannot be reached from stop 1; the tour goes 0, 2, 1, 3.
 	m := [][]int64{{0, 1, 5, 9}, {1, 0, -1, 1}, {5, 1, 0, 9}, {9, 1, 9, 0}}
-	order := BestOrder(4, func(a, b int) int64 { return m[a][b] })
+	order := bestOrder(4, func(a, b int) int64 { return m[a][b] })
 	if want := []int{0, 2, 1, 3}; order[1] != want[1] || order[2] != want[2] {
 		t.Errorf("order %v, want %v", order, want)
 	}

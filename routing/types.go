@@ -1,51 +1,23 @@
 // Package routing is the road-routing engine: an edge-based car graph built
 // from an osmroad.Network (turn restrictions and turn costs included), two
-// contraction hierarchies over it (Fastest and Shortest), a snapping index,
-// and the queries the rest of geosvc calls: point-to-point routes with their
-// full path, one-to-many and many-to-many tables, and a plain Dijkstra that
-// tests use as the oracle. All results are integer seconds and integer
-// metres. A Graph is read-only once built or loaded and safe for concurrent
-// use.
+// contraction hierarchies over it (plain fastest and shortest), the
+// metric-independent topology of a customizable contraction hierarchy
+// (CCH) that every other Metric (objective, speeds, roads to avoid) is
+// customized on, a snapping index, and the queries the rest of geosvc
+// calls. Every query takes one Metric: snapping, point-to-point routes
+// with their full path and description, alternative routes, one-to-many
+// and many-to-many tables, bounded searches (Reach) and the best order of
+// stops (BestOrder). All results are integer seconds and integer metres.
+// A Graph is read-only once built or loaded and safe for concurrent use.
 package routing
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/routing/profile"
 )
-
-// Metric selects what a query minimises.
-type Metric uint8
-
-const (
-	// Fastest minimises travel time; ties are broken by distance.
-	Fastest Metric = iota
-	// Shortest minimises distance; ties are broken by travel time.
-	Shortest
-)
-
-// String returns "fastest" or "shortest".
-func (m Metric) String() string {
-	if m == Shortest {
-		return "shortest"
-	}
-	return "fastest"
-}
-
-// ParseMetric accepts "fastest" and "shortest" (any case); "" is Fastest.
-func ParseMetric(s string) (Metric, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "fastest":
-		return Fastest, nil
-	case "shortest":
-		return Shortest, nil
-	}
-	return Fastest, fmt.Errorf("unknown routing metric %q (want fastest or shortest)", s)
-}
 
 // NoRoute is the table cell value for "no route exists" (including a
 // coordinate that could not be snapped).

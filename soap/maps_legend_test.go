@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"image/png"
 	"testing"
-
 )
 
 // TestMapLegendOnImage: with WantLegend a MapSimple or Map image has the

@@ -2,6 +2,7 @@ package soap
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/xml"
 	"image"
@@ -181,7 +182,7 @@ func TestMapRouteAndLocations(t *testing.T) {
 	g := tinyGraph(t)
 	f.setGraph(g)
 	// A route along Main Street, as RoutePlanner returns it.
-	r, err := g.Route(routing.Fastest, g.Snap(orb.Point{-75.4999, 39.0}, 0), g.Snap(orb.Point{-75.4982, 39.0}, 0))
+	r, err := g.Route(context.Background(), routing.Fastest, g.Snap(routing.Fastest, orb.Point{-75.4999, 39.0}, 0), g.Snap(routing.Fastest, orb.Point{-75.4982, 39.0}, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]locationInp
 		radius *= 60 * proximityFastestMS
 	}
 	if roadNode(nt) {
-		return s.proximityNodes(p, nt == "ReachableNode", st, a.MaxDistance, radius, a.MaxNofResults)
+		return s.proximityNodes(ctx, p, nt == "ReachableNode", st, a.MaxDistance, radius, a.MaxNofResults)
 	}
 	var cands []nearbyResult
 	if gazetteer {
@@ -198,7 +198,7 @@ func (s *Service) proximity(ctx context.Context, a proximityArgs) ([]locationInp
 		if err != nil {
 			return nil, err
 		}
-		if found, err = byRoad(g, p, cands, st, a.MaxDistance, a.MaxNofResults); err != nil {
+		if found, err = byRoad(ctx, g, p, cands, st, a.MaxDistance, a.MaxNofResults); err != nil {
 			return nil, err
 		}
 	}
@@ -224,8 +224,12 @@ type nearbyResult struct {
 // byRoad keeps the candidates whose road distance (RoadDistance, metres)
 // or travel time (RoadTimeMinutes, minutes) from p is within max, nearest
 // first, at most limit.
-func byRoad(g *routing.Graph, p orb.Point, cs []nearbyResult, searchType string, max, limit int) ([]nearbyResult, error) {
-	from := g.Snap(p, routing.DefaultSnapRadiusM)
+func byRoad(ctx context.Context, g *routing.Graph, p orb.Point, cs []nearbyResult, searchType string, max, limit int) ([]nearbyResult, error) {
+	m := routing.Shortest
+	if searchType == "RoadTimeMinutes" {
+		m = routing.Fastest
+	}
+	from := g.Snap(m, p, routing.DefaultSnapRadiusM)
 	if !from.OK {
 		return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
 	}
@@ -234,13 +238,12 @@ func byRoad(g *routing.Graph, p orb.Point, cs []nearbyResult, searchType string,
 	}
 	dst := make([]routing.Snap, len(cs))
 	for i, c := range cs {
-		dst[i] = g.Snap(c.at, routing.DefaultSnapRadiusM)
+		dst[i] = g.Snap(m, c.at, routing.DefaultSnapRadiusM)
 	}
-	m := routing.Shortest
-	if searchType == "RoadTimeMinutes" {
-		m = routing.Fastest
+	t, err := g.Matrix(ctx, m, []routing.Snap{from}, dst)
+	if err != nil {
+		return nil, err
 	}
-	t := g.Matrix(m, []routing.Snap{from}, dst)
 	var out []nearbyResult
 	for j, c := range cs {
 		d, dist := t.At(0, j)

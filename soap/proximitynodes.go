@@ -1,6 +1,7 @@
 package soap
 
 import (
+	"context"
 	"math"
 	"sort"
 	"strconv"
@@ -26,7 +27,7 @@ func roadNode(nodeType string) bool { return nodeType == "Node" || nodeType == "
 // for SearchType Radius that limit is max metres by road. Radius is the
 // straight-line distance for SearchType Radius, the road distance there
 // otherwise; Time the drive there in minutes for the road searches.
-func (s *Service) proximityNodes(p orb.Point, reachable bool, searchType string, max int, radius float64, limit int) ([]locationInput, error) {
+func (s *Service) proximityNodes(ctx context.Context, p orb.Point, reachable bool, searchType string, max int, radius float64, limit int) ([]locationInput, error) {
 	g, err := s.graph()
 	if err != nil {
 		return nil, err
@@ -42,18 +43,23 @@ func (s *Service) proximityNodes(p orb.Point, reachable bool, searchType string,
 			found = append(found, hit{j, nearbyResult{at: j.Point, metres: j.DistanceM}})
 		}
 	} else {
-		from := g.Snap(p, routing.DefaultSnapRadiusM)
-		if !from.OK {
-			return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
-		}
 		m, lim := routing.Shortest, float64(max)
 		if searchType == "RoadTimeMinutes" {
 			m, lim = routing.Fastest, float64(max)*60
 		}
-		there := g.Reach(m, from, lim, false)
+		from := g.Snap(m, p, routing.DefaultSnapRadiusM)
+		if !from.OK {
+			return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
+		}
+		there, err := g.Reach(ctx, m, from, lim, false)
+		if err != nil {
+			return nil, err
+		}
 		var back map[uint32]routing.Cost
 		if reachable {
-			back = g.Reach(m, from, lim, true)
+			if back, err = g.Reach(ctx, m, from, lim, true); err != nil {
+				return nil, err
+			}
 		}
 		for _, j := range js {
 			c, ok := there[j.Vertex]

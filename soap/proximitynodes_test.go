@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
 )
 
 // TestProximityNodes: junctions of the crossing fixture

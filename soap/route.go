@@ -116,7 +116,7 @@ func (s *Service) routePlannerSimple(ctx context.Context, body []byte) (any, err
 	}
 	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
 		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString}
-	res, err := s.plan(ctx, []stop{{at: from, name: "departure"}, {at: to, name: "arrival"}}, routing.MetricSpec{}, false, w)
+	res, err := s.plan(ctx, []stop{{at: from, name: "departure"}, {at: to, name: "arrival"}}, routing.Fastest, false, w)
 	if err != nil {
 		return nil, err
 	}
@@ -135,9 +135,8 @@ type stop struct {
 
 // plan routes through the stops in order (after reordering all but the
 // first and the last for the shortest drive when tsp), one leg after the
-// other, on the metric of spec, and writes the result the wants ask for.
-func (s *Service) plan(ctx context.Context, stops []stop, spec routing.MetricSpec, tsp bool, w routeWants) (routeResult, error) {
-	m := spec.Metric()
+// other, on metric m, and writes the result the wants ask for.
+func (s *Service) plan(ctx context.Context, stops []stop, m routing.Metric, tsp bool, w routeWants) (routeResult, error) {
 	lang := strings.TrimSpace(w.Language)
 	if _, ok := maneuverPhrases[lang]; !ok && lang != "XML" {
 		return routeResult{}, senderFault("Language %q is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)", lang)
@@ -148,7 +147,7 @@ func (s *Service) plan(ctx context.Context, stops []stop, spec routing.MetricSpe
 	}
 	snaps := make([]routing.Snap, len(stops))
 	for i, st := range stops {
-		if snaps[i] = g.SnapAvoiding(spec, st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
+		if snaps[i] = g.Snap(m, st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
 			return routeResult{}, senderFault("the %s has no road within %d m", st.name, routing.DefaultSnapRadiusM)
 		}
 	}
@@ -156,12 +155,10 @@ func (s *Service) plan(ctx context.Context, stops []stop, spec routing.MetricSpe
 	for i := range order {
 		order[i] = i
 	}
-	if tsp && len(stops) > 3 {
-		tab, err := g.MatrixFor(ctx, spec, snaps, snaps)
-		if err != nil {
+	if tsp {
+		if order, err = g.BestOrder(ctx, m, snaps); err != nil {
 			return routeResult{}, err
 		}
-		order = routing.BestOrder(len(snaps), routing.TableCost(tab, m))
 	}
 	res := routeResult{}
 	res.RoadDataName = s.roadDataName(g)
@@ -172,9 +169,9 @@ func (s *Service) plan(ctx context.Context, stops []stop, spec routing.MetricSpe
 		a, b := order[k-1], order[k]
 		var r *routing.Route
 		if w.Alternative > 0 {
-			r, err = g.AlternativeSpec(ctx, spec, snaps[a], snaps[b], w.Alternative)
+			r, err = g.Alternative(ctx, m, snaps[a], snaps[b], w.Alternative)
 		} else {
-			r, err = g.RouteSpec(ctx, spec, snaps[a], snaps[b])
+			r, err = g.Route(ctx, m, snaps[a], snaps[b])
 		}
 		if errors.Is(err, routing.ErrNoRoute) {
 			return routeResult{}, senderFault("no route from the %s to the %s", stops[a].name, stops[b].name)
@@ -368,8 +365,7 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	default:
 		return nil, senderFault("PlanningType %q is not a RoutePlanningType (Fastest, Shortest, TSP, ...)", pt)
 	}
-	spec := routing.SpecOf(m)
-	if err := speedsOf(&spec, req.Speed.Items, req.WantMetric); err != nil {
+	if err := speedsOf(&m, req.Speed.Items, req.WantMetric); err != nil {
 		return nil, err
 	}
 	stops, err := s.plannerStops(ctx, req.Locations.Items, req.UseDbSet, tsp)
@@ -377,7 +373,7 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	if len(req.MergeLocations.Items) > 0 {
-		if stops, err = s.mergeStops(stops, req.MergeLocations.Items, req.Mergedistance, m, tsp); err != nil {
+		if stops, err = s.mergeStops(ctx, stops, req.MergeLocations.Items, req.Mergedistance, m, tsp); err != nil {
 			return nil, err
 		}
 		tsp = false // the stops are in the order to drive
@@ -385,19 +381,19 @@ func (s *Service) routePlanner(ctx context.Context, body []byte) (any, error) {
 	w := routeWants{Language: req.Language, Metric: req.WantMetric, RouteDetails: req.WantRouteDetails, Description: req.WantDescription,
 		SpeedInfo: req.WantSpeedInfo, Locations: req.WantLocations, RouteData: req.WantRouteData, FormatString: req.FormatString,
 		Alternative: alt}
-	res, err := s.plan(ctx, stops, spec, tsp, w)
+	res, err := s.plan(ctx, stops, m, tsp, w)
 	if err != nil {
 		return nil, err
 	}
 	return routePlannerResponse{Result: res}, nil
 }
 
-// speedsOf sets the speeds of a RoutePlanner's Speed items on spec: one
+// speedsOf sets the speeds of a RoutePlanner's Speed items on m: one
 // per RoadType (Defaultspeed for every type not given), in km/h, or in
 // mph when WantMetric is false. A speed that is not a number, out of
 // range (0, 250] km/h, or of an unknown or repeated RoadType is a Sender
 // fault naming the item.
-func speedsOf(spec *routing.MetricSpec, items []speedItem, metric bool) error {
+func speedsOf(m *routing.Metric, items []speedItem, metric bool) error {
 	seen := map[string]bool{}
 	for i, it := range items {
 		name := strings.TrimSpace(it.Name)
@@ -415,7 +411,7 @@ func speedsOf(spec *routing.MetricSpec, items []speedItem, metric bool) error {
 			v *= 1.609344
 			unit = "mph converted to km/h"
 		}
-		if err := spec.SetSpeed(name, v); err != nil {
+		if err := m.SetSpeed(name, v); err != nil {
 			return senderFault("%s: %v (%s)", where, err, unit)
 		}
 	}

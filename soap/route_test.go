@@ -399,8 +399,8 @@ func TestRoutePlannerAlternatives(t *testing.T) {
 			}
 			want := 0
 			for k := 1; k < len(tc.stops); k++ {
-				from, to := g.Snap(point(t, tc.stops[k-1]), 0), g.Snap(point(t, tc.stops[k]), 0)
-				rs, err := g.Alternatives(m, from, to, 3)
+				from, to := g.Snap(m, point(t, tc.stops[k-1]), 0), g.Snap(m, point(t, tc.stops[k]), 0)
+				rs, err := g.Alternatives(context.Background(), m, from, to, 3)
 				if err != nil || len(rs) <= alt {
 					t.Fatalf("leg %d: %d routes, %v", k, len(rs), err)
 				}
@@ -426,11 +426,11 @@ func TestRoutePlannerAlternatives(t *testing.T) {
 		plain := plannerResult(t, f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, []string{s, tt}, ""))).Body.Bytes())
 		rec := f.post("text/xml", envelope11(plannerRequest(f.key, tc.planning, []string{s, tt}, speed)))
 		r := plannerResult(t, rec.Body.Bytes())
-		spec, err := routing.NewMetricSpec(strings.ToLower(strings.TrimRight(tc.planning, "23")), map[string]float64{"OtherRoadCity": 50}, nil)
+		spec, err := routing.NewMetric(strings.ToLower(strings.TrimRight(tc.planning, "23")), map[string]float64{"OtherRoadCity": 50}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := g.AlternativeSpec(context.Background(), spec, g.Snap(point(t, s), 0), g.Snap(point(t, tt), 0), tc.alt)
+		want, err := g.Alternative(context.Background(), spec, g.Snap(spec, point(t, s), 0), g.Snap(spec, point(t, tt), 0), tc.alt)
 		if err != nil {
 			t.Fatal(err)
 		}

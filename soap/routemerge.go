@@ -59,13 +59,14 @@ func (s *Service) plannerStops(ctx context.Context, items []*locationInput, useD
 }
 
 // mergeStops plans the route through stops (in their order, or in the
-// best order when tsp) and inserts the merge locations lying within
-// maxM metres, in a straight line, of that route: each, in the order
-// given, between the two consecutive stops where it adds the least drive
-// time (never before the first stop or after the last). Merge locations
-// farther from the route, or without a road within the snapping radius,
-// are left out. It returns the stops in the order to drive.
-func (s *Service) mergeStops(stops []stop, merges []*locationInput, maxM int, m routing.Metric, tsp bool) ([]stop, error) {
+// best order when tsp) on metric m and inserts the merge locations lying
+// within maxM metres, in a straight line, of that route: each, in the
+// order given, between the two consecutive stops where it adds the least
+// drive time on m's routes (never before the first stop or after the
+// last). Merge locations farther from the route, or without a road m
+// uses within the snapping radius, are left out. It returns the stops in
+// the order to drive.
+func (s *Service) mergeStops(ctx context.Context, stops []stop, merges []*locationInput, maxM int, m routing.Metric, tsp bool) ([]stop, error) {
 	if maxM < 1 || maxM > maxMergeDistanceM {
 		return nil, senderFault("Mergedistance %d: give 1 to %d metres with MergeLocations", maxM, maxMergeDistanceM)
 	}
@@ -78,12 +79,15 @@ func (s *Service) mergeStops(stops []stop, merges []*locationInput, maxM int, m 
 	}
 	snaps := make([]routing.Snap, len(stops))
 	for i, st := range stops {
-		if snaps[i] = g.Snap(st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
+		if snaps[i] = g.Snap(m, st.at, routing.DefaultSnapRadiusM); !snaps[i].OK {
 			return nil, senderFault("the %s has no road within %d m", st.name, routing.DefaultSnapRadiusM)
 		}
 	}
-	if tsp && len(stops) > 3 {
-		order := routing.BestOrder(len(snaps), routing.TableCost(g.Matrix(m, snaps, snaps), m))
+	if tsp {
+		order, err := g.BestOrder(ctx, m, snaps)
+		if err != nil {
+			return nil, err
+		}
 		ordered, orderedSnaps := make([]stop, len(order)), make([]routing.Snap, len(order))
 		for k, i := range order {
 			ordered[k], orderedSnaps[k] = stops[i], snaps[i]
@@ -92,7 +96,7 @@ func (s *Service) mergeStops(stops []stop, merges []*locationInput, maxM int, m 
 	}
 	var legs []orb.LineString
 	for k := 1; k < len(stops); k++ {
-		r, err := g.Route(m, snaps[k-1], snaps[k])
+		r, err := g.Route(ctx, m, snaps[k-1], snaps[k])
 		if errors.Is(err, routing.ErrNoRoute) {
 			return nil, senderFault("no route from the %s to the %s", stops[k-1].name, stops[k].name)
 		}
@@ -112,7 +116,7 @@ func (s *Service) mergeStops(stops []stop, merges []*locationInput, maxM int, m 
 		if distanceToLines(st.at, legs) > float64(maxM) {
 			continue
 		}
-		sn := g.Snap(st.at, routing.DefaultSnapRadiusM)
+		sn := g.Snap(m, st.at, routing.DefaultSnapRadiusM)
 		if !sn.OK {
 			continue
 		}
@@ -121,7 +125,10 @@ func (s *Service) mergeStops(stops []stop, merges []*locationInput, maxM int, m 
 	if len(all) == len(stops) {
 		return stops, nil
 	}
-	t := g.Matrix(m, allSnaps, allSnaps)
+	t, err := g.Matrix(ctx, m, allSnaps, allSnaps)
+	if err != nil {
+		return nil, err
+	}
 	cost := func(a, b int) (int64, bool) {
 		d, _ := t.At(a, b)
 		return int64(d), d != routing.NoRoute

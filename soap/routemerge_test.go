@@ -1,14 +1,20 @@
 package soap
 
 import (
+	"context"
 	"encoding/xml"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
 // mergeRequest is a RoutePlanner request through stops ("x,y", fids s0,
@@ -176,4 +182,121 @@ func TestRoutePlannerUseDbSet(t *testing.T) {
 	if code, reason := faultOf(t, rec.Body.String()); code != "soap:Client" || !strings.Contains(reason, "addresses no location set") {
 		t.Errorf("fault %q %q, want the key's missing set", code, reason)
 	}
+}
+
+// TestRoutePlannerMergeOnSpeeds: with a Speed item that makes motorways
+// slow (20 km/h), RoutePlanner orders the stops (TSP) and inserts the
+// merge locations on that metric: as routing's own BestOrder, routes and
+// table on the same metric do, which differ here from what the profile's
+// speeds give. Delaware, between Newark and Wilmington (I-95, I-295,
+// DE-1).
+func TestRoutePlannerMergeOnSpeeds(t *testing.T) {
+	g := routingtest.Extract(t, "delaware")
+	f := newFixture(t, false)
+	f.setGraph(g)
+	slow, err := routing.NewMetric("fastest", map[string]float64{"Motorway": 20}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const speed = "<Speed><SpeedItem><Name>Motorway</Name><Speed>20</Speed></SpeedItem></Speed>"
+	for _, tc := range []struct {
+		name, planning string
+		stops, merges  []string
+		mergeM         int
+	}{
+		// The profile's speeds visit s3 second, the slow motorways s2
+		// (margins of 36 s and 101 s for the merge insertions).
+		{"TSP", "TSP", []string{"-75.7668,39.6526", "-75.5484,39.749", "-75.6862,39.6118", "-75.5354,39.7693", "-75.6776,39.6477"},
+			[]string{"-75.5151,39.7306", "-75.6855,39.6369"}, 3000},
+		// Stops in the order given: m0 goes before s1 on the profile's
+		// speeds (199 s better than the next place), after it with
+		// slow motorways (106 s better).
+		{"in order", "Fastest", []string{"-75.6775,39.6455", "-75.7489,39.629", "-75.5601,39.7564"},
+			[]string{"-75.7022,39.6269"}, 5000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tsp := tc.planning == "TSP"
+			want := mergedOrder(t, g, slow, tc.stops, tc.merges, tc.mergeM, tsp)
+			plain := mergedOrder(t, g, routing.Fastest, tc.stops, tc.merges, tc.mergeM, tsp)
+			if slices.Equal(want, plain) {
+				t.Fatalf("the case does not tell the metrics apart: %v on both", want)
+			}
+			body := strings.Replace(mergeRequest(f.key, tc.planning, tc.stops, tc.merges, tc.mergeM, false), "</PlanningType>", "</PlanningType>"+speed, 1)
+			rec := f.post("text/xml", envelope11(body))
+			r := plannerResult(t, rec.Body.Bytes())
+			var fids []string
+			if r.Locations != nil {
+				for _, l := range r.Locations.Locations {
+					fids = append(fids, l.FID)
+				}
+			}
+			if !slices.Equal(fids, want) {
+				t.Errorf("stops %v, want %v as routing orders them with motorways at 20 km/h (%v with the profile's speeds): %.300s", fids, want, plain, rec.Body)
+			}
+		})
+	}
+}
+
+// mergedOrder returns the fids (s0, s1, ... for stops, m0, ... for
+// merges) in the order RoutePlanner should drive them on metric m,
+// worked out with routing's own calls: the stops as given, or in
+// BestOrder's order when tsp; then each merge location within maxM
+// metres of the routes between them, in turn, inserted between the two
+// consecutive stops where it adds the least time in m's table.
+func mergedOrder(t *testing.T, g *routing.Graph, m routing.Metric, stops, merges []string, maxM int, tsp bool) []string {
+	t.Helper()
+	ctx := context.Background()
+	var fids []string
+	var snaps []routing.Snap
+	for i, s := range stops {
+		fids, snaps = append(fids, "s"+strconv.Itoa(i)), append(snaps, g.Snap(m, point(t, s), 0))
+	}
+	if tsp {
+		order, err := g.BestOrder(ctx, m, snaps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		of, os := make([]string, len(order)), make([]routing.Snap, len(order))
+		for k, i := range order {
+			of[k], os[k] = fids[i], snaps[i]
+		}
+		fids, snaps = of, os
+	}
+	var legs []orb.LineString
+	for k := 1; k < len(snaps); k++ {
+		r, err := g.Route(ctx, m, snaps[k-1], snaps[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		legs = append(legs, r.Geometry)
+	}
+	n := len(snaps)
+	for j, s := range merges {
+		if p := point(t, s); distanceToLines(p, legs) <= float64(maxM) {
+			fids, snaps = append(fids, "m"+strconv.Itoa(j)), append(snaps, g.Snap(m, p, 0))
+		}
+	}
+	tab, err := g.Matrix(ctx, m, snaps, snaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := func(a, b int) int32 { d, _ := tab.At(a, b); return d }
+	seq := make([]int, n)
+	for i := range seq {
+		seq[i] = i
+	}
+	for c := n; c < len(snaps); c++ {
+		best, at := int32(math.MaxInt32), -1
+		for k := 0; k+1 < len(seq); k++ {
+			if added := cost(seq[k], c) + cost(c, seq[k+1]) - cost(seq[k], seq[k+1]); added < best {
+				best, at = added, k+1
+			}
+		}
+		seq = slices.Insert(seq, at, c)
+	}
+	out := make([]string, len(seq))
+	for k, i := range seq {
+		out[k] = fids[i]
+	}
+	return out
 }

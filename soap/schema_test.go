@@ -1,6 +1,7 @@
 package soap
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/xml"
 	"os"
@@ -71,7 +72,7 @@ func TestMapResponsesValidate(t *testing.T) {
 	f := newFixture(t, false)
 	g := tinyGraph(t)
 	f.setGraph(g)
-	r, err := g.Route(routing.Fastest, g.Snap(orb.Point{-75.4999, 39.0}, 0), g.Snap(orb.Point{-75.4982, 39.0}, 0))
+	r, err := g.Route(context.Background(), routing.Fastest, g.Snap(routing.Fastest, orb.Point{-75.4999, 39.0}, 0), g.Snap(routing.Fastest, orb.Point{-75.4982, 39.0}, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

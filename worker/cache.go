@@ -17,7 +17,7 @@ import (
 // destination buckets.
 type jobEntry struct {
 	spec    *queue.Spec
-	metric  routing.MetricSpec // spec.Routing, parsed
+	metric  routing.Metric // spec.Routing, parsed
 	origins []routing.Snap
 	// originMoved and destMoved are, per point, the metres moved to the
 	// road (queue.NotSnapped when it could not be snapped).

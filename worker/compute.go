@@ -46,7 +46,7 @@ func newComputer(e engine, snapRadiusM float64) *Computer {
 // points and builds its destination side: what every chunk of the job
 // shares.
 func (c *Computer) prepare(ctx context.Context, spec *queue.Spec) (*jobEntry, error) {
-	metric, err := routing.ParseMetricSpec(spec.Routing)
+	metric, err := routing.ParseMetric(spec.Routing)
 	if err != nil {
 		return nil, fmt.Errorf("worker: job %s: routing %q: %w: %w", spec.ID, spec.Routing, err, asynq.SkipRetry)
 	}
@@ -132,7 +132,7 @@ func (c *Computer) ComputeAll(ctx context.Context, spec *queue.Spec) (out []queu
 // centimetres; where snapping failed, queue.NotSnappedSwapped when the
 // point read the other way round (x and y swapped, Google's lat,lng habit)
 // would have snapped, else queue.NotSnapped.
-func (c *Computer) moved(metric routing.MetricSpec, pts []orb.Point, snaps []routing.Snap) []float32 {
+func (c *Computer) moved(metric routing.Metric, pts []orb.Point, snaps []routing.Snap) []float32 {
 	out := make([]float32, len(snaps))
 	var swapped []orb.Point
 	var at []int

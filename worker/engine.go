@@ -16,10 +16,10 @@ type targets any
 // provides it through graphEngine; tests give one of their own.
 type engine interface {
 	// SnapAll places every point on a road the metric does not avoid.
-	SnapAll(spec routing.MetricSpec, pts []orb.Point, radiusM float64) []routing.Snap
+	SnapAll(m routing.Metric, pts []orb.Point, radiusM float64) []routing.Snap
 	// Targets builds the destination side for the metric (customizing it
 	// on first use) and returns it with the bytes it holds.
-	Targets(ctx context.Context, spec routing.MetricSpec, dst []routing.Snap) (targets, int64, error)
+	Targets(ctx context.Context, m routing.Metric, dst []routing.Snap) (targets, int64, error)
 	// Table computes src against every target.
 	Table(ctx context.Context, src []routing.Snap, t targets) (routing.Table, error)
 }
@@ -30,12 +30,12 @@ type engine interface {
 // metric its customized CCH metric, cached by the graph.
 type graphEngine struct{ g *routing.Graph }
 
-func (e graphEngine) SnapAll(spec routing.MetricSpec, pts []orb.Point, radiusM float64) []routing.Snap {
-	return e.g.SnapAllAvoiding(spec, pts, radiusM)
+func (e graphEngine) SnapAll(m routing.Metric, pts []orb.Point, radiusM float64) []routing.Snap {
+	return e.g.SnapAll(m, pts, radiusM)
 }
 
-func (e graphEngine) Targets(ctx context.Context, spec routing.MetricSpec, dst []routing.Snap) (targets, int64, error) {
-	t, err := e.g.NewTargetsFor(ctx, spec, dst, runtime.GOMAXPROCS(0))
+func (e graphEngine) Targets(ctx context.Context, m routing.Metric, dst []routing.Snap) (targets, int64, error) {
+	t, err := e.g.NewTargets(ctx, m, dst, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -71,11 +71,11 @@ func TestRoutingOptionsThroughTheQueue(t *testing.T) {
 		if (dur[1] == none) != tc.noRouteK {
 			t.Errorf("%s: W -> K %d s, want no route: %v", tc.routing, dur[1], tc.noRouteK)
 		}
-		spec, err := routing.ParseMetricSpec(tc.routing)
+		spec, err := routing.ParseMetric(tc.routing)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := g.MatrixFor(context.Background(), spec, g.SnapAllAvoiding(spec, origins, 0), g.SnapAllAvoiding(spec, dests, 0))
+		want, err := g.Matrix(context.Background(), spec, g.SnapAll(spec, origins, 0), g.SnapAll(spec, dests, 0))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,7 @@ type fakeEngine struct {
 	barrier *sync.WaitGroup // when set, Table waits until it is released
 }
 
-func (f *fakeEngine) SnapAll(_ routing.MetricSpec, pts []orb.Point, _ float64) []routing.Snap {
+func (f *fakeEngine) SnapAll(_ routing.Metric, pts []orb.Point, _ float64) []routing.Snap {
 	out := make([]routing.Snap, len(pts))
 	for i, p := range pts {
 		if p[0] != 0 {
@@ -44,7 +44,7 @@ func (f *fakeEngine) SnapAll(_ routing.MetricSpec, pts []orb.Point, _ float64) [
 	return out
 }
 
-func (f *fakeEngine) Targets(_ context.Context, _ routing.MetricSpec, dst []routing.Snap) (targets, int64, error) {
+func (f *fakeEngine) Targets(_ context.Context, _ routing.Metric, dst []routing.Snap) (targets, int64, error) {
 	f.builds.Add(1)
 	return dst, 1000, nil
 }
@@ -392,7 +392,7 @@ func TestJobCachePanicEndsFlight(t *testing.T) {
 func TestMovedMarksSwappedPairs(t *testing.T) {
 	c := newComputer(&fakeEngine{}, 0)
 	pts := []orb.Point{{0, 39.5}, {0, 0}, {5, 20}}
-	got := c.moved(routing.MetricSpec{}, pts, c.engine.SnapAll(routing.MetricSpec{}, pts, 0))
+	got := c.moved(routing.Fastest, pts, c.engine.SnapAll(routing.Fastest, pts, 0))
 	want := []float32{queue.NotSnappedSwapped, queue.NotSnapped, 2}
 	if !slices.Equal(got, want) {
 		t.Errorf("moved = %v, want %v", got, want)
@@ -462,7 +462,7 @@ type destSnapPanics struct {
 	cols int
 }
 
-func (d destSnapPanics) SnapAll(m routing.MetricSpec, pts []orb.Point, r float64) []routing.Snap {
+func (d destSnapPanics) SnapAll(m routing.Metric, pts []orb.Point, r float64) []routing.Snap {
 	if len(pts) == d.cols {
 		panic("destinations exploded")
 	}

@@ -83,8 +83,10 @@ func runBench(args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	if _, err := routing.ParseMetric(c.metric); err != nil {
-		return err
+	switch strings.ToLower(strings.TrimSpace(c.metric)) {
+	case "", "fastest", "shortest":
+	default:
+		return fmt.Errorf("unknown routing metric %q (want fastest or shortest)", c.metric)
 	}
 	if _, err := c.spec(); err != nil {
 		return err
@@ -319,7 +321,7 @@ type spotCheck struct {
 
 // newSpotCheck prepares the check of an origins x destinations result:
 // the first, middle and last rows and two more are computed on g.
-func newSpotCheck(g *routing.Graph, spec routing.MetricSpec, origins, destinations []string) (*spotCheck, error) {
+func newSpotCheck(g *routing.Graph, spec routing.Metric, origins, destinations []string) (*spotCheck, error) {
 	n := len(origins)
 	c := &spotCheck{rows: n, cols: len(destinations), want: map[int]int{}}
 	var pts []orb.Point
@@ -334,18 +336,18 @@ func newSpotCheck(g *routing.Graph, spec routing.MetricSpec, origins, destinatio
 		dst[i] = parseLonLat(d)
 	}
 	var err error
-	c.table, err = g.MatrixFor(context.Background(), spec,
-		g.SnapAllAvoiding(spec, pts, routing.DefaultSnapRadiusM), g.SnapAllAvoiding(spec, dst, routing.DefaultSnapRadiusM))
+	c.table, err = g.Matrix(context.Background(), spec,
+		g.SnapAll(spec, pts, routing.DefaultSnapRadiusM), g.SnapAll(spec, dst, routing.DefaultSnapRadiusM))
 	return c, err
 }
 
 // spec returns the routing spec of the orders: --routing with --speeds.
-func (c benchConfig) spec() (routing.MetricSpec, error) {
+func (c benchConfig) spec() (routing.Metric, error) {
 	key := c.metric
 	if c.speeds != "" {
 		key += ";speeds=" + c.speeds
 	}
-	spec, err := routing.ParseMetricSpec(key)
+	spec, err := routing.ParseMetric(key)
 	if err != nil {
 		return spec, fmt.Errorf("--routing %q --speeds %q: %w", c.metric, c.speeds, err)
 	}

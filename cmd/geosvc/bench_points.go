@@ -45,7 +45,7 @@ func parseBound(s string) (orb.Bound, error) {
 
 // snapper is the routing call roadPoints needs.
 type snapper interface {
-	SnapAll(pts []orb.Point, radiusM float64) []routing.Snap
+	SnapAll(m routing.Metric, pts []orb.Point, radiusM float64) []routing.Snap
 }
 
 // roadPoints draws n points uniformly in b, snaps them with a 100 m radius
@@ -65,7 +65,7 @@ func roadPoints(g snapper, b orb.Bound, n int, seed uint64) ([]orb.Point, error)
 				b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1]),
 			}
 		}
-		for _, s := range g.SnapAll(batch, 100) {
+		for _, s := range g.SnapAll(routing.Fastest, batch, 100) {
 			if s.OK && len(out) < n {
 				out = append(out, s.Point)
 			}

@@ -51,7 +51,7 @@ func TestParseBound(t *testing.T) {
 // halfRoads snaps points west of lon 0.5 onto the line lat = 0.
 type halfRoads struct{}
 
-func (halfRoads) SnapAll(pts []orb.Point, _ float64) []routing.Snap {
+func (halfRoads) SnapAll(_ routing.Metric, pts []orb.Point, _ float64) []routing.Snap {
 	out := make([]routing.Snap, len(pts))
 	for i, p := range pts {
 		if p[0] < 0.5 {

@@ -119,8 +119,8 @@ func TestOrderToFetchInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snaps := g.SnapAll([]orb.Point{{10.002, 0}, {10.000, 0.002}, {10.004, 0.002}, {10.000, 0.002}}, 1000)
-	table, err := g.Table(context.Background(), snaps[:2], g.NewTargets(routing.Fastest, snaps[2:]))
+	snaps := g.SnapAll(routing.Fastest, []orb.Point{{10.002, 0}, {10.000, 0.002}, {10.004, 0.002}, {10.000, 0.002}}, 1000)
+	table, err := g.Matrix(context.Background(), routing.Fastest, snaps[:2], snaps[2:])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,11 +148,11 @@ func namedRoad(t *testing.T, g *routing.Graph, iso2 string) (string, orb.Point) 
 		t.Fatal(err)
 	}
 	pts := randomRoadPoints(g, 80, 7)
-	snaps := g.SnapAll(pts, 1000)
+	snaps := g.SnapAll(routing.Fastest, pts, 1000)
 	best, bestLen := "", 0.0
 	var mid orb.Point
 	for i := 0; i+1 < len(snaps); i += 2 {
-		r, err := g.Route(routing.Fastest, snaps[i], snaps[i+1])
+		r, err := g.Route(context.Background(), routing.Fastest, snaps[i], snaps[i+1])
 		if err != nil {
 			continue
 		}
@@ -367,7 +367,7 @@ func randomRoadPoints(g *routing.Graph, n int, seed int64) []orb.Point {
 	var out []orb.Point
 	for tries := 0; len(out) < n && tries < 1000*n; tries++ {
 		p := orb.Point{b.Min[0] + rng.Float64()*(b.Max[0]-b.Min[0]), b.Min[1] + rng.Float64()*(b.Max[1]-b.Min[1])}
-		if s := g.Snap(p, 1000); s.OK {
+		if s := g.Snap(routing.Fastest, p, 1000); s.OK {
 			out = append(out, s.Point)
 		}
 	}

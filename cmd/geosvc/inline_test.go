@@ -129,8 +129,8 @@ func TestInlineAndQueuedJobsAnswerTheSame(t *testing.T) {
 			if tt.routing == "shortest" {
 				m = routing.Shortest
 			}
-			snaps := g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM)
-			table, err := g.Table(context.Background(), snaps, g.NewTargets(m, g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM)))
+			snaps := g.SnapAll(m, parsePoints(origins), routing.DefaultSnapRadiusM)
+			table, err := g.Matrix(context.Background(), m, snaps, g.SnapAll(m, parsePoints(destinations), routing.DefaultSnapRadiusM))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,8 +177,8 @@ func TestInlineAndQueuedJobsAnswerTheSame(t *testing.T) {
 		}
 		_, _, plainBody := tdmPost(t, queued, "/tdmv1/fetch", key, map[string]any{"uuid": id})
 		plain := parseResult(t, plainBody)
-		snaps := g.SnapAll(parsePoints(big[:5]), routing.DefaultSnapRadiusM)
-		table, err := g.Table(context.Background(), snaps, g.NewTargets(routing.Fastest, g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM)))
+		snaps := g.SnapAll(routing.Fastest, parsePoints(big[:5]), routing.DefaultSnapRadiusM)
+		table, err := g.Matrix(context.Background(), routing.Fastest, snaps, g.SnapAll(routing.Fastest, parsePoints(origins), routing.DefaultSnapRadiusM))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -127,9 +127,12 @@ func TestMultiProcessJobSurvivesWorkerKill(t *testing.T) {
 	}
 
 	// The oracle: routing's table on the same (parsed) points.
-	src := g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM)
-	dst := g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM)
-	want := g.Matrix(routing.Fastest, src, dst)
+	src := g.SnapAll(routing.Fastest, parsePoints(origins), routing.DefaultSnapRadiusM)
+	dst := g.SnapAll(routing.Fastest, parsePoints(destinations), routing.DefaultSnapRadiusM)
+	want, err := g.Matrix(context.Background(), routing.Fastest, src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(res.Duration) != n || len(res.Distance) != n {
 		t.Fatalf("result has %d duration and %d distance rows, want %d", len(res.Duration), len(res.Distance), n)
 	}

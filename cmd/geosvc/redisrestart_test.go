@@ -152,8 +152,11 @@ poll:
 	f, _ := client.waitFinished(ctx, ids[2], 50*time.Millisecond, 0, nil)
 	if answerStatus(f.body).Status == "Finished" {
 		res := parseResult(t, f.body)
-		want := g.Matrix(routing.Fastest, g.SnapAll(parsePoints(origins), routing.DefaultSnapRadiusM),
-			g.SnapAll(parsePoints(destinations), routing.DefaultSnapRadiusM))
+		want, err := g.Matrix(ctx, routing.Fastest, g.SnapAll(routing.Fastest, parsePoints(origins), routing.DefaultSnapRadiusM),
+			g.SnapAll(routing.Fastest, parsePoints(destinations), routing.DefaultSnapRadiusM))
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range n {
 			for j := range n {
 				wd, wm := want.At(i, j)

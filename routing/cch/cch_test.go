@@ -361,7 +361,7 @@ func TestTableMatchesPointToPoint(t *testing.T) {
 			if limit.IsInf() {
 				limit = Weight{3, 100}
 			}
-			q.RowWithin(srcs[i], tg, limit, row)
+			q.rowWithin(srcs[i], tg, limit, row)
 			for j, got := range row {
 				want := out[i*k+j]
 				if limit.Less(want) {
@@ -405,7 +405,7 @@ func TestWriteRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Arcs() != top.Arcs() || got.Levels() != top.Levels() || got.Bytes() != top.Bytes() {
+	if got.Arcs() != top.Arcs() || got.Levels() != top.Levels() || got.bytes() != top.bytes() {
 		t.Fatalf("read %d arcs %d levels, wrote %d, %d", got.Arcs(), got.Levels(), top.Arcs(), top.Levels())
 	}
 	m1, _ := top.Customize(context.Background(), g.weight, Options{})

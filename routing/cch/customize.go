@@ -43,7 +43,7 @@ type Options struct {
 // ctx's error soon after ctx is done.
 func (t *Topology) Customize(ctx context.Context, arcWeights []Weight, opt Options) (*Metric, error) {
 	if len(arcWeights) != len(t.input) {
-		return nil, fmt.Errorf("%w: %d arc weights for %d input arcs", ErrInput, len(arcWeights), len(t.input))
+		return nil, fmt.Errorf("%w: %d arc weights for %d input arcs", errInput, len(arcWeights), len(t.input))
 	}
 	workers := max(opt.Workers, 1)
 	m := &Metric{t: t, w: make([]arcWeight, len(t.upHead)), loop: make([]Weight, t.n), input: arcWeights, perfect: opt.Perfect}
@@ -55,7 +55,7 @@ func (t *Topology) Customize(ctx context.Context, arcWeights []Weight, opt Optio
 	}
 	for i, v := range t.input {
 		w := arcWeights[i]
-		if w.W >= MaxW || w.W < 0 || w.S < 0 {
+		if w.W >= maxW || w.W < 0 || w.S < 0 {
 			continue
 		}
 		switch {
@@ -274,7 +274,7 @@ func (m *Metric) keptLoops() {
 		m.loop[x] = Inf
 	}
 	for i, v := range t.input {
-		if w := m.input[i]; v&selfLoop != 0 && w.W < MaxW && w.W >= 0 && w.S >= 0 {
+		if w := m.input[i]; v&selfLoop != 0 && w.W < maxW && w.W >= 0 && w.S >= 0 {
 			if x := v &^ selfLoop; w.Less(m.loop[x]) {
 				m.loop[x] = w
 			}
@@ -303,6 +303,3 @@ func relax(p *Weight, a, b Weight) {
 func (m *Metric) Bytes() int64 {
 	return int64(len(m.w))*32 + int64(len(m.loop))*16 + 64
 }
-
-// Topology returns the topology the metric customizes.
-func (m *Metric) Topology() *Topology { return m.t }

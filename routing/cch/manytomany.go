@@ -135,27 +135,21 @@ func (m *Metric) stalled(lab []Weight, x uint32, d Weight, forward bool) bool {
 	return false
 }
 
-// Len returns the number of targets.
-func (tg *Targets) Len() int { return tg.n }
-
-// Entries returns the number of bucket entries.
-func (tg *Targets) Entries() int { return len(tg.target) }
-
 // Bytes returns the memory the targets hold.
 func (tg *Targets) Bytes() int64 {
 	return int64(len(tg.first))*4 + int64(len(tg.target))*20 + 64
 }
 
-// Row fills row (len Len) with the least weight from the source endpoints
-// to every target, Inf where there is none.
+// Row fills row (one cell per target) with the least weight from the
+// source endpoints to every target, Inf where there is none.
 func (q *Query) Row(sources []Endpoint, tg *Targets, row []Weight) {
-	q.RowWithin(sources, tg, Inf, row)
+	q.rowWithin(sources, tg, Inf, row)
 }
 
-// RowWithin is Row for the targets within limit: a cell above limit is
+// rowWithin is Row for the targets within limit: a cell above limit is
 // Inf, and the search stops relaxing where every target would be (a
 // one-to-many proximity search).
-func (q *Query) RowWithin(sources []Endpoint, tg *Targets, limit Weight, row []Weight) {
+func (q *Query) rowWithin(sources []Endpoint, tg *Targets, limit Weight, row []Weight) {
 	for j := range row {
 		row[j] = Inf
 	}
@@ -217,8 +211,8 @@ func (q *Query) RowWithin(sources []Endpoint, tg *Targets, limit Weight, row []W
 	}
 }
 
-// Table fills out (row-major, len(sources) x tg.Len()) with the least
-// weights from every source to every target, on up to workers
+// Table fills out (row-major, len(sources) x the number of targets) with
+// the least weights from every source to every target, on up to workers
 // goroutines. It returns ctx's error soon after ctx is done, leaving out
 // partly filled.
 func (m *Metric) Table(ctx context.Context, sources [][]Endpoint, tg *Targets, workers int, out []Weight) error {

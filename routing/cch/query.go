@@ -16,8 +16,8 @@ type Endpoint struct {
 // Meeting says where the two searches of a point-to-point query met (a
 // rank) and whether the answer goes round the meeting node's loop.
 type Meeting struct {
-	Node    uint32
-	UseLoop bool
+	node    uint32
+	useLoop bool
 }
 
 // Query is the workspace of elimination-tree searches on one Metric. It
@@ -153,10 +153,10 @@ func (q *Query) meetingAt(x uint32) (Weight, Meeting) {
 	}
 	c := fx.Add(bx)
 	if !c.negative() {
-		return c, Meeting{Node: x}
+		return c, Meeting{node: x}
 	}
 	if l := q.m.loop[x]; l.W != infW {
-		return c.Add(l), Meeting{Node: x, UseLoop: true}
+		return c.Add(l), Meeting{node: x, useLoop: true}
 	}
 	return Inf, Meeting{}
 }
@@ -199,7 +199,7 @@ func (q *Query) PathArcs(meet Meeting) []uint32 {
 	t := m.t
 	// Upward half, collected from the meeting node back to the source.
 	var up []uint32
-	x := meet.Node
+	x := meet.node
 	for q.fwArc[x] >= 0 {
 		a := uint32(q.fwArc[x])
 		up = append(up, a)
@@ -209,11 +209,11 @@ func (q *Query) PathArcs(meet Meeting) []uint32 {
 	for i := len(up) - 1; i >= 0; i-- {
 		path = m.unpack(path, up[i], false)
 	}
-	if meet.UseLoop {
-		path = m.unpackLoop(path, meet.Node)
+	if meet.useLoop {
+		path = m.unpackLoop(path, meet.node)
 	}
 	// Downward half, from the meeting node to the target.
-	x = meet.Node
+	x = meet.node
 	for q.bwArc[x] >= 0 {
 		a := uint32(q.bwArc[x])
 		path = m.unpack(path, a, true)
@@ -226,7 +226,7 @@ func (q *Query) PathArcs(meet Meeting) []uint32 {
 // result, from the source endpoint's node to the target endpoint's node.
 func (q *Query) Path(meet Meeting) []uint32 {
 	t := q.m.t
-	x := meet.Node
+	x := meet.node
 	for q.fwArc[x] >= 0 {
 		x = t.upTail[q.fwArc[x]]
 	}
@@ -234,13 +234,13 @@ func (q *Query) Path(meet Meeting) []uint32 {
 	nodes := make([]uint32, 0, len(arcs)+1)
 	nodes = append(nodes, t.node[x])
 	for _, i := range arcs {
-		nodes = append(nodes, t.InputHead(i))
+		nodes = append(nodes, t.inputHead(i))
 	}
 	return nodes
 }
 
-// InputHead returns the head (the caller's id) of input arc i.
-func (t *Topology) InputHead(i uint32) uint32 {
+// inputHead returns the head (the caller's id) of input arc i.
+func (t *Topology) inputHead(i uint32) uint32 {
 	v := t.input[i]
 	if v&selfLoop != 0 {
 		return t.node[v&^selfLoop]

@@ -54,8 +54,8 @@ type Topology struct {
 
 const selfLoop = 1 << 31
 
-// ErrInput reports input arrays that do not describe a graph.
-var ErrInput = errors.New("cch: bad input graph")
+// errInput reports input arrays that do not describe a graph.
+var errInput = errors.New("cch: bad input graph")
 
 // Build computes the topology of the directed graph with n nodes and the
 // arcs tails[i]->heads[i] (parallel arcs and self-loops allowed), whose
@@ -63,11 +63,11 @@ var ErrInput = errors.New("cch: bad input graph")
 // each node's road), with up to workers goroutines.
 func Build(n int, tails, heads []uint32, coords [][2]float64, workers int) (*Topology, error) {
 	if len(tails) != len(heads) || len(coords) != n || n >= selfLoop || len(tails) >= selfLoop {
-		return nil, fmt.Errorf("%w: %d nodes, %d tails, %d heads, %d coordinates", ErrInput, n, len(tails), len(heads), len(coords))
+		return nil, fmt.Errorf("%w: %d nodes, %d tails, %d heads, %d coordinates", errInput, n, len(tails), len(heads), len(coords))
 	}
 	for i := range tails {
 		if int(tails[i]) >= n || int(heads[i]) >= n {
-			return nil, fmt.Errorf("%w: arc %d: %d->%d out of range", ErrInput, i, tails[i], heads[i])
+			return nil, fmt.Errorf("%w: arc %d: %d->%d out of range", errInput, i, tails[i], heads[i])
 		}
 	}
 	first, head := undirected(n, tails, heads)
@@ -125,7 +125,7 @@ func fromOrder(n int, tails, heads []uint32, order []uint32) (*Topology, error) 
 	}
 	for r, v := range order {
 		if int(v) >= n || t.rank[v] != selfLoop {
-			return nil, fmt.Errorf("%w: the order is not a permutation", ErrInput)
+			return nil, fmt.Errorf("%w: the order is not a permutation", errInput)
 		}
 		t.rank[v] = uint32(r)
 	}
@@ -160,7 +160,7 @@ func fromOrder(n int, tails, heads []uint32, order []uint32) (*Topology, error) 
 	}
 	t.upFirst[n] = uint32(len(t.upHead))
 	if len(t.upHead) >= selfLoop/2 {
-		return nil, fmt.Errorf("%w: %d arcs in the chordal supergraph", ErrInput, len(t.upHead))
+		return nil, fmt.Errorf("%w: %d arcs in the chordal supergraph", errInput, len(t.upHead))
 	}
 	t.derive()
 	// Input arcs.
@@ -177,7 +177,7 @@ func fromOrder(n int, tails, heads []uint32, order []uint32) (*Topology, error) 
 		}
 		arc, ok := t.findArc(a, b)
 		if !ok {
-			return nil, fmt.Errorf("%w: arc %d has no CCH arc", ErrInput, i)
+			return nil, fmt.Errorf("%w: arc %d has no CCH arc", errInput, i)
 		}
 		t.input[i] = arc<<1 | dir
 	}
@@ -268,11 +268,8 @@ func (t *Topology) InputArcs() int { return len(t.input) }
 // Levels returns the height of the elimination tree.
 func (t *Topology) Levels() int { return t.height }
 
-// Rank returns the position of node v in the contraction order.
-func (t *Topology) Rank(v uint32) uint32 { return t.rank[v] }
-
-// Bytes returns the memory the topology holds.
-func (t *Topology) Bytes() int64 {
+// bytes returns the memory the topology holds.
+func (t *Topology) bytes() int64 {
 	return 4 * int64(len(t.rank)+len(t.node)+len(t.upFirst)+len(t.upHead)+len(t.upTail)+len(t.downFirst)+
 		len(t.downTail)+len(t.downArc)+len(t.parent)+len(t.input)+
 		len(t.inFirst)+len(t.inArcs))

@@ -7,7 +7,7 @@ import "slices"
 // source through it to a target that their search trees give.
 type Via struct {
 	Node   uint32
-	Weight Weight
+	weight Weight
 	rank   uint32
 }
 
@@ -55,15 +55,15 @@ func (q *Query) ViaSearch(sources, targets []Endpoint, limit func(best Weight) W
 			continue
 		}
 		if c := fx.Add(bx); !c.negative() && !bound.Less(c) {
-			vias = append(vias, Via{Node: t.node[x], Weight: c, rank: x})
+			vias = append(vias, Via{Node: t.node[x], weight: c, rank: x})
 		}
 	}
 	add := vias[start:]
 	slices.SortFunc(add, func(a, b Via) int {
 		switch {
-		case a.Weight.Less(b.Weight):
+		case a.weight.Less(b.weight):
 			return -1
-		case b.Weight.Less(a.Weight):
+		case b.weight.Less(a.weight):
 			return 1
 		}
 		return int(a.Node) - int(b.Node)
@@ -91,7 +91,7 @@ func (q *Query) ViaPath(dst []uint32, v Via) ([]uint32, int) {
 		arcs = q.m.unpack(arcs, up[i], false)
 	}
 	for _, i := range arcs {
-		path = append(path, t.InputHead(i))
+		path = append(path, t.inputHead(i))
 	}
 	at := len(path) - 1 - start
 	arcs = arcs[:0]
@@ -101,7 +101,7 @@ func (q *Query) ViaPath(dst []uint32, v Via) ([]uint32, int) {
 		x = t.upTail[a]
 	}
 	for _, i := range arcs {
-		path = append(path, t.InputHead(i))
+		path = append(path, t.inputHead(i))
 	}
 	q.arcs = arcs
 	return path, at

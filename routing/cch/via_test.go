@@ -71,15 +71,15 @@ func TestViaSearch(t *testing.T) {
 				t.Fatalf("perfect=%v pair %d: best %v, dijkstra %v", perfect, i, best, want)
 			}
 			for k, v := range vias {
-				if v.Weight.Less(best) || limit(best).Less(v.Weight) || (k > 0 && v.Weight.Less(vias[k-1].Weight)) {
-					t.Fatalf("perfect=%v pair %d: candidate %d weighs %v (best %v)", perfect, i, k, v.Weight, best)
+				if v.weight.Less(best) || limit(best).Less(v.weight) || (k > 0 && v.weight.Less(vias[k-1].weight)) {
+					t.Fatalf("perfect=%v pair %d: candidate %d weighs %v (best %v)", perfect, i, k, v.weight, best)
 				}
 				path, at := q.ViaPath(nil, v)
 				if path[at] != v.Node {
 					t.Fatalf("perfect=%v pair %d: candidate %d at index %d is node %d, not %d", perfect, i, k, at, path[at], v.Node)
 				}
-				if pw := g.nodesWeight(path, src, dst); pw != v.Weight {
-					t.Fatalf("perfect=%v pair %d: candidate %d's path weighs %v, the candidate %v", perfect, i, k, pw, v.Weight)
+				if pw := g.nodesWeight(path, src, dst); pw != v.weight {
+					t.Fatalf("perfect=%v pair %d: candidate %d's path weighs %v, the candidate %v", perfect, i, k, pw, v.weight)
 				}
 				candidates++
 			}

@@ -26,9 +26,9 @@ type Weight struct {
 // Inf is the weight of "no path"; an input arc of weight Inf is unusable.
 var Inf = Weight{math.MaxInt64, math.MaxInt64}
 
-// MaxW bounds the W lane of an input arc: any W at or above it makes the
+// maxW bounds the W lane of an input arc: any W at or above it makes the
 // arc unusable, so that sums of arc weights along a path cannot overflow.
-const MaxW int64 = 1 << 52
+const maxW int64 = 1 << 52
 
 // Less reports whether a is lexicographically below b.
 func (a Weight) Less(b Weight) bool {

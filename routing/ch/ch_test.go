@@ -191,7 +191,7 @@ func TestHierarchyMatchesDijkstra(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewSource(tc.seed))
 			g := randomGraph(rng, tc.side, tc.loops)
-			h := Contract(g.n, g.arcs, Options{WitnessSettleLimit: tc.limit, SimulationSettleLimit: tc.limit})
+			h := Contract(g.n, g.arcs, Options{witnessSettleLimit: tc.limit, simulationSettleLimit: tc.limit})
 			q := h.NewQuery()
 			for i := 0; i < 400; i++ {
 				near := -1

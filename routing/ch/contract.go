@@ -28,41 +28,41 @@ type Arc struct {
 
 // Options tune the contraction.
 type Options struct {
-	// WitnessSettleLimit bounds each witness search of a contraction by
+	// witnessSettleLimit bounds each witness search of a contraction by
 	// settled nodes (default 400). Lower is faster to build and adds more
 	// shortcuts.
-	WitnessSettleLimit int
-	// SimulationSettleLimit bounds the witness searches that estimate a
+	witnessSettleLimit int
+	// simulationSettleLimit bounds the witness searches that estimate a
 	// node's priority (default 40).
-	SimulationSettleLimit int
-	// NeighbourUpdates recomputes the priorities of a contracted node's
+	simulationSettleLimit int
+	// neighbourUpdates recomputes the priorities of a contracted node's
 	// neighbours at once. Off by default: priorities are then refreshed
 	// lazily when a node reaches the top of the queue. On the Delaware
 	// edge-based graph neighbour updates cost 45 % more build time for 3 %
 	// fewer shortcuts and no faster queries.
-	NeighbourUpdates bool
-	// NeighbourWeight weighs the number of contracted neighbours in the
+	neighbourUpdates bool
+	// neighbourWeight weighs the number of contracted neighbours in the
 	// priority. The default 0 leaves the spreading to the level term
 	// (the depth of the contracted neighbours plus one), which on the
 	// Delaware edge-based graph orders better: weights 0.5, 1 and 2 gave
 	// 13 %, 29 % and 47 % more shortcuts and 1.9x to 3.1x slower
 	// 1000 x 1000 tables.
-	NeighbourWeight float64
+	neighbourWeight float64
 }
 
 // Hierarchy is a contracted graph: for each node its upward arcs (to
 // higher-ranked heads) and its downward arcs (from higher-ranked tails),
 // in CSR form, plus loop weights. Inside, nodes are numbered by descending
-// rank (0 is the most important node); Order and Orig translate to and from
+// rank (0 is the most important node); Order and orig translate to and from
 // the caller's node ids, which every method takes and returns. A Hierarchy
 // is read-only and safe for concurrent queries, each with its own Query.
 type Hierarchy struct {
 	// N is the number of nodes.
 	N int
-	// Order maps a caller's node id to the internal id; Orig is its
+	// Order maps a caller's node id to the internal id; orig is its
 	// inverse.
 	Order []uint32
-	Orig  []uint32
+	orig  []uint32
 	// The arrays below use internal ids.
 	//
 	// UpFirst[v]..UpFirst[v+1] index the arcs v->UpHead[i] of weight
@@ -122,11 +122,11 @@ type pendingShortcut struct {
 
 // Contract builds the hierarchy of a graph with n nodes.
 func Contract(n int, arcs []Arc, opt Options) *Hierarchy {
-	if opt.WitnessSettleLimit <= 0 {
-		opt.WitnessSettleLimit = 400
+	if opt.witnessSettleLimit <= 0 {
+		opt.witnessSettleLimit = 400
 	}
-	if opt.SimulationSettleLimit <= 0 {
-		opt.SimulationSettleLimit = 40
+	if opt.simulationSettleLimit <= 0 {
+		opt.simulationSettleLimit = 40
 	}
 	c := &contractor{
 		n:               n,
@@ -135,12 +135,12 @@ func Contract(n int, arcs []Arc, opt Options) *Hierarchy {
 		contracted:      make([]bool, n),
 		level:           make([]int32, n),
 		deleted:         make([]int32, n),
-		neighbourWeight: opt.NeighbourWeight,
+		neighbourWeight: opt.neighbourWeight,
 		loop:            make([]int64, n),
 		loopMid:         make([]int32, n),
-		limit:           opt.WitnessSettleLimit,
-		simLimit:        opt.SimulationSettleLimit,
-		lazyOnly:        !opt.NeighbourUpdates,
+		limit:           opt.witnessSettleLimit,
+		simLimit:        opt.simulationSettleLimit,
+		lazyOnly:        !opt.neighbourUpdates,
 		wDist:           make([]int64, n),
 		wStamp:          make([]uint32, n),
 		tStamp:          make([]uint32, n),
@@ -425,11 +425,11 @@ func (c *contractor) run() *Hierarchy {
 // visits, is packed at the start of every array, and a downward sweep in
 // rank order is a linear pass.
 func freeze(n int, rank []uint32, up, down [][]frozenArc, loop []int64, loopMid []int32) *Hierarchy {
-	h := &Hierarchy{N: n, Order: make([]uint32, n), Orig: make([]uint32, n)}
+	h := &Hierarchy{N: n, Order: make([]uint32, n), orig: make([]uint32, n)}
 	for v := 0; v < n; v++ {
 		id := uint32(n-1) - rank[v]
 		h.Order[v] = id
-		h.Orig[id] = uint32(v)
+		h.orig[id] = uint32(v)
 	}
 	remap := func(lists [][]frozenArc) [][]frozenArc {
 		out := make([][]frozenArc, n)
@@ -497,19 +497,19 @@ func (h *Hierarchy) Shortcuts() int {
 	return s
 }
 
-// SetOrder sets N, Order and its inverse Orig from a node order read from
+// SetOrder sets N, Order and its inverse orig from a node order read from
 // a file, checking that it is a permutation.
 func (h *Hierarchy) SetOrder(order []uint32) error {
 	h.N = len(order)
 	h.Order = order
-	h.Orig = make([]uint32, len(order))
+	h.orig = make([]uint32, len(order))
 	seen := make([]bool, len(order))
 	for v, id := range order {
 		if int(id) >= len(order) || seen[id] {
 			return errors.New("ch: node order is not a permutation")
 		}
 		seen[id] = true
-		h.Orig[id] = uint32(v)
+		h.orig[id] = uint32(v)
 	}
 	return nil
 }
@@ -518,12 +518,12 @@ func (h *Hierarchy) SetOrder(order []uint32) error {
 // hierarchy read from a file cannot make a query index out of range.
 func (h *Hierarchy) Validate() error {
 	n := h.N
-	if len(h.Order) != n || len(h.Orig) != n || len(h.Loop) != n || len(h.LoopMid) != n ||
+	if len(h.Order) != n || len(h.orig) != n || len(h.Loop) != n || len(h.LoopMid) != n ||
 		len(h.UpFirst) != n+1 || len(h.DownFirst) != n+1 {
 		return errors.New("ch: node arrays disagree in length")
 	}
 	for v, id := range h.Order {
-		if int(id) >= n || h.Orig[id] != uint32(v) {
+		if int(id) >= n || h.orig[id] != uint32(v) {
 			return errors.New("ch: node order is not a permutation")
 		}
 	}

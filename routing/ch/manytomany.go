@@ -7,8 +7,8 @@ import "sync"
 // targets and their labels there. Built once, it answers any subset of
 // source rows, from any number of goroutines.
 type Buckets struct {
-	// Targets is the number of targets (table columns).
-	Targets int
+	// targets is the number of targets (table columns).
+	targets int
 	// The nodes with entries are found through an open-addressing table:
 	// slots[i] is a node id + 1 (0 = empty) and slotBucket[i] its bucket
 	// number k, whose entries are target[first[k]:first[k+1]] with labels
@@ -113,7 +113,7 @@ func (q *Query) bucketEntries(targets [][]Endpoint, offset int, entries []bucket
 // counting sort over the nodes' table slots, which keeps each node's
 // entries in target order.
 func (h *Hierarchy) bucketsOf(targets int, entries []bucketEntry) *Buckets {
-	b := &Buckets{Targets: targets}
+	b := &Buckets{targets: targets}
 	// A table of at least twice as many slots as entries has room for
 	// every distinct node at a load of at most one half.
 	size, shift := 16, uint32(28)
@@ -161,9 +161,6 @@ func (h *Hierarchy) bucketsOf(targets int, entries []bucketEntry) *Buckets {
 func (b *Buckets) Bytes() int64 {
 	return int64(len(b.slots))*8 + int64(len(b.first))*5 + int64(len(b.target))*12
 }
-
-// Entries returns the number of bucket entries.
-func (b *Buckets) Entries() int { return len(b.target) }
 
 // Row fills row (len b.Targets) with the least weight from the source
 // endpoints to every target, Inf where there is none.

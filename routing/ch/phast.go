@@ -61,14 +61,6 @@ func (h *Hierarchy) Select(targets [][]Endpoint) *Selection {
 	return s
 }
 
-// Nodes returns the number of nodes in the selection.
-func (s *Selection) Nodes() int { return len(s.nodes) }
-
-// Bytes returns the memory held by the selection.
-func (s *Selection) Bytes() int64 {
-	return int64(len(s.nodes))*4 + int64(len(s.targets))*40
-}
-
 // RowSweep fills row with the least weight from the sources to each
 // target of the selection: an upward search from the sources, then one
 // sweep over the selection. Cells whose source and target share a node

@@ -141,8 +141,8 @@ func (h *Hierarchy) stalledBackward(s *side, v uint32, d int64) bool {
 // Meeting describes where the two searches of a point-to-point query met
 // (internal ids).
 type Meeting struct {
-	Node    uint32
-	UseLoop bool
+	node    uint32
+	useLoop bool
 }
 
 // ShortestPath returns the least weight from any source endpoint to any
@@ -215,12 +215,12 @@ func (q *Query) meetingAt(v uint32) (int64, Meeting) {
 	}
 	c := df + db
 	if c >= 0 {
-		return c, Meeting{Node: v}
+		return c, Meeting{node: v}
 	}
 	if q.h.Loop[v] == Inf {
 		return Inf, Meeting{}
 	}
-	return c + q.h.Loop[v], Meeting{Node: v, UseLoop: true}
+	return c + q.h.Loop[v], Meeting{node: v, useLoop: true}
 }
 
 // Path returns the node sequence of the last ShortestPath result, from the
@@ -238,7 +238,7 @@ func (q *Query) appendPath(dst []uint32, m Meeting) ([]uint32, int) {
 	// Forward half, collected backwards from the meeting node. Internal
 	// ids until the end.
 	upArcs := q.upArcs[:0]
-	v := m.Node
+	v := m.node
 	for q.fw.lab[v].arc >= 0 {
 		upArcs = append(upArcs, q.fw.lab[v].arc)
 		v = q.fw.parent[v]
@@ -252,8 +252,8 @@ func (q *Query) appendPath(dst []uint32, m Meeting) ([]uint32, int) {
 		v = h.UpHead[a]
 	}
 	at := len(path) - 1 - start
-	if m.UseLoop {
-		path = h.unpackLoop(path, m.Node)
+	if m.useLoop {
+		path = h.unpackLoop(path, m.node)
 	}
 	// Backward half: from the meeting node down to the target.
 	for q.bw.lab[v].arc >= 0 {
@@ -263,7 +263,7 @@ func (q *Query) appendPath(dst []uint32, m Meeting) ([]uint32, int) {
 		v = next
 	}
 	for i := start; i < len(path); i++ {
-		path[i] = h.Orig[path[i]]
+		path[i] = h.orig[path[i]]
 	}
 	return path, at
 }

@@ -7,7 +7,7 @@ import "slices"
 // it to a target that their search trees give.
 type Via struct {
 	Node   uint32 // the caller's id
-	Weight int64
+	weight int64
 	meet   Meeting
 }
 
@@ -72,13 +72,13 @@ func (q *Query) ViaSearch(sources, targets []Endpoint, limit func(best int64) in
 			continue
 		}
 		if c := df + db; c >= 0 && c <= bound {
-			vias = append(vias, Via{Node: h.Orig[v], Weight: c, meet: Meeting{Node: v}})
+			vias = append(vias, Via{Node: h.orig[v], weight: c, meet: Meeting{node: v}})
 		}
 	}
 	add := vias[start:]
 	slices.SortFunc(add, func(a, b Via) int {
-		if a.Weight != b.Weight {
-			if a.Weight < b.Weight {
+		if a.weight != b.weight {
+			if a.weight < b.weight {
 				return -1
 			}
 			return 1

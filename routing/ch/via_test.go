@@ -32,15 +32,15 @@ func TestViaSearch(t *testing.T) {
 			t.Fatalf("pair %d: best %d, dijkstra %d", i, best, want)
 		}
 		for k, v := range vias {
-			if v.Weight < best || v.Weight > limit(best) || (k > 0 && v.Weight < vias[k-1].Weight) {
-				t.Fatalf("pair %d: candidate %d weighs %d (best %d, previous %d)", i, k, v.Weight, best, vias[max(k-1, 0)].Weight)
+			if v.weight < best || v.weight > limit(best) || (k > 0 && v.weight < vias[k-1].weight) {
+				t.Fatalf("pair %d: candidate %d weighs %d (best %d, previous %d)", i, k, v.weight, best, vias[max(k-1, 0)].weight)
 			}
 			path, at := q.ViaPath(nil, v)
 			if path[at] != v.Node {
 				t.Fatalf("pair %d: candidate %d at index %d is node %d, not %d", i, k, at, path[at], v.Node)
 			}
-			if pw := g.pathWeight(t, path, src, dst); pw != v.Weight {
-				t.Fatalf("pair %d: candidate %d's path weighs %d, the candidate %d", i, k, pw, v.Weight)
+			if pw := g.pathWeight(t, path, src, dst); pw != v.weight {
+				t.Fatalf("pair %d: candidate %d's path weighs %d, the candidate %d", i, k, pw, v.weight)
 			}
 			candidates++
 		}

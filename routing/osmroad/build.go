@@ -144,7 +144,7 @@ func (b *builder) way(w *osm.Way) {
 		refEnd:   uint32(len(b.refs)),
 		name:     b.intern(wayName(w.Tags)),
 		ref:      b.intern(wayRef(w.Tags)),
-		dest:     b.intern(Destination(w.Tags)),
+		dest:     b.intern(destination(w.Tags)),
 		exit:     b.intern(strings.TrimSpace(w.Tags.Find("junction:ref"))),
 		w:        attrs,
 	})
@@ -159,12 +159,12 @@ func wayRef(t osm.Tags) string {
 	return strings.TrimSpace(t.Find("ref"))
 }
 
-// Destination is where a way's signs lead, as a route description says
+// destination is where a way's signs lead, as a route description says
 // it: the route numbers of destination:ref ("I 95 North" -> "I-95
 // North"), then the places of destination ("Wilmington;Baltimore"),
 // joined by ": " ("I-95 North: Wilmington, Baltimore"); "" without those
 // tags.
-func Destination(t osm.Tags) string {
+func destination(t osm.Tags) string {
 	var refs []string
 	for _, r := range strings.Split(t.Find("destination:ref"), ";") {
 		if n := roadref.Numbers(r); len(n) > 0 {

@@ -25,7 +25,7 @@ func TestDestination(t *testing.T) {
 		{osm.Tags{{Key: "destination", Value: "Dover,"}}, "Dover"},
 		{osm.Tags{{Key: "highway", Value: "motorway_link"}}, ""},
 	} {
-		if got := Destination(tc.tags); got != tc.want {
+		if got := destination(tc.tags); got != tc.want {
 			t.Errorf("Destination(%v) = %q, want %q", tc.tags, got, tc.want)
 		}
 	}
@@ -70,7 +70,7 @@ func FuzzDestination(f *testing.F) {
 	f.Add("US 40 West;I 95", " Dover ; ")
 	f.Add("", ";;")
 	f.Fuzz(func(t *testing.T, ref, dest string) {
-		got := Destination(osm.Tags{{Key: "destination:ref", Value: ref}, {Key: "destination", Value: dest}})
+		got := destination(osm.Tags{{Key: "destination:ref", Value: ref}, {Key: "destination", Value: dest}})
 		if strings.Contains(got, ";") || got != strings.TrimSpace(got) {
 			t.Fatalf("Destination(%q, %q) = %q", ref, dest, got)
 		}

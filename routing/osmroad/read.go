@@ -19,28 +19,6 @@ import (
 	"github.com/geosvc/geosvc/routing/profile"
 )
 
-// Format is an OSM file format (geo/osmfile's).
-type Format = osmfile.Format
-
-// Formats Read understands.
-const (
-	// FormatUnknown is no format Read understands.
-	FormatUnknown = osmfile.FormatUnknown
-	// FormatPBF is the OSM protobuf format (.osm.pbf).
-	FormatPBF = osmfile.FormatPBF
-	// FormatXML is plain OSM XML (.osm, .xml).
-	FormatXML = osmfile.FormatXML
-	// FormatXMLBzip2 is bzip2-compressed OSM XML (.osm.bz2).
-	FormatXMLBzip2 = osmfile.FormatXMLBzip2
-	// FormatXMLGzip is gzip-compressed OSM XML (.osm.gz).
-	FormatXMLGzip = osmfile.FormatXMLGzip
-)
-
-// DetectFormat tells the format of an OSM file from its first bytes (head,
-// at least 16 of them when the file has them) and, when the bytes say
-// nothing, from its name (osmfile.DetectFormat).
-func DetectFormat(name string, head []byte) Format { return osmfile.DetectFormat(name, head) }
-
 // Read imports the car road network of the OSM file at path (.osm.pbf,
 // .osm/.xml, .osm.bz2 or .osm.gz, told apart by content, else by name)
 // with profile prof. A PBF file is read twice (ways and relations, then
@@ -58,11 +36,11 @@ func Read(path string, prof *profile.Profile) (*Network, error) {
 		return nil, fmt.Errorf("osmroad: %s: %w", path, err)
 	}
 	var net *Network
-	switch format := DetectFormat(path, head[:n]); format {
-	case FormatPBF:
-		net, err = ReadPBF(f, prof)
-	case FormatXML, FormatXMLBzip2, FormatXMLGzip:
-		net, err = ReadXML(f, format, prof)
+	switch format := osmfile.DetectFormat(path, head[:n]); format {
+	case osmfile.FormatPBF:
+		net, err = readPBF(f, prof)
+	case osmfile.FormatXML, osmfile.FormatXMLBzip2, osmfile.FormatXMLGzip:
+		net, err = readXML(f, format, prof)
 	default:
 		return nil, fmt.Errorf("osmroad: %s: not an OSM file (want .osm.pbf, .osm, .osm.bz2 or .osm.gz)", path)
 	}
@@ -73,9 +51,9 @@ func Read(path string, prof *profile.Profile) (*Network, error) {
 	return net, nil
 }
 
-// ReadPBF imports the car road network of an OSM PBF stream. It reads r
+// readPBF imports the car road network of an OSM PBF stream. It reads r
 // twice, seeking back to its start in between.
-func ReadPBF(r io.ReadSeeker, prof *profile.Profile) (net *Network, err error) {
+func readPBF(r io.ReadSeeker, prof *profile.Profile) (net *Network, err error) {
 	defer recoverTo(&err)
 	b := newBuilder(prof)
 	start, err := r.Seek(0, io.SeekCurrent)
@@ -115,13 +93,13 @@ func ReadPBF(r io.ReadSeeker, prof *profile.Profile) (net *Network, err error) {
 	return b.build(), nil
 }
 
-// ReadXML imports the car road network of an OSM XML stream, plain or
+// readXML imports the car road network of an OSM XML stream, plain or
 // compressed as format says, in one pass (nodes are kept until the ways
 // say which ones are needed).
-func ReadXML(r io.Reader, format Format, prof *profile.Profile) (net *Network, err error) {
+func readXML(r io.Reader, format osmfile.Format, prof *profile.Profile) (net *Network, err error) {
 	defer recoverTo(&err)
 	if !format.IsXML() {
-		return nil, fmt.Errorf("osmroad: ReadXML cannot read format %v", format)
+		return nil, fmt.Errorf("osmroad: readXML cannot read format %v", format)
 	}
 	// Compressed XML is decompressed on another core while it is parsed.
 	r, release, err := osmfile.XMLReader(r, format)

@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/geosvc/geosvc/geo/osmfile"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
@@ -84,33 +85,6 @@ func BenchmarkReadDelaware(b *testing.B) {
 	b.ReportMetric(float64(net.Report.PeakRSSBytes)/(1<<20), "peakRSS-MiB")
 }
 
-func TestDetectFormat(t *testing.T) {
-	pbfHead := append([]byte{0, 0, 0, 13, 10, 9}, "OSMHeader\x18\x01"...)
-	tests := []struct {
-		name string
-		head []byte
-		want Format
-	}{
-		{"x.osm.pbf", pbfHead, FormatPBF},
-		{"noext", pbfHead, FormatPBF},
-		{"x.osm.pbf", []byte("<?xml version"), FormatXML},
-		{"x.osm", []byte("  <osm version='0.6'>"), FormatXML},
-		{"x.dat", []byte("BZh91AY&SY"), FormatXMLBzip2},
-		{"x.dat", []byte{0x1f, 0x8b, 8, 0}, FormatXMLGzip},
-		{"x.osm.pbf", nil, FormatPBF},
-		{"x.osm.bz2", nil, FormatXMLBzip2},
-		{"x.osm", []byte{}, FormatXML},
-		{"x.xml", nil, FormatXML},
-		{"x.osm.gz", nil, FormatXMLGzip},
-		{"x.txt", []byte("hello"), FormatUnknown},
-	}
-	for _, tc := range tests {
-		if got := DetectFormat(tc.name, tc.head); got != tc.want {
-			t.Errorf("DetectFormat(%q, %q) = %v, want %v", tc.name, tc.head, got, tc.want)
-		}
-	}
-}
-
 // pbfBlock frames one PBF file block.
 func pbfBlock(typ string, payload []byte, compress bool) []byte {
 	var blob []byte
@@ -163,7 +137,7 @@ func plainNodePBF(compress bool) []byte {
 func TestPlainNodesPBF(t *testing.T) {
 	prof := carProfile(t)
 	for _, compress := range []bool{false, true} {
-		_, err := ReadPBF(bytes.NewReader(plainNodePBF(compress)), prof)
+		_, err := readPBF(bytes.NewReader(plainNodePBF(compress)), prof)
 		if err == nil || !strings.Contains(err.Error(), "plain (non-dense) nodes") {
 			t.Errorf("compress %v: err = %v, want the plain-nodes error", compress, err)
 		}
@@ -217,14 +191,14 @@ func TestReadXMLStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net, err := ReadXML(bytes.NewReader(b), FormatXML, prof)
+	net, err := readXML(bytes.NewReader(b), osmfile.FormatXML, prof)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(net.Edges) != 2 || net.Source != "" || net.Report.TrafficSignals != 1 {
 		t.Errorf("edges %d source %q report %+v", len(net.Edges), net.Source, net.Report)
 	}
-	if _, err := ReadXML(bytes.NewReader(b), FormatPBF, prof); err == nil {
-		t.Error("ReadXML with FormatPBF: no error")
+	if _, err := readXML(bytes.NewReader(b), osmfile.FormatPBF, prof); err == nil {
+		t.Error("readXML with osmfile.FormatPBF: no error")
 	}
 }

@@ -7,40 +7,34 @@ type Tags interface {
 	Find(key string) string
 }
 
-// MapTags is a Tags backed by a map, for tests and callers without osm.Tags.
-type MapTags map[string]string
+// accessDecision is the outcome of an access decision.
+type accessDecision int8
 
-// Find returns the value of key, "" when absent.
-func (m MapTags) Find(key string) string { return m[key] }
-
-// Access is the outcome of an access decision.
-type Access int8
-
-// Access values.
+// The access decisions.
 const (
-	// AccessUnset: no access tag of the hierarchy is present.
-	AccessUnset Access = iota
-	// AccessAllowed: the most specific access tag present allows cars.
-	AccessAllowed
-	// AccessDenied: the most specific access tag present excludes cars.
-	AccessDenied
+	// accessUnset: no access tag of the hierarchy is present.
+	accessUnset accessDecision = iota
+	// accessAllowed: the most specific access tag present allows cars.
+	accessAllowed
+	// accessDenied: the most specific access tag present excludes cars.
+	accessDenied
 )
 
 // String returns "unset", "allowed" or "denied".
-func (a Access) String() string {
+func (a accessDecision) String() string {
 	switch a {
-	case AccessAllowed:
+	case accessAllowed:
 		return "allowed"
-	case AccessDenied:
+	case accessDenied:
 		return "denied"
 	}
 	return "unset"
 }
 
-// AccessValue returns the value of the most specific tag of hierarchy that
+// accessValue returns the value of the most specific tag of hierarchy that
 // is present (motorcar before motor_vehicle before vehicle before access),
 // lower-cased and cut to its first ";" part, and "" when none is.
-func AccessValue(t Tags, hierarchy []string) string {
+func accessValue(t Tags, hierarchy []string) string {
 	for _, k := range hierarchy {
 		v := t.Find(k)
 		if i := strings.IndexByte(v, ';'); i >= 0 {
@@ -53,23 +47,23 @@ func AccessValue(t Tags, hierarchy []string) string {
 	return ""
 }
 
-// DecideAccess decides car access from the tags: the most specific tag of
+// decideAccess decides car access from the tags: the most specific tag of
 // hierarchy that is present wins; its value closes the element when it is
 // in denied, and allows it otherwise (destination, yes, designated and
 // unknown values allow).
-func DecideAccess(t Tags, hierarchy []string, denied map[string]bool) Access {
-	v := AccessValue(t, hierarchy)
+func decideAccess(t Tags, hierarchy []string, denied map[string]bool) accessDecision {
+	v := accessValue(t, hierarchy)
 	switch {
 	case v == "":
-		return AccessUnset
+		return accessUnset
 	case denied[v]:
-		return AccessDenied
+		return accessDenied
 	}
-	return AccessAllowed
+	return accessAllowed
 }
 
-// WayAccess decides car access on a way with the profile's hierarchy and
+// wayAccess decides car access on a way with the profile's hierarchy and
 // denied values.
-func (p *Profile) WayAccess(t Tags) Access {
-	return DecideAccess(t, p.Access.Hierarchy, p.denied)
+func (p *Profile) wayAccess(t Tags) accessDecision {
+	return decideAccess(t, p.Access.Hierarchy, p.denied)
 }

@@ -10,11 +10,11 @@ import (
 // tagging error, not a ferry crossing.
 const maxDurationS = 7 * 24 * 3600
 
-// ParseDuration parses a ferry duration tag into seconds: ISO 8601
+// parseDuration parses a ferry duration tag into seconds: ISO 8601
 // ("PT1H30M", "PT45M", "P1DT2H", "PT90S"), "HH:MM", "H:MM", "HH:MM:SS" or
 // plain minutes ("90", "7.5"). ok is false for anything else, negative or
 // longer than a week; seconds is then 0.
-func ParseDuration(v string) (seconds float64, ok bool) {
+func parseDuration(v string) (seconds float64, ok bool) {
 	s := strings.ToUpper(strings.TrimSpace(v))
 	var d float64
 	switch {

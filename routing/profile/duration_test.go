@@ -40,9 +40,9 @@ func TestParseDuration(t *testing.T) {
 		{"99999999", 0, false},
 	}
 	for _, tc := range tests {
-		got, ok := ParseDuration(tc.in)
+		got, ok := parseDuration(tc.in)
 		if ok != tc.ok || got != tc.want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+			t.Errorf("parseDuration(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -52,12 +52,12 @@ func FuzzParseDuration(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		d, ok := ParseDuration(s)
+		d, ok := parseDuration(s)
 		if math.IsNaN(d) || d < 0 || d > maxDurationS {
-			t.Fatalf("ParseDuration(%q) = %v", s, d)
+			t.Fatalf("parseDuration(%q) = %v", s, d)
 		}
 		if !ok && d != 0 {
-			t.Fatalf("ParseDuration(%q) = %v but not ok", s, d)
+			t.Fatalf("parseDuration(%q) = %v but not ok", s, d)
 		}
 	})
 }

@@ -9,7 +9,7 @@ import (
 const (
 	kmhPerMph  = 1.609344
 	kmhPerKnot = 1.852
-	// maxParsedKmh bounds what ParseMaxspeed accepts as a number; anything
+	// maxParsedKmh bounds what parseMaxspeed accepts as a number; anything
 	// larger is garbage, not a limit.
 	maxParsedKmh = 1000
 )
@@ -28,8 +28,8 @@ type Zones struct {
 	Urban map[string]bool
 }
 
-// Maxspeed is a parsed maxspeed value.
-type Maxspeed struct {
+// maxspeed is a parsed maxspeed value.
+type maxspeed struct {
 	// Kmh is the limit in km/h, 0 when the value gives no usable limit
 	// ("walk", "signals", garbage, a zone without a general limit).
 	Kmh float64
@@ -42,34 +42,34 @@ type Maxspeed struct {
 }
 
 // Known reports whether the value gave a usable limit.
-func (m Maxspeed) Known() bool { return m.Kmh > 0 }
+func (m maxspeed) Known() bool { return m.Kmh > 0 }
 
-// ParseMaxspeed parses an OSM maxspeed value: "50", "50 km/h", "30 mph",
+// parseMaxspeed parses an OSM maxspeed value: "50", "50 km/h", "30 mph",
 // "30mph", "10 knots", "none", zone values ("DE:rural", "US:urban",
 // "RO:urban", "FR:zone30", "DE:zone:30") looked up in zones. For a list
 // ("50;70") the first value counts, as in OSRM. "walk", "signals",
-// "variable" and garbage give a zero Maxspeed (no limit known). The result
+// "variable" and garbage give a zero maxspeed (no limit known). The result
 // never has a negative, NaN or infinite Kmh.
-func ParseMaxspeed(v string, zones Zones) Maxspeed {
+func parseMaxspeed(v string, zones Zones) maxspeed {
 	s := strings.TrimSpace(v)
 	if i := strings.IndexByte(s, ';'); i >= 0 {
 		s = strings.TrimSpace(s[:i])
 	}
 	s = strings.ToLower(s)
 	if s == "" {
-		return Maxspeed{}
+		return maxspeed{}
 	}
 	if s == "none" {
-		return Maxspeed{Kmh: positiveOrZero(zones.NoneKmh), None: true}
+		return maxspeed{Kmh: positiveOrZero(zones.NoneKmh), None: true}
 	}
 	if kmh, ok := parseNumericSpeed(s); ok {
-		return Maxspeed{Kmh: kmh}
+		return maxspeed{Kmh: kmh}
 	}
 	colon := strings.IndexByte(s, ':')
 	if colon <= 0 || !isZoneCountry(s[:colon]) {
-		return Maxspeed{}
+		return maxspeed{}
 	}
-	m := Maxspeed{Zone: s}
+	m := maxspeed{Zone: s}
 	suffix := s[colon+1:]
 	if kmh, ok := zones.Exact[s]; ok {
 		m.Kmh = positiveOrZero(kmh)

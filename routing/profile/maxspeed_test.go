@@ -6,7 +6,7 @@ import (
 )
 
 func TestParseMaxspeed(t *testing.T) {
-	zones := loadCar(t).Zones()
+	zones := loadCar(t).zoneTable()
 	mph := func(v float64) float64 { return v * 1.609344 }
 	tests := []struct {
 		in    string
@@ -57,34 +57,34 @@ func TestParseMaxspeed(t *testing.T) {
 		{"1:50", 0, false, "", false},
 	}
 	for _, tc := range tests {
-		got := ParseMaxspeed(tc.in, zones)
+		got := parseMaxspeed(tc.in, zones)
 		if math.Abs(got.Kmh-tc.kmh) > 1e-9 || got.None != tc.none || got.Zone != tc.zone || got.Urban != tc.urban {
-			t.Errorf("ParseMaxspeed(%q) = %+v, want kmh %v none %v zone %q urban %v", tc.in, got, tc.kmh, tc.none, tc.zone, tc.urban)
+			t.Errorf("parseMaxspeed(%q) = %+v, want kmh %v none %v zone %q urban %v", tc.in, got, tc.kmh, tc.none, tc.zone, tc.urban)
 		}
 		if got.Known() != (tc.kmh > 0) {
-			t.Errorf("ParseMaxspeed(%q).Known() = %v", tc.in, got.Known())
+			t.Errorf("parseMaxspeed(%q).Known() = %v", tc.in, got.Known())
 		}
 	}
 }
 
 func FuzzParseMaxspeed(f *testing.F) {
-	zones := loadCar(f).Zones()
+	zones := loadCar(f).zoneTable()
 	for _, s := range []string{"50", "50 km/h", "30 mph", "30mph", "none", "walk", "signals", "US:urban", "DE:rural", "RO:urban", "50;70", "FR:zone30", "DE:zone:", "xx:", ":", ";", "1e400", "NaN", "..", "Inf"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m := ParseMaxspeed(s, zones)
+		m := parseMaxspeed(s, zones)
 		if math.IsNaN(m.Kmh) || math.IsInf(m.Kmh, 0) || m.Kmh < 0 || m.Kmh > maxParsedKmh {
-			t.Fatalf("ParseMaxspeed(%q).Kmh = %v", s, m.Kmh)
+			t.Fatalf("parseMaxspeed(%q).Kmh = %v", s, m.Kmh)
 		}
 		if m.None && m.Kmh != zones.NoneKmh {
-			t.Fatalf("ParseMaxspeed(%q) none with %v", s, m.Kmh)
+			t.Fatalf("parseMaxspeed(%q) none with %v", s, m.Kmh)
 		}
 		if m.Urban && m.Zone == "" {
-			t.Fatalf("ParseMaxspeed(%q) urban without a zone: %+v", s, m)
+			t.Fatalf("parseMaxspeed(%q) urban without a zone: %+v", s, m)
 		}
-		if again := ParseMaxspeed(s, zones); again != m {
-			t.Fatalf("ParseMaxspeed(%q) not deterministic", s)
+		if again := parseMaxspeed(s, zones); again != m {
+			t.Fatalf("parseMaxspeed(%q) not deterministic", s)
 		}
 	})
 }

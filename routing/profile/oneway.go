@@ -2,61 +2,61 @@ package profile
 
 import "strings"
 
-// Oneway is the direction a car may drive a way, relative to the order of
+// onewayDir is the direction a car may drive a way, relative to the order of
 // its nodes.
-type Oneway int8
+type onewayDir int8
 
-// Oneway values.
+// The one-way directions.
 const (
-	// OnewayNo: both directions.
-	OnewayNo Oneway = iota
-	// OnewayForward: only in way direction (oneway=yes).
-	OnewayForward
-	// OnewayBackward: only against way direction (oneway=-1).
-	OnewayBackward
-	// OnewayClosed: no direction (oneway=reversible, alternating).
-	OnewayClosed
+	// onewayNo: both directions.
+	onewayNo onewayDir = iota
+	// onewayForward: only in way direction (oneway=yes).
+	onewayForward
+	// onewayBackward: only against way direction (oneway=-1).
+	onewayBackward
+	// onewayClosed: no direction (oneway=reversible, alternating).
+	onewayClosed
 )
 
 // String returns "no", "forward", "backward" or "closed".
-func (o Oneway) String() string {
+func (o onewayDir) String() string {
 	switch o {
-	case OnewayForward:
+	case onewayForward:
 		return "forward"
-	case OnewayBackward:
+	case onewayBackward:
 		return "backward"
-	case OnewayClosed:
+	case onewayClosed:
 		return "closed"
 	}
 	return "no"
 }
 
 // Forward reports whether a car may drive in way direction.
-func (o Oneway) Forward() bool { return o == OnewayNo || o == OnewayForward }
+func (o onewayDir) Forward() bool { return o == onewayNo || o == onewayForward }
 
 // Backward reports whether a car may drive against way direction.
-func (o Oneway) Backward() bool { return o == OnewayNo || o == OnewayBackward }
+func (o onewayDir) Backward() bool { return o == onewayNo || o == onewayBackward }
 
-// ParseOneway parses a oneway value. implied says whether the way is
+// parseOneway parses a oneway value. implied says whether the way is
 // one-way without a tag (a motorway, a roundabout). "yes", "1", "true" give
 // OnewayForward; "-1", "reverse" OnewayBackward; "no", "false", "0"
 // OnewayNo even where implied (an explicit tag wins); "reversible" and
 // "alternating" OnewayClosed. An empty or unknown value gives the implied
 // direction: OnewayForward if implied, else OnewayNo. Case and surrounding
 // space are ignored.
-func ParseOneway(v string, implied bool) Oneway {
+func parseOneway(v string, implied bool) onewayDir {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "yes", "1", "true":
-		return OnewayForward
+		return onewayForward
 	case "-1", "reverse":
-		return OnewayBackward
+		return onewayBackward
 	case "no", "false", "0":
-		return OnewayNo
+		return onewayNo
 	case "reversible", "alternating":
-		return OnewayClosed
+		return onewayClosed
 	}
 	if implied {
-		return OnewayForward
+		return onewayForward
 	}
-	return OnewayNo
+	return onewayNo
 }

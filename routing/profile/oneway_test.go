@@ -6,35 +6,35 @@ func TestParseOneway(t *testing.T) {
 	tests := []struct {
 		in      string
 		implied bool
-		want    Oneway
+		want    onewayDir
 	}{
-		{"yes", false, OnewayForward},
-		{"1", false, OnewayForward},
-		{"true", false, OnewayForward},
-		{" YES ", false, OnewayForward},
-		{"-1", false, OnewayBackward},
-		{"reverse", false, OnewayBackward},
-		{"-1", true, OnewayBackward},
-		{"no", false, OnewayNo},
-		{"false", false, OnewayNo},
-		{"0", false, OnewayNo},
-		{"no", true, OnewayNo},
-		{"", false, OnewayNo},
-		{"", true, OnewayForward},
-		{"garbage", false, OnewayNo},
-		{"garbage", true, OnewayForward},
-		{"reversible", false, OnewayClosed},
-		{"alternating", true, OnewayClosed},
+		{"yes", false, onewayForward},
+		{"1", false, onewayForward},
+		{"true", false, onewayForward},
+		{" YES ", false, onewayForward},
+		{"-1", false, onewayBackward},
+		{"reverse", false, onewayBackward},
+		{"-1", true, onewayBackward},
+		{"no", false, onewayNo},
+		{"false", false, onewayNo},
+		{"0", false, onewayNo},
+		{"no", true, onewayNo},
+		{"", false, onewayNo},
+		{"", true, onewayForward},
+		{"garbage", false, onewayNo},
+		{"garbage", true, onewayForward},
+		{"reversible", false, onewayClosed},
+		{"alternating", true, onewayClosed},
 	}
 	for _, tc := range tests {
-		if got := ParseOneway(tc.in, tc.implied); got != tc.want {
-			t.Errorf("ParseOneway(%q, %v) = %v, want %v", tc.in, tc.implied, got, tc.want)
+		if got := parseOneway(tc.in, tc.implied); got != tc.want {
+			t.Errorf("parseOneway(%q, %v) = %v, want %v", tc.in, tc.implied, got, tc.want)
 		}
 	}
 	for _, tc := range []struct {
-		o        Oneway
+		o        onewayDir
 		fwd, bwd bool
-	}{{OnewayNo, true, true}, {OnewayForward, true, false}, {OnewayBackward, false, true}, {OnewayClosed, false, false}} {
+	}{{onewayNo, true, true}, {onewayForward, true, false}, {onewayBackward, false, true}, {onewayClosed, false, false}} {
 		if tc.o.Forward() != tc.fwd || tc.o.Backward() != tc.bwd {
 			t.Errorf("%v: forward %v backward %v", tc.o, tc.o.Forward(), tc.o.Backward())
 		}
@@ -47,18 +47,18 @@ func FuzzParseOneway(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, implied bool) {
-		o := ParseOneway(s, implied)
-		if o < OnewayNo || o > OnewayClosed {
-			t.Fatalf("ParseOneway(%q, %v) = %d out of range", s, implied, o)
+		o := parseOneway(s, implied)
+		if o < onewayNo || o > onewayClosed {
+			t.Fatalf("parseOneway(%q, %v) = %d out of range", s, implied, o)
 		}
-		plain := ParseOneway(s, false)
+		plain := parseOneway(s, false)
 		// Implied one-way only changes the answer for values that say
 		// nothing, and then from both ways to forward.
-		if o != plain && !(plain == OnewayNo && o == OnewayForward) {
-			t.Fatalf("ParseOneway(%q): implied %v, plain %v", s, o, plain)
+		if o != plain && !(plain == onewayNo && o == onewayForward) {
+			t.Fatalf("parseOneway(%q): implied %v, plain %v", s, o, plain)
 		}
-		if implied && o == OnewayNo && plain != OnewayNo {
-			t.Fatalf("ParseOneway(%q, true) = no", s)
+		if implied && o == onewayNo && plain != onewayNo {
+			t.Fatalf("parseOneway(%q, true) = no", s)
 		}
 	})
 }

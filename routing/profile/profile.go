@@ -328,11 +328,11 @@ func (p *Profile) compile() error {
 	return errors.Join(errs...)
 }
 
-// Zones returns the maxspeed zone table, for ParseMaxspeed.
-func (p *Profile) Zones() Zones { return p.zones }
+// zoneTable returns the maxspeed zone table, for parseMaxspeed.
+func (p *Profile) zoneTable() Zones { return p.zones }
 
-// Classes returns the routable highway classes, sorted.
-func (p *Profile) Classes() []string { return sortedKeys(p.HighwaySpeedsKmh) }
+// classes returns the routable highway classes, sorted.
+func (p *Profile) classes() []string { return sortedKeys(p.HighwaySpeedsKmh) }
 
 // IsCarCandidate reports, from the highway and route values alone, whether
 // a way may be a car road. It is a cheap pre-filter; Way decides.

@@ -35,7 +35,7 @@ func TestLoadCar(t *testing.T) {
 		}
 	}
 	if len(p.HighwaySpeedsKmh) != len(want) {
-		t.Errorf("classes %v", p.Classes())
+		t.Errorf("classes %v", p.classes())
 	}
 	tr := p.Turns
 	if tr.TurnPenaltyS != 7.5 || tr.TurnBias != 1.075 || tr.UTurnPenaltyS != 20 || tr.TrafficSignalPenaltyS != 2 {
@@ -45,7 +45,7 @@ func TestLoadCar(t *testing.T) {
 		t.Errorf("factor %v ferry %v", p.Maxspeed.Factor, p.Routes["ferry"])
 	}
 	for _, z := range []string{"us:urban", "de:urban", "de:rural", "de:motorway", "at:rural", "fr:urban", "es:rural", "pt:urban", "it:rural", "gb:nsl_single", "ad:urban", "ru:urban"} {
-		if _, ok := p.Zones().Exact[z]; !ok {
+		if _, ok := p.zoneTable().Exact[z]; !ok {
 			t.Errorf("zone %s missing", z)
 		}
 	}

@@ -2,8 +2,8 @@ package profile
 
 import "math"
 
-// Turn describes a turn for TurnCost beyond its angle.
-type Turn struct {
+// turnContext describes a turn for TurnCost beyond its angle.
+type turnContext struct {
 	// Roads is the number of roads meeting at the turn's vertex, the
 	// incoming one included (OSRM's number_of_roads). The angle penalty
 	// applies only at a real intersection (Roads > 2), on a U-turn, or
@@ -22,10 +22,10 @@ type Turn struct {
 // road edges meet; see TurnCost. Its signature fits routing.TurnCostFunc,
 // so prof.TurnCostS can be passed as a function value.
 func (p *Profile) TurnCostS(angleDeg float64, uTurn, signal bool, roads int) float64 {
-	return p.TurnCost(angleDeg, Turn{Roads: roads, UTurn: uTurn, Signal: signal})
+	return p.turnCost(angleDeg, turnContext{Roads: roads, UTurn: uTurn, Signal: signal})
 }
 
-// TurnCost returns the cost in seconds of a turn, as OSRM's car.lua
+// turnCost returns the cost in seconds of a turn, as OSRM's car.lua
 // process_turn computes it.
 //
 // angleDeg is the change of heading from the incoming to the outgoing road
@@ -44,7 +44,7 @@ func (p *Profile) TurnCostS(angleDeg float64, uTurn, signal bool, roads int) flo
 // when t.Roads > 2, t.UTurn or t.ModeChange. A U-turn adds
 // u_turn_penalty_s on top, and a traffic signal at the vertex adds
 // traffic_signal_penalty_s to any turn (straight on included).
-func (p *Profile) TurnCost(angleDeg float64, t Turn) float64 {
+func (p *Profile) turnCost(angleDeg float64, t turnContext) float64 {
 	var cost float64
 	if t.Signal {
 		cost += p.Turns.TrafficSignalPenaltyS

@@ -9,12 +9,12 @@ func TestTurnCostS(t *testing.T) {
 	p := loadCar(t)
 	left := *p
 	left.DrivingSide = "left"
-	cross := Turn{Roads: 3}
+	cross := turnContext{Roads: 3}
 	tests := []struct {
 		name  string
 		p     *Profile
 		angle float64
-		turn  Turn
+		turn  turnContext
 		want  float64
 	}{
 		// Values worked out from OSRM's sigmoid with turn_penalty 7.5 and
@@ -27,24 +27,24 @@ func TestTurnCostS(t *testing.T) {
 		{"left", p, -90, cross, 5.394744},
 		{"sharp left", p, -135, cross, 7.412106},
 		{"left wrapped from 270", p, 270, cross, 5.394744},
-		{"u-turn", p, 180, Turn{Roads: 1, UTurn: true}, 7.454800 + 20},
-		{"u-turn as -180", p, -180, Turn{Roads: 4, UTurn: true}, 7.454800 + 20},
-		{"signal straight on a road", p, 0, Turn{Roads: 2, Signal: true}, 2},
-		{"signal and left", p, -90, Turn{Roads: 4, Signal: true}, 2 + 5.394744},
-		{"bend in a road: no angle cost", p, 90, Turn{Roads: 2}, 0},
-		{"onto a ferry", p, 90, Turn{Roads: 2, ModeChange: true}, 2.105256},
+		{"u-turn", p, 180, turnContext{Roads: 1, UTurn: true}, 7.454800 + 20},
+		{"u-turn as -180", p, -180, turnContext{Roads: 4, UTurn: true}, 7.454800 + 20},
+		{"signal straight on a road", p, 0, turnContext{Roads: 2, Signal: true}, 2},
+		{"signal and left", p, -90, turnContext{Roads: 4, Signal: true}, 2 + 5.394744},
+		{"bend in a road: no angle cost", p, 90, turnContext{Roads: 2}, 0},
+		{"onto a ferry", p, 90, turnContext{Roads: 2, ModeChange: true}, 2.105256},
 		{"left-hand traffic: left is cheap", &left, -90, cross, 2.105256},
 		{"left-hand traffic: right is dear", &left, 90, cross, 5.394744},
 		{"NaN angle is straight", p, math.NaN(), cross, 0.006919},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.p.TurnCost(tc.angle, tc.turn); math.Abs(got-tc.want) > 1e-6 {
-				t.Errorf("TurnCost(%v, %+v) = %.6f, want %.6f", tc.angle, tc.turn, got, tc.want)
+			if got := tc.p.turnCost(tc.angle, tc.turn); math.Abs(got-tc.want) > 1e-6 {
+				t.Errorf("turnCost(%v, %+v) = %.6f, want %.6f", tc.angle, tc.turn, got, tc.want)
 			}
 		})
 	}
-	// TurnCostS is TurnCost with positional arguments.
+	// TurnCostS is turnCost with positional arguments.
 	if got, want := p.TurnCostS(-90, false, true, 4), 2+5.394744; math.Abs(got-want) > 1e-6 {
 		t.Errorf("TurnCostS(-90, signal, 4 roads) = %v, want %v", got, want)
 	}
@@ -54,7 +54,7 @@ func TestTurnCostS(t *testing.T) {
 	// The cost grows with the angle on both sides.
 	prevR, prevL := -1.0, -1.0
 	for a := 0.0; a < 180; a += 5 {
-		r, l := p.TurnCost(a, cross), p.TurnCost(-a, cross)
+		r, l := p.turnCost(a, cross), p.turnCost(-a, cross)
 		if r < prevR || l < prevL || (a > 0 && l <= r) {
 			t.Fatalf("angle %v: right %v left %v", a, r, l)
 		}

@@ -25,8 +25,8 @@ type Way struct {
 	// Roundabout is true on junction=roundabout/circular (the profile's
 	// implied_junctions).
 	Roundabout bool
-	// MaxspeedFwd and MaxspeedBwd are the parsed limits per direction.
-	MaxspeedFwd, MaxspeedBwd Maxspeed
+	// maxspeedFwd and maxspeedBwd are the parsed limits per direction.
+	maxspeedFwd, maxspeedBwd maxspeed
 	// Toll is true when a car pays to use the way (toll=* or
 	// toll:motorcar=* other than "no").
 	Toll bool
@@ -47,15 +47,15 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 	if !isRoute && !isRoad {
 		return Way{}, false
 	}
-	if p.excluded(t) || p.WayAccess(t) == AccessDenied {
+	if p.excluded(t) || p.wayAccess(t) == accessDenied {
 		return Way{}, false
 	}
 	junction := t.Find("junction")
 	w.Roundabout = p.impliedJct[junction]
 	implied := w.Roundabout || (!isRoute && p.impliedHwy[highway])
 	ov := firstPresent(t, p.Oneway.Keys)
-	dir := ParseOneway(ov, implied)
-	if dir == OnewayClosed || p.closedOneway[strings.ToLower(strings.TrimSpace(ov))] {
+	dir := parseOneway(ov, implied)
+	if dir == onewayClosed || p.closedOneway[strings.ToLower(strings.TrimSpace(ov))] {
 		return Way{}, false
 	}
 	w.Forward, w.Backward = dir.Forward(), dir.Backward()
@@ -66,7 +66,7 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 		w.Class, w.Route = route, true
 		w.SpeedFwdKmh, w.SpeedBwdKmh = rr.SpeedKmh, rr.SpeedKmh
 		w.RoadType = p.routeTypes[route]
-		if d, ok := ParseDuration(t.Find("duration")); ok {
+		if d, ok := parseDuration(t.Find("duration")); ok {
 			w.DurationS = math.Max(d, p.MinRouteDurationS)
 		}
 		return w, true
@@ -74,10 +74,10 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 
 	w.Class = highway
 	fwd, bwd := p.maxspeeds(t)
-	w.MaxspeedFwd, w.MaxspeedBwd = fwd, bwd
+	w.maxspeedFwd, w.maxspeedBwd = fwd, bwd
 	w.SpeedFwdKmh = p.roadSpeed(hwSpeed, fwd, t)
 	w.SpeedBwdKmh = p.roadSpeed(hwSpeed, bwd, t)
-	w.RoadType = p.RoadTypeFor(highway, p.IsCity(highway, fwd, bwd))
+	w.RoadType = p.roadTypeFor(highway, p.isCity(highway, fwd, bwd))
 	return w, true
 }
 
@@ -100,7 +100,7 @@ func (p *Profile) excluded(t Tags) bool {
 
 // maxspeeds reads the limits per direction: for each maxspeed key in order,
 // key:forward / key:backward, else key itself, until both are known.
-func (p *Profile) maxspeeds(t Tags) (fwd, bwd Maxspeed) {
+func (p *Profile) maxspeeds(t Tags) (fwd, bwd maxspeed) {
 	var fv, bv string
 	for _, k := range p.Maxspeed.Keys {
 		if fv == "" {
@@ -122,13 +122,13 @@ func (p *Profile) maxspeeds(t Tags) (fwd, bwd Maxspeed) {
 			break
 		}
 	}
-	return ParseMaxspeed(fv, p.zones), ParseMaxspeed(bv, p.zones)
+	return parseMaxspeed(fv, p.zones), parseMaxspeed(bv, p.zones)
 }
 
 // roadSpeed turns a class speed and a parsed limit into a travel speed:
 // limit * factor when a limit is known (else the class speed), capped by
 // the surface and by max_kmh.
-func (p *Profile) roadSpeed(classKmh float64, m Maxspeed, t Tags) float64 {
+func (p *Profile) roadSpeed(classKmh float64, m maxspeed, t Tags) float64 {
 	s := classKmh
 	if m.Known() {
 		s = m.Kmh * p.Maxspeed.Factor
@@ -139,10 +139,10 @@ func (p *Profile) roadSpeed(classKmh float64, m Maxspeed, t Tags) float64 {
 	return math.Min(s, p.Maxspeed.MaxKmh)
 }
 
-// IsCity decides whether a road is a City road type (see road_types in
+// isCity decides whether a road is a City road type (see road_types in
 // configs/car.yaml): its class is a city class, either direction's limit is
 // an urban zone, or a tagged limit is at most city_max_kmh.
-func (p *Profile) IsCity(class string, fwd, bwd Maxspeed) bool {
+func (p *Profile) isCity(class string, fwd, bwd maxspeed) bool {
 	if p.cityClasses[class] || fwd.Urban || bwd.Urban {
 		return true
 	}
@@ -150,9 +150,9 @@ func (p *Profile) IsCity(class string, fwd, bwd Maxspeed) bool {
 	return fwd.Known() && !fwd.None && fwd.Kmh <= lim || bwd.Known() && !bwd.None && bwd.Kmh <= lim
 }
 
-// RoadTypeFor returns the SOAP road type of a highway class or route value,
+// roadTypeFor returns the SOAP road type of a highway class or route value,
 // rural or city; Defaultspeed for an unknown class.
-func (p *Profile) RoadTypeFor(class string, city bool) RoadType {
+func (p *Profile) roadTypeFor(class string, city bool) RoadType {
 	if rt, ok := p.routeTypes[class]; ok {
 		return rt
 	}
@@ -174,7 +174,7 @@ func (p *Profile) RoadTypeFor(class string, city bool) RoadType {
 // barriers.passable_if tag matches (bollard=rising, kerb=lowered).
 func (p *Profile) Node(t Tags) (signal, barrier bool) {
 	signal = t.Find("highway") == "traffic_signals"
-	if v := AccessValue(t, p.Access.Hierarchy); v != "" {
+	if v := accessValue(t, p.Access.Hierarchy); v != "" {
 		return signal, p.barrierDenied[v]
 	}
 	b := t.Find("barrier")

@@ -1,7 +1,8 @@
 // Package routingtest gives other packages' tests the routing graphs of
 // routing's hand-written OSM fixtures (routing/testdata/*.osm, each with
-// its routes worked out by hand in its comment), built with the car
-// profile of configs/car.yaml, once per fixture and test binary.
+// its routes worked out by hand in its comment) and of the real extracts
+// (Delaware, Andorra, ...), built with the car profile of
+// configs/car.yaml, once per fixture or extract and test binary.
 package routingtest
 
 import (
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/osmroad"
 	"github.com/geosvc/geosvc/routing/profile"
@@ -31,30 +33,55 @@ var (
 // failing tb when it cannot be built.
 func Graph(tb testing.TB, name string) *routing.Graph {
 	tb.Helper()
-	mu.Lock()
-	b := graphs[name]
-	if b == nil {
-		b = &built{}
-		graphs[name] = b
+	g, err := once(name, func() (*routing.Graph, error) {
+		return build(filepath.Join(root(), "routing", "testdata", name))
+	})
+	if err != nil {
+		tb.Fatalf("routing fixture %s: %v", name, err)
 	}
-	mu.Unlock()
-	b.once.Do(func() { b.g, b.err = build(name) })
-	if b.err != nil {
-		tb.Fatalf("routing fixture %s: %v", name, b.err)
-	}
-	return b.g
+	return g
 }
 
-// build reads and builds a fixture; the paths are found from this file's
-// own place in the module, whichever package's test calls.
-func build(name string) (*routing.Graph, error) {
+// Extract returns the graph of the named real extract (extracts.Path:
+// "delaware", "andorra", ...). When the extract is not on this machine
+// the test is skipped, or, under CI=true, fails.
+func Extract(tb testing.TB, name string) *routing.Graph {
+	tb.Helper()
+	path := extracts.Require(tb, name)
+	g, err := once("extract:"+name, func() (*routing.Graph, error) { return build(path) })
+	if err != nil {
+		tb.Fatalf("routing extract %s: %v", name, err)
+	}
+	return g
+}
+
+// once builds the graph of key with fn on its first call.
+func once(key string, fn func() (*routing.Graph, error)) (*routing.Graph, error) {
+	mu.Lock()
+	b := graphs[key]
+	if b == nil {
+		b = &built{}
+		graphs[key] = b
+	}
+	mu.Unlock()
+	b.once.Do(func() { b.g, b.err = fn() })
+	return b.g, b.err
+}
+
+// root is the module's directory, found from this file's own place in it,
+// whichever package's test calls.
+func root() string {
 	_, self, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(self), "..", "..")
-	prof, err := profile.Load(filepath.Join(root, "configs", "car.yaml"))
+	return filepath.Join(filepath.Dir(self), "..", "..")
+}
+
+// build reads and builds an OSM file with the car profile.
+func build(path string) (*routing.Graph, error) {
+	prof, err := profile.Load(filepath.Join(root(), "configs", "car.yaml"))
 	if err != nil {
 		return nil, err
 	}
-	net, err := osmroad.Read(filepath.Join(root, "routing", "testdata", name), prof)
+	net, err := osmroad.Read(path, prof)
 	if err != nil {
 		return nil, err
 	}

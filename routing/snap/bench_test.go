@@ -36,12 +36,12 @@ func BenchmarkNearestCellSize(b *testing.B) {
 					ix.Nearest(p, 1000, nil)
 				}
 			}
-			b.ReportMetric(float64(ix.SizeBytes())/1e6, "indexMB")
+			b.ReportMetric(float64(ix.sizeBytes())/1e6, "indexMB")
 		})
 	}
 }
 
-// BenchmarkWithin1000 runs Within (radius 250 m, at most 10 hits) for 1000
+// BenchmarkWithin1000 runs within (radius 250 m, at most 10 hits) for 1000
 // points near Delaware roads.
 func BenchmarkWithin1000(b *testing.B) {
 	_, ix := delawareIx(b)
@@ -49,7 +49,7 @@ func BenchmarkWithin1000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, p := range pts {
-			ix.Within(p, 250, nil, 10)
+			ix.within(p, 250, nil, 10)
 		}
 	}
 }
@@ -65,7 +65,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(ix.SizeBytes())/1e6, "indexMB")
+	b.ReportMetric(float64(ix.sizeBytes())/1e6, "indexMB")
 }
 
 // BenchmarkLoad measures opening a file holding the Delaware index

@@ -452,7 +452,7 @@ func (bf *bruteForce) within(p orb.Point, radiusM float64) map[uint32]Hit {
 func TestDelawareAgainstBruteForce(t *testing.T) {
 	net, ix := delawareIx(t)
 	t.Logf("Delaware: %d edges, %d shape points, %d cells, %d cell entries, grid %dx%d, index %.1f MB",
-		len(net.starts), len(net.shape), len(ix.cellX), len(ix.segs), ix.g.NX, ix.g.NY, float64(ix.SizeBytes())/1e6)
+		len(net.starts), len(net.shape), len(ix.cellX), len(ix.segs), ix.g.NX, ix.g.NY, float64(ix.sizeBytes())/1e6)
 	bf := newBruteForce(ix)
 	rng := rand.New(rand.NewPCG(7, 7))
 	near := nearRoadPoints(ix, 4000, 400, 11)
@@ -490,24 +490,24 @@ func TestDelawareAgainstBruteForce(t *testing.T) {
 	if hits < len(near)/3 {
 		t.Errorf("only %d of %d queries snapped", hits, len(near))
 	}
-	// Within against brute force, all hits, then the nearest few.
+	// within against brute force, all hits, then the nearest few.
 	for k, p := range near[:600] {
 		radius := []float64{100, 400}[k%2]
 		want := bf.within(p, radius)
-		got := ix.Within(p, radius, nil, 0)
+		got := ix.within(p, radius, nil, 0)
 		if len(got) != len(want) {
-			t.Fatalf("point %d: Within %d hits, brute force %d", k, len(got), len(want))
+			t.Fatalf("point %d: within %d hits, brute force %d", k, len(got), len(want))
 		}
 		for j, h := range got {
 			if want[h.Edge] != h {
-				t.Fatalf("point %d: Within hit %+v, brute force %+v", k, h, want[h.Edge])
+				t.Fatalf("point %d: within hit %+v, brute force %+v", k, h, want[h.Edge])
 			}
 			if j > 0 && h.DistanceM < got[j-1].DistanceM-1e-6 {
 				t.Fatalf("point %d: hits not sorted", k)
 			}
 		}
-		if top := ix.Within(p, radius, nil, 3); len(got) > 0 && !slices.Equal(top, got[:min(3, len(got))]) {
-			t.Fatalf("point %d: Within max 3 = %+v, want %+v", k, top, got[:min(3, len(got))])
+		if top := ix.within(p, radius, nil, 3); len(got) > 0 && !slices.Equal(top, got[:min(3, len(got))]) {
+			t.Fatalf("point %d: within max 3 = %+v, want %+v", k, top, got[:min(3, len(got))])
 		}
 	}
 }

@@ -4,7 +4,7 @@
 // along the edge by length, and the distance. It is OSRM's phantom-node
 // lookup.
 //
-// The index is a uniform grid over lon/lat (cells of about DefaultCellM
+// The index is a uniform grid over lon/lat (cells of about defaultCellM
 // metres) whose non-empty cells are stored as CSR arrays: per grid row the
 // sorted column numbers of its non-empty cells, and per cell the segments
 // that cross it. Distances are compared in a local equirectangular
@@ -24,8 +24,8 @@ import (
 	"github.com/geosvc/geosvc/geo"
 )
 
-// DefaultCellM is the grid cell size in metres used by Build.
-const DefaultCellM = 125
+// defaultCellM is the grid cell size in metres used by Build.
+const defaultCellM = 125
 
 // noEdge marks a shape point that starts no segment (the last point of an
 // edge, or a point outside every edge's range).
@@ -91,11 +91,11 @@ func clampInt(f float64) int {
 }
 
 // Build indexes the polylines shape[starts[e]:ends[e]] for every edge e,
-// with DefaultCellM cells. Edge ranges must lie within shape and must not
+// with defaultCellM cells. Edge ranges must lie within shape and must not
 // overlap; an edge with fewer than two points has no segment and is never
 // returned. The index keeps shape (do not modify it afterwards).
 func Build(shape []orb.Point, starts, ends []uint32) (*Index, error) {
-	return build(shape, starts, ends, DefaultCellM)
+	return build(shape, starts, ends, defaultCellM)
 }
 
 func build(shape []orb.Point, starts, ends []uint32, cellM float64) (*Index, error) {
@@ -235,15 +235,15 @@ func (ix *Index) forEachSegmentCell(fn func(x, y int, i uint32)) {
 	}
 }
 
-// NumEdges returns the number of edges the index was built over.
-func (ix *Index) NumEdges() int { return len(ix.starts) }
+// numEdges returns the number of edges the index was built over.
+func (ix *Index) numEdges() int { return len(ix.starts) }
 
 // Shape returns the polylines' points as given to Build (or as loaded),
 // aliasing the index's storage: read-only.
 func (ix *Index) Shape() []orb.Point { return ix.shape }
 
-// EdgeLengthM returns the haversine length of edge e in metres.
-func (ix *Index) EdgeLengthM(e uint32) float64 {
+// edgeLengthM returns the haversine length of edge e in metres.
+func (ix *Index) edgeLengthM(e uint32) float64 {
 	s, t := ix.starts[e], ix.ends[e]
 	if t-s < 2 {
 		return 0
@@ -251,9 +251,9 @@ func (ix *Index) EdgeLengthM(e uint32) float64 {
 	return ix.cum[t-1]
 }
 
-// SizeBytes returns the memory the index's arrays take, including the
+// sizeBytes returns the memory the index's arrays take, including the
 // shape.
-func (ix *Index) SizeBytes() int {
+func (ix *Index) sizeBytes() int {
 	return 16*len(ix.shape) + 8*len(ix.cum) + 4*(len(ix.segEdg)+len(ix.starts)+len(ix.ends)+
 		len(ix.rowStart)+len(ix.cellX)+len(ix.cellStart)+len(ix.segs))
 }
@@ -458,11 +458,11 @@ func (ix *Index) Nearest(p orb.Point, radiusM float64, accept func(edge uint32) 
 	return ix.hit(p, bestI, bestT), true
 }
 
-// Within returns, for every accepted edge with a segment within radiusM of
+// within returns, for every accepted edge with a segment within radiusM of
 // p, its nearest point, sorted by distance (then edge id); at most max
 // hits when maxHits > 0. accept (nil accepts all) is called at most once per
 // edge.
-func (ix *Index) Within(p orb.Point, radiusM float64, accept func(edge uint32) bool, maxHits int) []Hit {
+func (ix *Index) within(p orb.Point, radiusM float64, accept func(edge uint32) bool, maxHits int) []Hit {
 	q, ok := ix.newQuery(p, radiusM)
 	if !ok {
 		return nil

@@ -150,7 +150,7 @@ func TestWithin(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			hits := ix.Within(p, tc.radius, tc.accept, tc.max)
+			hits := ix.within(p, tc.radius, tc.accept, tc.max)
 			if len(hits) != len(tc.edges) {
 				t.Fatalf("%d hits %+v, want edges %v", len(hits), hits, tc.edges)
 			}
@@ -165,7 +165,7 @@ func TestWithin(t *testing.T) {
 		})
 	}
 	// Edge 0 has two segments meeting at p's foot: one hit, the lower segment.
-	hits := ix.Within(at(500, 10), 20, nil, 0)
+	hits := ix.within(at(500, 10), 20, nil, 0)
 	if len(hits) != 1 || hits[0].Segment != 0 {
 		t.Errorf("hits at a vertex: %+v", hits)
 	}
@@ -213,7 +213,7 @@ func TestEmpty(t *testing.T) {
 			if _, ok := ix.Nearest(at(0, 0), 1000, nil); ok {
 				t.Error("hit in an empty index")
 			}
-			if hits := ix.Within(at(0, 0), 1000, nil, 0); len(hits) != 0 {
+			if hits := ix.within(at(0, 0), 1000, nil, 0); len(hits) != 0 {
 				t.Error("hits in an empty index")
 			}
 			ix2 := roundTrip(t, ix)
@@ -253,8 +253,8 @@ func TestRoundTrip(t *testing.T) {
 		[]orb.Point{at(-1000, -4000), at(2535.5, -464.5)},
 	)
 	ix2 := roundTrip(t, ix)
-	if ix2.SizeBytes() != ix.SizeBytes() || ix2.NumEdges() != 3 || ix2.EdgeLengthM(1) != ix.EdgeLengthM(1) {
-		t.Fatalf("loaded index differs: %d bytes %d edges", ix2.SizeBytes(), ix2.NumEdges())
+	if ix2.sizeBytes() != ix.sizeBytes() || ix2.numEdges() != 3 || ix2.edgeLengthM(1) != ix.edgeLengthM(1) {
+		t.Fatalf("loaded index differs: %d bytes %d edges", ix2.sizeBytes(), ix2.numEdges())
 	}
 	for x := -1500.0; x <= 3000; x += 97 {
 		for y := -4500.0; y <= 1000; y += 89 {
