@@ -15,6 +15,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/api/keys"
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/geocode"
 )
 
@@ -164,10 +165,8 @@ func newGeocodeResponse(cs []geocode.Candidate) geocodeResponse {
 }
 
 func latLng(p orb.Point) latLngJSON {
-	return latLngJSON{Lat: round7(p[1]), Lng: round7(p[0])}
+	return latLngJSON{Lat: geo.Round7(p[1]), Lng: geo.Round7(p[0])}
 }
-
-func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
 
 // geocodeFormat returns the requested format, "" when unknown.
 func geocodeFormat(q url.Values) string {
