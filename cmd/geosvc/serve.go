@@ -99,7 +99,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	defer closeRedis()
 
 	pm := newProcessMetrics(rdb)
-	admin, err := listenAdmin(cfg.Admin.Addr, pm.reg, rdb, log)
+	admin, err := listenAdmin(cfg.Admin, pm.reg, rdb, log)
 	if err != nil {
 		return err
 	}
