@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/geosvc/geosvc/api/keys"
 	"github.com/geosvc/geosvc/api/keys/redistest"
@@ -51,7 +52,14 @@ type oaFixture struct {
 
 func newOAFixture(t *testing.T) *oaFixture {
 	t.Helper()
-	f := &oaFixture{tdmFixture: newTDMFixture(t, 2)}
+	return newOAFixtureWith(t, 2, StripeOptions{})
+}
+
+// newOAFixtureWith is newOAFixture with chunkRows origin rows per chunk
+// and the payment provider stripe (none when zero).
+func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixture {
+	t.Helper()
+	f := &oaFixture{tdmFixture: newTDMFixture(t, chunkRows)}
 	g := f.srv.Protected()
 	log := slog.New(slog.DiscardHandler)
 	RegisterZip4(g, Zip4Options{Layer: f.zip4.Load})
@@ -77,7 +85,7 @@ func newOAFixture(t *testing.T) *oaFixture {
 		t.Fatal(err)
 	}
 	accounts := keys.NewStore(f.env.Client, keys.Options{Prefix: f.store.Prefix(), Plans: plans, Trials: keys.TrialPolicy{Enabled: true, PerIPPerDay: 2}})
-	RegisterKeys(f.srv, KeysOptions{Store: accounts, Logger: log})
+	RegisterKeys(f.srv, KeysOptions{Store: accounts, Logger: log, Stripe: stripe})
 	return f
 }
 
@@ -555,5 +563,48 @@ func TestOpenAPIQuotaExceeded(t *testing.T) {
 			t.Errorf("quota 429: %s, Retry-After %q", rec.Body, rec.Header().Get("Retry-After"))
 		}
 		d.check(t, http.MethodGet, "/zip4v1/xy2zip", rec)
+	}
+}
+
+// TestOpenAPIServedMaxLocations: a server whose tdm.max_locations is not
+// the default serves the document with that maxItems on an order's
+// origin_addresses and destination_addresses, and every other line as
+// the file has it.
+func TestOpenAPIServedMaxLocations(t *testing.T) {
+	f := newFixture(t, nil)
+	f.srv.SetMaxLocations(2500)
+	rec := f.do(http.MethodGet, openAPIPath, "", "", nil)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d", rec.Code)
+	}
+	got, want := strings.Split(rec.Body.String(), "\n"), strings.Split(string(openAPIDoc), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("%d lines served, the file has %d", len(got), len(want))
+	}
+	changed := 0
+	for i := range got {
+		if got[i] != want[i] {
+			changed++
+			if strings.TrimSpace(got[i]) != "maxItems: 2500" || strings.TrimSpace(want[i]) != fmt.Sprintf("maxItems: %d", DefaultMaxLocations) {
+				t.Errorf("line %d: served %q, the file has %q", i+1, got[i], want[i])
+			}
+		}
+	}
+	if changed != 2 {
+		t.Errorf("%d lines changed, want the 2 maxItems", changed)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := oaObj(oaObj(oaObj(oaObj(doc["components"])["schemas"])["TDMOrder"])["properties"])
+	for _, name := range []string{"origin_addresses", "destination_addresses"} {
+		if n := oaObj(props[name])["maxItems"]; n != 2500 {
+			t.Errorf("%s.maxItems = %v, want 2500", name, n)
+		}
+	}
+	f.srv.SetMaxLocations(0)
+	if rec := f.do(http.MethodGet, openAPIPath, "", "", nil); !bytes.Equal(rec.Body.Bytes(), openAPIDoc) {
+		t.Error("SetMaxLocations(0) does not serve the file as it is")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -244,8 +245,11 @@ func (d oaDoc) validate(s map[string]any, v any, at string) []string {
 		if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(str) {
 			bad("%q does not match %s", str, p)
 		}
-		if n, ok := s["maxLength"].(float64); ok && float64(len(str)) > n {
-			bad("%d characters, want at most %g", len(str), n)
+		if n, ok := s["maxLength"].(float64); ok && float64(utf8.RuneCountInString(str)) > n {
+			bad("%d characters, want at most %g", utf8.RuneCountInString(str), n)
+		}
+		if n, ok := s["minLength"].(float64); ok && float64(utf8.RuneCountInString(str)) < n {
+			bad("%d characters, want at least %g", utf8.RuneCountInString(str), n)
 		}
 		switch s["format"] {
 		case "date-time":
@@ -265,11 +269,11 @@ func (d oaDoc) validate(s map[string]any, v any, at string) []string {
 		if s["type"] == "integer" && num != math.Trunc(num) {
 			bad("%v is not an integer", num)
 		}
-		if lo, ok := s["minimum"].(float64); ok && num < lo {
-			bad("%v is below %v", num, lo)
+		if lo, ok := s["minimum"].(float64); ok && (num < lo || num == lo && s["exclusiveMinimum"] == true) {
+			bad("%v is below %v (exclusive: %v)", num, lo, s["exclusiveMinimum"] == true)
 		}
-		if hi, ok := s["maximum"].(float64); ok && num > hi {
-			bad("%v is above %v", num, hi)
+		if hi, ok := s["maximum"].(float64); ok && (num > hi || num == hi && s["exclusiveMaximum"] == true) {
+			bad("%v is above %v (exclusive: %v)", num, hi, s["exclusiveMaximum"] == true)
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {

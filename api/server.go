@@ -86,7 +86,8 @@ type Server struct {
 	limiter *limiter
 	// planBuckets are the rate limits of the plans that set one.
 	planBuckets map[string]bucket
-	tokens      *tokenSigner // tile tokens; nil until RegisterTiles
+	tokens      *tokenSigner           // tile tokens; nil until RegisterTiles
+	openAPIDoc  atomic.Pointer[[]byte] // the served document; nil: the embedded one
 	bundle      atomic.Pointer[Bundle]
 	usage       *keys.UsageBatch // nil: usage written per request
 	mu          sync.Mutex       // guards closed, stopUsage, usageDone, extraIfaces

@@ -182,6 +182,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			Queue: q, Usage: store, Logger: log, Closing: srv.Closing(),
 			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations,
 		})
+		srv.SetMaxLocations(cfg.TDM.MaxLocations)
 		registerLayers(srv.Protected(), layers)
 		api.RegisterKeys(srv, api.KeysOptions{Store: store, PublicURL: cfg.HTTP.PublicURL, Logger: log, Stripe: api.StripeOptions{
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
