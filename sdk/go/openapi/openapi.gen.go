@@ -1909,7 +1909,7 @@ type Country2dataParams struct {
 	// Admin The administrative level, 0 to 8, also written admin0 to admin8.
 	Admin CovidAdmin `form:"admin" json:"admin"`
 
-	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot runs from 2020-01-22 to 2023-03-09), so the schema states only the format.
+	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
 	Date *CovidDate `form:"date,omitempty" json:"date,omitempty"`
 }
 
@@ -1940,7 +1940,7 @@ type Xy2dataParams struct {
 	// Admin The administrative level, 0 to 8, also written admin0 to admin8.
 	Admin CovidAdmin `form:"admin" json:"admin"`
 
-	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot runs from 2020-01-22 to 2023-03-09), so the schema states only the format.
+	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
 	Date *CovidDate `form:"date,omitempty" json:"date,omitempty"`
 }
 

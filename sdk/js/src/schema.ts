@@ -1729,7 +1729,7 @@ export interface components {
          */
         CovidAdmin: string;
         /**
-         * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot runs from 2020-01-22 to 2023-03-09), so the schema states only the format.
+         * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
          * @example 2020-06-01
          */
         CovidDate: string;
@@ -2648,7 +2648,7 @@ export interface operations {
                  */
                 admin: components["parameters"]["CovidAdmin"];
                 /**
-                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot runs from 2020-01-22 to 2023-03-09), so the schema states only the format.
+                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
                  * @example 2020-06-01
                  */
                 date?: components["parameters"]["CovidDate"];
@@ -2730,7 +2730,7 @@ export interface operations {
                  */
                 admin: components["parameters"]["CovidAdmin"];
                 /**
-                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot runs from 2020-01-22 to 2023-03-09), so the schema states only the format.
+                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
                  * @example 2020-06-01
                  */
                 date?: components["parameters"]["CovidDate"];
