@@ -24,7 +24,7 @@ BENCH_ARGS   ?=
 # request path with {x} and {y} placeholders).
 LOAD         ?= admin
 
-.PHONY: all build data run test vet bench bench-scale fuzz load clean sdk sdk-check sdk-vet sdk-test
+.PHONY: all build data run test race vet bench bench-scale fuzz load clean sdk sdk-check sdk-vet sdk-test
 
 all: build
 
@@ -53,10 +53,40 @@ vet:
 	$(MAKE) sdk-vet
 
 ## test: make vet, then every test (REDIS_URL selects a real Redis; without it
-## the tests use an embedded one), then the SDKs' (make sdk-test)
+## the tests use an embedded one), then make race, then the SDKs' (make
+## sdk-test)
 test: vet
 	$(GO) test -timeout $(TEST_TIMEOUT) ./...
+	$(MAKE) race
 	$(MAKE) sdk-test
+
+# The race detector's share of make test: the packages whose code runs
+# goroutines (the queue, the workers, the API and the key gate) whole,
+# and of routing the tests of its parallel paths on small fixtures (a
+# graph's hierarchies built side by side, customization and many-to-many
+# tables on several workers, the metric cache's concurrent callers): the
+# whole of routing under -race takes over five minutes.
+RACE_PKGS        ?= ./queue/... ./worker/... ./api/... ./keys/...
+# Each name (a regexp) must match a test of its package, so that a renamed
+# test fails here instead of silently leaving the race run.
+RACE_ROUTING     ?= TestFixtureRoutes TestCCHFixtureRoutes TestMetricFixtures TestMetricCache TestAlternativesFixture TestSaveLoadRoundTrip TestBestOrder.*
+RACE_ROUTING_CCH ?= TestWorkersAgree TestTableMatchesPointToPoint TestCancel
+RACE_ROUTING_CH  ?= TestBucketsMatchPointToPoint TestRowSweepMatchesDijkstra
+
+## race: the tests of the concurrent packages under the race detector
+## (RACE_PKGS whole, routing's parallel-path tests)
+race:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
+	@set -e; for spec in './routing:$(RACE_ROUTING)' './routing/cch:$(RACE_ROUTING_CCH)' './routing/ch:$(RACE_ROUTING_CH)'; do \
+		pkg=$${spec%%:*}; names=$${spec#*:}; \
+		list=$$($(GO) test -list . $$pkg); \
+		for n in $$names; do \
+			echo "$$list" | grep -Eq "^($$n)$$" || { echo "race: no test $$n in $$pkg (renamed? update RACE_ROUTING*)" >&2; exit 1; }; \
+		done; \
+		re=$$(echo $$names | tr ' ' '|'); \
+		echo "$(GO) test -race -timeout $(TEST_TIMEOUT) -run '^($$re)$$' $$pkg"; \
+		$(GO) test -race -timeout $(TEST_TIMEOUT) -run "^($$re)\$$" $$pkg; \
+	done
 
 ## sdk: regenerate the SDKs' generated layers from api/openapi.yaml
 ## (sdk/go/openapi by oapi-codegen, sdk/js/src/schema.ts by

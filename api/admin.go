@@ -2,7 +2,6 @@ package api
 
 import (
 	"compress/flate"
-	"math"
 	"net/http"
 	"strconv"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/bundle"
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -270,7 +270,7 @@ func appendCoords(b []byte, vs ...float64) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendFloat(b, math.Round(v*1e7)/1e7, 'f', -1, 64)
+		b = strconv.AppendFloat(b, geo.Round7(v), 'f', -1, 64)
 	}
 	return append(b, ']')
 }

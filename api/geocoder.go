@@ -10,11 +10,13 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/bundle"
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -39,8 +41,9 @@ const (
 // for this value, not the value).
 const mimeJSONUTF8 = "application/json; charset=UTF-8"
 
-// maxAddressLen is the longest address the forward geocoder accepts, in
-// bytes.
+// maxAddressLen is the longest address, and the longest components
+// filter, the forward geocoder accepts, in characters (Unicode code
+// points), each on its own: openapi.yaml's maxLength.
 const maxAddressLen = 1024
 
 // GeocoderOptions configures the geocoderv1 endpoints.
@@ -166,10 +169,8 @@ func newGeocodeResponse(cs []geocode.Candidate) geocodeResponse {
 }
 
 func latLng(p orb.Point) latLngJSON {
-	return latLngJSON{Lat: round7(p[1]), Lng: round7(p[0])}
+	return latLngJSON{Lat: geo.Round7(p[1]), Lng: geo.Round7(p[0])}
 }
-
-func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
 
 // geocodeFormat returns the requested format, "" when unknown.
 func geocodeFormat(q url.Values) string {
@@ -280,8 +281,14 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 		return err
 	}
 	address := strings.TrimSpace(q.Get("address"))
+	if utf8.RuneCountInString(address) > maxAddressLen {
+		return invalidRequest(fmt.Sprintf("address longer than %d characters", maxAddressLen))
+	}
 	var cf geocode.Components
 	if comps := q.Get("components"); comps != "" {
+		if utf8.RuneCountInString(comps) > maxAddressLen {
+			return invalidRequest(fmt.Sprintf("components longer than %d characters", maxAddressLen))
+		}
 		var err error
 		if cf, err = parseComponents(comps); err != nil {
 			return invalidRequest(err.Error())
@@ -295,9 +302,6 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 	}
 	if address == "" {
 		return invalidRequest("address or components is required")
-	}
-	if len(address) > maxAddressLen {
-		return invalidRequest(fmt.Sprintf("address longer than %d bytes", maxAddressLen))
 	}
 	query := geocode.Query{Text: address, Components: cf}
 	var msg string

@@ -13,6 +13,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/bundle"
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 )
@@ -238,7 +239,7 @@ func newRouteEnd(s routing.Snap) routeEnd {
 }
 
 // round7pt rounds a point to 7 decimals.
-func round7pt(p orb.Point) [2]float64 { return [2]float64{round7(p[0]), round7(p[1])} }
+func round7pt(p orb.Point) [2]float64 { return [2]float64(geo.Round7Point(p)) }
 
 // parseLonLatParam reads a required "lon,lat" query parameter with the
 // rules of tdmv1's addresses.

@@ -18,6 +18,7 @@ import (
 	"net/netip"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -77,14 +78,15 @@ type Options struct {
 
 // Server is the REST API server.
 type Server struct {
-	opts   Options
-	log    *slog.Logger
-	e      *echo.Echo
-	hs     *http.Server
-	group  *echo.Group
-	public map[string]bool
-	tokens *tokenSigner // tile tokens; nil until RegisterTiles
-	mu     sync.Mutex   // guards closed, stopUsage, usageDone, extraIfaces
+	opts       Options
+	log        *slog.Logger
+	e          *echo.Echo
+	hs         *http.Server
+	group      *echo.Group
+	public     map[string]bool
+	tokens     *tokenSigner           // tile tokens; nil until RegisterTiles
+	openAPIDoc atomic.Pointer[[]byte] // the served document; nil: the embedded one
+	mu         sync.Mutex             // guards closed, stopUsage, usageDone, extraIfaces
 	// extraIfaces are interfaces served on public routes that check
 	// their key themselves (SOAP).
 	extraIfaces []string

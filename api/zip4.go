@@ -8,6 +8,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/bundle"
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/zip4"
 	"github.com/geosvc/geosvc/keys"
 )
@@ -154,7 +155,7 @@ func newZip4Collection(l *zip4.Layer, ids []int) zip4Collection {
 			GeometryName: zip4GeometryName,
 			Properties: zip4Properties{
 				UID: f.UID, Zip: f.Zip(), Zip9: f.Zip9, FIPS: f.FIPS,
-				BBox:   [4]float64{zip4Round7(b.Min[0]), zip4Round7(b.Min[1]), zip4Round7(b.Max[0]), zip4Round7(b.Max[1])},
+				BBox:   [4]float64{geo.Round7(b.Min[0]), geo.Round7(b.Min[1]), geo.Round7(b.Max[0]), geo.Round7(b.Max[1])},
 				Source: meta.Source, Derived: meta.Derived,
 				Street: f.Street, Side: f.Side,
 			},
@@ -162,7 +163,7 @@ func newZip4Collection(l *zip4.Layer, ids []int) zip4Collection {
 	}
 	out.TotalFeatures = len(out.Features)
 	if len(out.Features) > 0 {
-		out.BBox = []float64{zip4Round7(minLat), zip4Round7(minLon), zip4Round7(maxLat), zip4Round7(maxLon)}
+		out.BBox = []float64{geo.Round7(minLat), geo.Round7(minLon), geo.Round7(maxLat), geo.Round7(maxLon)}
 	}
 	return out
 }
@@ -173,12 +174,9 @@ func zip4Round(mp orb.MultiPolygon) orb.MultiPolygon {
 	for _, poly := range mp {
 		for _, ring := range poly {
 			for i, p := range ring {
-				ring[i] = orb.Point{zip4Round7(p[0]), zip4Round7(p[1])}
+				ring[i] = orb.Point{geo.Round7(p[0]), geo.Round7(p[1])}
 			}
 		}
 	}
 	return mp
 }
-
-// zip4Round7 rounds v to 7 decimals.
-func zip4Round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/geo/cartography"
 	"github.com/geosvc/geosvc/geo/covid"
@@ -153,8 +153,7 @@ func (b *Bundle) BBox() *[4]float64 {
 	bb := b.Graph.Bounds()
 	// float32 node coordinates widened to float64 would print as
 	// -74.96052680000001.
-	deg7 := func(v float64) float64 { return math.Round(v*1e7) / 1e7 }
-	return &[4]float64{deg7(bb.Min[0]), deg7(bb.Min[1]), deg7(bb.Max[0]), deg7(bb.Max[1])}
+	return &[4]float64{geo.Round7(bb.Min[0]), geo.Round7(bb.Min[1]), geo.Round7(bb.Max[0]), geo.Round7(bb.Max[1])}
 }
 
 // Attribution credits the data sets the bundle answers from besides

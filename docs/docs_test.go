@@ -24,14 +24,15 @@ var requiredPages = []string{
 }
 
 // checkedPages returns the pages whose links are checked: the repository's
-// README.md and every docs/*.md.
+// README.md, CONTRIBUTING.md and CHANGELOG.md, and every docs/*.md.
 func checkedPages(t *testing.T) []string {
 	t.Helper()
 	pages, err := filepath.Glob("*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{filepath.Join("..", "README.md")}, pages...)
+	top := []string{filepath.Join("..", "README.md"), filepath.Join("..", "CONTRIBUTING.md"), filepath.Join("..", "CHANGELOG.md")}
+	return append(top, pages...)
 }
 
 func TestRequiredPagesExist(t *testing.T) {

@@ -1,6 +1,7 @@
 // Package geo holds the geometry helpers shared by every data set:
 // distances on the sphere (HaversineM), a local plane for short distances
-// (LocalProjection), and points inside polygons (InteriorPoint, LabelPoint).
+// (LocalProjection), points inside polygons (InteriorPoint, LabelPoint)
+// and rounding to OSM's precision of 7 decimals (Round7, Round7Point).
 // Its sub-packages own one thing each: a data set (boundary, timezone,
 // zip4, geocode, health, mapdata), the world base layer embedded in the
 // binary (world), a spatial index (spatial), OSM reading (osmfile,

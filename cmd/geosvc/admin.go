@@ -8,8 +8,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"syscall"
 	"time"
 
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
 	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynq/x/metrics"
 	"github.com/hibiken/asynqmon"
@@ -73,14 +75,25 @@ type adminServer struct {
 	mon *asynqmon.HTTPHandler
 }
 
-// listenAdmin binds addr (a port in use is an error, before anything is
-// announced) and returns the server, not yet serving; nil when addr is
-// empty (the listener is off).
-func listenAdmin(addr string, reg *prometheus.Registry, rdb redis.UniversalClient, log *slog.Logger) (*adminServer, error) {
+// listenAdmin binds cfg.Addr and returns the server, not yet serving; nil
+// when the address is empty (the listener is off). A port in use is an
+// error, before anything is announced, unless cfg.Fallback: the default
+// address, taken by another process on this machine (an api and a worker
+// side by side), then gives way to a free port on the same host, with a
+// warning that names it.
+func listenAdmin(cfg config.Admin, reg *prometheus.Registry, rdb redis.UniversalClient, log *slog.Logger) (*adminServer, error) {
+	addr := cfg.Addr
 	if addr == "" {
 		return nil, nil
 	}
 	ln, err := net.Listen("tcp", addr)
+	if err != nil && cfg.Fallback && errors.Is(err, syscall.EADDRINUSE) {
+		host, _, _ := net.SplitHostPort(addr)
+		if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err == nil {
+			log.Warn("admin listener: the default address is in use (another geosvc process on this machine?), listening on a free port instead; give each process its own admin.addr (--admin-addr, GEOSVC_ADMIN_ADDR) to scrape it at a fixed address",
+				"default", addr, "addr", ln.Addr().String())
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("admin listener (admin.addr, --admin-addr, GEOSVC_ADMIN_ADDR; empty turns it off): %w", err)
 	}

@@ -1,16 +1,25 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/alicebob/miniredis/v2"
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/redis/go-redis/v9"
 )
 
 // scrape reads the admin listener's /metrics with Prometheus's own text
@@ -170,5 +179,110 @@ func TestAdminPortInUse(t *testing.T) {
 	err = serve(context.Background(), serveRole, []string{"--data", roundaboutBundle(t), "--addr", "127.0.0.1:0", "--admin-addr", ln.Addr().String()}, nil)
 	if err == nil || !strings.Contains(err.Error(), "admin.addr") || !strings.Contains(err.Error(), "address already in use") {
 		t.Errorf("serve with the admin port taken: %v", err)
+	}
+}
+
+// TestAdminDefaultAddrFallsBack: two listeners on the default admin
+// address in one process (an api and a worker started side by side with
+// the defaults) both come up: the second (or both, when another program
+// holds 127.0.0.1:9090) on a free port of the same host, with a warning
+// that names it; an address given explicitly that is taken stays an
+// error that names the setting.
+func TestAdminDefaultAddrFallsBack(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	def := config.Admin{Addr: config.DefaultAdminAddr, Fallback: true}
+	var urls []string
+	for range 2 {
+		a, err := listenAdmin(def, prometheus.NewRegistry(), nil, log)
+		if err != nil {
+			t.Fatalf("listenAdmin on the default address: %v", err)
+		}
+		a.serve(log)
+		t.Cleanup(func() { a.shutdown(context.Background()) })
+		urls = append(urls, a.url)
+		host, _, _ := net.SplitHostPort(a.ln.Addr().String())
+		if host != "127.0.0.1" {
+			t.Errorf("admin listener on %s, want the default's host 127.0.0.1", a.ln.Addr())
+		}
+	}
+	if urls[0] == urls[1] {
+		t.Fatalf("both admin listeners at %s", urls[0])
+	}
+	second := strings.TrimPrefix(urls[1], "http://")
+	if second == config.DefaultAdminAddr {
+		t.Errorf("the second listener has the default address")
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "addr="+second) {
+		t.Errorf("no warning naming %s:\n%s", second, logs.String())
+	}
+	for _, u := range urls {
+		if resp, err := http.Get(u + "/metrics"); err != nil || resp.StatusCode != http.StatusOK {
+			t.Errorf("%s/metrics: %v %v", u, resp, err)
+		} else {
+			resp.Body.Close()
+		}
+	}
+
+	taken := strings.TrimPrefix(urls[0], "http://")
+	for _, explicit := range []config.Admin{{Addr: taken}, {Addr: config.DefaultAdminAddr}} {
+		if explicit.Addr == config.DefaultAdminAddr && second == config.DefaultAdminAddr {
+			continue
+		}
+		_, err := listenAdmin(explicit, prometheus.NewRegistry(), nil, log)
+		if err == nil || !strings.Contains(err.Error(), "admin.addr") || !strings.Contains(err.Error(), "address already in use") {
+			t.Errorf("listenAdmin(%+v) with the address taken: %v, want an error naming admin.addr", explicit, err)
+		}
+	}
+}
+
+// TestWorkerBesideAPIOnDefaults: `geosvc worker` with the default
+// configuration while another process holds the default admin address
+// (`geosvc api` on the same machine) keeps running: it registers with
+// the queue, warns of the admin port it took instead, and stops cleanly.
+func TestWorkerBesideAPIOnDefaults(t *testing.T) {
+	data := roundaboutBundle(t)
+	// Hold the default address, as an api process would (when another
+	// program already holds it, that does as well).
+	if ln, err := net.Listen("tcp", config.DefaultAdminAddr); err == nil {
+		defer ln.Close()
+	}
+	mr := miniredis.RunT(t)
+	for _, k := range []string{"GEOSVC_ADMIN_ADDR", config.ConfigEnv} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("REDIS_URL", "redis://"+mr.Addr())
+	t.Chdir(t.TempDir()) // no local configs/geosvc.yaml: the embedded one
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var err error
+	_, errOut := capture(t, func() {
+		done := make(chan error, 1)
+		go func() { done <- serve(ctx, workerRole, []string{"--data", data}, nil) }()
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if ok, _ := redis.NewClient(&redis.Options{Addr: mr.Addr()}).Exists(context.Background(), "asynq:servers").Result(); ok == 1 {
+				break
+			}
+			select {
+			case err = <-done:
+				return
+			default:
+			}
+			if time.Now().After(deadline) {
+				err = errors.New("the worker did not register with the queue within 60 s")
+				cancel()
+				<-done
+				return
+			}
+		}
+		cancel()
+		err = <-done
+	})
+	if err != nil {
+		t.Fatalf("worker: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut, "default address is in use") || !strings.Contains(errOut, `msg="admin listening"`) {
+		t.Errorf("no fallback warning and admin URLs in the worker's log:\n%s", errOut)
 	}
 }

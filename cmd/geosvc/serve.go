@@ -95,7 +95,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	defer closeRedis()
 
 	pm := newProcessMetrics(rdb)
-	admin, err := listenAdmin(cfg.Admin.Addr, pm.reg, rdb, log)
+	admin, err := listenAdmin(cfg.Admin, pm.reg, rdb, log)
 	if err != nil {
 		return err
 	}
@@ -179,6 +179,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			Queue: q, Usage: gate, Logger: log, Closing: srv.Closing(),
 			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations,
 		})
+		srv.SetMaxLocations(cfg.TDM.MaxLocations)
 		registerLookups(srv.Protected(), cur)
 		api.RegisterKeys(srv, api.KeysOptions{Store: store, PublicURL: cfg.HTTP.PublicURL, Logger: log, Stripe: api.StripeOptions{
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,

@@ -14,6 +14,7 @@ import (
 	"github.com/paulmach/osm"
 	"github.com/paulmach/osm/osmpbf"
 
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
@@ -179,7 +180,7 @@ func TestDensityDover(t *testing.T) {
 		tile := maptile.At(orb.Point{-75.5244, 39.1582}, z)
 		n := 0
 		for _, p := range pts {
-			q := orb.Point{math.Round(p[0]*1e7) / 1e7, math.Round(p[1]*1e7) / 1e7}
+			q := geo.Round7Point(p)
 			if maptile.At(q, z) == tile {
 				n++
 			}

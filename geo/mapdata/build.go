@@ -2,7 +2,6 @@ package mapdata
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -309,7 +308,7 @@ func read(f *osmfile.File) (*reader, error) {
 		if !ok {
 			return nil
 		}
-		p := orb.Point{round7(n.Lon), round7(n.Lat)}
+		p := geo.Round7Point(orb.Point{n.Lon, n.Lat})
 		if i, ok := slices.BinarySearch(need, int64(n.ID)); ok {
 			rd.nodePts[i], rd.nodeHave[i] = p, true
 		}
@@ -324,9 +323,6 @@ func read(f *osmfile.File) (*reader, error) {
 	}
 	return rd, nil
 }
-
-// round7 rounds a coordinate to OSM's precision (1e-7 degree).
-func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
 
 // way returns a way's points, nil when a node is missing.
 func (rd *reader) way(id int64) *osmarea.Way {

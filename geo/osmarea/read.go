@@ -8,12 +8,12 @@ package osmarea
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/osm"
 
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/osmfile"
 )
 
@@ -143,7 +143,7 @@ func Read(f *osmfile.File, sel Selector) (*Result, error) {
 		Node: func(n *osm.Node) bool { _, ok := need[int64(n.ID)]; return ok },
 	}, func(o osm.Object) error {
 		if n, ok := o.(*osm.Node); ok {
-			coords[int64(n.ID)] = orb.Point{round7(n.Lon), round7(n.Lat)}
+			coords[int64(n.ID)] = geo.Round7Point(orb.Point{n.Lon, n.Lat})
 		}
 		return nil
 	})
@@ -202,10 +202,6 @@ func Read(f *osmfile.File, sel Selector) (*Result, error) {
 	}
 	return res, nil
 }
-
-// round7 rounds a coordinate to OSM's precision (1e-7 degrees), dropping
-// the binary noise of the PBF decoding (39.104563000000006 -> 39.104563).
-func round7(v float64) float64 { return math.Round(v*1e7) / 1e7 }
 
 // isRingRole reports whether a way member of that role belongs to the
 // area's rings (not admin_centre, label, subarea, ...).

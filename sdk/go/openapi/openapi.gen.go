@@ -916,24 +916,6 @@ func (e KeysUsageParamsFormat) Valid() bool {
 	}
 }
 
-// Defines values for PricingPageParamsCheckout.
-const (
-	PricingPageParamsCheckoutCancelled PricingPageParamsCheckout = "cancelled"
-	PricingPageParamsCheckoutSuccess   PricingPageParamsCheckout = "success"
-)
-
-// Valid indicates whether the value is a known member of the PricingPageParamsCheckout enum.
-func (e PricingPageParamsCheckout) Valid() bool {
-	switch e {
-	case PricingPageParamsCheckoutCancelled:
-		return true
-	case PricingPageParamsCheckoutSuccess:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for RouteParamsRouting.
 const (
 	RouteParamsRoutingEfficient     RouteParamsRouting = "efficient"
@@ -1082,12 +1064,13 @@ type CRSPropertiesName string
 // CRSType defines model for CRS.Type.
 type CRSType string
 
-// CheckoutRequest defines model for CheckoutRequest.
+// CheckoutRequest A purchase of a plan; other members are a 400.
 type CheckoutRequest struct {
 	// Email For a new key; required unless a key is given in `x-api-key`.
+	// An e-mail address as TrialRequest's.
 	Email *string `json:"email,omitempty"`
 
-	// Plan A plan sold online (shown, priced, not a trial).
+	// Plan A plan sold online (shown, priced, not a trial) of the server's plan file; any other name is a 400 listing them.
 	Plan string `json:"plan"`
 }
 
@@ -1383,7 +1366,8 @@ type LocalArea struct {
 }
 
 // LonLat `"lon,lat"` in decimal degrees, longitude first (-180..180,
-// -90..90); spaces around either number are tolerated.
+// -90..90); spaces around either number are tolerated. The pattern
+// states the ranges; the server also reads an exponent (`1e1`).
 //
 // Example: -75.55,39.74
 type LonLat = string
@@ -1626,10 +1610,12 @@ type TDMOrder struct {
 	// Example: ["toll","ferry"]
 	Avoid *[]TDMOrderAvoid `json:"avoid,omitempty"`
 
-	// DestinationAddresses At most `tdm.max_locations` (1000 by default, the specification's limit).
+	// DestinationAddresses At most `tdm.max_locations`, as `origin_addresses`.
 	DestinationAddresses []LonLat `json:"destination_addresses"`
 
-	// OriginAddresses At most `tdm.max_locations` (1000 by default, the specification's limit).
+	// OriginAddresses At most `tdm.max_locations` (1000 by default, the
+	// specification's limit; a deployment may raise it up to 10000,
+	// and the document it serves at /openapi.yaml states its own).
 	OriginAddresses []LonLat `json:"origin_addresses"`
 
 	// Result The matrices to compute: `duration`, `distance`, or `cost` (an
@@ -1720,11 +1706,20 @@ type TrialIssued struct {
 	Plan    string             `json:"plan"`
 }
 
-// TrialRequest defines model for TrialRequest.
+// TrialRequest An application for a free-trial key; other members are a 400.
 type TrialRequest struct {
+	// Company At most 200 characters, as `name`.
 	Company *string `json:"company,omitempty"`
-	Email   string  `json:"email"`
-	Name    *string `json:"name,omitempty"`
+
+	// Email An e-mail address `local@domain.tld`, at most 254 characters,
+	// the domain a host name with a dot (no address literal). The
+	// server reads it with Go's net/mail, which also takes a quoted
+	// local part; a server may offer trials to some domains only
+	// (`auth.trial.email_domains`).
+	Email string `json:"email"`
+
+	// Name At most 200 characters (the server counts the bytes of UTF-8, so a name of other than ASCII letters holds fewer).
+	Name *string `json:"name,omitempty"`
 }
 
 // ValidationError The body of a 400 answer to an invalid tdmv1 request.
@@ -1914,17 +1909,22 @@ type Country2dataParams struct {
 	// Admin The administrative level, 0 to 8, also written admin0 to admin8.
 	Admin CovidAdmin `form:"admin" json:"admin"`
 
-	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day.
+	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
 	Date *CovidDate `form:"date,omitempty" json:"date,omitempty"`
 }
 
 // Index2tileParams defines parameters for Index2tile.
 type Index2tileParams struct {
-	// X The tile column, 0 to 2^zoom - 1.
+	// X The tile column, 0 to 2^zoom - 1 (16383 at zoom 14, 65535 at
+	// the default 16, 1048575 at 20): the upper bound depends on
+	// `zoom`, so the schema states only the lower one; a larger
+	// index is a 400 naming the bound.
 	X int `form:"x" json:"x"`
 
-	// Y The tile row, 0 to 2^zoom - 1.
-	Y    int  `form:"y" json:"y"`
+	// Y The tile row, 0 to 2^zoom - 1, as `x`.
+	Y int `form:"y" json:"y"`
+
+	// Zoom The zoom level, 14 to 20; it bounds `x` and `y`.
 	Zoom *int `form:"zoom,omitempty" json:"zoom,omitempty"`
 }
 
@@ -1940,7 +1940,7 @@ type Xy2dataParams struct {
 	// Admin The administrative level, 0 to 8, also written admin0 to admin8.
 	Admin CovidAdmin `form:"admin" json:"admin"`
 
-	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day.
+	// Date An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
 	Date *CovidDate `form:"date,omitempty" json:"date,omitempty"`
 }
 
@@ -1972,31 +1972,39 @@ type Xy2bounddataParams struct {
 // GeocodeParams defines parameters for Geocode.
 type GeocodeParams struct {
 	// Address Free text. Required unless `components` is given; at most 1024
-	// bytes (together with the component values, which also count as
-	// words of the query).
+	// characters (Unicode code points, spaces around it not counted).
+	// The component values count as words of the query too.
 	Address *string `form:"address,omitempty" json:"address,omitempty"`
 
 	// Components Keep only results with these components, `name:value` pairs
 	// separated by `|`: `route` (long or short name), `locality`,
 	// `administrative_area` (county or state, name or code),
 	// `postal_code` (prefix), `country` (name, ISO code or an alias of
-	// configs/geocode.yaml: US, USA, United States); each at most once.
-	// Components alone are a query of their values.
+	// configs/geocode.yaml: US, USA, United States); each name at
+	// most once (a name given twice is INVALID_REQUEST, which the
+	// pattern cannot say); at most 1024 characters. Components alone
+	// are a query of their values. The server also reads spaces
+	// around the names and empty pairs (`a||b`).
 	Components *string `form:"components,omitempty" json:"components,omitempty"`
 
-	// Bounds `south,west|north,east` (latitudes first): prefer results inside
-	// the box (a bias, as Google's: a result inside counts 0.15 more).
+	// Bounds `south,west|north,east` (latitudes first, -90..90 and
+	// -180..180): prefer results inside the box (a bias, as Google's:
+	// a result inside counts 0.15 more). The server also reads an
+	// exponent.
 	Bounds *string `form:"bounds,omitempty" json:"bounds,omitempty"`
 
 	// ResultType Keep results of these types, separated by `|` (Google's list,
 	// case-sensitive: street_address, route, neighborhood, sublocality,
 	// locality, administrative_area_level_1..7, country, postal_code,
-	// postal_town, point_of_interest, ...). A valid type the index never
-	// produces gives ZERO_RESULTS; an unknown one INVALID_REQUEST.
+	// postal_town, point_of_interest, ...; the pattern lists them). A
+	// valid type the index never produces gives ZERO_RESULTS; an unknown
+	// one INVALID_REQUEST. The server also reads spaces around the types
+	// and empty items (`a||b`).
 	ResultType *ResultType `form:"result_type,omitempty" json:"result_type,omitempty"`
 
 	// LocationType Keep results of these location types, separated by `|`: ROOFTOP,
-	// RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (any case).
+	// RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (the server also
+	// reads them in any case).
 	LocationType *LocationType `form:"location_type,omitempty" json:"location_type,omitempty"`
 
 	// Format `json` (the default) or `xml` (any case). Any other value is
@@ -2019,12 +2027,15 @@ type ReverseGeocodeParams struct {
 	// ResultType Keep results of these types, separated by `|` (Google's list,
 	// case-sensitive: street_address, route, neighborhood, sublocality,
 	// locality, administrative_area_level_1..7, country, postal_code,
-	// postal_town, point_of_interest, ...). A valid type the index never
-	// produces gives ZERO_RESULTS; an unknown one INVALID_REQUEST.
+	// postal_town, point_of_interest, ...; the pattern lists them). A
+	// valid type the index never produces gives ZERO_RESULTS; an unknown
+	// one INVALID_REQUEST. The server also reads spaces around the types
+	// and empty items (`a||b`).
 	ResultType *ResultType `form:"result_type,omitempty" json:"result_type,omitempty"`
 
 	// LocationType Keep results of these location types, separated by `|`: ROOFTOP,
-	// RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (any case).
+	// RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (the server also
+	// reads them in any case).
 	LocationType *LocationType `form:"location_type,omitempty" json:"location_type,omitempty"`
 
 	// Format `json` (the default) or `xml` (any case). Any other value is
@@ -2037,7 +2048,8 @@ type ReverseGeocodeParamsFormat string
 
 // KeysUsageParams defines parameters for KeysUsage.
 type KeysUsageParams struct {
-	// Month The month, `YYYY-MM`; default the current one.
+	// Month The month, `YYYY-MM`; default the current one. A month in the
+	// future (UTC) is a 400, which the pattern cannot say.
 	Month *string `form:"month,omitempty" json:"month,omitempty"`
 
 	// Format `csv` for CSV (as does `Accept: text/csv`); default JSON.
@@ -2052,24 +2064,30 @@ type KeysStripeWebhookJSONBody map[string]interface{}
 
 // PricingPageParams defines parameters for PricingPage.
 type PricingPageParams struct {
-	Checkout *PricingPageParamsCheckout `form:"checkout,omitempty" json:"checkout,omitempty"`
+	// Checkout `success` or `cancelled`, as the payment provider returns; the
+	// page adds a note for these two and ignores any other value.
+	Checkout *string `form:"checkout,omitempty" json:"checkout,omitempty"`
 }
-
-// PricingPageParamsCheckout defines parameters for PricingPage.
-type PricingPageParamsCheckout string
 
 // RouteParams defines parameters for Route.
 type RouteParams struct {
+	// From The start, `lon,lat` in decimal degrees as tdmv1's addresses (LonLat).
 	From string `form:"from" json:"from"`
-	To   string `form:"to" json:"to"`
+
+	// To The destination, `lon,lat` as `from`.
+	To string `form:"to" json:"to"`
 
 	// Routing What the route minimises, as tdmv1's `routing` (efficient and safest in docs/routing.md).
 	Routing *RouteParamsRouting `form:"routing,omitempty" json:"routing,omitempty"`
 
-	// Speeds Speeds in km/h by RoadType, `Type:km/h` comma-separated, as tdmv1's `speeds`; a bad one is a 400 naming it.
+	// Speeds Speeds in km/h by RoadType, `Type:km/h` comma-separated, as
+	// tdmv1's `speeds`: more than 0 and at most 250 km/h; a bad one is
+	// a 400 naming it. The server also reads spaces around the items,
+	// RoadType names in any case and an exponent (the pattern does
+	// not).
 	Speeds *string `form:"speeds,omitempty" json:"speeds,omitempty"`
 
-	// Avoid Road kinds to avoid, comma-separated, as tdmv1's `avoid`.
+	// Avoid Road kinds to avoid, comma-separated, as tdmv1's `avoid` (the server also reads them in any case, with spaces around them).
 	Avoid *string `form:"avoid,omitempty" json:"avoid,omitempty"`
 
 	// Alternatives Up to this many alternative routes besides the best one, in
@@ -2598,9 +2616,9 @@ type ClientInterface interface {
 	//
 	// As Google's geocoder does, OK, ZERO_RESULTS and INVALID_REQUEST come
 	// with HTTP 200 and the status in the body (INVALID_REQUEST: missing or
-	// empty address, an address over 1024 bytes, unknown format, bad
-	// bounds, components, result_type or location_type, a malformed query
-	// string); UNKNOWN_ERROR comes
+	// empty address, an address or components over 1024 characters,
+	// unknown format, bad bounds, components, result_type or
+	// location_type, a malformed query string); UNKNOWN_ERROR comes
 	// with 500, or 503 while the data bundle loads. A wrong key is 403
 	// `{"message":"Forbidden"}` as everywhere.
 	//
@@ -3192,9 +3210,9 @@ func (c *Client) Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, r
 //
 // As Google's geocoder does, OK, ZERO_RESULTS and INVALID_REQUEST come
 // with HTTP 200 and the status in the body (INVALID_REQUEST: missing or
-// empty address, an address over 1024 bytes, unknown format, bad
-// bounds, components, result_type or location_type, a malformed query
-// string); UNKNOWN_ERROR comes
+// empty address, an address or components over 1024 characters,
+// unknown format, bad bounds, components, result_type or
+// location_type, a malformed query string); UNKNOWN_ERROR comes
 // with 500, or 503 while the data bundle loads. A wrong key is 403
 // `{"message":"Forbidden"}` as everywhere.
 //
@@ -5527,9 +5545,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// As Google's geocoder does, OK, ZERO_RESULTS and INVALID_REQUEST come
 	// with HTTP 200 and the status in the body (INVALID_REQUEST: missing or
-	// empty address, an address over 1024 bytes, unknown format, bad
-	// bounds, components, result_type or location_type, a malformed query
-	// string); UNKNOWN_ERROR comes
+	// empty address, an address or components over 1024 characters,
+	// unknown format, bad bounds, components, result_type or
+	// location_type, a malformed query string); UNKNOWN_ERROR comes
 	// with 500, or 503 while the data bundle loads. A wrong key is 403
 	// `{"message":"Forbidden"}` as everywhere.
 	//
@@ -8222,9 +8240,9 @@ func (c *ClientWithResponses) Xy2bounddataWithResponse(ctx context.Context, para
 //
 // As Google's geocoder does, OK, ZERO_RESULTS and INVALID_REQUEST come
 // with HTTP 200 and the status in the body (INVALID_REQUEST: missing or
-// empty address, an address over 1024 bytes, unknown format, bad
-// bounds, components, result_type or location_type, a malformed query
-// string); UNKNOWN_ERROR comes
+// empty address, an address or components over 1024 characters,
+// unknown format, bad bounds, components, result_type or
+// location_type, a malformed query string); UNKNOWN_ERROR comes
 // with 500, or 503 while the data bundle loads. A wrong key is 403
 // `{"message":"Forbidden"}` as everywhere.
 //

@@ -137,9 +137,9 @@ export interface paths {
          *
          *     As Google's geocoder does, OK, ZERO_RESULTS and INVALID_REQUEST come
          *     with HTTP 200 and the status in the body (INVALID_REQUEST: missing or
-         *     empty address, an address over 1024 bytes, unknown format, bad
-         *     bounds, components, result_type or location_type, a malformed query
-         *     string); UNKNOWN_ERROR comes
+         *     empty address, an address or components over 1024 characters,
+         *     unknown format, bad bounds, components, result_type or
+         *     location_type, a malformed query string); UNKNOWN_ERROR comes
          *     with 500, or 503 while the data bundle loads. A wrong key is 403
          *     `{"message":"Forbidden"}` as everywhere.
          *
@@ -808,9 +808,19 @@ export interface components {
                 resets: string;
             };
         };
+        /** @description An application for a free-trial key; other members are a 400. */
         TrialRequest: {
+            /** @description At most 200 characters (the server counts the bytes of UTF-8, so a name of other than ASCII letters holds fewer). */
             name?: string;
+            /**
+             * @description An e-mail address `local@domain.tld`, at most 254 characters,
+             *     the domain a host name with a dot (no address literal). The
+             *     server reads it with Go's net/mail, which also takes a quoted
+             *     local part; a server may offer trials to some domains only
+             *     (`auth.trial.email_domains`).
+             */
             email: string;
+            /** @description At most 200 characters, as `name`. */
             company?: string;
         };
         TrialIssued: {
@@ -822,10 +832,14 @@ export interface components {
             /** Format: date-time */
             expires: string;
         };
+        /** @description A purchase of a plan; other members are a 400. */
         CheckoutRequest: {
-            /** @description A plan sold online (shown, priced, not a trial). */
+            /** @description A plan sold online (shown, priced, not a trial) of the server's plan file; any other name is a 400 listing them. */
             plan: string;
-            /** @description For a new key; required unless a key is given in `x-api-key`. */
+            /**
+             * @description For a new key; required unless a key is given in `x-api-key`.
+             *     An e-mail address as TrialRequest's.
+             */
             email?: string;
         };
         CheckoutStarted: {
@@ -1128,7 +1142,8 @@ export interface components {
         };
         /**
          * @description `"lon,lat"` in decimal degrees, longitude first (-180..180,
-         *     -90..90); spaces around either number are tolerated.
+         *     -90..90); spaces around either number are tolerated. The pattern
+         *     states the ranges; the server also reads an exponent (`1e1`).
          * @example -75.55,39.74
          */
         LonLat: string;
@@ -1142,9 +1157,13 @@ export interface components {
              *     alias of duration), any case. Left out or null: both.
              */
             result?: ("duration" | "distance" | "cost")[];
-            /** @description At most `tdm.max_locations` (1000 by default, the specification's limit). */
+            /**
+             * @description At most `tdm.max_locations` (1000 by default, the
+             *     specification's limit; a deployment may raise it up to 10000,
+             *     and the document it serves at /openapi.yaml states its own).
+             */
             origin_addresses: components["schemas"]["LonLat"][];
-            /** @description At most `tdm.max_locations` (1000 by default, the specification's limit). */
+            /** @description At most `tdm.max_locations`, as `origin_addresses`. */
             destination_addresses: components["schemas"]["LonLat"][];
             /**
              * @description What the routes minimise, any case (an extension: the spec's
@@ -1710,7 +1729,7 @@ export interface components {
          */
         CovidAdmin: string;
         /**
-         * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day.
+         * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
          * @example 2020-06-01
          */
         CovidDate: string;
@@ -1718,14 +1737,17 @@ export interface components {
          * @description Keep results of these types, separated by `|` (Google's list,
          *     case-sensitive: street_address, route, neighborhood, sublocality,
          *     locality, administrative_area_level_1..7, country, postal_code,
-         *     postal_town, point_of_interest, ...). A valid type the index never
-         *     produces gives ZERO_RESULTS; an unknown one INVALID_REQUEST.
+         *     postal_town, point_of_interest, ...; the pattern lists them). A
+         *     valid type the index never produces gives ZERO_RESULTS; an unknown
+         *     one INVALID_REQUEST. The server also reads spaces around the types
+         *     and empty items (`a||b`).
          * @example route|locality
          */
         ResultType: string;
         /**
          * @description Keep results of these location types, separated by `|`: ROOFTOP,
-         *     RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (any case).
+         *     RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (the server also
+         *     reads them in any case).
          * @example GEOMETRIC_CENTER|APPROXIMATE
          */
         LocationType: string;
@@ -2045,8 +2067,8 @@ export interface operations {
             query?: {
                 /**
                  * @description Free text. Required unless `components` is given; at most 1024
-                 *     bytes (together with the component values, which also count as
-                 *     words of the query).
+                 *     characters (Unicode code points, spaces around it not counted).
+                 *     The component values count as words of the query too.
                  * @example 24306 Dupont Blvd, Georgetown, DE 19947
                  */
                 address?: string;
@@ -2055,14 +2077,19 @@ export interface operations {
                  *     separated by `|`: `route` (long or short name), `locality`,
                  *     `administrative_area` (county or state, name or code),
                  *     `postal_code` (prefix), `country` (name, ISO code or an alias of
-                 *     configs/geocode.yaml: US, USA, United States); each at most once.
-                 *     Components alone are a query of their values.
+                 *     configs/geocode.yaml: US, USA, United States); each name at
+                 *     most once (a name given twice is INVALID_REQUEST, which the
+                 *     pattern cannot say); at most 1024 characters. Components alone
+                 *     are a query of their values. The server also reads spaces
+                 *     around the names and empty pairs (`a||b`).
                  * @example postal_code:19711|locality:Newark|country:US
                  */
                 components?: string;
                 /**
-                 * @description `south,west|north,east` (latitudes first): prefer results inside
-                 *     the box (a bias, as Google's: a result inside counts 0.15 more).
+                 * @description `south,west|north,east` (latitudes first, -90..90 and
+                 *     -180..180): prefer results inside the box (a bias, as Google's:
+                 *     a result inside counts 0.15 more). The server also reads an
+                 *     exponent.
                  * @example 39.6,-75.8|39.7,-75.7
                  */
                 bounds?: string;
@@ -2070,14 +2097,17 @@ export interface operations {
                  * @description Keep results of these types, separated by `|` (Google's list,
                  *     case-sensitive: street_address, route, neighborhood, sublocality,
                  *     locality, administrative_area_level_1..7, country, postal_code,
-                 *     postal_town, point_of_interest, ...). A valid type the index never
-                 *     produces gives ZERO_RESULTS; an unknown one INVALID_REQUEST.
+                 *     postal_town, point_of_interest, ...; the pattern lists them). A
+                 *     valid type the index never produces gives ZERO_RESULTS; an unknown
+                 *     one INVALID_REQUEST. The server also reads spaces around the types
+                 *     and empty items (`a||b`).
                  * @example route|locality
                  */
                 result_type?: components["parameters"]["ResultType"];
                 /**
                  * @description Keep results of these location types, separated by `|`: ROOFTOP,
-                 *     RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (any case).
+                 *     RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (the server also
+                 *     reads them in any case).
                  * @example GEOMETRIC_CENTER|APPROXIMATE
                  */
                 location_type?: components["parameters"]["LocationType"];
@@ -2118,14 +2148,17 @@ export interface operations {
                  * @description Keep results of these types, separated by `|` (Google's list,
                  *     case-sensitive: street_address, route, neighborhood, sublocality,
                  *     locality, administrative_area_level_1..7, country, postal_code,
-                 *     postal_town, point_of_interest, ...). A valid type the index never
-                 *     produces gives ZERO_RESULTS; an unknown one INVALID_REQUEST.
+                 *     postal_town, point_of_interest, ...; the pattern lists them). A
+                 *     valid type the index never produces gives ZERO_RESULTS; an unknown
+                 *     one INVALID_REQUEST. The server also reads spaces around the types
+                 *     and empty items (`a||b`).
                  * @example route|locality
                  */
                 result_type?: components["parameters"]["ResultType"];
                 /**
                  * @description Keep results of these location types, separated by `|`: ROOFTOP,
-                 *     RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (any case).
+                 *     RANGE_INTERPOLATED, GEOMETRIC_CENTER, APPROXIMATE (the server also
+                 *     reads them in any case).
                  * @example GEOMETRIC_CENTER|APPROXIMATE
                  */
                 location_type?: components["parameters"]["LocationType"];
@@ -2615,7 +2648,7 @@ export interface operations {
                  */
                 admin: components["parameters"]["CovidAdmin"];
                 /**
-                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day.
+                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
                  * @example 2020-06-01
                  */
                 date?: components["parameters"]["CovidDate"];
@@ -2697,7 +2730,7 @@ export interface operations {
                  */
                 admin: components["parameters"]["CovidAdmin"];
                 /**
-                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day.
+                 * @description An extension: answer as of that day (YYYY-MM-DD); totals and trends are computed on the series up to it, and a record whose series does not cover it leaves out its case fields. 400 when no series covers the day: the days covered depend on the data (the shipped snapshot's series begin on 2020-01-22 and the last ends on 2025-10-11), so the schema states only the format.
                  * @example 2020-06-01
                  */
                 date?: components["parameters"]["CovidDate"];
@@ -2797,15 +2830,19 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The tile column, 0 to 2^zoom - 1.
+                 * @description The tile column, 0 to 2^zoom - 1 (16383 at zoom 14, 65535 at
+                 *     the default 16, 1048575 at 20): the upper bound depends on
+                 *     `zoom`, so the schema states only the lower one; a larger
+                 *     index is a 400 naming the bound.
                  * @example 18785
                  */
                 x: number;
                 /**
-                 * @description The tile row, 0 to 2^zoom - 1.
+                 * @description The tile row, 0 to 2^zoom - 1, as `x`.
                  * @example 25077
                  */
                 y: number;
+                /** @description The zoom level, 14 to 20; it bounds `x` and `y`. */
                 zoom?: number;
             };
             header?: never;
@@ -2824,19 +2861,29 @@ export interface operations {
     route: {
         parameters: {
             query: {
-                /** @example -75.75,39.68 */
+                /**
+                 * @description The start, `lon,lat` in decimal degrees as tdmv1's addresses (LonLat).
+                 * @example -75.75,39.68
+                 */
                 from: string;
-                /** @example -75.55,39.74 */
+                /**
+                 * @description The destination, `lon,lat` as `from`.
+                 * @example -75.55,39.74
+                 */
                 to: string;
                 /** @description What the route minimises, as tdmv1's `routing` (efficient and safest in docs/routing.md). */
                 routing?: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
                 /**
-                 * @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as tdmv1's `speeds`; a bad one is a 400 naming it.
+                 * @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as
+                 *     tdmv1's `speeds`: more than 0 and at most 250 km/h; a bad one is
+                 *     a 400 naming it. The server also reads spaces around the items,
+                 *     RoadType names in any case and an exponent (the pattern does
+                 *     not).
                  * @example Motorway:80,LocalRoadCity:20
                  */
                 speeds?: string;
                 /**
-                 * @description Road kinds to avoid, comma-separated, as tdmv1's `avoid`.
+                 * @description Road kinds to avoid, comma-separated, as tdmv1's `avoid` (the server also reads them in any case, with spaces around them).
                  * @example toll,ferry
                  */
                 avoid?: string;
@@ -3042,11 +3089,22 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 14 */
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
                 z: number;
-                /** @example 4754 */
+                /**
+                 * @description The tile column, 0 to 2^z - 1 (1048575 at zoom 20): the upper
+                 *     bound depends on `z`, so the schema states only the lower one;
+                 *     a larger index is a 400 naming the bound.
+                 * @example 4754
+                 */
                 x: number;
-                /** @example 6252 */
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
                 y: number;
             };
             cookie?: never;
@@ -3128,7 +3186,11 @@ export interface operations {
     pricingPage: {
         parameters: {
             query?: {
-                checkout?: "success" | "cancelled";
+                /**
+                 * @description `success` or `cancelled`, as the payment provider returns; the
+                 *     page adds a note for these two and ignores any other value.
+                 */
+                checkout?: string;
             };
             header?: never;
             path?: never;
@@ -3330,7 +3392,10 @@ export interface operations {
     keysUsage: {
         parameters: {
             query?: {
-                /** @description The month, `YYYY-MM`; default the current one. */
+                /**
+                 * @description The month, `YYYY-MM`; default the current one. A month in the
+                 *     future (UTC) is a 400, which the pattern cannot say.
+                 */
                 month?: string;
                 /** @description `csv` for CSV (as does `Accept: text/csv`); default JSON. */
                 format?: "json" | "csv";

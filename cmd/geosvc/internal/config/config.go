@@ -39,11 +39,21 @@ type Config struct {
 	Admin Admin `yaml:"admin"`
 }
 
+// DefaultAdminAddr is the admin listener's built-in address.
+const DefaultAdminAddr = "127.0.0.1:9090"
+
 // Admin configures the admin listener: /metrics, /admin/queues and
 // /debug/pprof/, apart from the public port.
 type Admin struct {
 	// Addr is its listen address; empty turns it off.
 	Addr string `yaml:"addr"`
+	// Fallback is set by Load when Addr is DefaultAdminAddr and neither a
+	// flag nor an environment variable gave it (a config file that copies
+	// the default does not count): the listener then takes a free port
+	// on the same host, with a warning, when another process (an api and
+	// a worker on one machine) holds the default. An address given
+	// explicitly that is taken stays a start-up error.
+	Fallback bool `yaml:"-"`
 }
 
 // Log configures logging.
@@ -237,6 +247,6 @@ func Defaults() Config {
 			InlineCells:        10_000,
 			MaxLocations:       1000,
 		},
-		Admin: Admin{Addr: "127.0.0.1:9090"},
+		Admin: Admin{Addr: DefaultAdminAddr},
 	}
 }

@@ -145,6 +145,47 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
+// TestAdminFallback: the admin listener may fall back to a free port only
+// when its address is the built-in default that no flag or environment
+// variable gave.
+func TestAdminFallback(t *testing.T) {
+	tmp := t.TempDir()
+	copied := filepath.Join(tmp, "copy.yaml")
+	if err := os.WriteFile(copied, configs.Service(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(tmp, "other.yaml")
+	if err := os.WriteFile(other, []byte("admin:\n  addr: \"127.0.0.1:9191\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		addr     string
+		fallback bool
+	}{
+		{"nothing set", nil, nil, DefaultAdminAddr, true},
+		{"a file that copies the default", []string{"--config", copied}, nil, DefaultAdminAddr, true},
+		{"a file with another address", []string{"--config", other}, nil, "127.0.0.1:9191", false},
+		{"the default by flag", []string{"--admin-addr", DefaultAdminAddr}, nil, DefaultAdminAddr, false},
+		{"the default by env", nil, map[string]string{"GEOSVC_ADMIN_ADDR": DefaultAdminAddr}, DefaultAdminAddr, false},
+		{"the default by flag over a file", []string{"--config", other, "--admin-addr", DefaultAdminAddr}, nil, DefaultAdminAddr, false},
+		{"off by env", nil, map[string]string{"GEOSVC_ADMIN_ADDR": ""}, "", false},
+		{"a port of its own by flag", []string{"--admin-addr", "127.0.0.1:9091"}, nil, "127.0.0.1:9091", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, _, err := load(t, t.TempDir(), tc.args, tc.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Admin.Addr != tc.addr || cfg.Admin.Fallback != tc.fallback {
+				t.Errorf("admin = %+v, want addr %q fallback %v", cfg.Admin, tc.addr, tc.fallback)
+			}
+		})
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	tmp := t.TempDir()
 	typo := filepath.Join(tmp, "typo.yaml")

@@ -81,6 +81,7 @@ func (l *Loader) Load(getenv func(string) (string, bool)) (Config, string, error
 	if err := decodeYAML(data, &cfg); err != nil {
 		return cfg, source, fmt.Errorf("config %s: %w", source, err)
 	}
+	explicit := map[string]bool{}
 	for _, s := range Settings {
 		v, ok := getenv(s.Env)
 		if !ok {
@@ -89,12 +90,15 @@ func (l *Loader) Load(getenv func(string) (string, bool)) (Config, string, error
 		if err := Set(&cfg, s.Key, v); err != nil {
 			return cfg, source, fmt.Errorf("env %s: %w", s.Env, err)
 		}
+		explicit[s.Key] = true
 	}
 	for _, key := range l.order {
 		if err := Set(&cfg, key, l.flags[key]); err != nil {
 			return cfg, source, fmt.Errorf("flag for %s: %w", key, err)
 		}
+		explicit[key] = true
 	}
+	cfg.Admin.Fallback = cfg.Admin.Addr == DefaultAdminAddr && !explicit["admin.addr"]
 	return cfg, source, cfg.Validate()
 }
 
