@@ -8,18 +8,20 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
-	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/geosvc/geosvc/api"
+	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
 )
 
 // scrape reads the admin listener's /metrics with Prometheus's own text
@@ -194,16 +196,17 @@ func TestAdminDefaultAddrFallsBack(t *testing.T) {
 	def := config.Admin{Addr: config.DefaultAdminAddr, Fallback: true}
 	var urls []string
 	for range 2 {
-		a, err := listenAdmin(def, prometheus.NewRegistry(), nil, log)
+		a, err := api.ListenAdmin(api.AdminOptions{Addr: def.Addr, Fallback: def.Fallback, Metrics: api.NewProcessMetrics(nil), Logger: log})
 		if err != nil {
 			t.Fatalf("listenAdmin on the default address: %v", err)
 		}
-		a.serve(log)
-		t.Cleanup(func() { a.shutdown(context.Background()) })
-		urls = append(urls, a.url)
-		host, _, _ := net.SplitHostPort(a.ln.Addr().String())
+		a.Serve(log)
+		t.Cleanup(func() { a.Shutdown(context.Background()) })
+		urls = append(urls, a.URL())
+		u, _ := url.Parse(a.URL())
+		host := u.Hostname()
 		if host != "127.0.0.1" {
-			t.Errorf("admin listener on %s, want the default's host 127.0.0.1", a.ln.Addr())
+			t.Errorf("admin listener at %s, want the default's host 127.0.0.1", a.URL())
 		}
 	}
 	if urls[0] == urls[1] {
@@ -229,7 +232,7 @@ func TestAdminDefaultAddrFallsBack(t *testing.T) {
 		if explicit.Addr == config.DefaultAdminAddr && second == config.DefaultAdminAddr {
 			continue
 		}
-		_, err := listenAdmin(explicit, prometheus.NewRegistry(), nil, log)
+		_, err := api.ListenAdmin(api.AdminOptions{Addr: explicit.Addr, Fallback: explicit.Fallback, Metrics: api.NewProcessMetrics(nil), Logger: log})
 		if err == nil || !strings.Contains(err.Error(), "admin.addr") || !strings.Contains(err.Error(), "address already in use") {
 			t.Errorf("listenAdmin(%+v) with the address taken: %v, want an error naming admin.addr", explicit, err)
 		}

@@ -94,28 +94,28 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	}
 	defer closeRedis()
 
-	pm := newProcessMetrics(rdb)
-	admin, err := listenAdmin(cfg.Admin, pm.reg, rdb, log)
+	pm := api.NewProcessMetrics(rdb)
+	admin, err := api.ListenAdmin(api.AdminOptions{Addr: cfg.Admin.Addr, Fallback: cfg.Admin.Fallback, Metrics: pm, Redis: rdb, Logger: log})
 	if err != nil {
 		return err
 	}
 	if admin != nil {
-		admin.serve(log)
-		log.Info("admin listening", "metrics", admin.url+"/metrics", "queues", admin.url+"/admin/queues/", "pprof", admin.url+"/debug/pprof/")
+		admin.Serve(log)
+		log.Info("admin listening", "metrics", admin.URL()+"/metrics", "queues", admin.URL()+"/admin/queues/", "pprof", admin.URL()+"/debug/pprof/")
 		defer func() {
 			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			admin.shutdown(sctx)
+			admin.Shutdown(sctx)
 		}()
 	}
 	var apiMetrics *api.Metrics
 	var workerMetrics *worker.Metrics
 	if r.http {
-		apiMetrics = api.NewMetrics(pm.reg)
+		apiMetrics = api.NewMetrics(pm.Registry())
 	}
 	if r.workers || r.http {
 		// An API process computes small matrix orders itself.
-		workerMetrics = worker.NewMetrics(pm.reg)
+		workerMetrics = worker.NewMetrics(pm.Registry())
 	}
 
 	q, err := queue.New(rdb, queue.Config{
@@ -205,7 +205,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			}
 		}
 		if listening != nil {
-			listening <- serverURLs{api: url, admin: adminURL(admin)}
+			listening <- serverURLs{api: url, admin: admin.URL()}
 		}
 	}
 
@@ -231,7 +231,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			m := b.Manifest
 			log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name(), "bundle_version", m.BundleVersion,
 				"nodes", b.Graph.Meta().Nodes, "edges", b.Graph.Meta().Edges, "took", time.Since(start).Round(time.Millisecond))
-			pm.bundleLoaded(b.Name(), m.BundleVersion, time.Since(start))
+			pm.BundleLoaded(b.Name(), m.BundleVersion, time.Since(start))
 		}
 		bundleCh <- loaded{b, err}
 	}()
@@ -316,14 +316,6 @@ wait:
 // serverURLs are a started server's base URLs: the public API's and the
 // admin listener's ("" when it is off).
 type serverURLs struct{ api, admin string }
-
-// adminURL is the admin listener's base URL, "" when there is none.
-func adminURL(a *adminServer) string {
-	if a == nil {
-		return ""
-	}
-	return a.url
-}
 
 // baseURL is the URL a local client reaches addr at.
 func baseURL(addr net.Addr) string {

@@ -1,4 +1,4 @@
-package main
+package api
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/geosvc/geosvc/cmd/geosvc/internal/config"
 	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynq/x/metrics"
 	"github.com/hibiken/asynqmon"
@@ -21,21 +20,21 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// processMetrics is one server process's metrics registry, with the Go
+// ProcessMetrics is one server process's metrics registry, with the Go
 // runtime's and the process's collectors and the bundle's.
-type processMetrics struct {
+type ProcessMetrics struct {
 	reg        *prometheus.Registry
 	bundleInfo *prometheus.GaugeVec
 	bundleLoad prometheus.Gauge
 }
 
-// newProcessMetrics returns a registry with the Go and process
+// NewProcessMetrics returns a registry with the Go and process
 // collectors, asynq's queue metrics (sizes, states, retries, by queue,
 // read through an Inspector on rdb) and the bundle gauges.
-func newProcessMetrics(rdb redis.UniversalClient) *processMetrics {
+func NewProcessMetrics(rdb redis.UniversalClient) *ProcessMetrics {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	pm := &processMetrics{
+	pm := &ProcessMetrics{
 		reg: reg,
 		bundleInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "geosvc_bundle_info",
@@ -53,8 +52,11 @@ func newProcessMetrics(rdb redis.UniversalClient) *processMetrics {
 	return pm
 }
 
-// bundleLoaded records the loaded bundle.
-func (pm *processMetrics) bundleLoaded(name, version string, took time.Duration) {
+// Registry returns the registry, for the other metrics of the process.
+func (pm *ProcessMetrics) Registry() *prometheus.Registry { return pm.reg }
+
+// BundleLoaded records the loaded bundle.
+func (pm *ProcessMetrics) BundleLoaded(name, version string, took time.Duration) {
 	pm.bundleInfo.WithLabelValues(name, version).Set(1)
 	pm.bundleLoad.Set(took.Seconds())
 }
@@ -66,28 +68,44 @@ type redisClientOpt struct{ c redis.UniversalClient }
 // MakeRedisClient returns the client.
 func (o redisClientOpt) MakeRedisClient() any { return o.c }
 
-// adminServer is the admin listener: /metrics, the queue dashboard at
-// /admin/queues and Go's profiler at /debug/pprof/.
-type adminServer struct {
+// AdminListener is the admin listener: /metrics, the queue dashboard at
+// /admin/queues and Go's profiler at /debug/pprof/. It needs no key:
+// bind it to a loopback or private address (docs/operations.md).
+type AdminListener struct {
 	hs  *http.Server
 	ln  net.Listener
 	url string
 	mon *asynqmon.HTTPHandler
 }
 
-// listenAdmin binds cfg.Addr and returns the server, not yet serving; nil
-// when the address is empty (the listener is off). A port in use is an
-// error, before anything is announced, unless cfg.Fallback: the default
-// address, taken by another process on this machine (an api and a worker
-// side by side), then gives way to a free port on the same host, with a
-// warning that names it.
-func listenAdmin(cfg config.Admin, reg *prometheus.Registry, rdb redis.UniversalClient, log *slog.Logger) (*adminServer, error) {
-	addr := cfg.Addr
+// AdminOptions configures the admin listener.
+type AdminOptions struct {
+	// Addr is the address to bind; "" turns the listener off.
+	Addr string
+	// Fallback lets a taken Addr give way to a free port on the same
+	// host (Addr is the default, not set explicitly).
+	Fallback bool
+	// Metrics are served at /metrics.
+	Metrics *ProcessMetrics
+	// Redis is the queue's, for the dashboard; nil: no dashboard.
+	Redis redis.UniversalClient
+	// Logger logs the fallback and listener errors.
+	Logger *slog.Logger
+}
+
+// ListenAdmin binds opts.Addr and returns the listener, not yet serving;
+// nil when the address is empty (the listener is off). A port in use is
+// an error, before anything is announced, unless opts.Fallback: the
+// default address, taken by another process on this machine (an api and
+// a worker side by side), then gives way to a free port on the same
+// host, with a warning that names it.
+func ListenAdmin(opts AdminOptions) (*AdminListener, error) {
+	addr, reg, rdb, log := opts.Addr, opts.Metrics.reg, opts.Redis, opts.Logger
 	if addr == "" {
 		return nil, nil
 	}
 	ln, err := net.Listen("tcp", addr)
-	if err != nil && cfg.Fallback && errors.Is(err, syscall.EADDRINUSE) {
+	if err != nil && opts.Fallback && errors.Is(err, syscall.EADDRINUSE) {
 		host, _, _ := net.SplitHostPort(addr)
 		if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err == nil {
 			log.Warn("admin listener: the default address is in use (another geosvc process on this machine?), listening on a free port instead; give each process its own admin.addr (--admin-addr, GEOSVC_ADMIN_ADDR) to scrape it at a fixed address",
@@ -99,7 +117,7 @@ func listenAdmin(cfg config.Admin, reg *prometheus.Registry, rdb redis.Universal
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	a := &adminServer{ln: ln, url: baseURL(ln.Addr())}
+	a := &AdminListener{ln: ln, url: listenerURL(ln.Addr())}
 	if rdb != nil {
 		a.mon = asynqmon.New(asynqmon.Options{RootPath: "/admin/queues", RedisConnOpt: redisClientOpt{rdb}})
 		mux.Handle("/admin/queues/", a.mon)
@@ -125,8 +143,16 @@ func listenAdmin(cfg config.Admin, reg *prometheus.Registry, rdb redis.Universal
 	return a, nil
 }
 
-// serve runs the admin listener until shutdown.
-func (a *adminServer) serve(log *slog.Logger) {
+// URL returns the listener's base URL, "" for a nil listener (off).
+func (a *AdminListener) URL() string {
+	if a == nil {
+		return ""
+	}
+	return a.url
+}
+
+// Serve answers on the listener in a goroutine of its own until Shutdown.
+func (a *AdminListener) Serve(log *slog.Logger) {
 	if a == nil {
 		return
 	}
@@ -137,8 +163,8 @@ func (a *adminServer) serve(log *slog.Logger) {
 	}()
 }
 
-// shutdown stops the admin listener.
-func (a *adminServer) shutdown(ctx context.Context) {
+// Shutdown stops the admin listener.
+func (a *AdminListener) Shutdown(ctx context.Context) {
 	if a == nil {
 		return
 	}
@@ -146,4 +172,16 @@ func (a *adminServer) shutdown(ctx context.Context) {
 	if a.mon != nil {
 		_ = a.mon.Close()
 	}
+}
+
+// listenerURL is the URL a local client reaches addr at.
+func listenerURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
