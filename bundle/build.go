@@ -100,9 +100,10 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if err := ctx.Err(); err != nil {
 		return Manifest{}, err
 	}
-	stage = opts.Progress.Start("routing graph and hierarchies (CH, CCH)", nil)
-	g, rep, err := routing.Build(net, prof)
-	stage.Done()
+	g, rep, err := routing.Build(net, prof, routing.WithStages(func(name string) func() {
+		st := opts.Progress.Start(name, nil)
+		return func() { st.Done() }
+	}))
 	if err != nil {
 		return Manifest{}, fmt.Errorf("build: %w", err)
 	}
@@ -116,7 +117,10 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 		return Manifest{}, err
 	}
 	graphPath := filepath.Join(opts.Out, routing.FileName)
-	if err := g.Save(graphPath); err != nil {
+	stage = opts.Progress.Start("routing: write "+routing.FileName, nil)
+	err = g.Save(graphPath)
+	stage.Done()
+	if err != nil {
 		return Manifest{}, fmt.Errorf("save: %w", err)
 	}
 	fi, err := os.Stat(graphPath)

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -63,7 +64,7 @@ func (r *BuildReport) String() string {
 	return fmt.Sprintf(
 		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
 			"components: %d; kept the largest, dropped %d nodes (%d road edges not snappable)\n"+
-			"contraction: fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
+			"hierarchies from the CCH (perfect customization): fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
 			"snapping index: %v; CCH topology: %v; total %v",
 		r.Nodes, r.Turns, r.UTurns, r.TurnsRestricted, r.EdgeGraphTime.Round(time.Millisecond),
 		r.Components, r.NodesDropped, r.EdgesUnsnappable,
@@ -158,15 +159,39 @@ func (g *Graph) nodeWeight(m chMetric, n uint32) int64 {
 	return weight(m, int64(g.base.nodeTime[n]), int64(g.base.nodeDist[n]))
 }
 
+// BuildOption tunes Build.
+type BuildOption func(*buildOptions)
+
+type buildOptions struct {
+	stage func(name string) (done func())
+}
+
+// WithStages has Build announce each of its stages (the edge-based graph,
+// the CCH topology with the snapping index, each hierarchy): stage is
+// called as one starts and the func it returns as it ends (a progress
+// printer shows them with their time and memory).
+func WithStages(stage func(name string) (done func())) BuildOption {
+	return func(o *buildOptions) { o.stage = stage }
+}
+
 // Build turns a road network into a routing graph with both hierarchies.
 // The profile supplies the turn costs.
-func Build(net *osmroad.Network, prof *profile.Profile) (*Graph, *BuildReport, error) {
-	return buildWith(net, prof.TurnCostS, net.DrivingSide)
+func Build(net *osmroad.Network, prof *profile.Profile, opts ...BuildOption) (*Graph, *BuildReport, error) {
+	return buildWith(net, prof.TurnCostS, net.DrivingSide, opts...)
 }
 
 // buildWith is Build with an explicit turn-cost function.
-func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) (*Graph, *BuildReport, error) {
+func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, opts ...BuildOption) (*Graph, *BuildReport, error) {
+	var o buildOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	stage := o.stage
+	if stage == nil {
+		stage = func(string) func() { return func() {} }
+	}
 	start := time.Now()
+	done := stage("routing: edge-based graph")
 	rep := &BuildReport{Import: net.Report}
 	if len(net.Edges) == 0 {
 		return nil, rep, fmt.Errorf("routing: the network has no drivable roads")
@@ -215,37 +240,45 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) 
 		}
 	}
 	rep.EdgeGraphTime = time.Since(start)
+	done()
 
-	// Both hierarchies at once, one core each, and the CCH topology.
+	// The CCH topology (nested dissection on both cores) beside the snap
+	// index, then both contraction hierarchies from it.
 	var wg sync.WaitGroup
-	var cchErr error
+	var snapErr error
 	tails, heads, coords := g.cchInput() // before the snap index moves the shapes
+	done = stage("routing: nested dissection, CCH topology and snapping index")
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		t0 := time.Now()
-		g.cch, cchErr = cch.Build(n, tails, heads, coords, 2)
-		rep.CCHTime = time.Since(t0)
+		snapErr = g.buildSnapIndex()
+		rep.SnapIndexTime = time.Since(t0)
 	}()
-	for m := chFastest; m <= chShortest; m++ {
-		wg.Add(1)
-		go func(m chMetric) {
-			defer wg.Done()
-			t0 := time.Now()
-			g.h[m] = ch.Contract(n, g.chArcs(m), ch.Options{})
-			rep.ContractTime[m] = time.Since(t0)
-			rep.Shortcuts[m] = g.h[m].Shortcuts()
-		}(m)
-	}
 	t0 := time.Now()
-	snapErr := g.buildSnapIndex()
-	rep.SnapIndexTime = time.Since(t0)
+	var cchErr error
+	g.cch, cchErr = cch.Build(n, tails, heads, coords, 2)
+	rep.CCHTime = time.Since(t0)
+	tails, heads, coords = nil, nil, nil
 	wg.Wait()
+	done()
 	if snapErr != nil {
 		return nil, rep, fmt.Errorf("routing: snapping index: %w", snapErr)
 	}
 	if cchErr != nil {
 		return nil, rep, fmt.Errorf("routing: CCH topology: %w", cchErr)
+	}
+	for m := chFastest; m <= chShortest; m++ {
+		t0 := time.Now()
+		done := stage("routing: " + m.String() + " hierarchy (perfect customization)")
+		h, err := g.chHierarchy(m, 2)
+		done()
+		if err != nil {
+			return nil, rep, fmt.Errorf("routing: %s hierarchy: %w", m, err)
+		}
+		g.h[m] = h
+		rep.ContractTime[m] = time.Since(t0)
+		rep.Shortcuts[m] = h.Shortcuts()
 	}
 
 	g.meta = Meta{
@@ -265,21 +298,46 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) 
 	return g, rep, nil
 }
 
-// chArcs returns the turn arcs weighted for metric m.
-func (g *Graph) chArcs(m chMetric) []ch.Arc {
+// chHierarchy returns the contraction hierarchy of metric m, derived
+// from the CCH topology rather than contracted with witness searches: the
+// perfect customization of the turn weights keeps exactly the arcs some
+// shortest path needs, with exact weights, which makes them a contraction
+// hierarchy in the nested-dissection order (Dibbelt, Strasser, Wagner,
+// "Customizable Contraction Hierarchies", JEA 2016, section 5). Building
+// it costs two customizations, not a contraction with its witness
+// searches and priority queue, and the order is the one the CCH already
+// computed.
+func (g *Graph) chHierarchy(m chMetric, workers int) (*ch.Hierarchy, error) {
 	b := &g.base
-	arcs := make([]ch.Arc, 0, len(b.turnHead))
-	for v := 0; v < len(b.nodeEdge); v++ {
+	w := make([]cch.Weight, len(b.turnHead))
+	for v := range b.nodeEdge {
 		for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
 			h := b.turnHead[i]
-			arcs = append(arcs, ch.Arc{
-				From:   uint32(v),
-				To:     h,
-				Weight: weight(m, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h])),
-			})
+			ms, dm := int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h])
+			if m == chShortest {
+				w[i] = cch.Weight{W: dm, S: ms}
+			} else {
+				w[i] = cch.Weight{W: ms, S: dm}
+			}
 		}
 	}
-	return arcs
+	cm, err := g.cch.Customize(context.Background(), w, cch.Options{Workers: workers, Perfect: true})
+	if err != nil {
+		return nil, err
+	}
+	x, err := cm.Hierarchy()
+	if err != nil {
+		return nil, err
+	}
+	h := &ch.Hierarchy{
+		UpFirst: x.UpFirst, UpHead: x.UpHead, UpWeight: x.UpWeight, UpMid: x.UpMid,
+		DownFirst: x.DownFirst, DownTail: x.DownTail, DownWeight: x.DownWeight, DownMid: x.DownMid,
+		Loop: x.Loop, LoopMid: x.LoopMid,
+	}
+	if err := h.SetOrder(x.Order); err != nil {
+		return nil, err
+	}
+	return h, h.Validate()
 }
 
 // copyNetwork keeps what queries need of the road network.

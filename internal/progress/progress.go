@@ -22,6 +22,11 @@ type Printer struct {
 	live     bool
 	interval time.Duration
 	now      func() time.Time
+	// mem reads the process's peak resident set since the last reset, in
+	// bytes; ok is false where it cannot be read. resetPeak starts a new
+	// peak (at each stage's start).
+	mem       func() (peak int64, ok bool)
+	resetPeak func()
 }
 
 // New returns a printer on f: live lines when f is a terminal, plain lines
@@ -32,7 +37,7 @@ func New(f *os.File) *Printer {
 
 // NewWriter returns a printer on w, with live lines when live is set.
 func NewWriter(w io.Writer, live bool) *Printer {
-	return &Printer{w: w, live: live, interval: 200 * time.Millisecond, now: time.Now}
+	return &Printer{w: w, live: live, interval: 200 * time.Millisecond, now: time.Now, mem: peakRSS, resetPeak: resetPeakRSS}
 }
 
 // isTerminal reports whether f is a character device (a terminal), not a
@@ -56,6 +61,7 @@ type Stage struct {
 // Start begins a stage named name; frac, if not nil, tells how far it is.
 // End it with Done.
 func (p *Printer) Start(name string, frac Fraction) *Stage {
+	p.resetPeak()
 	s := &Stage{p: p, name: name, frac: frac, start: p.now(), stop: make(chan struct{})}
 	if !p.live {
 		fmt.Fprintf(p.w, "%s ...\n", name)
@@ -79,17 +85,23 @@ func (p *Printer) Start(name string, frac Fraction) *Stage {
 	return s
 }
 
-// Done ends the stage: its line shows the elapsed time, and what comes
-// after (a report) starts on a new line. It returns the elapsed time.
+// Done ends the stage: its line shows the elapsed time and, where the
+// system tells it (Linux), the peak resident memory of the process during
+// the stage; what comes after (a report) starts on a new line. It
+// returns the elapsed time.
 func (s *Stage) Done() time.Duration {
 	d := s.p.now().Sub(s.start)
 	s.once.Do(func() {
 		close(s.stop)
 		s.done.Wait()
+		mem := ""
+		if peak, ok := s.p.mem(); ok {
+			mem = fmt.Sprintf(", peak RSS %d MiB", peak>>20)
+		}
 		if s.p.live {
-			fmt.Fprintf(s.p.w, "\r\033[K%s %s 100%% %v\n", s.name, bar(1), d.Round(time.Millisecond))
+			fmt.Fprintf(s.p.w, "\r\033[K%s %s 100%% %v%s\n", s.name, bar(1), d.Round(time.Millisecond), mem)
 		} else {
-			fmt.Fprintf(s.p.w, "%s done in %v\n", s.name, d.Round(time.Millisecond))
+			fmt.Fprintf(s.p.w, "%s done in %v%s\n", s.name, d.Round(time.Millisecond), mem)
 		}
 	})
 	return d

@@ -40,6 +40,7 @@ func TestStageLines(t *testing.T) {
 			p.interval = time.Hour // only the first and last lines
 			clk := &fakeClock{t: time.Unix(0, 0), step: 1500 * time.Millisecond}
 			p.now = clk.now
+			p.mem = func() (int64, bool) { return 0, false }
 			s := p.Start("read osm", tc.frac)
 			if d := s.Done(); d != tc.took {
 				t.Errorf("Done = %v, want %v", d, tc.took)
@@ -58,6 +59,35 @@ func TestStageLines(t *testing.T) {
 				t.Errorf("output %q has %q after the last line", out, rest)
 			}
 		})
+	}
+}
+
+// TestStageMemory: a stage's line ends with the peak resident memory the
+// system reports for it, reset at its start.
+func TestStageMemory(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewWriter(&buf, false)
+	clk := &fakeClock{t: time.Unix(0, 0), step: time.Second}
+	p.now = clk.now
+	resets := 0
+	p.resetPeak = func() { resets++ }
+	p.mem = func() (int64, bool) { return 1536 << 20, true }
+	p.Start("contract", nil).Done()
+	if got, want := buf.String(), "contract ...\ncontract done in 1s, peak RSS 1536 MiB\n"; got != want || resets != 1 {
+		t.Errorf("output %q (resets %d), want %q (1 reset)", got, resets, want)
+	}
+}
+
+func TestParseVmHWM(t *testing.T) {
+	status := "Name:\tgeosvc\nVmPeak:\t  900 kB\nVmHWM:\t  123456 kB\nVmRSS:\t 100 kB\n"
+	if v, ok := parseVmHWM([]byte(status)); !ok || v != 123456<<10 {
+		t.Errorf("parseVmHWM = %d %v", v, ok)
+	}
+	if _, ok := parseVmHWM([]byte("Name: x\n")); ok {
+		t.Error("no VmHWM line: ok")
+	}
+	if v, ok := peakRSS(); runtime.GOOS == "linux" && (!ok || v <= 0) {
+		t.Errorf("peakRSS on Linux = %d %v", v, ok)
 	}
 }
 

@@ -1,24 +1,13 @@
-// Package ch builds and queries contraction hierarchies over a directed
-// graph with int64 arc weights. It knows nothing about roads: package
-// routing maps its edge-based road graph onto it and encodes travel time
-// and distance into one lexicographic weight, so that every shortcut
-// carries both.
-//
-// Queries take endpoints with initial labels (OSRM's phantom-node offsets),
-// which may be negative on the target side. A node's self-cycles through
-// lower-ranked nodes are kept as loop weights, so that a query whose source
-// and target sit on the same node, target behind source, still finds the
-// way round the block.
 package ch
 
 import (
-	"errors"
-	"math"
 	"runtime"
 )
 
-// Inf is the weight of "no path".
-const Inf int64 = math.MaxInt64
+// The greedy contraction (node priorities by edge difference, lazy
+// updates, witness searches bounded by settled nodes), kept as the
+// tests' reference hierarchy: package routing derives its hierarchies
+// from the CCH instead (cch.Metric.Hierarchy).
 
 // Arc is an input arc of the graph to contract. Weights must be >= 0.
 type Arc struct {
@@ -48,39 +37,6 @@ type Options struct {
 	// 13 %, 29 % and 47 % more shortcuts and 1.9x to 3.1x slower
 	// 1000 x 1000 tables.
 	neighbourWeight float64
-}
-
-// Hierarchy is a contracted graph: for each node its upward arcs (to
-// higher-ranked heads) and its downward arcs (from higher-ranked tails),
-// in CSR form, plus loop weights. Inside, nodes are numbered by descending
-// rank (0 is the most important node); Order and orig translate to and from
-// the caller's node ids, which every method takes and returns. A Hierarchy
-// is read-only and safe for concurrent queries, each with its own Query.
-type Hierarchy struct {
-	// N is the number of nodes.
-	N int
-	// Order maps a caller's node id to the internal id; orig is its
-	// inverse.
-	Order []uint32
-	orig  []uint32
-	// The arrays below use internal ids.
-	//
-	// UpFirst[v]..UpFirst[v+1] index the arcs v->UpHead[i] of weight
-	// UpWeight[i]; UpMid[i] is the contracted middle node of a shortcut,
-	// or -1 for an original arc.
-	UpFirst  []uint32
-	UpHead   []uint32
-	UpWeight []int64
-	UpMid    []int32
-	// DownFirst[v]..DownFirst[v+1] index the arcs DownTail[i]->v.
-	DownFirst  []uint32
-	DownTail   []uint32
-	DownWeight []int64
-	DownMid    []int32
-	// Loop[v] is the weight of the cheapest cycle v->...->v whose other
-	// nodes are all ranked below v, Inf if none; LoopMid[v] is its middle.
-	Loop    []int64
-	LoopMid []int32
 }
 
 type dynArc struct {
@@ -479,84 +435,4 @@ func toCSR(n int, lists [][]frozenArc) (first, other []uint32, w []int64, mid []
 		}
 	}
 	return first, other, w, mid
-}
-
-// Shortcuts returns the number of shortcut arcs in the hierarchy.
-func (h *Hierarchy) Shortcuts() int {
-	s := 0
-	for _, m := range h.UpMid {
-		if m >= 0 {
-			s++
-		}
-	}
-	for _, m := range h.DownMid {
-		if m >= 0 {
-			s++
-		}
-	}
-	return s
-}
-
-// SetOrder sets N, Order and its inverse orig from a node order read from
-// a file, checking that it is a permutation.
-func (h *Hierarchy) SetOrder(order []uint32) error {
-	h.N = len(order)
-	h.Order = order
-	h.orig = make([]uint32, len(order))
-	seen := make([]bool, len(order))
-	for v, id := range order {
-		if int(id) >= len(order) || seen[id] {
-			return errors.New("ch: node order is not a permutation")
-		}
-		seen[id] = true
-		h.orig[id] = uint32(v)
-	}
-	return nil
-}
-
-// Validate checks that the hierarchy's arrays are consistent, so that a
-// hierarchy read from a file cannot make a query index out of range.
-func (h *Hierarchy) Validate() error {
-	n := h.N
-	if len(h.Order) != n || len(h.orig) != n || len(h.Loop) != n || len(h.LoopMid) != n ||
-		len(h.UpFirst) != n+1 || len(h.DownFirst) != n+1 {
-		return errors.New("ch: node arrays disagree in length")
-	}
-	for v, id := range h.Order {
-		if int(id) >= n || h.orig[id] != uint32(v) {
-			return errors.New("ch: node order is not a permutation")
-		}
-	}
-	check := func(first, other []uint32, w []int64, mid []int32) error {
-		if len(other) != len(w) || len(other) != len(mid) || int(first[n]) != len(other) {
-			return errors.New("ch: arc arrays disagree in length")
-		}
-		for v := 0; v < n; v++ {
-			if first[v] > first[v+1] {
-				return errors.New("ch: arc offsets not ascending")
-			}
-		}
-		for v := 0; v < n; v++ {
-			for i := first[v]; i < first[v+1]; i++ {
-				// Arcs lead to higher-ranked nodes, which have lower ids,
-				// and a middle node ranks below both ends.
-				if int(other[i]) >= v || (mid[i] >= 0 && int(mid[i]) <= v) || int(mid[i]) >= n {
-					return errors.New("ch: arc breaks the rank order")
-				}
-			}
-		}
-		return nil
-	}
-	if err := check(h.UpFirst, h.UpHead, h.UpWeight, h.UpMid); err != nil {
-		return err
-	}
-	if err := check(h.DownFirst, h.DownTail, h.DownWeight, h.DownMid); err != nil {
-		return err
-	}
-	for v, m := range h.LoopMid {
-		if int(m) >= n || (m >= 0 && int(m) <= v) {
-			return errors.New("ch: loop middle out of range")
-		}
-	}
-	return nil
 }
