@@ -44,6 +44,7 @@ benchmarks a running deployment, e.g. ` + "`geosvc api`" + ` + N ` + "`geosvc wo
 // benchConfig is the parsed bench command line.
 type benchConfig struct {
 	url, key, data, bbox, metric, serverLog string
+	pointsOut                               string // --points-out: the first job's points
 	speeds                                  string // "Type:kmh,..." as routev1 takes them
 	newSpeeds                               bool
 	serverArgs                              []string
@@ -70,6 +71,7 @@ func runBench(args []string) error {
 	fs.IntVar(&c.concurrent, "concurrent", 0, "then run this many jobs at once (e.g. 10); 0 skips")
 	fs.IntVar(&c.batches, "batches", 1, "with --concurrent: run the jobs at once this many times, one batch after the other (the median, worst and best throughput are reported)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the random points")
+	fs.StringVar(&c.pointsOut, "points-out", "", "write the first N x N job's points to this file, one \"lon,lat\" line each (6 decimals): the N origins, then the N destinations, e.g. for scripts/osrm-table.sh")
 	fs.DurationVar(&c.poll, "poll", 20*time.Millisecond, "fetch polling interval with --wait 0")
 	fs.IntVar(&c.wait, "wait", 30, "seconds each fetch may wait for the job to end (the long-poll extension); 0 polls every --poll")
 	fs.BoolVar(&c.ndjson, "ndjson", false, "read results as application/x-ndjson (always above 1000 locations)")
@@ -141,6 +143,11 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		}
 		for i, p := range pts {
 			points[k][i/c.n] = append(points[k][i/c.n], lonLat(p))
+		}
+	}
+	if c.pointsOut != "" {
+		if err := writePoints(c.pointsOut, points[0][0], points[0][1]); err != nil {
+			return err
 		}
 	}
 	meta := g.Meta()

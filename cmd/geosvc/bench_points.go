@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 
@@ -77,4 +79,28 @@ func roadPoints(g snapper, b orb.Bound, n int, seed uint64) ([]orb.Point, error)
 // lonLat formats p as an order address, 6 decimals (about 0.1 m).
 func lonLat(p orb.Point) string {
 	return strconv.FormatFloat(p[0], 'f', 6, 64) + "," + strconv.FormatFloat(p[1], 'f', 6, 64)
+}
+
+// writePoints writes the origins, then the destinations, one "lon,lat"
+// line each, to path (--points-out).
+func writePoints(path string, origins, destinations []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--points-out: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	for _, list := range [][]string{origins, destinations} {
+		for _, p := range list {
+			w.WriteString(p)
+			w.WriteByte('\n')
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("--points-out: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--points-out: %w", err)
+	}
+	return nil
 }
