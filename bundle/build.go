@@ -127,7 +127,12 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, err
 	}
-	bc := &buildContext{ctx: ctx, opts: opts, countries: extractCountries(net.Vertices)}
+	// What the manifest needs of the graph and the network; both are let
+	// go before the layers are built, which read the extract themselves.
+	countries := extractCountries(net.Vertices)
+	osmTime, nodes, edges := net.Timestamp.UTC(), g.Meta().Nodes, g.Meta().Edges
+	g, net = nil, nil
+	bc := &buildContext{ctx: ctx, opts: opts, countries: countries}
 	fmt.Fprintf(opts.Report, "extract countries (world base layer, by road vertices): %s\n", bc.countries)
 	layers, err := bc.buildLayers()
 	if err != nil {
@@ -137,11 +142,11 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 		BundleVersion: Version(),
 		Source:        src,
 		Inputs:        inputs,
-		OSMTimestamp:  net.Timestamp.UTC(),
+		OSMTimestamp:  osmTime,
 		BuiltAt:       time.Now().UTC().Truncate(time.Second),
 		Layers:        append([]Layer{{Name: LayerRouting, File: routing.FileName, Size: fi.Size()}}, layers...),
-		Nodes:         g.Meta().Nodes,
-		Edges:         g.Meta().Edges,
+		Nodes:         nodes,
+		Edges:         edges,
 	}
 	if err := Write(opts.Out, m); err != nil {
 		return Manifest{}, err

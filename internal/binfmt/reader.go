@@ -12,13 +12,16 @@ import (
 )
 
 // File is an opened, verified container. Its getters return slices that
-// alias the file's buffer; they stay valid as long as they are referenced
-// and must not be modified. A File is safe for concurrent use.
+// alias the file's buffer (for Open, the file mapped into memory); they
+// stay valid as long as the process runs and must not be modified. A File
+// is safe for concurrent use.
 type File struct {
 	data     []byte
 	version  uint32
 	sections map[string]Section
 	order    []string
+	// mapped says data is the file mapped read-only into memory (Open).
+	mapped bool
 }
 
 // Section describes one section of a File.
@@ -30,8 +33,13 @@ type Section struct {
 	Offset, Length uint64
 }
 
-// Open reads the file at path in one read and verifies its magic, version,
-// size, checksum and section table.
+// Open maps the file at path into memory, read-only and shared (every
+// process that opens one file shares its pages through the page cache;
+// pages are read from disk when first touched), and verifies its magic,
+// version, size, section table and checksum. The checksum is computed by
+// reading the file, not through the mapping, so that verifying it does
+// not make the whole file resident in the process. Where mapping is not
+// available the file is read into memory instead.
 func Open(path string, magic [8]byte, version uint32) (*File, error) {
 	if !littleEndian {
 		return nil, ErrBigEndian
@@ -49,16 +57,67 @@ func Open(path string, magic [8]byte, version uint32) (*File, error) {
 	if size < 0 || uint64(size) > uint64(^uint(0)>>1) {
 		return nil, fmt.Errorf("binfmt: %s: file too large", path)
 	}
-	buf := alignedBuffer(int(size))
-	if _, err := io.ReadFull(fh, buf); err != nil {
-		return nil, fmt.Errorf("binfmt: read %s: %w", path, err)
-	}
-	f, err := parse(buf, magic, version)
-	if err != nil {
+	if size < headerSize+checksumSize {
+		// Too short for a header: read it to say why.
+		buf := alignedBuffer(int(size))
+		if _, err := io.ReadFull(fh, buf); err != nil {
+			return nil, fmt.Errorf("binfmt: read %s: %w", path, err)
+		}
+		_, err := parse(buf, magic, version, memoryChecksum)
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	data, mapped, err := mapFile(fh, int(size))
+	if err != nil {
+		return nil, fmt.Errorf("binfmt: map %s: %w", path, err)
+	}
+	sum := memoryChecksum
+	if mapped {
+		sum = func(body []byte) (uint32, error) { return fileChecksum(fh, int64(len(body))) }
+	}
+	f, err := parse(data, magic, version, sum)
+	if err != nil {
+		if mapped {
+			unmap(data)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f.mapped = mapped
 	return f, nil
 }
+
+// memoryChecksum is the CRC-32C of a body in memory.
+func memoryChecksum(body []byte) (uint32, error) { return crc32.Checksum(body, castagnoli), nil }
+
+// fileChecksum is the CRC-32C of the first n bytes of fh, read in large
+// blocks.
+func fileChecksum(fh *os.File, n int64) (uint32, error) {
+	buf := make([]byte, 4<<20)
+	var crc uint32
+	for off := int64(0); off < n; {
+		k := min(int64(len(buf)), n-off)
+		if _, err := fh.ReadAt(buf[:k], off); err != nil {
+			return 0, err
+		}
+		crc = crc32.Update(crc, castagnoli, buf[:k])
+		off += k
+	}
+	return crc, nil
+}
+
+// Release tells the system that the process does not need the file's
+// pages resident any more (after a newer bundle took over): they leave
+// the process's resident set, and any later read of the File's slices
+// reads them again from the file. Nothing is unmapped, so every slice
+// stays valid. A File read into memory is left as it is.
+func (f *File) Release() {
+	if f.mapped {
+		release(f.data)
+	}
+}
+
+// Mapped reports whether the file is mapped into memory (Open on a
+// system that maps files) rather than read into the heap.
+func (f *File) Mapped() bool { return f.mapped }
 
 // Parse verifies data as a container, like Open. When data is 8-byte
 // aligned the File aliases it (do not modify it afterwards); otherwise it
@@ -72,7 +131,7 @@ func Parse(data []byte, magic [8]byte, version uint32) (*File, error) {
 		copy(buf, data)
 		data = buf
 	}
-	return parse(data, magic, version)
+	return parse(data, magic, version, memoryChecksum)
 }
 
 // alignedBuffer returns an 8-byte aligned byte slice of length n.
@@ -88,7 +147,9 @@ func magicString(m []byte) string {
 	return string(bytes.TrimRight(m, "\x00"))
 }
 
-func parse(data []byte, magic [8]byte, version uint32) (*File, error) {
+// parse verifies data as a container; checksum computes the CRC-32C of
+// the body (everything before the stored checksum).
+func parse(data []byte, magic [8]byte, version uint32, checksum func(body []byte) (uint32, error)) (*File, error) {
 	n := uint64(len(data))
 	if n < 8 {
 		return nil, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, n, headerSize)
@@ -116,7 +177,11 @@ func parse(data []byte, magic [8]byte, version uint32) (*File, error) {
 		return nil, fmt.Errorf("%w: %d bytes, no room for the checksum", ErrTruncated, n)
 	}
 	body := data[:n-checksumSize]
-	if got, want := crc32.Checksum(body, castagnoli), le.Uint32(data[n-checksumSize:]); got != want {
+	got, err := checksum(body)
+	if err != nil {
+		return nil, fmt.Errorf("binfmt: checksum: %w", err)
+	}
+	if want := le.Uint32(data[n-checksumSize:]); got != want {
 		return nil, fmt.Errorf("%w (crc32c %08x, stored %08x)", ErrChecksum, got, want)
 	}
 	if count > maxSections || headerSize+tableSize > uint64(len(body)) {
