@@ -309,23 +309,14 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 // computed.
 func (g *Graph) chHierarchy(m chMetric, workers int) (*ch.Hierarchy, error) {
 	b := &g.base
-	w := make([]cch.Weight, len(b.turnHead))
+	w := make([]int64, len(b.turnHead))
 	for v := range b.nodeEdge {
 		for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
 			h := b.turnHead[i]
-			ms, dm := int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h])
-			if m == chShortest {
-				w[i] = cch.Weight{W: dm, S: ms}
-			} else {
-				w[i] = cch.Weight{W: ms, S: dm}
-			}
+			w[i] = weight(m, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h]))
 		}
 	}
-	cm, err := g.cch.Customize(context.Background(), w, cch.Options{Workers: workers, Perfect: true})
-	if err != nil {
-		return nil, err
-	}
-	x, err := cm.Hierarchy()
+	x, err := g.cch.HierarchyOf(context.Background(), w, workers)
 	if err != nil {
 		return nil, err
 	}

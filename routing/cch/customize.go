@@ -74,10 +74,10 @@ func (t *Topology) Customize(ctx context.Context, arcWeights []Weight, opt Optio
 		}
 	}
 	sched := t.schedule(workers)
-	err := m.run(ctx, sched, true, m.lowerTriangles)
+	err := t.run(ctx, sched, true, m.lowerTriangles)
 	if err == nil && opt.Perfect {
 		m.removed = make([]uint8, len(m.w))
-		err = m.run(ctx, sched, false, m.upperTriangles)
+		err = t.run(ctx, sched, false, m.upperTriangles)
 		m.removeLowered()
 		m.keptLoops()
 	}
@@ -101,18 +101,18 @@ func (m *Metric) removeLowered() {
 }
 
 // scratch is one worker's marks: mark[y] is the arc x->y of the node x
-// being customized, -1 else; buf keeps x's arc weights before perfect
-// customization.
+// being customized, -1 else; buf (pbuf for packed weights) keeps x's arc
+// weights before perfect customization.
 type scratch struct {
 	mark []int32
 	buf  []arcWeight
+	pbuf []packedArc
 }
 
 // run calls work for every node: bottom-up (ascending ranks: the
 // subtrees of the schedule in parallel, then the top nodes) or top-down
 // (the reverse).
-func (m *Metric) run(ctx context.Context, sched *schedule, up bool, work func(s *scratch, x uint32)) error {
-	t := m.t
+func (t *Topology) run(ctx context.Context, sched *schedule, up bool, work func(s *scratch, x uint32)) error {
 	scr := make([]*scratch, len(sched.parts))
 	for i := range scr {
 		scr[i] = &scratch{mark: make([]int32, t.n)}

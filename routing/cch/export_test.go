@@ -8,11 +8,10 @@ import (
 	"github.com/geosvc/geosvc/routing/ch"
 )
 
-// TestHierarchyAnswersAsDijkstra: the contraction hierarchy exported
-// from a perfect customization answers every query as a Dijkstra on the
-// input graph does (weights packed W<<32 + S), and its paths unpack into
-// walks of the input graph of that weight; a basic customization is
-// refused.
+// TestHierarchyAnswersAsDijkstra: the contraction hierarchy derived from
+// the topology (HierarchyOf, weights packed W<<32 + S) answers every query
+// as a Dijkstra on the input graph does, and its paths unpack into walks
+// of the input graph of that weight.
 func TestHierarchyAnswersAsDijkstra(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -28,18 +27,14 @@ func TestHierarchyAnswersAsDijkstra(t *testing.T) {
 			rng := rand.New(rand.NewSource(tc.seed))
 			g := randomGraph(rng, tc.side, tc.loops)
 			top := build(t, g, 2)
-			basic, err := top.Customize(context.Background(), g.weight, Options{Workers: 2})
-			if err != nil {
-				t.Fatal(err)
+			packed := make([]int64, len(g.weight))
+			for i, w := range g.weight {
+				packed[i] = w.W<<32 + w.S
+				if w.IsInf() {
+					packed[i] = noPath
+				}
 			}
-			if _, err := basic.Hierarchy(); err == nil {
-				t.Fatal("a hierarchy of a basic customization")
-			}
-			m, err := top.Customize(context.Background(), g.weight, Options{Workers: 2, Perfect: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			x, err := m.Hierarchy()
+			x, err := top.HierarchyOf(context.Background(), packed, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
