@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/geosvc/geosvc/configs"
@@ -100,7 +101,21 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if err := ctx.Err(); err != nil {
 		return Manifest{}, err
 	}
-	g, rep, err := routing.Build(net, prof, routing.WithStages(func(name string) func() {
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return Manifest{}, err
+	}
+	// The manifest goes first and comes back last: a build cut short
+	// leaves a directory that servers refuse ("no manifest"), never a mix
+	// of old and new layers that loads.
+	if err := os.Remove(filepath.Join(opts.Out, ManifestFile)); err != nil && !os.IsNotExist(err) {
+		return Manifest{}, err
+	}
+	// What the manifest and the layers need of the network, before the
+	// routing build consumes it; the graph is written part by part into
+	// the bundle directory as it is built.
+	countries := extractCountries(net.Vertices)
+	osmTime := net.Timestamp.UTC()
+	g, rep, err := routing.Build(net, prof, routing.WithDir(opts.Out), routing.WithStages(func(name string) func() {
 		st := opts.Progress.Start(name, nil)
 		return func() { st.Done() }
 	}))
@@ -110,28 +125,21 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if rep != nil {
 		fmt.Fprintln(opts.Report, rep.String())
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return Manifest{}, err
+	nodes, edges := g.Meta().Nodes, g.Meta().Edges
+	var routingLayers []Layer
+	var graphBytes int64
+	for i, f := range routing.Files() {
+		fi, err := os.Stat(filepath.Join(opts.Out, f))
+		if err != nil {
+			return Manifest{}, err
+		}
+		name := LayerRouting
+		if i > 0 {
+			name += "." + strings.TrimPrefix(f, "routing.")
+		}
+		routingLayers = append(routingLayers, Layer{Name: name, File: f, Size: fi.Size()})
+		graphBytes += fi.Size()
 	}
-	if err := os.Remove(filepath.Join(opts.Out, ManifestFile)); err != nil && !os.IsNotExist(err) {
-		return Manifest{}, err
-	}
-	graphPath := filepath.Join(opts.Out, routing.FileName)
-	stage = opts.Progress.Start("routing: write "+routing.FileName, nil)
-	err = g.Save(graphPath)
-	stage.Done()
-	if err != nil {
-		return Manifest{}, fmt.Errorf("save: %w", err)
-	}
-	fi, err := os.Stat(graphPath)
-	if err != nil {
-		return Manifest{}, err
-	}
-	// What the manifest needs of the graph and the network; both are let
-	// go before the layers are built, which read the extract themselves.
-	countries := extractCountries(net.Vertices)
-	osmTime, nodes, edges := net.Timestamp.UTC(), g.Meta().Nodes, g.Meta().Edges
-	g, net = nil, nil
 	bc := &buildContext{ctx: ctx, opts: opts, countries: countries}
 	fmt.Fprintf(opts.Report, "extract countries (world base layer, by road vertices): %s\n", bc.countries)
 	layers, err := bc.buildLayers()
@@ -144,14 +152,14 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 		Inputs:        inputs,
 		OSMTimestamp:  osmTime,
 		BuiltAt:       time.Now().UTC().Truncate(time.Second),
-		Layers:        append([]Layer{{Name: LayerRouting, File: routing.FileName, Size: fi.Size()}}, layers...),
+		Layers:        append(routingLayers, layers...),
 		Nodes:         nodes,
 		Edges:         edges,
 	}
 	if err := Write(opts.Out, m); err != nil {
 		return Manifest{}, err
 	}
-	fmt.Fprintf(opts.Report, "wrote bundle %s (version %s, %d MB) in %v\n", opts.Out, m.BundleVersion, fi.Size()>>20, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(opts.Report, "wrote bundle %s (version %s, routing graph %d MB) in %v\n", opts.Out, m.BundleVersion, graphBytes>>20, time.Since(start).Round(time.Millisecond))
 	return m, nil
 }
 

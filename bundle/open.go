@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -92,7 +91,7 @@ func OpenRouting(dir string) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := routing.Load(filepath.Join(dir, routing.FileName))
+	g, err := routing.Load(dir)
 	if err != nil {
 		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
 	}

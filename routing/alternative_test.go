@@ -531,7 +531,8 @@ func TestAlternativesFixture(t *testing.T) {
 		}
 	}
 	// The same on a CCH customized for either metric.
-	tails, heads, coords := g.cchInput()
+	tails, coords := g.cchInput()
+	heads := g.base.turnHead
 	top, err := cch.Build(len(g.base.nodeEdge), tails, heads, coords, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package routing
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -44,13 +43,13 @@ func BenchmarkBuild(b *testing.B) {
 
 func BenchmarkLoad(b *testing.B) {
 	g := testGraph(b, "delaware")
-	path := filepath.Join(b.TempDir(), FileName)
-	if err := g.Save(path); err != nil {
+	dir := b.TempDir()
+	if err := g.Save(dir); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Load(path); err != nil {
+		if _, err := Load(dir); err != nil {
 			b.Fatal(err)
 		}
 	}

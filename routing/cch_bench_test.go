@@ -19,7 +19,8 @@ func BenchmarkCCHBuild(b *testing.B) {
 	for _, name := range []string{"andorra", "porto_portugal", "delaware"} {
 		b.Run(name, func(b *testing.B) {
 			g := testGraph(b, name)
-			tails, heads, coords := g.cchInput()
+			tails, coords := g.cchInput()
+			heads := g.base.turnHead
 			b.ResetTimer()
 			var top *cch.Topology
 			for i := 0; i < b.N; i++ {
@@ -160,8 +161,7 @@ func BenchmarkCCHLoad(b *testing.B) {
 	g := testGraph(b, "delaware")
 	top := testTopology(b, g)
 	dir := b.TempDir()
-	graphPath := filepath.Join(dir, FileName)
-	if err := g.Save(graphPath); err != nil {
+	if err := g.Save(dir); err != nil {
 		b.Fatal(err)
 	}
 	cchPath := filepath.Join(dir, "cch.bin")
@@ -173,7 +173,7 @@ func BenchmarkCCHLoad(b *testing.B) {
 	var topology time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Load(graphPath); err != nil {
+		if _, err := Load(dir); err != nil {
 			b.Fatal(err)
 		}
 		t0 := time.Now()

@@ -34,7 +34,8 @@ func testTopology(t testing.TB, g *Graph) *cch.Topology {
 	if top, ok := cchTops[g]; ok {
 		return top
 	}
-	tails, heads, coords := g.cchInput()
+	tails, coords := g.cchInput()
+	heads := g.base.turnHead
 	top, err := cch.Build(len(g.base.nodeEdge), tails, heads, coords, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +311,13 @@ func checkCCH(t *testing.T, g *Graph, cm cchMetric, m *cch.Metric, w []cch.Weigh
 			t.Fatalf("%s: table cell %d,%d: %v, dijkstra %v", cm.name, k/len(dst), k%len(dst), out[k], want[k])
 		}
 	}
-	if routes < len(want)/2 {
+	// Not vacuous: most pairs have a route; with random avoided turns
+	// (3 % of Andorra's, which cut its mountain roads apart) a fifth.
+	least := len(want) / 2
+	if cm.avoid != nil {
+		least = len(want) / 5
+	}
+	if routes < least {
 		t.Fatalf("%s: only %d of %d pairs have a route", cm.name, routes, len(want))
 	}
 }
@@ -539,7 +546,8 @@ func TestCCHFixtureRoutes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.fixture, err)
 		}
-		tails, heads, coords := g.cchInput()
+		tails, coords := g.cchInput()
+		heads := g.base.turnHead
 		top, err := cch.Build(len(g.base.nodeEdge), tails, heads, coords, 1)
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"math"
+	"slices"
 
 	"github.com/paulmach/orb"
 
@@ -145,44 +146,93 @@ type incidence struct {
 	dir  uint32 // direction of travel that ARRIVES at the vertex (for in) or LEAVES it (for out)
 }
 
-// buildBaseGraph builds the full edge-based graph (before component
-// filtering) over directed ids 2e+dir; nodes of directions a car may not
-// drive have no arcs and are flagged in usable.
-func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) (arcs [][]turnArc, usable []bool, stats buildStats) {
-	nE := len(net.Edges)
+// baseArcs is the full edge-based graph (before components are told
+// apart) over directed ids 2e+dir: the turns out of directed id d are
+// turns[first[d]:first[d]+count[d]]. Every turn out of d is made at d's
+// head vertex, so they are written together, vertex by vertex: first is
+// an offset, not a CSR prefix sum.
+type baseArcs struct {
+	first []uint32
+	count []uint16
+	turns []turnArc
+}
+
+// of returns the turns out of directed id d.
+func (b *baseArcs) of(d uint32) []turnArc {
+	return b.turns[b.first[d] : b.first[d]+uint32(b.count[d])]
+}
+
+// csrIncidences returns, per vertex, the edge directions that leave it
+// (outs) or arrive at it (ins), in CSR form: v's are list[first[v]:first[v+1]].
+func csrIncidences(net *osmroad.Network) (outFirst []uint32, outs []incidence, inFirst []uint32, ins []incidence) {
 	nV := len(net.Vertices)
-	usable = make([]bool, 2*nE)
-	ins := make([][]incidence, nV)
-	outs := make([][]incidence, nV)
-	roads := make([]int, nV)
+	outFirst, inFirst = make([]uint32, nV+1), make([]uint32, nV+1)
+	for i := range net.Edges {
+		e := &net.Edges[i]
+		if e.Forward {
+			outFirst[e.From+1]++
+			inFirst[e.To+1]++
+		}
+		if e.Backward {
+			outFirst[e.To+1]++
+			inFirst[e.From+1]++
+		}
+	}
+	for v := 0; v < nV; v++ {
+		outFirst[v+1] += outFirst[v]
+		inFirst[v+1] += inFirst[v]
+	}
+	outs, ins = make([]incidence, outFirst[nV]), make([]incidence, inFirst[nV])
+	outFill, inFill := slices.Clone(outFirst[:nV]), slices.Clone(inFirst[:nV])
+	put := func(list []incidence, fill []uint32, v uint32, x incidence) {
+		list[fill[v]] = x
+		fill[v]++
+	}
 	for i := range net.Edges {
 		e := &net.Edges[i]
 		id := uint32(i)
-		roads[e.From]++
-		roads[e.To]++
 		if e.Forward {
-			usable[directedID(id, 0)] = true
-			outs[e.From] = append(outs[e.From], incidence{id, 0})
-			ins[e.To] = append(ins[e.To], incidence{id, 0})
+			put(outs, outFill, e.From, incidence{id, 0})
+			put(ins, inFill, e.To, incidence{id, 0})
 		}
 		if e.Backward {
-			usable[directedID(id, 1)] = true
-			outs[e.To] = append(outs[e.To], incidence{id, 1})
-			ins[e.From] = append(ins[e.From], incidence{id, 1})
+			put(outs, outFill, e.To, incidence{id, 1})
+			put(ins, inFill, e.From, incidence{id, 1})
 		}
 	}
+	return outFirst, outs, inFirst, ins
+}
+
+// buildBaseGraph builds the full edge-based graph (before components are
+// told apart) over directed ids 2e+dir; nodes of directions a car may not
+// drive have no arcs and are flagged in usable.
+func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) (arcs *baseArcs, usable []bool, stats buildStats) {
+	nE := len(net.Edges)
+	nV := len(net.Vertices)
+	usable = make([]bool, 2*nE)
+	roads := make([]int32, nV)
+	for i := range net.Edges {
+		e := &net.Edges[i]
+		roads[e.From]++
+		roads[e.To]++
+		usable[directedID(uint32(i), 0)] = e.Forward
+		usable[directedID(uint32(i), 1)] = e.Backward
+	}
+	outFirst, outAll, inFirst, inAll := csrIncidences(net)
 	ri := newRestrictionIndex(net.Restrictions)
-	arcs = make([][]turnArc, 2*nE)
+	arcs = &baseArcs{first: make([]uint32, 2*nE), count: make([]uint16, 2*nE)}
 	for v := 0; v < nV; v++ {
 		signal := v < len(net.Signal) && net.Signal[v]
 		barrier := v < len(net.Barrier) && net.Barrier[v]
-		for _, in := range ins[v] {
+		outs := outAll[outFirst[v]:outFirst[v+1]]
+		for _, in := range inAll[inFirst[v]:inFirst[v+1]] {
 			from := directedID(in.edge, in.dir)
+			arcs.first[from] = uint32(len(arcs.turns))
 			inB := arrivalBearing(net, &net.Edges[in.edge], in.dir)
 			// A U-turn is allowed only where nothing else is: dead ends,
 			// barriers, and vertices every other way out of is forbidden.
 			var others int
-			for _, out := range outs[v] {
+			for _, out := range outs {
 				if out.edge == in.edge && out.dir != in.dir {
 					continue
 				}
@@ -191,7 +241,7 @@ func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide str
 				}
 				others++
 			}
-			for _, out := range outs[v] {
+			for _, out := range outs {
 				uTurn := out.edge == in.edge && out.dir != in.dir
 				if uTurn {
 					if others > 0 {
@@ -209,17 +259,18 @@ func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide str
 				if !uTurn {
 					angle = turnAngle(inB, departureBearing(net, &net.Edges[out.edge], out.dir))
 				}
-				cost := turnCost(angle, uTurn, signal, roads[v])
-				arcs[from] = append(arcs[from], turnArc{
+				cost := turnCost(angle, uTurn, signal, int(roads[v]))
+				arcs.turns = append(arcs.turns, turnArc{
 					head: directedID(out.edge, out.dir),
 					ms:   uint32(math.Round(cost * 1000)),
-					kind: turnKindOf(angle, uTurn, roads[v], drivingSide),
+					kind: turnKindOf(angle, uTurn, int(roads[v]), drivingSide),
 				})
 				stats.turns++
 				if uTurn {
 					stats.uTurns++
 				}
 			}
+			arcs.count[from] = uint16(uint32(len(arcs.turns)) - arcs.first[from])
 		}
 	}
 	return arcs, usable, stats
@@ -264,6 +315,9 @@ const (
 	edgeToll uint8 = 1 << iota
 	edgeUnpaved
 	edgeFerry
+	// edgeSmall: no direction of the edge lies in a component of
+	// SmallComponent nodes or more (snapping avoids it).
+	edgeSmall
 )
 
 func edgeFlagsOf(e *osmroad.Edge) uint8 {

@@ -6,7 +6,6 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/routing/ch"
-	"github.com/geosvc/geosvc/routing/snap"
 )
 
 // Snap places p on the nearest road within radiusM metres (the default
@@ -42,7 +41,15 @@ func (g *Graph) snapAccepting(p orb.Point, radiusM float64, accept func(uint32) 
 	if !validPoint(p) {
 		return s
 	}
-	hit, ok := g.snap.Nearest(p, radiusM, accept)
+	// A road of a large component first (OSRM's rule: a point next to a
+	// parking lot whose exit is one-way the wrong way is not captured by
+	// it), else any road, an island's own included.
+	hit, ok := g.snap.Nearest(p, radiusM, func(e uint32) bool {
+		return g.edgeFlags[e]&edgeSmall == 0 && (accept == nil || accept(e))
+	})
+	if !ok && g.meta.SmallNodes > 0 {
+		hit, ok = g.snap.Nearest(p, radiusM, accept)
+	}
 	if !ok {
 		return s
 	}
@@ -118,39 +125,8 @@ func toUnits(m chMetric, w int64) (seconds, metres int32) {
 	return int32((ms + 500) / 1000), int32((dm + 5) / 10)
 }
 
-// buildSnapIndex indexes the road edges that have a node in the graph; the
-// graph then shares the index's copy of the shapes.
-func (g *Graph) buildSnapIndex() error {
-	nE := len(g.edgeFrom)
-	starts := make([]uint32, nE)
-	ends := make([]uint32, nE)
-	for e := 0; e < nE; e++ {
-		starts[e] = g.shapeFirst[e]
-		ends[e] = g.shapeFirst[e]
-		if g.edgeNode[2*e] >= 0 || g.edgeNode[2*e+1] >= 0 {
-			ends[e] = g.shapeFirst[e+1]
-		}
-	}
-	ix, err := snap.Build(g.shape, starts, ends)
-	if err != nil {
-		return err
-	}
-	g.snap = ix
-	g.shape = ix.Shape()
-	return nil
-}
-
 // Bounds returns the extent of the roads in the graph.
 func (g *Graph) Bounds() orb.Bound {
-	g.boundsOnce.Do(func() {
-		if len(g.shape) == 0 {
-			return
-		}
-		b := orb.Bound{Min: g.shape[0], Max: g.shape[0]}
-		for _, p := range g.shape {
-			b = b.Extend(p)
-		}
-		g.bounds = b
-	})
-	return g.bounds
+	b := g.meta.Bounds
+	return orb.Bound{Min: orb.Point{b[0], b[1]}, Max: orb.Point{b[2], b[3]}}
 }

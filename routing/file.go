@@ -1,8 +1,10 @@
 package routing
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/geosvc/geosvc/internal/binfmt"
 	"github.com/geosvc/geosvc/routing/cch"
@@ -17,19 +19,99 @@ import (
 // numbers, destination and exit number (edge.ref, edge.dest, edge.exit)
 // for route descriptions. Version 5: edge flags (toll, unpaved, ferry),
 // turn kinds (across traffic, U-turn) and the CCH topology of custom
-// metrics.
-const formatVersion uint32 = 5
+// metrics. Version 6: one file per part (the graph, the snapping index,
+// the CCH topology with its derived arrays, each hierarchy with its
+// inverse order), read by memory-mapping; every strongly connected
+// component kept, small ones flagged on their edges.
+const formatVersion uint32 = 6
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
+
+// The files of a routing graph in a directory: FileName holds the graph
+// itself (roads, names, the edge-based graph), the others its snapping
+// index, its CCH topology and its two hierarchies.
+const (
+	// FileName is the routing graph's main file.
+	FileName     = "routing.graph"
+	snapFile     = "routing.snap"
+	cchFile      = "routing.cch"
+	fastestFile  = "routing.fastest"
+	shortestFile = "routing.shortest"
+)
+
+// hierarchyFile is the file of each metric's hierarchy.
+var hierarchyFile = [2]string{chFastest: fastestFile, chShortest: shortestFile}
+
+// Files returns the file names of a routing graph in its directory, the
+// main file first (a bundle's manifest lists them).
+func Files() []string { return []string{FileName, snapFile, cchFile, fastestFile, shortestFile} }
 
 // FormatVersion returns the graph file format version this build writes
 // and reads.
 func FormatVersion() uint32 { return formatVersion }
 
-// Save writes the graph to path atomically.
-func (g *Graph) Save(path string) error {
-	w := binfmt.NewWriter()
+// partSink collects a part's sections.
+type partSink = *binfmt.Writer
+
+func newPartSink() partSink { return binfmt.NewWriter() }
+
+// Save writes the graph into dir, one file per part (Files), each
+// atomically.
+func (g *Graph) Save(dir string) error {
+	p := &partWriter{dir: dir}
+	for _, part := range []struct {
+		name string
+		add  func(w partSink)
+	}{
+		{FileName, g.writeBase},
+		{snapFile, g.writeSnap},
+		{cchFile, g.writeCCH},
+		{fastestFile, func(w partSink) { g.writeHierarchy(w, chFastest) }},
+		{shortestFile, func(w partSink) { g.writeHierarchy(w, chShortest) }},
+	} {
+		if err := p.write(part.name, part.add, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// partWriter writes the parts of a graph into a directory; without one
+// it writes nothing.
+type partWriter struct {
+	dir string
+}
+
+// write writes one part, whose sections add gives, into the directory's
+// file name, then calls reread with the file opened again (memory-mapped):
+// a build points its arrays at the file's and lets the heap copies go.
+func (p *partWriter) write(name string, add func(w partSink), reread func(f *binfmt.File) error) error {
+	if p.dir == "" {
+		return nil
+	}
+	w := newPartSink()
+	add(w)
+	path := filepath.Join(p.dir, name)
+	if err := w.WriteFile(path, fileMagic, formatVersion); err != nil {
+		return fmt.Errorf("routing: write %s: %w", name, err)
+	}
+	if reread == nil {
+		return nil
+	}
+	f, err := binfmt.Open(path, fileMagic, formatVersion)
+	if err != nil {
+		return fmt.Errorf("routing: reread %s: %w", name, err)
+	}
+	if err := reread(f); err != nil {
+		return fmt.Errorf("routing: reread %s: %w", name, err)
+	}
+	return nil
+}
+
+// writeBase adds the graph's own sections: meta, roads, names, the
+// edge-based graph.
+func (g *Graph) writeBase(w partSink) {
 	w.AddJSON("meta", g.meta)
 	w.AddUint32s("edge.from", g.edgeFrom)
 	w.AddUint32s("edge.to", g.edgeTo)
@@ -52,41 +134,100 @@ func (g *Graph) Save(path string) error {
 	w.AddUint32s("turn.head", g.base.turnHead)
 	w.AddUint32s("turn.ms", g.base.turnMS)
 	w.AddUint8s("turn.kind", g.base.turnKind)
-	g.cch.Write(w, "cch.")
-	for m := chFastest; m <= chShortest; m++ {
-		p := "ch." + m.String() + "."
-		h := g.h[m]
-		w.AddUint32s(p+"order", h.Order)
-		w.AddUint32s(p+"upfirst", h.UpFirst)
-		w.AddUint32s(p+"uphead", h.UpHead)
-		w.AddInt64s(p+"upweight", h.UpWeight)
-		w.AddInt32s(p+"upmid", h.UpMid)
-		w.AddUint32s(p+"downfirst", h.DownFirst)
-		w.AddUint32s(p+"downtail", h.DownTail)
-		w.AddInt64s(p+"downweight", h.DownWeight)
-		w.AddInt32s(p+"downmid", h.DownMid)
-		w.AddInt64s(p+"loop", h.Loop)
-		w.AddInt32s(p+"loopmid", h.LoopMid)
-	}
-	g.snap.AppendTo(w, "snap.")
-	return w.WriteFile(path, fileMagic, formatVersion)
 }
 
-// Load reads a graph file written by Save. A file of another format
-// version, a truncated or a corrupt file gives an error saying so.
-func Load(path string) (*Graph, error) {
-	f, err := binfmt.Open(path, fileMagic, formatVersion)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("routing: no graph at %s: build one with `geosvc build`: %w", path, err)
-		}
-		return nil, fmt.Errorf("routing: load %s: %w", path, err)
-	}
+// writeSnap adds the snapping index.
+func (g *Graph) writeSnap(w partSink) { g.snap.AppendTo(w, "snap.") }
+
+// writeCCH adds the CCH topology with its derived arrays.
+func (g *Graph) writeCCH(w partSink) { g.cch.Write(w, "cch.") }
+
+// writeHierarchy adds metric m's hierarchy.
+func (g *Graph) writeHierarchy(w partSink, m chMetric) {
+	h := g.h[m]
+	w.AddUint32s("ch.order", h.Order)
+	w.AddUint32s("ch.orig", h.Orig())
+	w.AddUint32s("ch.upfirst", h.UpFirst)
+	w.AddUint32s("ch.uphead", h.UpHead)
+	w.AddInt64s("ch.upweight", h.UpWeight)
+	w.AddInt32s("ch.upmid", h.UpMid)
+	w.AddUint32s("ch.downfirst", h.DownFirst)
+	w.AddUint32s("ch.downtail", h.DownTail)
+	w.AddInt64s("ch.downweight", h.DownWeight)
+	w.AddInt32s("ch.downmid", h.DownMid)
+	w.AddInt64s("ch.loop", h.Loop)
+	w.AddInt32s("ch.loopmid", h.LoopMid)
+}
+
+// Load opens the routing graph written into dir by Build or Save. Its
+// files are memory-mapped: the graph's arrays alias them, nothing is
+// decoded or rebuilt, and processes on one machine share the pages. A
+// missing file, one of another format version, a truncated or a corrupt
+// one gives an error saying so. Load checks the sizes queries rely on;
+// the content is guarded by the files' checksums.
+func Load(dir string) (*Graph, error) {
 	g := &Graph{}
-	r := sectionReader{f: f}
-	if err := f.JSON("meta", &g.meta); err != nil {
-		return nil, fmt.Errorf("routing: load %s: %w", path, err)
+	open := func(name string) (*binfmt.File, error) {
+		f, err := binfmt.Open(filepath.Join(dir, name), fileMagic, formatVersion)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("routing: no graph in %s (%s missing): build one with `geosvc build`: %w", dir, name, err)
+			}
+			return nil, fmt.Errorf("routing: load %s: %w", name, err)
+		}
+		g.files = append(g.files, f)
+		return f, nil
 	}
+	f, err := open(FileName)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.readBase(f); err != nil {
+		return nil, fmt.Errorf("routing: load %s: %w", FileName, err)
+	}
+	if f, err = open(snapFile); err != nil {
+		return nil, err
+	}
+	if g.snap, err = snap.Load(f, "snap."); err != nil {
+		return nil, fmt.Errorf("routing: load %s: %w", snapFile, err)
+	}
+	g.shape = g.snap.Shape()
+	if f, err = open(cchFile); err != nil {
+		return nil, err
+	}
+	if g.cch, err = cch.ReadTopology(f, "cch."); err != nil {
+		return nil, fmt.Errorf("routing: load %s: %w", cchFile, err)
+	}
+	for m := chFastest; m <= chShortest; m++ {
+		if f, err = open(hierarchyFile[m]); err != nil {
+			return nil, err
+		}
+		if g.h[m], err = readHierarchy(f); err != nil {
+			return nil, fmt.Errorf("routing: load %s: %w", hierarchyFile[m], err)
+		}
+	}
+	if err := g.checkSizes(); err != nil {
+		return nil, fmt.Errorf("routing: load %s: %w", dir, err)
+	}
+	g.initPools()
+	return g, nil
+}
+
+// Release lets the pages of the graph's files leave the process's
+// resident set (after a newer bundle took over); a query that still runs
+// reads them again from the files.
+func (g *Graph) Release() {
+	for _, f := range g.files {
+		f.Release()
+	}
+}
+
+// readBase reads the graph's own sections.
+func (g *Graph) readBase(f *binfmt.File) error {
+	if err := f.JSON("meta", &g.meta); err != nil {
+		return err
+	}
+	r := sectionReader{f: f}
 	g.edgeFrom = r.u32("edge.from")
 	g.edgeTo = r.u32("edge.to")
 	g.shapeFirst = r.u32("edge.shapefirst")
@@ -108,45 +249,38 @@ func Load(path string) (*Graph, error) {
 	g.base.turnHead = r.u32("turn.head")
 	g.base.turnMS = r.u32("turn.ms")
 	g.base.turnKind = r.u8("turn.kind")
-	for m := chFastest; m <= chShortest; m++ {
-		p := "ch." + m.String() + "."
-		h := &ch.Hierarchy{
-			UpFirst:    r.u32(p + "upfirst"),
-			UpHead:     r.u32(p + "uphead"),
-			UpWeight:   r.i64(p + "upweight"),
-			UpMid:      r.i32(p + "upmid"),
-			DownFirst:  r.u32(p + "downfirst"),
-			DownTail:   r.u32(p + "downtail"),
-			DownWeight: r.i64(p + "downweight"),
-			DownMid:    r.i32(p + "downmid"),
-			Loop:       r.i64(p + "loop"),
-			LoopMid:    r.i32(p + "loopmid"),
-		}
-		if err := h.SetOrder(r.u32(p + "order")); err != nil && r.err == nil {
-			r.err = fmt.Errorf("%w: %s hierarchy: %v", binfmt.ErrCorrupt, m, err)
-		}
-		g.h[m] = h
-	}
-	if r.err != nil {
-		return nil, fmt.Errorf("routing: load %s: %w", path, r.err)
-	}
-	if g.cch, err = cch.ReadTopology(f, "cch."); err != nil {
-		return nil, fmt.Errorf("routing: load %s: %w", path, err)
-	}
-	if g.snap, err = snap.Load(f, "snap."); err != nil {
-		return nil, fmt.Errorf("routing: load %s: %w", path, err)
-	}
-	g.shape = g.snap.Shape()
-	if err := g.validate(); err != nil {
-		return nil, fmt.Errorf("routing: load %s: %w", path, err)
-	}
-	g.initPools()
-	return g, nil
+	return r.err
 }
 
-// validate checks the array sizes and index ranges that queries rely on,
-// so that a bad file fails here and not in a query.
-func (g *Graph) validate() error {
+// readHierarchy reads a hierarchy written by writeHierarchy.
+func readHierarchy(f *binfmt.File) (*ch.Hierarchy, error) {
+	r := sectionReader{f: f}
+	h := &ch.Hierarchy{
+		UpFirst:    r.u32("ch.upfirst"),
+		UpHead:     r.u32("ch.uphead"),
+		UpWeight:   r.i64("ch.upweight"),
+		UpMid:      r.i32("ch.upmid"),
+		DownFirst:  r.u32("ch.downfirst"),
+		DownTail:   r.u32("ch.downtail"),
+		DownWeight: r.i64("ch.downweight"),
+		DownMid:    r.i32("ch.downmid"),
+		Loop:       r.i64("ch.loop"),
+		LoopMid:    r.i32("ch.loopmid"),
+	}
+	order, orig := r.u32("ch.order"), r.u32("ch.orig")
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := h.SetOrderInverse(order, orig); err != nil {
+		return nil, fmt.Errorf("%w: %v", binfmt.ErrCorrupt, err)
+	}
+	return h, nil
+}
+
+// checkSizes checks that the arrays of the graph's parts agree in size,
+// so that a file of another graph fails here and not in a query. It
+// reads no array (the files stay unread until queries need them).
+func (g *Graph) checkSizes() error {
 	nE := len(g.edgeFrom)
 	n := len(g.base.nodeEdge)
 	switch {
@@ -158,8 +292,29 @@ func (g *Graph) validate() error {
 		len(g.base.turnMS) != len(g.base.turnHead), len(g.base.turnKind) != len(g.base.turnHead):
 		return fmt.Errorf("%w: node arrays disagree in length", binfmt.ErrCorrupt)
 	case int(g.shapeFirst[nE]) != len(g.shape):
-		return fmt.Errorf("%w: shape size", binfmt.ErrCorrupt)
+		return fmt.Errorf("%w: the snapping index's shape is not the graph's", binfmt.ErrCorrupt)
+	case g.meta.Nodes != n || g.meta.Edges != nE:
+		return fmt.Errorf("%w: meta says %d nodes, %d edges; the arrays hold %d, %d", binfmt.ErrCorrupt, g.meta.Nodes, g.meta.Edges, n, nE)
 	}
+	if g.cch.Nodes() != n || g.cch.InputArcs() != len(g.base.turnHead) {
+		return fmt.Errorf("%w: CCH topology of %d nodes, %d arcs for %d nodes, %d turns", binfmt.ErrCorrupt, g.cch.Nodes(), g.cch.InputArcs(), n, len(g.base.turnHead))
+	}
+	for m := range g.h {
+		if err := g.h[m].CheckSizes(); err != nil || g.h[m].N != n {
+			return fmt.Errorf("%w: %s hierarchy: %v", binfmt.ErrCorrupt, chMetric(m), err)
+		}
+	}
+	return nil
+}
+
+// validate checks every index the queries follow (a build's self-check,
+// and the tests'): it reads the whole graph.
+func (g *Graph) validate() error {
+	if err := g.checkSizes(); err != nil {
+		return err
+	}
+	nE := len(g.edgeFrom)
+	n := len(g.base.nodeEdge)
 	for _, id := range g.base.nodeEdge {
 		if int(id) >= 2*nE {
 			return fmt.Errorf("%w: node edge out of range", binfmt.ErrCorrupt)
@@ -187,11 +342,8 @@ func (g *Graph) validate() error {
 			}
 		}
 	}
-	if g.cch.Nodes() != n || g.cch.InputArcs() != len(g.base.turnHead) {
-		return fmt.Errorf("%w: CCH topology of %d nodes, %d arcs for %d nodes, %d turns", binfmt.ErrCorrupt, g.cch.Nodes(), g.cch.InputArcs(), n, len(g.base.turnHead))
-	}
 	for m := range g.h {
-		if err := g.h[m].Validate(); err != nil || g.h[m].N != n {
+		if err := g.h[m].Validate(); err != nil {
 			return fmt.Errorf("%w: %s hierarchy: %v", binfmt.ErrCorrupt, chMetric(m), err)
 		}
 	}
@@ -221,3 +373,16 @@ func (r *sectionReader) i64(n string) []int64   { return sectionGet(r, n, r.f.In
 func (r *sectionReader) u8(n string) []uint8    { return sectionGet(r, n, r.f.Uint8s) }
 func (r *sectionReader) f64(n string) []float64 { return sectionGet(r, n, r.f.Float64s) }
 func (r *sectionReader) strs(n string) []string { return sectionGet(r, n, r.f.Strings) }
+
+// hierarchyFrom turns a hierarchy derived by the CCH into package ch's.
+func hierarchyFrom(x *cch.Hierarchy) (*ch.Hierarchy, error) {
+	h := &ch.Hierarchy{
+		UpFirst: x.UpFirst, UpHead: x.UpHead, UpWeight: x.UpWeight, UpMid: x.UpMid,
+		DownFirst: x.DownFirst, DownTail: x.DownTail, DownWeight: x.DownWeight, DownMid: x.DownMid,
+		Loop: x.Loop, LoopMid: x.LoopMid,
+	}
+	if err := h.SetOrder(x.Order); err != nil {
+		return nil, err
+	}
+	return h, nil
+}

@@ -131,11 +131,10 @@ func (g *Graph) MetricCacheStats() (metrics int, bytes, customizations int64) {
 // cchInput returns the turn arcs of the edge-based graph as CCH input
 // arcs (arc i is the turn at index i of g.base) and every node's
 // coordinate: the midpoint of its road segment.
-func (g *Graph) cchInput() (tails, heads []uint32, coords [][2]float64) {
+func (g *Graph) cchInput() (tails []uint32, coords [][2]float64) {
 	b := &g.base
 	n := len(b.nodeEdge)
 	tails = make([]uint32, len(b.turnHead))
-	heads = b.turnHead
 	for v := 0; v < n; v++ {
 		for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
 			tails[i] = uint32(v)
@@ -147,5 +146,5 @@ func (g *Graph) cchInput() (tails, heads []uint32, coords [][2]float64) {
 		p := cutLine(g.edgeShape(e), g.edgeLen[e], 0.5, 0.5)[0]
 		coords[v] = [2]float64{p[0], p[1]}
 	}
-	return tails, heads, coords
+	return tails, coords
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/geosvc/geosvc/internal/binfmt"
@@ -110,16 +111,19 @@ func checkRouteShape(t *testing.T, r *Route) {
 
 func TestSaveLoadRoundTrip(t *testing.T) {
 	g := testGraph(t, "andorra")
-	path := filepath.Join(t.TempDir(), FileName)
-	if err := g.Save(path); err != nil {
+	dir := t.TempDir()
+	if err := g.Save(dir); err != nil {
 		t.Fatal(err)
 	}
-	h, err := Load(path)
+	h, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h.Meta() != g.Meta() {
 		t.Fatalf("meta %+v, want %+v", h.Meta(), g.Meta())
+	}
+	if err := h.validate(); err != nil {
+		t.Fatalf("the loaded graph: %v", err)
 	}
 	src := roadPoints(g, 30, 5, 10)
 	dst := roadPoints(g, 30, 6, 10)
@@ -139,10 +143,23 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		}
 	}
 
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	// Every part, damaged, fails Load with a clear error.
+	for _, part := range Files() {
+		data, err := os.ReadFile(filepath.Join(dir, part))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(part, func(t *testing.T) { damagedPart(t, dir, part, data) })
 	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("Load of a missing directory succeeded")
+	}
+}
+
+// damagedPart checks that a graph whose file part is truncated, corrupt,
+// of another version or not a graph at all fails Load with the error of
+// that.
+func damagedPart(t *testing.T, dir, part string, data []byte) {
 	bad := []struct {
 		name string
 		data []byte
@@ -155,18 +172,24 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), FileName)
-			if err := os.WriteFile(p, tc.data, 0o644); err != nil {
-				t.Fatal(err)
+			d := t.TempDir()
+			for _, f := range Files() {
+				b, err := os.ReadFile(filepath.Join(dir, f))
+				if f == part {
+					b = tc.data
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(d, f), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			_, err := Load(p)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("Load = %v, want %v", err, tc.want)
+			_, err := Load(d)
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), part) {
+				t.Fatalf("Load = %v, want %v naming %s", err, tc.want, part)
 			}
 		})
-	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing")); err == nil {
-		t.Fatal("Load of a missing file succeeded")
 	}
 }
 

@@ -1,15 +1,15 @@
 package routing
 
-// largestComponent returns, for every node of the graph given as
-// adjacency lists, whether it belongs to the largest strongly connected
-// component among the nodes with usable set, and the number of components.
-// It is Tarjan's algorithm made iterative.
-func largestComponent(arcs [][]turnArc, usable []bool) (keep []bool, components int) {
-	n := len(arcs)
+// components returns the strongly connected component of every node of
+// the edge-based graph among the nodes with usable set (-1 for the
+// others) and each component's size. It is Tarjan's algorithm made
+// iterative.
+func components(arcs *baseArcs, usable []bool) (comp []int32, sizes []int) {
+	n := len(arcs.first)
 	const unvisited = -1
 	index := make([]int32, n)
 	low := make([]int32, n)
-	comp := make([]int32, n)
+	comp = make([]int32, n)
 	onStack := make([]bool, n)
 	for i := range index {
 		index[i] = unvisited
@@ -22,7 +22,6 @@ func largestComponent(arcs [][]turnArc, usable []bool) (keep []bool, components 
 	}
 	var call []frame
 	var counter int32
-	var sizes []int
 	for root := 0; root < n; root++ {
 		if !usable[root] || index[root] != unvisited {
 			continue
@@ -35,8 +34,8 @@ func largestComponent(arcs [][]turnArc, usable []bool) (keep []bool, components 
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			if f.next < len(arcs[v]) {
-				w := arcs[v][f.next].head
+			if out := arcs.of(v); f.next < len(out) {
+				w := out[f.next].head
 				f.next++
 				if !usable[w] {
 					continue
@@ -76,15 +75,5 @@ func largestComponent(arcs [][]turnArc, usable []bool) (keep []bool, components 
 			}
 		}
 	}
-	best := -1
-	for id, s := range sizes {
-		if best < 0 || s > sizes[best] {
-			best = id
-		}
-	}
-	keep = make([]bool, n)
-	for v := range keep {
-		keep[v] = best >= 0 && comp[v] == int32(best)
-	}
-	return keep, len(sizes)
+	return comp, sizes
 }

@@ -284,7 +284,7 @@ func (m *Metric) unpack(path []uint32, a uint32, down bool) []uint32 {
 	if down {
 		d |= 1
 	}
-	cands := t.inArcs[t.inFirst[d]:t.inFirst[d+1]]
+	cands := t.inputsOf(d)
 	best := cands[0]
 	for _, i := range cands {
 		if m.input[i] == want {

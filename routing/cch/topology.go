@@ -1,6 +1,7 @@
 package cch
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -46,10 +47,12 @@ type Topology struct {
 	// it runs upwards, or selfLoop | rank for an arc from a node to
 	// itself.
 	input []uint32
-	// inFirst[d]..inFirst[d+1] index inArcs, the input arcs that land on
-	// arc direction d = arc<<1 | down (for path unpacking).
-	inFirst []uint32
-	inArcs  []uint32
+	// inArcs are the input arcs that land on an arc direction (not the
+	// self-loops), ordered by the direction d = arc<<1 | down they land
+	// on, which inDir holds: the input arcs of d are a run of inArcs,
+	// found by binary search in inDir (for path unpacking).
+	inDir  []uint32
+	inArcs []uint32
 }
 
 const selfLoop = 1 << 31
@@ -228,24 +231,27 @@ func (t *Topology) derive() {
 
 // deriveInput builds the index from arc directions to input arcs.
 func (t *Topology) deriveInput() {
-	d := 2 * len(t.upHead)
-	t.inFirst = make([]uint32, d+1)
-	for _, v := range t.input {
-		if v&selfLoop == 0 {
-			t.inFirst[v+1]++
-		}
-	}
-	for i := 0; i < d; i++ {
-		t.inFirst[i+1] += t.inFirst[i]
-	}
-	t.inArcs = make([]uint32, t.inFirst[d])
-	fill := slices.Clone(t.inFirst[:d])
+	t.inArcs = t.inArcs[:0]
 	for i, v := range t.input {
 		if v&selfLoop == 0 {
-			t.inArcs[fill[v]] = uint32(i)
-			fill[v]++
+			t.inArcs = append(t.inArcs, uint32(i))
 		}
 	}
+	slices.SortStableFunc(t.inArcs, func(a, b uint32) int { return cmp.Compare(t.input[a], t.input[b]) })
+	t.inDir = make([]uint32, len(t.inArcs))
+	for k, i := range t.inArcs {
+		t.inDir[k] = t.input[i]
+	}
+}
+
+// inputsOf returns the input arcs that land on arc direction d.
+func (t *Topology) inputsOf(d uint32) []uint32 {
+	lo, _ := slices.BinarySearch(t.inDir, d)
+	hi := lo
+	for hi < len(t.inDir) && t.inDir[hi] == d {
+		hi++
+	}
+	return t.inArcs[lo:hi]
 }
 
 // findArc returns the arc lo->hi (lo < hi, ranks).
@@ -272,5 +278,5 @@ func (t *Topology) Levels() int { return t.height }
 func (t *Topology) bytes() int64 {
 	return 4 * int64(len(t.rank)+len(t.node)+len(t.upFirst)+len(t.upHead)+len(t.upTail)+len(t.downFirst)+
 		len(t.downTail)+len(t.downArc)+len(t.parent)+len(t.input)+
-		len(t.inFirst)+len(t.inArcs))
+		len(t.inDir)+len(t.inArcs))
 }

@@ -88,6 +88,37 @@ func (h *Hierarchy) SetOrder(order []uint32) error {
 	return nil
 }
 
+// Orig returns the inverse of Order: the caller's id of each internal
+// id (a file stores it, so that loading computes nothing).
+func (h *Hierarchy) Orig() []uint32 { return h.orig }
+
+// SetOrderInverse sets N, Order and orig as read from a file, checking
+// their lengths only (CheckSizes; Validate checks the permutation).
+func (h *Hierarchy) SetOrderInverse(order, orig []uint32) error {
+	if len(order) != len(orig) {
+		return errors.New("ch: node order and its inverse disagree in length")
+	}
+	h.N, h.Order, h.orig = len(order), order, orig
+	return h.CheckSizes()
+}
+
+// CheckSizes checks that the hierarchy's arrays agree in length, reading
+// none of them: what a query needs of a hierarchy read from a file whose
+// content a checksum guards. Validate checks every index too.
+func (h *Hierarchy) CheckSizes() error {
+	n := h.N
+	switch {
+	case len(h.Order) != n || len(h.orig) != n || len(h.Loop) != n || len(h.LoopMid) != n ||
+		len(h.UpFirst) != n+1 || len(h.DownFirst) != n+1:
+		return errors.New("ch: node arrays disagree in length")
+	case len(h.UpHead) != len(h.UpWeight) || len(h.UpHead) != len(h.UpMid) || int(h.UpFirst[n]) != len(h.UpHead):
+		return errors.New("ch: up arc arrays disagree in length")
+	case len(h.DownTail) != len(h.DownWeight) || len(h.DownTail) != len(h.DownMid) || int(h.DownFirst[n]) != len(h.DownTail):
+		return errors.New("ch: down arc arrays disagree in length")
+	}
+	return nil
+}
+
 // Validate checks that the hierarchy's arrays are consistent, so that a
 // hierarchy read from a file cannot make a query index out of range.
 func (h *Hierarchy) Validate() error {
