@@ -18,14 +18,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/geosvc/geosvc/bundle"
 )
 
 // ProcessMetrics is one server process's metrics registry, with the Go
 // runtime's and the process's collectors and the bundle's.
 type ProcessMetrics struct {
-	reg        *prometheus.Registry
-	bundleInfo *prometheus.GaugeVec
-	bundleLoad prometheus.Gauge
+	reg         *prometheus.Registry
+	bundleInfo  *prometheus.GaugeVec
+	bundleLoad  prometheus.Gauge
+	bundleBuilt prometheus.Gauge
+	swaps       prometheus.Counter
 }
 
 // NewProcessMetrics returns a registry with the Go and process
@@ -38,14 +42,22 @@ func NewProcessMetrics(rdb redis.UniversalClient) *ProcessMetrics {
 		reg: reg,
 		bundleInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "geosvc_bundle_info",
-			Help: "The loaded data bundle: 1, labelled with its name and bundle version.",
-		}, []string{"name", "version"}),
+			Help: "The data bundle served: 1, labelled with its name, bundle format version and id.",
+		}, []string{"name", "version", "id"}),
 		bundleLoad: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "geosvc_bundle_load_seconds",
-			Help: "How long the data bundle took to load at start-up.",
+			Help: "How long the data bundle served took to open (at start-up or by a swap).",
+		}),
+		bundleBuilt: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "geosvc_bundle_built_timestamp_seconds",
+			Help: "When the data bundle served was built (Unix time): its age is time() minus this.",
+		}),
+		swaps: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "geosvc_bundle_swaps_total",
+			Help: "Data bundles swapped in without a restart (a new build in the bundle directory, or SIGHUP).",
 		}),
 	}
-	reg.MustRegister(pm.bundleInfo, pm.bundleLoad)
+	reg.MustRegister(pm.bundleInfo, pm.bundleLoad, pm.bundleBuilt, pm.swaps)
 	if rdb != nil {
 		reg.MustRegister(metrics.NewQueueMetricsCollector(asynq.NewInspectorFromRedisClient(rdb)))
 	}
@@ -55,10 +67,16 @@ func NewProcessMetrics(rdb redis.UniversalClient) *ProcessMetrics {
 // Registry returns the registry, for the other metrics of the process.
 func (pm *ProcessMetrics) Registry() *prometheus.Registry { return pm.reg }
 
-// BundleLoaded records the loaded bundle.
-func (pm *ProcessMetrics) BundleLoaded(name, version string, took time.Duration) {
-	pm.bundleInfo.WithLabelValues(name, version).Set(1)
+// BundleLoaded records a bundle loaded at start-up (old nil) or by a
+// swap, and how long opening it took; the old one's info series goes.
+func (pm *ProcessMetrics) BundleLoaded(b, old *bundle.Bundle, took time.Duration) {
+	if old != nil {
+		pm.bundleInfo.DeleteLabelValues(old.Name(), old.Manifest.BundleVersion, old.ID)
+		pm.swaps.Inc()
+	}
+	pm.bundleInfo.WithLabelValues(b.Name(), b.Manifest.BundleVersion, b.ID).Set(1)
 	pm.bundleLoad.Set(took.Seconds())
+	pm.bundleBuilt.Set(float64(b.Manifest.BuiltAt.Unix()))
 }
 
 // redisClientOpt hands asynqmon the process's own Redis client (asynqmon

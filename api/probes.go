@@ -17,6 +17,9 @@ type bundleInfo struct {
 	// Name is the data set's name, from the OSM file it was built from
 	// ("delaware-latest").
 	Name string `json:"name"`
+	// ID tells this build from any other (bundle.Bundle.ID); tdmv1's
+	// fetch answers the id of the bundle a job was computed on.
+	ID string `json:"id,omitempty"`
 	// Version is the bundle format version.
 	Version string `json:"bundle_version"`
 	// OSMTimestamp is the data date of the OSM extract.
@@ -38,6 +41,7 @@ func describe(b *bundle.Bundle) *bundleInfo {
 	m := b.Manifest
 	info := &bundleInfo{
 		Name:         b.Name(),
+		ID:           b.ID,
 		Version:      m.BundleVersion,
 		OSMTimestamp: b.OSMTimestamp(),
 		BuiltAt:      m.BuiltAt,

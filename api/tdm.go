@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/queue"
 )
@@ -52,6 +53,10 @@ type TDMOptions struct {
 	// answer the job's current status (Server.Closing, so that a
 	// shutdown is not held up); nil: waits run their course.
 	Closing <-chan struct{}
+	// Bundle is the data bundle the API serves: an order records the id
+	// of its current bundle (queue.Order.Bundle), on which the workers
+	// compute the job, a swap later notwithstanding; nil records none.
+	Bundle *bundle.Current
 	// GzipLevel compresses finished results for clients that accept gzip,
 	// as in compress/gzip; 0 means gzip.HuffmanOnly (-2), which on matrix
 	// JSON (digits and commas, little for LZ77 to find) compresses as well
@@ -130,6 +135,9 @@ type statusAnswer struct {
 	Status   queue.Status `json:"status"`
 	Message  string       `json:"message,omitempty"`
 	Progress progress     `json:"progress"`
+	// Bundle is the id of the data bundle the job is computed on (an
+	// extension).
+	Bundle string `json:"bundle,omitempty"`
 }
 
 // order validates a matrix order, stores it and enqueues its chunks.
@@ -143,6 +151,9 @@ func (h *tdmHandler) order(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", errs))
 	}
 	o.Owner = keyIDOf(c)
+	if b := h.opts.Bundle.Load(); b != nil {
+		o.Bundle = b.ID
+	}
 	// The matrix-cell quota of the key's plan (api/quota.go), checked
 	// before the order is accepted; given back if it is not.
 	if err := takeQuota(c, keys.TDMV1+keys.CellsSuffix, int64(len(o.Origins))*int64(len(o.Destinations))); err != nil {
@@ -290,7 +301,7 @@ func (h *tdmHandler) cancel(c echo.Context) error {
 
 // newStatusAnswer describes a job that is not Finished.
 func newStatusAnswer(j *queue.Job) statusAnswer {
-	return statusAnswer{UUID: j.ID, Status: j.Status, Message: j.Message, Progress: progress{j.RowsDone, j.Rows}}
+	return statusAnswer{UUID: j.ID, Status: j.Status, Message: j.Message, Progress: progress{j.RowsDone, j.Rows}, Bundle: j.Bundle}
 }
 
 // uuidBody is the body of fetch and cancel.

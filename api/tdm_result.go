@@ -146,7 +146,8 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 }
 
 // writeHead writes the body's members before the matrices: uuid, status,
-// routing and the addresses as sent (the opening brace, no closing one).
+// routing, the data bundle's id when the job recorded one, and the
+// addresses as sent (the opening brace, no closing one).
 func (s *resultStream) writeHead(bw *bufio.Writer) error {
 	j := s.res.Job
 	buf := make([]byte, 0, 256)
@@ -157,6 +158,10 @@ func (s *resultStream) writeHead(bw *bufio.Writer) error {
 	buf = append(buf, `","routing":"`...)
 	base, _, _ := strings.Cut(j.Routing, ";") // the option, without speeds or avoid
 	buf = append(buf, base...)
+	if j.Bundle != "" {
+		buf = append(buf, `","bundle":"`...)
+		buf = append(buf, j.Bundle...)
+	}
 	buf = append(buf, `","origin_addresses":`...)
 	bw.Write(buf)
 	if err := writeJSON(bw, s.res.Origins); err != nil {

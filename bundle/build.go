@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -64,6 +65,11 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if opts.OSMPath == "" || opts.Out == "" {
 		return Manifest{}, fmt.Errorf("bundle: an OSM extract and an output directory are required")
 	}
+	// A build allocates a lot that dies young (decoded OSM blocks, one
+	// stage's scratch): collect when the heap has grown by half rather
+	// than doubled, which keeps the peak near what is live for a few
+	// percent more time (Delaware 4 x 4, reading: 1.04 GB instead of 1.31).
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	src, err := HashFile(opts.OSMPath)
 	if err != nil {
 		return Manifest{}, err

@@ -111,15 +111,25 @@ func HashFile(path string) (Source, error) {
 
 // Read reads dir/manifest.json.
 func Read(dir string) (Manifest, error) {
+	m, _, err := readWithID(dir)
+	return m, err
+}
+
+// readWithID reads dir/manifest.json and returns it with the bundle's id:
+// the first 12 hex digits of the manifest's SHA-256, which differs for
+// every build (the manifest holds its build time and the checksums of its
+// inputs).
+func readWithID(dir string) (Manifest, string, error) {
 	var m Manifest
 	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if err != nil {
-		return m, err
+		return m, "", err
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+		return m, "", fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
 	}
-	return m, nil
+	sum := sha256.Sum256(b)
+	return m, hex.EncodeToString(sum[:6]), nil
 }
 
 // Write writes m to dir/manifest.json atomically (temporary file, rename).

@@ -29,6 +29,10 @@ import (
 type Bundle struct {
 	// Dir is the directory the bundle was opened from.
 	Dir string
+	// ID tells one build from another: the first 12 hex digits of its
+	// manifest's SHA-256. A matrix job records the id of the bundle it is
+	// computed on, and fetch answers it.
+	ID string
 	// Manifest describes the bundle's build.
 	Manifest Manifest
 	// Graph is the routing graph: its hierarchies, snapping index and
@@ -58,18 +62,24 @@ type Bundle struct {
 // this binary's bundle version: a missing bundle and a bundle of another
 // version are errors that say how to build one.
 func Check(dir string) (Manifest, error) {
-	m, err := Read(dir)
+	m, _, err := check(dir)
+	return m, err
+}
+
+// check is Check with the bundle's id.
+func check(dir string) (Manifest, string, error) {
+	m, id, err := readWithID(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return m, fmt.Errorf("no data bundle in %s: build one with `make data` or `geosvc build --osm FILE.osm.pbf --out %s`", dir, dir)
+		return m, "", fmt.Errorf("no data bundle in %s: build one with `make data` or `geosvc build --osm FILE.osm.pbf --out %s`", dir, dir)
 	}
 	if err != nil {
-		return m, err
+		return m, "", err
 	}
 	if m.BundleVersion != Version() {
-		return m, fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it (make data, or geosvc build)",
-			dir, m.BundleVersion, Version())
+		return m, "", fmt.Errorf("data bundle %s has version %s, this binary reads %s: rebuild it with `geosvc build --osm %s --out %s` (or make data)",
+			dir, m.BundleVersion, Version(), m.Source.File, dir)
 	}
-	return m, nil
+	return m, id, nil
 }
 
 // Open opens every layer of the bundle in dir, after Check.
@@ -87,7 +97,7 @@ func Open(dir string) (*Bundle, error) {
 // OpenRouting opens the manifest and the routing graph of the bundle in
 // dir only (what a matrix worker uses), after Check.
 func OpenRouting(dir string) (*Bundle, error) {
-	m, err := Check(dir)
+	m, id, err := check(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +105,7 @@ func OpenRouting(dir string) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
 	}
-	return &Bundle{Dir: dir, Manifest: m, Graph: g}, nil
+	return &Bundle{Dir: dir, ID: id, Manifest: m, Graph: g}, nil
 }
 
 // openLayers opens the layers besides the graph, the boundary layer
@@ -123,6 +133,15 @@ func (b *Bundle) openLayers() error {
 		return fmt.Errorf("layer %s: %w", LayerMap, err)
 	}
 	return nil
+}
+
+// Release lets the pages of the bundle's memory-mapped files leave the
+// process's resident set (it is no longer served); anything that still
+// reads them reads them again from the files, which stay mapped.
+func (b *Bundle) Release() {
+	if b.Graph != nil {
+		b.Graph.Release()
+	}
 }
 
 // Name is the data set's name: the manifest's (the extract's file name

@@ -70,6 +70,10 @@ type Order struct {
 	// OriginPoints and DestinationPoints are the parsed coordinates, in the
 	// same order as Origins and Destinations.
 	OriginPoints, DestinationPoints []orb.Point
+	// Bundle is the id of the data bundle the job is computed on (the one
+	// the ordering process serves; bundle.Bundle.ID): workers compute
+	// every chunk on it, after a swap too.
+	Bundle string
 }
 
 // Job is the stored state of a matrix job, without its addresses and
@@ -98,6 +102,9 @@ type Job struct {
 	Created, Started, Finished time.Time
 	// Message explains a Failed job.
 	Message string
+	// Bundle is the id of the data bundle the job is computed on ("" for
+	// a job ordered before jobs recorded it).
+	Bundle string
 }
 
 // Spec is what a worker needs to compute a job's chunks.
@@ -113,6 +120,9 @@ type Spec struct {
 	Chunks, ChunkRows int
 	// Origins and Destinations are the job's coordinates.
 	Origins, Destinations []orb.Point
+	// Bundle is the id of the data bundle to compute on ("": the one the
+	// worker serves).
+	Bundle string
 }
 
 // ChunkRange returns the origin rows [lo, hi) of chunk i.

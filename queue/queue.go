@@ -120,7 +120,7 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 	id := uuid.NewString()
 	chunks := ChunkCount(rows, q.cfg.ChunkRows)
 	job := &Job{
-		ID: id, Owner: o.Owner, Status: StatusQueued, Routing: o.Routing, Outputs: o.Outputs,
+		ID: id, Owner: o.Owner, Status: StatusQueued, Routing: o.Routing, Outputs: o.Outputs, Bundle: o.Bundle,
 		Rows: rows, Cols: cols, Chunks: chunks, ChunkRows: q.cfg.ChunkRows,
 		Created: time.UnixMilli(now.UnixMilli()),
 	}
@@ -128,6 +128,7 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 		"owner":        o.Owner,
 		"status":       string(StatusQueued),
 		"metric":       o.Routing,
+		"bundle":       o.Bundle,
 		"outputs":      int(o.Outputs),
 		"rows":         rows,
 		"cols":         cols,
@@ -172,7 +173,7 @@ func (q *Queue) Get(ctx context.Context, id, owner string) (*Job, error) {
 		}
 		return nil, ErrExpired
 	}
-	if len(v) != 15 {
+	if len(v) != 16 {
 		return nil, fmt.Errorf("queue: job record of %s: %d fields", id, len(v))
 	}
 	s := func(i int) string { x, _ := v[i].(string); return x }
@@ -189,7 +190,7 @@ func (q *Queue) Get(ctx context.Context, id, owner string) (*Job, error) {
 	j := &Job{
 		ID: id, Owner: s(3), Status: Status(s(4)), Routing: s(5), Outputs: Outputs(n(6)),
 		Rows: n(7), Cols: n(8), Chunks: n(9), ChunkRows: n(10),
-		Created: ms(11), Started: ms(12), Finished: ms(13), Message: s(14),
+		Created: ms(11), Started: ms(12), Finished: ms(13), Message: s(14), Bundle: s(15),
 	}
 	if owner != "" && j.Owner != owner {
 		return nil, ErrNotFound

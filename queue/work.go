@@ -60,7 +60,7 @@ func (q *Queue) beginQueued(ctx context.Context, id string, i int) (run bool, st
 }
 
 // specFields are the fields of the job record a Spec is read from.
-var specFields = []string{"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d"}
+var specFields = []string{"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d", "bundle"}
 
 // Spec reads what a worker needs to compute the job's chunks.
 func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
@@ -75,7 +75,9 @@ func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
 func parseSpec(id string, v []any) (*Spec, error) {
 	s := make([]string, len(v))
 	for i, x := range v {
-		if x == nil {
+		// The bundle is optional: jobs ordered before it was recorded
+		// have none.
+		if x == nil && specFields[i] != "bundle" {
 			return nil, ErrExpired
 		}
 		s[i], _ = x.(string)
@@ -85,7 +87,7 @@ func parseSpec(id string, v []any) (*Spec, error) {
 	chunkRows, _ := strconv.Atoi(s[3])
 	spec := &Spec{
 		ID: id, Routing: s[0], Outputs: Outputs(outputs), Chunks: chunks, ChunkRows: chunkRows,
-		Origins: decodePoints([]byte(s[4])), Destinations: decodePoints([]byte(s[5])),
+		Origins: decodePoints([]byte(s[4])), Destinations: decodePoints([]byte(s[5])), Bundle: s[6],
 	}
 	if chunkRows < 1 || chunks != ChunkCount(len(spec.Origins), chunkRows) || len(spec.Destinations) == 0 {
 		return nil, fmt.Errorf("queue: job %s: inconsistent record", id)

@@ -81,7 +81,8 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	// The graph's own file first; its arrays are then read from it (the
 	// shape stays until the snapping index copies it).
 	parts := &partWriter{dir: o.dir}
-	if err := parts.write(FileName, g.writeBase, g.readBase); err != nil {
+	baseFile, err := parts.write(FileName, g.writeBase, g.readBase)
+	if err != nil {
 		return nil, rep, err
 	}
 
@@ -95,7 +96,7 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	g.snap = ix
 	g.shape = ix.Shape()
 	rep.SnapIndexTime = time.Since(t0)
-	err = parts.write(snapFile, g.writeSnap, func(f *binfmt.File) (err error) {
+	_, err = parts.write(snapFile, g.writeSnap, func(f *binfmt.File) (err error) {
 		g.snap, err = snap.Load(f, "snap.")
 		g.shape = g.snap.Shape()
 		return err
@@ -111,7 +112,7 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	in.tails, in.coords = nil, nil
 	rep.CCHTime = time.Since(t0)
 	if err == nil {
-		err = parts.write(cchFile, g.writeCCH, func(f *binfmt.File) (err error) {
+		_, err = parts.write(cchFile, g.writeCCH, func(f *binfmt.File) (err error) {
 			g.cch, err = cch.ReadTopology(f, "cch.")
 			return err
 		})
@@ -123,11 +124,15 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	for m := chFastest; m <= chShortest; m++ {
 		t0 := time.Now()
 		done := stage("routing: " + m.String() + " hierarchy (perfect customization)")
-		h, err := g.chHierarchy(m, 2)
+		w := g.hierarchyWeights(m)
+		if baseFile != nil {
+			baseFile.Release() // the weights are read; the topology is next
+		}
+		h, err := g.chHierarchy(w, 2)
 		if err == nil {
 			g.h[m] = h
 			rep.Shortcuts[m] = h.Shortcuts()
-			err = parts.write(hierarchyFile[m], func(w partSink) { g.writeHierarchy(w, m) }, func(*binfmt.File) error {
+			_, err = parts.write(hierarchyFile[m], func(w partSink) { g.writeHierarchy(w, m) }, func(*binfmt.File) error {
 				if o.dir != "" {
 					g.h[m] = nil // the next stage does not read it
 				}
@@ -266,12 +271,9 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	return g, in
 }
 
-// chHierarchy returns the contraction hierarchy of metric m, derived
-// from the CCH topology rather than contracted with witness searches
-// (cch.Topology.HierarchyOf): its arcs are the ones some shortest path
-// needs, with exact weights, in the nested-dissection order the CCH
-// computed already.
-func (g *Graph) chHierarchy(m chMetric, workers int) (*ch.Hierarchy, error) {
+// hierarchyWeights returns the packed weights of metric m of every turn
+// (the turn and the node it enters).
+func (g *Graph) hierarchyWeights(m chMetric) []int64 {
 	b := &g.base
 	w := make([]int64, len(b.turnHead))
 	for v := range b.nodeEdge {
@@ -280,6 +282,15 @@ func (g *Graph) chHierarchy(m chMetric, workers int) (*ch.Hierarchy, error) {
 			w[i] = weight(m, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h]))
 		}
 	}
+	return w
+}
+
+// chHierarchy returns the contraction hierarchy of the turn weights w,
+// derived from the CCH topology rather than contracted with witness
+// searches (cch.Topology.HierarchyOf): its arcs are the ones some
+// shortest path needs, with exact weights, in the nested-dissection order
+// the CCH computed already.
+func (g *Graph) chHierarchy(w []int64, workers int) (*ch.Hierarchy, error) {
 	x, err := g.cch.HierarchyOf(context.Background(), w, workers)
 	if err != nil {
 		return nil, err

@@ -70,7 +70,7 @@ func (g *Graph) Save(dir string) error {
 		{fastestFile, func(w partSink) { g.writeHierarchy(w, chFastest) }},
 		{shortestFile, func(w partSink) { g.writeHierarchy(w, chShortest) }},
 	} {
-		if err := p.write(part.name, part.add, nil); err != nil {
+		if _, err := p.write(part.name, part.add, nil); err != nil {
 			return err
 		}
 	}
@@ -84,29 +84,30 @@ type partWriter struct {
 }
 
 // write writes one part, whose sections add gives, into the directory's
-// file name, then calls reread with the file opened again (memory-mapped):
-// a build points its arrays at the file's and lets the heap copies go.
-func (p *partWriter) write(name string, add func(w partSink), reread func(f *binfmt.File) error) error {
+// file name, then calls reread with the file opened again (memory-mapped)
+// and returns it: a build points its arrays at the file's and lets the
+// heap copies go.
+func (p *partWriter) write(name string, add func(w partSink), reread func(f *binfmt.File) error) (*binfmt.File, error) {
 	if p.dir == "" {
-		return nil
+		return nil, nil
 	}
 	w := newPartSink()
 	add(w)
 	path := filepath.Join(p.dir, name)
 	if err := w.WriteFile(path, fileMagic, formatVersion); err != nil {
-		return fmt.Errorf("routing: write %s: %w", name, err)
+		return nil, fmt.Errorf("routing: write %s: %w", name, err)
 	}
 	if reread == nil {
-		return nil
+		return nil, nil
 	}
 	f, err := binfmt.Open(path, fileMagic, formatVersion)
 	if err != nil {
-		return fmt.Errorf("routing: reread %s: %w", name, err)
+		return nil, fmt.Errorf("routing: reread %s: %w", name, err)
 	}
 	if err := reread(f); err != nil {
-		return fmt.Errorf("routing: reread %s: %w", name, err)
+		return nil, fmt.Errorf("routing: reread %s: %w", name, err)
 	}
-	return nil
+	return f, nil
 }
 
 // writeBase adds the graph's own sections: meta, roads, names, the

@@ -16,8 +16,10 @@ import (
 // jobEntry is what a worker keeps per job: the snapped points and the
 // destination buckets.
 type jobEntry struct {
-	spec    *queue.Spec
-	metric  routing.Metric // spec.Routing, parsed
+	spec   *queue.Spec
+	metric routing.Metric // spec.Routing, parsed
+	// engine is the routing engine of the job's bundle.
+	engine  engine
 	origins []routing.Snap
 	// originMoved and destMoved are, per point, the metres moved to the
 	// road (queue.NotSnapped when it could not be snapped).

@@ -2,35 +2,42 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
-
 	"time"
 
 	"github.com/hibiken/asynq"
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
 )
 
-// Computer computes a job's chunks on a routing graph. A worker's chunk
-// tasks and the API's inline orders (small orders computed before the
-// order returns) both go through it, so both give the same cells for the
-// same spec.
+// Computer computes a job's chunks on the routing graph of the bundle
+// the job was ordered on. A worker's chunk tasks and the API's inline
+// orders (small orders computed before the order returns) both go
+// through it, so both give the same cells for the same spec.
 type Computer struct {
+	// bundles are the bundles served; a job's chunks are computed on the
+	// one of its spec's Bundle id. engine, when set instead, computes
+	// every job (tests).
+	bundles     *bundle.Current
 	engine      engine
 	snapRadiusM float64
 	// metrics records ComputeAll's chunks (a worker records its own).
 	metrics *Metrics
 }
 
-// NewComputer returns a Computer on g snapping within snapRadiusM metres
-// (routing.DefaultSnapRadiusM when not positive). ComputeAll records its
-// chunks, cells and Finished jobs in m (nil: nowhere), as a worker does.
-func NewComputer(g *routing.Graph, snapRadiusM float64, m *Metrics) *Computer {
-	c := newComputer(graphEngine{g}, snapRadiusM)
+// NewComputer returns a Computer on the bundles cur serves, snapping
+// within snapRadiusM metres (routing.DefaultSnapRadiusM when not
+// positive). ComputeAll records its chunks, cells and Finished jobs in m
+// (nil: nowhere), as a worker does.
+func NewComputer(cur *bundle.Current, snapRadiusM float64, m *Metrics) *Computer {
+	c := newComputer(nil, snapRadiusM)
+	c.bundles = cur
 	c.metrics = m
 	return c
 }
@@ -42,6 +49,23 @@ func newComputer(e engine, snapRadiusM float64) *Computer {
 	return &Computer{engine: e, snapRadiusM: snapRadiusM}
 }
 
+// errBundleNotLoaded is returned for a job ordered on a bundle this
+// process does not serve (yet: a worker that has not swapped to a new
+// build; or any more: one that swapped past it); asynq retries the chunk.
+var errBundleNotLoaded = errors.New("the job's data bundle is not loaded in this process")
+
+// engineOf returns the engine of the bundle spec was ordered on.
+func (c *Computer) engineOf(spec *queue.Spec) (engine, error) {
+	if c.engine != nil {
+		return c.engine, nil
+	}
+	b := c.bundles.ByID(spec.Bundle)
+	if b == nil || b.Graph == nil {
+		return nil, fmt.Errorf("worker: job %s: bundle %q: %w", spec.ID, spec.Bundle, errBundleNotLoaded)
+	}
+	return graphEngine{b.Graph}, nil
+}
+
 // prepare parses a job's routing (once per job and process), snaps its
 // points and builds its destination side: what every chunk of the job
 // shares.
@@ -50,7 +74,11 @@ func (c *Computer) prepare(ctx context.Context, spec *queue.Spec) (*jobEntry, er
 	if err != nil {
 		return nil, fmt.Errorf("worker: job %s: routing %q: %w: %w", spec.ID, spec.Routing, err, asynq.SkipRetry)
 	}
-	e := &jobEntry{spec: spec, metric: metric}
+	eng, err := c.engineOf(spec)
+	if err != nil {
+		return nil, err
+	}
+	e := &jobEntry{spec: spec, metric: metric, engine: eng}
 	// Origins and destinations snap side by side: the job's other chunks
 	// wait for this entry, their cores idle meanwhile.
 	// A panic there is raised again here, where the callers recover it.
@@ -60,16 +88,16 @@ func (c *Computer) prepare(ctx context.Context, spec *queue.Spec) (*jobEntry, er
 	go func() {
 		defer close(snapped)
 		defer func() { panicked = recover() }()
-		dst = c.engine.SnapAll(metric, spec.Destinations, c.snapRadiusM)
+		dst = eng.SnapAll(metric, spec.Destinations, c.snapRadiusM)
 	}()
-	e.origins = c.engine.SnapAll(metric, spec.Origins, c.snapRadiusM)
+	e.origins = eng.SnapAll(metric, spec.Origins, c.snapRadiusM)
 	<-snapped
 	if panicked != nil {
 		panic(panicked)
 	}
-	e.originMoved = c.moved(metric, spec.Origins, e.origins)
-	e.destMoved = c.moved(metric, spec.Destinations, dst)
-	if e.targets, e.bytes, err = c.engine.Targets(ctx, metric, dst); err != nil {
+	e.originMoved = c.moved(eng, metric, spec.Origins, e.origins)
+	e.destMoved = c.moved(eng, metric, spec.Destinations, dst)
+	if e.targets, e.bytes, err = eng.Targets(ctx, metric, dst); err != nil {
 		return nil, err
 	}
 	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved))
@@ -83,7 +111,7 @@ func (c *Computer) chunk(ctx context.Context, e *jobEntry, i int) (queue.ChunkRe
 		return queue.ChunkResult{}, fmt.Errorf("worker: chunk %d of job %s with %d chunks", i, e.spec.ID, e.spec.Chunks)
 	}
 	lo, hi := e.spec.ChunkRange(i)
-	tab, err := c.engine.Table(ctx, e.origins[lo:hi], e.targets)
+	tab, err := e.engine.Table(ctx, e.origins[lo:hi], e.targets)
 	if err != nil {
 		return queue.ChunkResult{}, err
 	}
@@ -132,7 +160,7 @@ func (c *Computer) ComputeAll(ctx context.Context, spec *queue.Spec) (out []queu
 // centimetres; where snapping failed, queue.NotSnappedSwapped when the
 // point read the other way round (x and y swapped, Google's lat,lng habit)
 // would have snapped, else queue.NotSnapped.
-func (c *Computer) moved(metric routing.Metric, pts []orb.Point, snaps []routing.Snap) []float32 {
+func (c *Computer) moved(eng engine, metric routing.Metric, pts []orb.Point, snaps []routing.Snap) []float32 {
 	out := make([]float32, len(snaps))
 	var swapped []orb.Point
 	var at []int
@@ -148,7 +176,7 @@ func (c *Computer) moved(metric routing.Metric, pts []orb.Point, snaps []routing
 		}
 	}
 	if len(swapped) > 0 {
-		for k, s := range c.engine.SnapAll(metric, swapped, c.snapRadiusM) {
+		for k, s := range eng.SnapAll(metric, swapped, c.snapRadiusM) {
 			if s.OK {
 				out[at[k]] = queue.NotSnappedSwapped
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
 )
@@ -47,8 +48,10 @@ type Options struct {
 	// Queue is the job store; the worker reads specs and writes chunks
 	// through it.
 	Queue *queue.Queue
-	// Graph is the routing graph matrices are computed on.
-	Graph *routing.Graph
+	// Bundle holds the data bundles matrices are computed on: each job on
+	// the one it was ordered on (its id), the current one or one served
+	// just before a swap.
+	Bundle *bundle.Current
 	// Concurrency is the number of chunks computed at the same time
 	// (default: the number of CPUs).
 	Concurrency int
@@ -97,10 +100,10 @@ type Worker struct {
 
 // New returns a Worker; Start or Run begins taking tasks.
 func New(opts Options) (*Worker, error) {
-	if opts.Graph == nil {
-		return nil, errors.New("worker: no routing graph")
+	if opts.Bundle == nil {
+		return nil, errors.New("worker: no data bundle")
 	}
-	return newWorker(opts, graphEngine{opts.Graph})
+	return newWorker(opts, nil)
 }
 
 // newWorker returns a worker computing with e.
@@ -138,7 +141,9 @@ func newWorker(opts Options, e engine) (*Worker, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	w := &Worker{opts: opts, q: opts.Queue, compute: newComputer(e, opts.SnapRadiusM), log: opts.Logger.With("component", "worker")}
+	compute := newComputer(e, opts.SnapRadiusM)
+	compute.bundles = opts.Bundle
+	w := &Worker{opts: opts, q: opts.Queue, compute: compute, log: opts.Logger.With("component", "worker")}
 	jobs, err := newJobCache(opts.CacheBytes, opts.CacheTTL, w.loadJob)
 	if err != nil {
 		return nil, fmt.Errorf("worker: cache: %w", err)

@@ -392,7 +392,7 @@ func TestJobCachePanicEndsFlight(t *testing.T) {
 func TestMovedMarksSwappedPairs(t *testing.T) {
 	c := newComputer(&fakeEngine{}, 0)
 	pts := []orb.Point{{0, 39.5}, {0, 0}, {5, 20}}
-	got := c.moved(routing.Fastest, pts, c.engine.SnapAll(routing.Fastest, pts, 0))
+	got := c.moved(c.engine, routing.Fastest, pts, c.engine.SnapAll(routing.Fastest, pts, 0))
 	want := []float32{queue.NotSnappedSwapped, queue.NotSnapped, 2}
 	if !slices.Equal(got, want) {
 		t.Errorf("moved = %v, want %v", got, want)

@@ -82,6 +82,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 
 	// A missing or outdated bundle is reported before anything is
 	// announced (the bundle itself loads in the background, below).
@@ -178,7 +181,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		inline := worker.NewInline(cur, cfg.TDM.SnapRadiusM, workerMetrics)
 		api.RegisterTDM(srv.Protected(), api.TDMOptions{
 			Queue: q, Usage: gate, Logger: log, Closing: srv.Closing(),
-			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations,
+			Inline: inline, InlineCells: inlineCells(cfg.TDM.InlineCells), MaxLocations: cfg.TDM.MaxLocations, Bundle: cur,
 		})
 		srv.SetMaxLocations(cfg.TDM.MaxLocations)
 		registerLookups(srv.Protected(), cur)
@@ -216,27 +219,27 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		b   *bundle.Bundle
 		err error
 	}
+	// bundleOpened readies a bundle just opened (at start or by a swap).
+	bundleOpened := func(b, old *bundle.Bundle, took time.Duration) {
+		b.Graph.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
+		m := b.Manifest
+		log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name(), "id", b.ID, "bundle_version", m.BundleVersion,
+			"nodes", b.Graph.Meta().Nodes, "edges", b.Graph.Meta().Edges, "took", took.Round(time.Millisecond))
+		pm.BundleLoaded(b, old, took)
+		// Opening decodes and indexes (the time zones, the world layer):
+		// give the memory that took back to the system rather than hold
+		// it until a later GC.
+		debug.FreeOSMemory()
+	}
 	bundleCh := make(chan loaded, 1)
 	go func() {
 		start := time.Now()
 		// Each role opens what it uses: workers the routing graph, the
 		// API every layer (the graph for the SOAP route planner, routev1
 		// and the tiles' roads).
-		open := bundle.OpenRouting
-		if r.http {
-			open = bundle.Open
-		}
-		b, err := open(cfg.DataDir)
+		b, err := openFor(r)(cfg.DataDir)
 		if err == nil {
-			b.Graph.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
-			m := b.Manifest
-			log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name(), "bundle_version", m.BundleVersion,
-				"nodes", b.Graph.Meta().Nodes, "edges", b.Graph.Meta().Edges, "took", time.Since(start).Round(time.Millisecond))
-			pm.BundleLoaded(b.Name(), m.BundleVersion, time.Since(start))
-			// Opening decodes and indexes (the time zones, the world
-			// layer, the CCH's derived arrays): give the memory that took
-			// back to the system rather than hold it until a later GC.
-			debug.FreeOSMemory()
+			bundleOpened(b, nil, time.Since(start))
 		}
 		bundleCh <- loaded{b, err}
 	}()
@@ -261,11 +264,16 @@ wait:
 				break wait
 			}
 			cur.Store(l.b)
+			// From now on a new build in the bundle directory (or SIGHUP)
+			// swaps the served bundle without a restart.
+			reload := &bundle.Reloader{Dir: cfg.DataDir, Current: cur, Open: openFor(r), Logger: log,
+				Swapped: func(old, b *bundle.Bundle, took time.Duration) { bundleOpened(b, old, took) }}
+			go reload.Run(ctx, cfg.DataReload, hup)
 			if r.workers {
 				w, err = worker.New(worker.Options{
 					Redis:             rdb,
 					Queue:             q,
-					Graph:             l.b.Graph,
+					Bundle:            cur,
 					Concurrency:       cfg.Worker.Concurrency,
 					Queues:            cfg.Queue.Queues,
 					TaskCheckInterval: cfg.Worker.TaskCheckInterval,
@@ -316,6 +324,16 @@ wait:
 	}
 	wg.Wait()
 	return runErr
+}
+
+// openFor returns how a server of role r opens a bundle: workers the
+// routing graph only, the API every layer (the graph too, for the SOAP
+// route planner, routev1 and the tiles' roads).
+func openFor(r role) func(string) (*bundle.Bundle, error) {
+	if r.http {
+		return bundle.Open
+	}
+	return bundle.OpenRouting
 }
 
 // serverURLs are a started server's base URLs: the public API's and the

@@ -1037,7 +1037,10 @@ type Bundle struct {
 	BundleVersion string `json:"bundle_version"`
 
 	// Edges Edges of the routing graph.
-	Edges  int      `json:"edges"`
+	Edges int `json:"edges"`
+
+	// Id This build's id (the first 12 hex digits of its manifest's SHA-256): it changes with every build, and a process swaps to a new build without a restart (docs/operations.md). tdmv1's fetch answers the id of the bundle a job was computed on.
+	Id     *string  `json:"id,omitempty"`
 	Layers []string `json:"layers"`
 
 	// Name The data set's name, from the OSM file it was built from.
@@ -1327,6 +1330,9 @@ type JobRequest struct {
 // Failed, Cancelled), or the job a 409 refused to cancel (Finished,
 // Failed).
 type JobStatus struct {
+	// Bundle An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it.
+	Bundle *string `json:"bundle,omitempty"`
+
 	// Message Why a job Failed, or why a cancel was refused.
 	Message  *string            `json:"message,omitempty"`
 	Progress Progress           `json:"progress"`
@@ -1377,6 +1383,9 @@ type Matrix = [][]*int
 
 // MatrixResult A Finished job. A matrix not asked for in `result` is left out.
 type MatrixResult struct {
+	// Bundle An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it.
+	Bundle *string `json:"bundle,omitempty"`
+
 	// DestinationAddresses The destinations as sent.
 	DestinationAddresses []string `json:"destination_addresses"`
 

@@ -912,6 +912,8 @@ export interface components {
         Bundle: {
             /** @description The data set's name, from the OSM file it was built from. */
             name: string;
+            /** @description This build's id (the first 12 hex digits of its manifest's SHA-256): it changes with every build, and a process swaps to a new build without a restart (docs/operations.md). tdmv1's fetch answers the id of the bundle a job was computed on. */
+            id?: string;
             /** @description The bundle format version, naming every layer and its format version. */
             bundle_version: string;
             /**
@@ -1253,6 +1255,8 @@ export interface components {
             /** @description Why a job Failed, or why a cancel was refused. */
             message?: string;
             progress: components["schemas"]["Progress"];
+            /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
+            bundle?: string;
         };
         /** @description One row per origin, one column per destination; null where there is no route. */
         Matrix: (number | null)[][];
@@ -1281,6 +1285,8 @@ export interface components {
              * @enum {string}
              */
             routing: "fastest" | "shortest" | "efficient" | "safest";
+            /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
+            bundle?: string;
             /** @description The origins as sent. */
             origin_addresses: string[];
             /** @description The destinations as sent. */

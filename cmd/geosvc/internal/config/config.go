@@ -17,6 +17,10 @@ type Config struct {
 	Addr string `yaml:"addr"`
 	// DataDir is the data bundle directory.
 	DataDir string `yaml:"data_dir"`
+	// DataReload is how often a server checks whether the bundle in
+	// DataDir changed (a new build, a repointed symlink) and swaps to it;
+	// 0 checks only on SIGHUP.
+	DataReload time.Duration `yaml:"data_reload"`
 	// RedisURL is the Redis server; empty lets `serve` embed one.
 	RedisURL string `yaml:"redis_url"`
 	// KeyPrefix starts every Redis key geosvc writes.
@@ -211,10 +215,11 @@ type TDM struct {
 // the same values (a test keeps them equal).
 func Defaults() Config {
 	return Config{
-		Addr:      ":8080",
-		DataDir:   "./data",
-		KeyPrefix: "geosvc:",
-		Log:       Log{Level: "info", Format: "text"},
+		Addr:       ":8080",
+		DataDir:    "./data",
+		DataReload: 2 * time.Second,
+		KeyPrefix:  "geosvc:",
+		Log:        Log{Level: "info", Format: "text"},
 		HTTP: HTTP{
 			BodyLimit:       1 << 20,
 			CORSOrigins:     []string{"*"},
