@@ -70,6 +70,8 @@ func TestFixtureRoutes(t *testing.T) {
 		{"barrier", 1, 3, 64, 445},        // the bollard blocks the short way
 		{"island", 1, 3, 32, 222},         // 32.031 s: straight on at a three-way vertex
 		{"island", 1, 6, int(NoRoute), 0}, // the island is not reachable
+		{"island", 5, 6, 16, 111},         // but routable on its own: 111.195 m, 16.0121 s
+		{"island", 6, 5, 16, 111},
 	}
 	prof := carProfile(t)
 	graphs := map[string]*Graph{}
