@@ -16,14 +16,9 @@ import (
 	"github.com/geosvc/geosvc/routing/snap"
 )
 
-// SmallComponent is OSRM's threshold of a small component (its
-// --small-component-size, 1000 nodes): a point snaps to a road of a
-// component with fewer edge-based nodes only where no road of a larger
-// one is within the snapping radius, so that a parking lot whose exit is
-// one-way against the query does not capture it. Every component stays
-// routable: an island without a ferry answers its own routes, and cells
-// between components no route joins are empty.
-const SmallComponent = 1000
+// smallComponent is OSRM's threshold of a small component (its
+// --small-component-size, 1000 nodes), for the build's report.
+const smallComponent = 1000
 
 // BuildOption tunes Build.
 type BuildOption func(*buildOptions)
@@ -177,12 +172,17 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	comp, sizes := components(arcs, usable)
 	rep.Components = len(sizes)
 	rep.TurnsRestricted = stats.turnsRestricted
-	for _, s := range sizes {
-		rep.Largest = max(rep.Largest, s)
-		if s < SmallComponent {
-			rep.Small++
-			rep.SmallNodes += s
+	main := -1
+	for c, s := range sizes {
+		if main < 0 || s > sizes[main] {
+			main = c
 		}
+		if s < smallComponent {
+			rep.Small++
+		}
+	}
+	if main >= 0 {
+		rep.Largest = sizes[main]
 	}
 
 	g := &Graph{}
@@ -226,17 +226,20 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	arcs = nil
 	rep.Nodes, rep.Turns = n, len(b.turnHead)
 	g.copyNetwork(net)
-	// An edge is small when none of its directions lies in a component
-	// of SmallComponent nodes or more.
+	// Every component stays routable (an island without a ferry answers
+	// its own routes; cells between components no route joins are
+	// empty); snapping prefers the main one: an edge none of whose
+	// directions lies in it is flagged.
+	rep.OffMainNodes = n - rep.Largest
 	for e := 0; e < nE; e++ {
-		small := true
+		off := true
 		for dir := 0; dir < 2; dir++ {
-			if c := comp[2*e+dir]; c >= 0 && sizes[c] >= SmallComponent {
-				small = false
+			if c := comp[2*e+dir]; c >= 0 && int(c) == main {
+				off = false
 			}
 		}
-		if small {
-			g.edgeFlags[e] |= edgeSmall
+		if off {
+			g.edgeFlags[e] |= edgeOffMain
 		}
 	}
 	comp = nil
@@ -254,16 +257,16 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		bounds = bounds.Extend(p)
 	}
 	g.meta = Meta{
-		Source:      net.Source,
-		Timestamp:   net.Timestamp,
-		Nodes:       n,
-		Edges:       nE,
-		Turns:       len(b.turnHead),
-		Components:  rep.Components,
-		SmallNodes:  rep.SmallNodes,
-		Bounds:      [4]float64{bounds.Min[0], bounds.Min[1], bounds.Max[0], bounds.Max[1]},
-		DrivingSide: drivingSide,
-		BuiltAt:     time.Now().UTC().Truncate(time.Second),
+		Source:       net.Source,
+		Timestamp:    net.Timestamp,
+		Nodes:        n,
+		Edges:        nE,
+		Turns:        len(b.turnHead),
+		Components:   rep.Components,
+		OffMainNodes: rep.OffMainNodes,
+		Bounds:       [4]float64{bounds.Min[0], bounds.Min[1], bounds.Max[0], bounds.Max[1]},
+		DrivingSide:  drivingSide,
+		BuiltAt:      time.Now().UTC().Truncate(time.Second),
 	}
 	g.meta.FormatVersion = formatVersion
 	// The network is copied: let its edges, shape and restrictions go.

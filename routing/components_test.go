@@ -67,16 +67,17 @@ func islandsNetwork() *osmroad.Network {
 // TestIslandsRoutable: every strongly connected component keeps its
 // roads: an island's own routes are answered, routes between components
 // no road joins are none (a null matrix cell), and a point snaps to a
-// road of the large component when one lies within the radius, else to
-// its own island's road (OSRM's small-component rule).
+// road of the main (largest) component when one lies within the radius,
+// else to its own island's road (OSRM's rule of preferring big
+// components).
 func TestIslandsRoutable(t *testing.T) {
 	net := islandsNetwork()
 	g, rep, err := buildWith(net, noTurnCost, "right")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Components != 3 || rep.Small != 2 || rep.SmallNodes != 8 || rep.Largest != 2*(2*30*29) {
-		t.Fatalf("report: %d components, %d small with %d nodes, the largest %d", rep.Components, rep.Small, rep.SmallNodes, rep.Largest)
+	if rep.Components != 3 || rep.Small != 2 || rep.OffMainNodes != 8 || rep.Largest != 2*(2*30*29) {
+		t.Fatalf("report: %d components, %d small, %d nodes off the main one, the largest %d", rep.Components, rep.Small, rep.OffMainNodes, rep.Largest)
 	}
 	east := 10 + 0.001*29
 	nearRoad, farRoad := east+0.004, east+0.03
@@ -141,12 +142,12 @@ func TestIslandsRoutable(t *testing.T) {
 // only and had no road there.
 func TestDelawareSmallComponentsRoutable(t *testing.T) {
 	g := testGraph(t, "delaware")
-	if g.meta.Components < 100 || g.meta.SmallNodes < 1000 {
-		t.Fatalf("Delaware: %d components, %d nodes in small ones", g.meta.Components, g.meta.SmallNodes)
+	if g.meta.Components < 100 || g.meta.OffMainNodes < 1000 {
+		t.Fatalf("Delaware: %d components, %d nodes off the main one", g.meta.Components, g.meta.OffMainNodes)
 	}
 	var src, dst []Snap
 	for e := range g.edgeFlags {
-		if g.edgeFlags[e]&edgeSmall == 0 || len(src) == 300 {
+		if g.edgeFlags[e]&edgeOffMain == 0 || len(src) == 300 {
 			continue
 		}
 		s := Snap{Edge: uint32(e), Fraction: 0.1, OK: true}

@@ -315,9 +315,9 @@ const (
 	edgeToll uint8 = 1 << iota
 	edgeUnpaved
 	edgeFerry
-	// edgeSmall: no direction of the edge lies in a component of
-	// SmallComponent nodes or more (snapping avoids it).
-	edgeSmall
+	// edgeOffMain: no direction of the edge lies in the largest strongly
+	// connected component (snapping prefers roads of that one).
+	edgeOffMain
 )
 
 func edgeFlagsOf(e *osmroad.Edge) uint8 {

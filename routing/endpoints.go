@@ -41,13 +41,15 @@ func (g *Graph) snapAccepting(p orb.Point, radiusM float64, accept func(uint32) 
 	if !validPoint(p) {
 		return s
 	}
-	// A road of a large component first (OSRM's rule: a point next to a
+	// A road of the main component (the largest, which the other points
+	// of a request reach and are reached from) first: a point next to a
 	// parking lot whose exit is one-way the wrong way is not captured by
-	// it), else any road, an island's own included.
+	// it (OSRM's rule of preferring big components); else any road, an
+	// island's own.
 	hit, ok := g.snap.Nearest(p, radiusM, func(e uint32) bool {
-		return g.edgeFlags[e]&edgeSmall == 0 && (accept == nil || accept(e))
+		return g.edgeFlags[e]&edgeOffMain == 0 && (accept == nil || accept(e))
 	})
-	if !ok && g.meta.SmallNodes > 0 {
+	if !ok && g.meta.OffMainNodes > 0 {
 		hit, ok = g.snap.Nearest(p, radiusM, accept)
 	}
 	if !ok {

@@ -29,11 +29,11 @@ type Meta struct {
 	Edges int `json:"edges"`
 	Turns int `json:"turns"`
 	// Components is the number of strongly connected components of the
-	// edge-based graph; SmallNodes the nodes of the small ones (below
-	// SmallComponent nodes), which points snap to only where no road of a
-	// larger component is within the radius.
-	Components int `json:"components"`
-	SmallNodes int `json:"small_nodes"`
+	// edge-based graph; OffMainNodes the nodes outside the largest one
+	// (the main component), which points snap to only where no road of
+	// the main one is within the radius.
+	Components   int `json:"components"`
+	OffMainNodes int `json:"off_main_nodes"`
 	// Bounds is the extent of the roads, [west, south, east, north].
 	Bounds [4]float64 `json:"bounds"`
 	// DrivingSide is "right" or "left".
@@ -50,26 +50,27 @@ type BuildReport struct {
 	UTurns          int
 	TurnsRestricted int
 	Components      int
-	// Largest is the largest component's size; Small the number of small
-	// components (below SmallComponent nodes) and SmallNodes their nodes.
-	Largest, Small, SmallNodes int
-	Shortcuts                  [2]int
-	EdgeGraphTime              time.Duration
-	ContractTime               [2]time.Duration
-	SnapIndexTime              time.Duration
-	CCHTime                    time.Duration
-	TotalTime                  time.Duration
+	// Largest is the largest (main) component's size, OffMainNodes the
+	// nodes of the others; Small counts the components below OSRM's
+	// small-component size (1000 nodes).
+	Largest, OffMainNodes, Small int
+	Shortcuts                    [2]int
+	EdgeGraphTime                time.Duration
+	ContractTime                 [2]time.Duration
+	SnapIndexTime                time.Duration
+	CCHTime                      time.Duration
+	TotalTime                    time.Duration
 }
 
 // String formats the report for people.
 func (r *BuildReport) String() string {
 	return fmt.Sprintf(
 		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
-			"components: %d, the largest of %d nodes; %d small ones (below %d nodes) hold %d nodes: every one is routable, points snap to them only where no road of a larger one is within the radius\n"+
+			"components: %d, the main one of %d nodes; the others (%d below %d nodes) hold %d nodes: every one is routable, points snap to them only where no road of the main one is within the radius\n"+
 			"hierarchies from the CCH (perfect customization): fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
 			"snapping index: %v; CCH topology: %v; total %v",
 		r.Nodes, r.Turns, r.UTurns, r.TurnsRestricted, r.EdgeGraphTime.Round(time.Millisecond),
-		r.Components, r.Largest, r.Small, SmallComponent, r.SmallNodes,
+		r.Components, r.Largest, r.Small, smallComponent, r.OffMainNodes,
 		r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
 		r.SnapIndexTime.Round(time.Millisecond), r.CCHTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
 }
@@ -212,7 +213,10 @@ func (g *Graph) signText(a []uint32, e uint32) string {
 }
 
 func (g *Graph) edgeShape(e uint32) []orb.Point {
-	return g.shape[g.shapeFirst[e]:g.shapeFirst[e+1]]
+	// Capacity capped: the shape array is the mapped file, read-only, and
+	// an append by a caller must copy rather than write into the next
+	// edge's shape.
+	return g.shape[g.shapeFirst[e]:g.shapeFirst[e+1]:g.shapeFirst[e+1]]
 }
 
 func (g *Graph) initPools() {

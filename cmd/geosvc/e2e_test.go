@@ -115,7 +115,7 @@ func TestOrderToFetchInProcess(t *testing.T) {
 		duration: [2][2]int64{{55, 111}, {83, 0}},
 		distance: [2][2]int64{{380, 694}, {537, 0}},
 	}
-	g, err := routing.Load(filepath.Join(data, routing.FileName))
+	g, err := routing.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing"
@@ -68,7 +67,7 @@ func TestInlineAndQueuedJobsAnswerTheSame(t *testing.T) {
 	inline := inProcessServer(t, data, key, "--chunk-rows", "7")
 	queued := inProcessServer(t, data, key, "--chunk-rows", "7", "--inline-cells", "0", "--max-locations", "1200")
 
-	g, err := routing.Load(filepath.Join(data, routing.FileName))
+	g, err := routing.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}

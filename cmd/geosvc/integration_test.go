@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,7 +48,7 @@ func TestMultiProcessJobSurvivesWorkerKill(t *testing.T) {
 	bin := testBinary(t)
 	data, bound := testBundle(t)
 
-	g, err := routing.Load(filepath.Join(data, routing.FileName))
+	g, err := routing.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +53,7 @@ func TestRedisRestartMidJob(t *testing.T) {
 	}
 	bin := testBinary(t)
 	data, bound := testBundle(t)
-	g, err := routing.Load(filepath.Join(data, routing.FileName))
+	g, err := routing.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}

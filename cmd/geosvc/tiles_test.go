@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -39,7 +38,7 @@ func TestTilesServed(t *testing.T) {
 	tx, ty := int(fx), int(fy)
 	px, py := int((fx-float64(tx))*256), int((fy-float64(ty))*256)
 
-	g, err := routing.Load(filepath.Join(data, routing.FileName))
+	g, err := routing.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -491,7 +491,7 @@ func roadChains(roads []Road, done map[string]bool) map[string][]orb.Point {
 			var back []orb.Point
 			for sh := next(chain[0]); sh != nil; sh = next(back[len(back)-1]) {
 				if back == nil {
-					back = sh
+					back = append([]orb.Point(nil), sh...) // sh is the road's own shape: never append to it
 				} else {
 					back = append(back, sh[1:]...)
 				}
