@@ -24,7 +24,7 @@ BENCH_ARGS   ?=
 # request path with {x} and {y} placeholders).
 LOAD         ?= admin
 
-.PHONY: all build data run test race vet bench bench-scale fuzz load clean sdk sdk-check sdk-vet sdk-test
+.PHONY: all build data run test race vet bench bench-scale fuzz load load-swaps clean sdk sdk-check sdk-vet sdk-test
 
 all: build
 
@@ -146,6 +146,15 @@ load: data
 	*) p='$(LOAD)' ;; \
 	esac; \
 	DATA="$(BUNDLE)" sh scripts/load/run.sh "$$p"
+
+## load-swaps: wrk load (routev1) against `geosvc serve` while its bundle
+## directory, a symlink, is repointed 10 times between two builds: every
+## request must succeed (scripts/load/swaps.sh)
+load-swaps: data
+	@command -v wrk >/dev/null 2>&1 || { \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update && $$sudo apt-get install -y wrk; }
+	DATA="$(BUNDLE)" sh scripts/load/swaps.sh
 
 clean:
 	rm -rf bin

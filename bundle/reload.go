@@ -46,6 +46,9 @@ func (r *Reloader) Check() (bool, error) {
 		start := time.Now()
 		var b *Bundle
 		if b, err = r.Open(r.Dir); err == nil {
+			err = b.Verify()
+		}
+		if err == nil {
 			took := time.Since(start)
 			old := r.Current.Load()
 			r.Current.Store(b)

@@ -165,11 +165,26 @@ func (g *Graph) writeHierarchy(w partSink, m chMetric) {
 // decoded or rebuilt, and processes on one machine share the pages. A
 // missing file, one of another format version, a truncated or a corrupt
 // one gives an error saying so. Load checks the sizes queries rely on;
-// the content is guarded by the files' checksums.
+// the content is guarded by the files' checksums, which it verifies.
 func Load(dir string) (*Graph, error) {
+	g, err := LoadDeferred(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.Verify(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// LoadDeferred is Load without verifying the files' checksums, which
+// takes reading every byte: Verify does it later (a server starts
+// answering meanwhile and stops if a file is corrupt). A truncated file,
+// one of another version or of another graph still fails here.
+func LoadDeferred(dir string) (*Graph, error) {
 	g := &Graph{}
 	open := func(name string) (*binfmt.File, error) {
-		f, err := binfmt.Open(filepath.Join(dir, name), fileMagic, formatVersion)
+		f, err := binfmt.OpenDeferred(filepath.Join(dir, name), fileMagic, formatVersion)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("routing: no graph in %s (%s missing): build one with `geosvc build`: %w", dir, name, err)
@@ -212,6 +227,17 @@ func Load(dir string) (*Graph, error) {
 	}
 	g.initPools()
 	return g, nil
+}
+
+// Verify verifies the checksums of the graph's files (once; later calls
+// return the first answer): a corrupt file is an error naming it.
+func (g *Graph) Verify() error {
+	for _, f := range g.files {
+		if err := f.Verify(); err != nil {
+			return fmt.Errorf("routing: %w", err)
+		}
+	}
+	return nil
 }
 
 // Release lets the pages of the graph's files leave the process's

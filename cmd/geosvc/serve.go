@@ -232,6 +232,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		debug.FreeOSMemory()
 	}
 	bundleCh := make(chan loaded, 1)
+	// The served bundle's checksums are verified in the background: a
+	// corrupt file stops the process with its name.
+	verifyErr := make(chan error, 1)
 	go func() {
 		start := time.Now()
 		// Each role opens what it uses: workers the routing graph, the
@@ -252,6 +255,9 @@ wait:
 		case <-ctx.Done():
 			log.Info("signal received, shutting down")
 			break wait
+		case err := <-verifyErr:
+			runErr = err
+			break wait
 		case err := <-httpErr:
 			if !errors.Is(err, http.ErrServerClosed) {
 				runErr = fmt.Errorf("http: %w", err)
@@ -264,6 +270,14 @@ wait:
 				break wait
 			}
 			cur.Store(l.b)
+			go func(b *bundle.Bundle) {
+				start := time.Now()
+				if err := b.Verify(); err != nil {
+					verifyErr <- fmt.Errorf("data bundle %s is corrupt: rebuild it (geosvc build): %w", cfg.DataDir, err)
+					return
+				}
+				log.Info("data bundle verified", "id", b.ID, "took", time.Since(start).Round(time.Millisecond))
+			}(l.b)
 			// From now on a new build in the bundle directory (or SIGHUP)
 			// swaps the served bundle without a restart.
 			reload := &bundle.Reloader{Dir: cfg.DataDir, Current: cur, Open: openFor(r), Logger: log,

@@ -225,6 +225,49 @@ func TestOpenTruncatedFile(t *testing.T) {
 	}
 }
 
+// TestOpenDeferred: a file opened without its checksum reads like an
+// opened one; Verify then finds a corrupt byte (and says so every call);
+// a truncated or foreign file still fails at open; Open's files verify
+// at once.
+func TestOpenDeferred(t *testing.T) {
+	dir := t.TempDir()
+	good := encode(t, sample())
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	f, err := OpenDeferred(write("good.bin", good), testMagic, testVersion)
+	if err != nil || f.Verify() != nil || !f.Mapped() {
+		t.Fatalf("good file: %v, verify %v, mapped %v", err, f.Verify(), f.Mapped())
+	}
+	if u, err := f.Uint32s("u32"); err != nil || len(u) == 0 {
+		t.Fatalf("read u32: %v %v", u, err)
+	}
+	bad := append([]byte(nil), good...)
+	bad[len(bad)-20] ^= 0x10 // in the last section's payload
+	f, err = OpenDeferred(write("bad.bin", bad), testMagic, testVersion)
+	if err != nil {
+		t.Fatalf("a corrupt payload fails OpenDeferred already: %v", err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := f.Verify(); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "bad.bin") {
+			t.Fatalf("verify %d: %v", i, err)
+		}
+	}
+	if _, err := OpenDeferred(write("short.bin", good[:len(good)-10]), testMagic, testVersion); !errors.Is(err, ErrTruncated) {
+		t.Fatalf("truncated: %v", err)
+	}
+	if _, err := OpenDeferred(write("other.bin", []byte("not a geosvc file, something else entirely..")), testMagic, testVersion); !errors.Is(err, ErrBadMagic) {
+		t.Fatalf("foreign: %v", err)
+	}
+	if f, err := Open(write("good2.bin", good), testMagic, testVersion); err != nil || f.Verify() != nil {
+		t.Fatalf("Open: %v, verify %v", err, f.Verify())
+	}
+}
+
 func TestGetterErrors(t *testing.T) {
 	f, err := Parse(encode(t, sample()), testMagic, testVersion)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"sync"
 	"unsafe"
 )
 
@@ -22,6 +23,11 @@ type File struct {
 	order    []string
 	// mapped says data is the file mapped read-only into memory (Open).
 	mapped bool
+	// verify computes the checksum of a file opened by OpenDeferred,
+	// once; nil when it was verified at open.
+	verifyOnce sync.Once
+	verify     func() error
+	verifyErr  error
 }
 
 // Section describes one section of a File.
@@ -41,6 +47,29 @@ type Section struct {
 // not make the whole file resident in the process. Where mapping is not
 // available the file is read into memory instead.
 func Open(path string, magic [8]byte, version uint32) (*File, error) {
+	return open(path, magic, version, false)
+}
+
+// OpenDeferred is Open without the checksum, which Verify computes later:
+// opening a file of any size then takes as long as reading its header
+// and section table (a truncated file still fails here). A server opens
+// its bundle so and verifies it in the background (docs/operations.md).
+func OpenDeferred(path string, magic [8]byte, version uint32) (*File, error) {
+	return open(path, magic, version, true)
+}
+
+// Verify computes the checksum of a file opened by OpenDeferred, once,
+// and reports ErrChecksum when it does not match; for a file verified at
+// open it returns nil.
+func (f *File) Verify() error {
+	if f.verify == nil {
+		return nil
+	}
+	f.verifyOnce.Do(func() { f.verifyErr = f.verify() })
+	return f.verifyErr
+}
+
+func open(path string, magic [8]byte, version uint32, deferred bool) (*File, error) {
 	if !littleEndian {
 		return nil, ErrBigEndian
 	}
@@ -74,7 +103,15 @@ func Open(path string, magic [8]byte, version uint32) (*File, error) {
 	if mapped {
 		sum = func(body []byte) (uint32, error) { return fileChecksum(fh, int64(len(body))) }
 	}
-	f, err := parse(data, magic, version, sum)
+	check := sum
+	if deferred {
+		// The stored checksum is taken as right for now; Verify reads
+		// the file and compares.
+		check = func(body []byte) (uint32, error) {
+			return binary.LittleEndian.Uint32(data[len(body):]), nil
+		}
+	}
+	f, err := parse(data, magic, version, check)
 	if err != nil {
 		if mapped {
 			unmap(data)
@@ -82,6 +119,29 @@ func Open(path string, magic [8]byte, version uint32) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f.mapped = mapped
+	if deferred {
+		f.verify = func() error {
+			rh, err := os.Open(path)
+			if err != nil {
+				return fmt.Errorf("binfmt: verify %s: %w", path, err)
+			}
+			defer rh.Close()
+			n := len(data) - checksumSize
+			var got uint32
+			if mapped {
+				got, err = fileChecksum(rh, int64(n))
+			} else {
+				got, err = memoryChecksum(data[:n])
+			}
+			if err != nil {
+				return fmt.Errorf("binfmt: verify %s: %w", path, err)
+			}
+			if want := binary.LittleEndian.Uint32(data[n:]); got != want {
+				return fmt.Errorf("%s: %w (crc32c %08x, stored %08x)", path, ErrChecksum, got, want)
+			}
+			return nil
+		}
+	}
 	return f, nil
 }
 
