@@ -6,7 +6,9 @@ package geocode
 // nodes, in that order of trust.
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,20 +20,28 @@ var placeRadius = map[string]float64{
 	"city": 12000, "town": 6000, "village": 3000, "hamlet": 1500, "suburb": 1500, "neighbourhood": 700, "quarter": 1000,
 }
 
+// placeTypeBit numbers the place types (placeTypes) for nearestPlace.
+var placeTypeBit = func() map[string]uint16 {
+	m := map[string]uint16{}
+	for _, t := range slices.Sorted(maps.Keys(placeTypes)) {
+		m[t] = 1 << len(m)
+	}
+	return m
+}()
+
 // nearestPlace returns the place of one of types nearest p relative to its
 // radius, -1 when none is in range; accept, when set, filters the places.
 func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...string) int {
 	best, bestScore := -1, 1.0
 	kx := metresPerDegLat * math.Cos(p[1]*math.Pi/180) // a local plane: places within 12 km
+	var mask uint16
+	for _, t := range types {
+		mask |= placeTypeBit[t]
+	}
 	b.placeGrid.near(p, 12000, func(id uint32) {
 		pl := &b.x.places[id]
-		r := 0.0
-		for _, t := range types {
-			if pl.typ == t {
-				r = placeRadius[t]
-			}
-		}
-		if r == 0 {
+		r := pl.radius
+		if pl.typeBit&mask == 0 || r == 0 {
 			return
 		}
 		dx, dy := (pl.pt[0]-p[0])*kx, (pl.pt[1]-p[1])*metresPerDegLat
@@ -47,8 +57,9 @@ func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...stri
 func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) bool) int {
 	best, bestD := -1, radius
 	x := b.x
+	kx := kxAt(p)
 	b.roadGrid.near(p, radius, func(k uint32) {
-		if d, _ := segDist(p, x.geom[k-1], x.geom[k]); d < bestD {
+		if d, _ := segDistK(p, x.geom[k-1], x.geom[k], kx); d < bestD {
 			ri := x.roadOfPoint(k)
 			if want == nil || want(&x.roads[ri]) {
 				best, bestD = ri, d

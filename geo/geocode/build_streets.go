@@ -148,10 +148,11 @@ func (b *builder) distToFeature(p orb.Point, f *feature) float64 {
 		return geo.HaversineM(p, f.pt)
 	}
 	best := math.Inf(1)
+	kx := kxAt(p)
 	for i := f.part0; i < f.part0+f.nparts; i++ {
 		pt := b.part(i)
 		for j := 1; j < len(pt); j++ {
-			if d, _ := segDist(p, pt[j-1], pt[j]); d < best {
+			if d, _ := segDistK(p, pt[j-1], pt[j], kx); d < best {
 				best = d
 			}
 		}
@@ -190,7 +191,7 @@ func (b *builder) groupStreets() {
 		nk[i] = b.key(x.roads[i].name)<<1 | b2u(x.roads[i].alias)
 	}
 	sets := b.joinAtNodes(nk)
-	x.refs = nil // node references are needed no more
+	x.nodeRefs = nil // node references are needed no more
 	// One group per connected street and locality: the runs of a road
 	// in one town are one street even where another town's run lies
 	// between them.
@@ -281,7 +282,7 @@ func (b *builder) joinAtNodes(key []uint32) disjointSets {
 	sets := newDisjointSets(len(x.roads))
 	start := make([]uint32, x.nodes+1)
 	for _, r := range x.roads {
-		for _, j := range x.refs[r.refs.start:r.refs.end] {
+		for _, j := range x.nodeRefs[r.refs.start:r.refs.end] {
 			start[j+1]++
 		}
 	}
@@ -291,7 +292,7 @@ func (b *builder) joinAtNodes(key []uint32) disjointSets {
 	at := make([]uint32, start[x.nodes])
 	pos := slices.Clone(start[:x.nodes])
 	for i, r := range x.roads {
-		for _, j := range x.refs[r.refs.start:r.refs.end] {
+		for _, j := range x.nodeRefs[r.refs.start:r.refs.end] {
 			at[pos[j]] = uint32(i)
 			pos[j]++
 		}

@@ -76,6 +76,9 @@ type rawPlace struct {
 	population int
 	pt         orb.Point
 	isoState   string // ISO3166-2 of state nodes
+	// typeBit and radius are its type's placeTypeBit and placeRadius.
+	typeBit uint16
+	radius  float64
 }
 
 // rawPOI is a named amenity, shop, tourism or office.
@@ -107,9 +110,11 @@ type extract struct {
 	strs      strTable
 	zips      []uint32
 	tiger     []tigerRange
-	// refs are the node references of the ways kept; once resolved, the
-	// index of each node in need (one number per node of the extract).
-	refs []osm.NodeID
+	// refs are the node references of the ways kept, until resolve
+	// turns them into nodeRefs: the index of each node in need (one
+	// number per node of the extract).
+	refs     []osm.NodeID
+	nodeRefs []uint32
 	// need are the nodes the ways reference, sorted, and coords their
 	// coordinates (has: whether the extract has the node), until the
 	// ways are resolved into geom.
@@ -357,7 +362,7 @@ func (x *extract) node(n *osm.Node, pt orb.Point) {
 		if _, ok := placeTypes[p]; ok {
 			pop, _ := strconv.Atoi(strings.ReplaceAll(strings.ReplaceAll(t.Find("population"), ",", ""), " ", ""))
 			x.places = append(x.places, rawPlace{id: int64(n.ID), name: strings.Clone(name), typ: strings.Clone(p), population: pop, pt: pt,
-				isoState: strings.Clone(t.Find("ISO3166-2"))})
+				isoState: strings.Clone(t.Find("ISO3166-2")), typeBit: placeTypeBit[p], radius: placeRadius[p]})
 			return
 		}
 	}
@@ -372,15 +377,18 @@ func (x *extract) node(n *osm.Node, pt orb.Point) {
 // turns them into geometry (x.geom), dropping what lacks nodes, and lets
 // the coordinates go.
 func (x *extract) resolve() {
+	x.nodeRefs = make([]uint32, len(x.refs))
 	for i, id := range x.refs {
 		j, _ := slices.BinarySearch(x.need, id)
-		x.refs[i] = osm.NodeID(j)
+		x.nodeRefs[i] = uint32(j)
 	}
-	x.geom = make([]orb.Point, 0, len(x.refs))
+	x.nodes = len(x.need)
+	x.refs, x.need = nil, nil
+	x.geom = make([]orb.Point, 0, x.geomSize())
 	// line appends the points of the nodes the extract has to geom.
 	line := func(refs span) span {
 		out := span{uint32(len(x.geom)), 0}
-		for _, j := range x.refs[refs.start:refs.end] {
+		for _, j := range x.nodeRefs[refs.start:refs.end] {
 			if x.has[j/64]&(1<<(j%64)) != 0 {
 				x.geom = append(x.geom, x.coords[j])
 			}
@@ -454,8 +462,35 @@ func (x *extract) resolve() {
 		pois = append(pois, p)
 	}
 	x.pois = pois
-	x.nodes = len(x.need)
-	x.coords, x.has, x.need = nil, nil, nil
+	x.coords, x.has = nil, nil
+}
+
+// geomSize returns how many points the lines kept in geom hold: those
+// of the nodes the extract has, of addressed buildings, roads (one line
+// per way) and interpolations.
+func (x *extract) geomSize() int {
+	n := 0
+	count := func(refs span) {
+		for _, j := range x.nodeRefs[refs.start:refs.end] {
+			if x.has[j/64]&(1<<(j%64)) != 0 {
+				n++
+			}
+		}
+	}
+	for _, a := range x.addrs {
+		if a.osmType == 'w' {
+			count(a.outline)
+		}
+	}
+	for i, r := range x.roads {
+		if i == 0 || r.refs != x.roads[i-1].refs {
+			count(r.refs)
+		}
+	}
+	for _, it := range x.interps {
+		count(it.refs)
+	}
+	return n
 }
 
 // moveNodeAddr notes that address i of an address node is now address

@@ -65,6 +65,7 @@ func (ix *Index) Nearby(p orb.Point, radiusM float64, kind NearbyKind, limit int
 		}
 	case NearbyStreets:
 		best := map[uint32]hit{}
+		kx := kxAt(p)
 		ix.segGrid.near(p, radiusM, func(id uint32) {
 			sg := ix.seg(id)
 			f := &ix.feats[sg.feat]
@@ -72,7 +73,7 @@ func (ix *Index) Nearby(p orb.Point, radiusM float64, kind NearbyKind, limit int
 				return
 			}
 			pts := ix.part(sg.part)
-			d, t := segDist(p, pts[sg.i], pts[sg.i+1])
+			d, t := segDistK(p, pts[sg.i], pts[sg.i+1], kx)
 			if h, ok := best[sg.feat]; d <= radiusM && (!ok || d < h.d) {
 				best[sg.feat] = hit{sg.feat, d, lerp(pts[sg.i], pts[sg.i+1], t)}
 			}

@@ -189,13 +189,14 @@ const onWall = 0.01
 // it of the closest point.
 func (ix *Index) nearestSegment(p orb.Point, tol float64, k Kind) (int, float64, float64) {
 	best, bestD, bestT := -1, tol, 0.0
+	kx := kxAt(p)
 	ix.segGrid.near(p, tol, func(id uint32) {
 		sg := ix.seg(id)
 		if f := &ix.feats[sg.feat]; f.kind != k || k == KindStreet && f.rank == streetAlias {
 			return
 		}
 		pts := ix.part(sg.part)
-		d, t := segDist(p, pts[sg.i], pts[sg.i+1])
+		d, t := segDistK(p, pts[sg.i], pts[sg.i+1], kx)
 		if d < bestD || d == bestD && int(id) < best {
 			best, bestD, bestT = int(id), d, t
 		}
