@@ -197,9 +197,8 @@ func (b *builder) groupStreets() {
 	// between them.
 	placeIDs := map[placeKey]uint32{}
 	var noLocality []bool // by place id
-	groupOf := make([]uint32, n)
-	idx := map[uint64]uint32{}
-	var gkey, gplace []uint32
+	roadPl := make([]uint32, n)
+	gk := make([]uint64, n) // the connected roads and place of each road
 	for i := range x.roads {
 		pv := b.roadPlaceAt(i)
 		pk := placeKey{Fold(pv.locality), pv.c.state, x.roads[i].alias}
@@ -209,15 +208,13 @@ func (b *builder) groupStreets() {
 			placeIDs[pk] = pl
 			noLocality = append(noLocality, pk.locality == "")
 		}
-		k := uint64(sets.find(i))<<32 | uint64(pl)
-		gi, ok := idx[k]
-		if !ok {
-			gi = uint32(len(gkey))
-			idx[k] = gi
-			gkey = append(gkey, nk[i]>>1)
-			gplace = append(gplace, pl)
-		}
-		groupOf[i] = gi
+		roadPl[i] = pl
+		gk[i] = uint64(sets.find(i))<<32 | uint64(pl)
+	}
+	groupOf, ng := numberRuns(gk)
+	gkey, gplace := make([]uint32, ng), make([]uint32, ng)
+	for i, gi := range groupOf {
+		gkey[gi], gplace[gi] = nk[i]>>1, roadPl[i]
 	}
 	first := csrOf(len(gkey), groupOf) // roads by group, in road order
 	bounds := make([]orb.Bound, len(gkey))
@@ -265,6 +262,37 @@ func (b *builder) groupStreets() {
 	for oi := range b.groups {
 		b.groups[oi].mid, b.groups[oi].midRoad = b.middleRoadPoint(b.roadsOf(oi))
 	}
+}
+
+// numberRuns numbers the distinct keys in the order of their first
+// occurrence and returns the number of each key, and how many there are.
+func numberRuns(keys []uint64) ([]uint32, int) {
+	order := make([]uint32, len(keys))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return cmp.Or(cmp.Compare(keys[a], keys[b]), cmp.Compare(a, b)) })
+	var firsts []uint32 // the first index of each key, in key order
+	run := make([]uint32, len(keys))
+	for i, o := range order {
+		if i == 0 || keys[o] != keys[order[i-1]] {
+			firsts = append(firsts, o)
+		}
+		run[o] = uint32(len(firsts) - 1)
+	}
+	byFirst := make([]uint32, len(firsts))
+	for i := range byFirst {
+		byFirst[i] = uint32(i)
+	}
+	slices.SortFunc(byFirst, func(a, b uint32) int { return cmp.Compare(firsts[a], firsts[b]) })
+	number := make([]uint32, len(firsts))
+	for n, r := range byFirst {
+		number[r] = uint32(n)
+	}
+	for i, r := range run {
+		run[i] = number[r]
+	}
+	return run, len(firsts)
 }
 
 func b2u(v bool) uint32 {
