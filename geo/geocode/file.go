@@ -134,7 +134,9 @@ func Load(dir string) (*Index, error) {
 // be the tables the index was built with for house numbers and names to
 // match as at build time). The index uses the file's sections in place,
 // mapped read-only (binfmt.Open): loading decodes nothing but the small
-// metadata, and checks that every reference in the file is in range.
+// metadata, and checks that every reference in the file is in range
+// (then lets go of the pages the check read: a query makes resident only
+// what it reads).
 func LoadWith(dir string, t *Tables) (*Index, error) {
 	if !recordsOK() {
 		return nil, fmt.Errorf("geocode: record layout of this platform differs from the file's")
@@ -173,6 +175,9 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 	if err := ix.check(); err != nil {
 		return nil, fmt.Errorf("geocode: %w: %v", binfmt.ErrCorrupt, err)
 	}
+	// The check read most of the file: its pages leave the resident set
+	// again (they stay in the page cache) until queries touch them.
+	f.Release()
 	return ix, nil
 }
 
