@@ -6,7 +6,9 @@ package geocode
 // nodes, in that order of trust.
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,20 +20,28 @@ var placeRadius = map[string]float64{
 	"city": 12000, "town": 6000, "village": 3000, "hamlet": 1500, "suburb": 1500, "neighbourhood": 700, "quarter": 1000,
 }
 
+// placeTypeBit numbers the place types (placeTypes) for nearestPlace.
+var placeTypeBit = func() map[string]uint16 {
+	m := map[string]uint16{}
+	for _, t := range slices.Sorted(maps.Keys(placeTypes)) {
+		m[t] = 1 << len(m)
+	}
+	return m
+}()
+
 // nearestPlace returns the place of one of types nearest p relative to its
 // radius, -1 when none is in range; accept, when set, filters the places.
 func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...string) int {
 	best, bestScore := -1, 1.0
 	kx := metresPerDegLat * math.Cos(p[1]*math.Pi/180) // a local plane: places within 12 km
+	var mask uint16
+	for _, t := range types {
+		mask |= placeTypeBit[t]
+	}
 	b.placeGrid.near(p, 12000, func(id uint32) {
 		pl := &b.x.places[id]
-		r := 0.0
-		for _, t := range types {
-			if pl.typ == t {
-				r = placeRadius[t]
-			}
-		}
-		if r == 0 {
+		r := pl.radius
+		if pl.typeBit&mask == 0 || r == 0 {
 			return
 		}
 		dx, dy := (pl.pt[0]-p[0])*kx, (pl.pt[1]-p[1])*metresPerDegLat
@@ -42,21 +52,18 @@ func (b *builder) nearestPlace(p orb.Point, accept func(int) bool, types ...stri
 	return best
 }
 
-// roadSeg is segment i-1..i of a road with TIGER tags.
-type roadSeg struct{ road, i uint32 }
-
 // nearestRoad returns the road with TIGER tags nearest p within radius
 // metres, -1 when none; want filters the roads.
 func (b *builder) nearestRoad(p orb.Point, radius float64, want func(*rawRoad) bool) int {
 	best, bestD := -1, radius
-	b.segGrid.near(p, radius, func(id uint32) {
-		sg := b.segs[id]
-		r := &b.x.roads[sg.road]
-		if want != nil && !want(r) {
-			return
-		}
-		if d, _ := segDist(p, r.line[sg.i-1], r.line[sg.i]); d < bestD {
-			best, bestD = int(sg.road), d
+	x := b.x
+	kx := kxAt(p)
+	b.roadGrid.near(p, radius, func(k uint32) {
+		if d, _ := segDistK(p, x.geom[k-1], x.geom[k], kx); d < bestD {
+			ri := x.roadOfPoint(k)
+			if want == nil || want(&x.roads[ri]) {
+				best, bestD = ri, d
+			}
 		}
 	})
 	return best
@@ -126,8 +133,8 @@ func (b *builder) stateAndCounty(p orb.Point, county string, c *placeCtx, base p
 		return
 	}
 	if county == "" {
-		if i := b.nearestRoad(p, 1000, func(r *rawRoad) bool { return r.county != "" }); i >= 0 {
-			county = b.x.roads[i].county
+		if i := b.nearestRoad(p, 1000, func(r *rawRoad) bool { return r.county != 0 }); i >= 0 {
+			county = b.x.str(b.x.roads[i].county)
 		}
 	}
 	tigerCounty, st, tagged := strings.Cut(county, ",")
@@ -164,8 +171,8 @@ func (b *builder) sameArea(x, y uint32) bool {
 // placeAdmin returns the state and county area ids of place i (noRef when
 // unknown), from the boundary layer, cached.
 func (b *builder) placeAdmin(i int) [2]uint32 {
-	if v, ok := b.placeAreas[i]; ok {
-		return v
+	if pa := b.placeAreas[i]; pa.ok {
+		return pa.v
 	}
 	c := placeCtx{county: noRef, state: noRef, country: noRef}
 	base := c
@@ -174,20 +181,30 @@ func (b *builder) placeAdmin(i int) [2]uint32 {
 	}
 	b.stateAndCounty(b.x.places[i].pt, "", &c, base)
 	v := [2]uint32{c.state, c.county}
-	b.placeAreas[i] = v
+	b.placeAreas[i] = placeAreas{v, true}
 	return v
 }
 
 // context returns the context id of a feature at p with its own addr:city
 // and addr:postcode (either may be empty).
 func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
-	c, locality, postal := b.placeAt(p, county)
+	return b.contextWith(b.placeAt(p, county), p, city, postcode)
+}
+
+// roadContext is context at the midpoint of road ri, with its county.
+func (b *builder) roadContext(ri int, city, postcode string) uint32 {
+	return b.contextWith(b.roadPlaceAt(ri), alongLine(b.x.line(ri), 0.5), city, postcode)
+}
+
+// contextWith is context with placeAt's answer pv at p.
+func (b *builder) contextWith(pv placeVal, p orb.Point, city, postcode string) uint32 {
+	c, locality, postal := pv.c, pv.locality, pv.postal
 	if postcode == "" {
 		postcode = postal // the postal-code area around p
 	}
-	if postcode == "" && len(b.segs) > 0 {
-		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return len(r.zip) > 0 }); i >= 0 {
-			postcode = b.x.roads[i].zip[0]
+	if postcode == "" && len(b.roadGrid.keys) > 0 {
+		if i := b.nearestRoad(p, 300, func(r *rawRoad) bool { return !r.zip.empty() }); i >= 0 {
+			postcode = b.x.str(b.x.zips[b.x.roads[i].zip.start])
 		}
 	}
 	if c.country == noRef && b.country != "" {
@@ -203,42 +220,44 @@ func (b *builder) context(p orb.Point, city, postcode, county string) uint32 {
 		c.altLocality = b.str(city)
 	}
 	c.postcode = b.str(b.postcode(postcode))
-	if id, ok := b.ctxIDs[c]; ok {
-		return id
-	}
-	id := uint32(len(b.ix.ctxs))
-	b.ix.ctxs = append(b.ix.ctxs, c)
-	b.ctxIDs[c] = id
-	return id
+	return b.ctxOf(c)
+}
+
+// placeVal is placeAt's answer.
+type placeVal struct {
+	c                placeCtx
+	locality, postal string
 }
 
 // placeAt returns the areas around p (county, state, neighbourhood), its
 // locality (the city polygon of the boundary layer, else the nearest
 // city, town, village or hamlet node in the same state and county) and
 // the postal-code area of the boundary layer around it, if any.
-func (b *builder) placeAt(p orb.Point, county string) (placeCtx, string, string) {
-	k := placeKey{p, county}
-	if v, ok := b.placeCache[k]; ok {
-		return v.c, v.locality, v.postal
-	}
+func (b *builder) placeAt(p orb.Point, county string) placeVal {
 	c, locality, postal := b.placeAtUncached(p, county)
-	if b.placeCache == nil {
-		b.placeCache = map[placeKey]placeVal{}
+	return placeVal{c, locality, postal}
+}
+
+// roadPlaceAt is placeAt at the midpoint of road ri with its county,
+// memoised (the names of a way share it).
+func (b *builder) roadPlaceAt(ri int) placeVal {
+	if id := b.roadPlace[ri]; id != noRef {
+		return b.placeVals[id]
 	}
-	b.placeCache[k] = placeVal{c, locality, postal}
-	return c, locality, postal
-}
-
-// placeKey and placeVal are placeAt's cache: a road's midpoint is looked
-// up when its street is grouped and again for its context.
-type placeKey struct {
-	p      orb.Point
-	county string
-}
-
-type placeVal struct {
-	c                placeCtx
-	locality, postal string
+	r := &b.x.roads[ri]
+	if ri > 0 && b.x.roads[ri-1].line == r.line && b.x.roads[ri-1].county == r.county && b.roadPlace[ri-1] != noRef {
+		b.roadPlace[ri] = b.roadPlace[ri-1]
+		return b.placeVals[b.roadPlace[ri]]
+	}
+	v := b.placeAt(alongLine(b.x.line(ri), 0.5), b.x.str(r.county))
+	id, ok := b.placeValIDs[v]
+	if !ok {
+		id = uint32(len(b.placeVals))
+		b.placeVals = append(b.placeVals, v)
+		b.placeValIDs[v] = id
+	}
+	b.roadPlace[ri] = id
+	return v
 }
 
 func (b *builder) placeAtUncached(p orb.Point, county string) (c placeCtx, locality, postal string) {

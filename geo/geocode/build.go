@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -44,10 +45,9 @@ func Build(path string, opts BuildOptions) (*Index, error) {
 		}
 		admins = BoundaryAdmins(w)
 	}
-	b := newBuilder(t, x, admins)
-	ix := b.build()
+	ix := newBuilder(t, x, admins).build()
 	ix.meta.Source = filepath.Base(path)
-	ix.init()
+	ix.finish() // the builder and the extract are garbage by now
 	return ix, nil
 }
 
@@ -58,50 +58,96 @@ type builder struct {
 	admins AdminLookup
 	ix     *Index
 
-	strIDs  map[string]uint32
 	ctxIDs  map[placeCtx]uint32
 	areaIDs map[areaKey]uint32
-	// placeCache memoises placeAt.
-	placeCache map[placeKey]placeVal
+	// roadPlace memoises placeAt at the midpoint of each road (an index
+	// into placeVals, noRef until computed): a road's midpoint is looked
+	// up when its street is grouped and again for its context.
+	roadPlace   []uint32
+	placeVals   []placeVal
+	placeValIDs map[placeVal]uint32
 	// placeAreas caches placeAdmin by place index.
-	placeAreas map[int][2]uint32
+	placeAreas []placeAreas
 
-	placeGrid *grid // place index -> x.places
-	segGrid   *grid // index into segs
-	segs      []roadSeg
+	placeGrid grid // place index -> x.places
+	// roadGrid holds the segments of the roads with TIGER tags, each by
+	// the index in x.geom of its end point.
+	roadGrid grid
 	// country is the extract's main country (mainCountry), the country
 	// of features outside every country's area.
 	country string
 
-	// The streets (addStreets): road groups, their indexes by normalised
-	// name, and the synthetic streets of addresses whose street has no
-	// road, by normalised name and city.
-	groups    []roadGroup
-	byKey     map[string][]int
-	synthetic map[string]uint32
+	// The streets (addStreets): road groups, the roads of group g
+	// (groupRoads[groupStart[g]:groupStart[g+1]]), the groups by
+	// bounding box (streetGrid), and the synthetic streets of addresses
+	// whose street has no road, by normalised name and folded city.
+	groups     []roadGroup
+	groupStart []uint32
+	groupRoads []uint32
+	streetGrid grid
+	synthetic  map[[2]uint32]uint32
+	// keys are normalised names (streets) and folded names (cities),
+	// keyOf the normalised name of each string of x.strs (noRef: not
+	// yet known).
+	keys  strTable
+	keyOf []uint32
 	// counts are the features added, by kind.
 	counts map[string]int
 }
 
+// placeAreas is placeAdmin's answer for one place.
+type placeAreas struct {
+	v  [2]uint32
+	ok bool
+}
+
+// streetCell is the cell size (degrees) of the grid of streets by
+// bounding box that streetFor searches within 2 km.
+const streetCell = 0.02
+
 func newBuilder(t *Tables, x *extract, admins AdminLookup) *builder {
-	b := &builder{t: t, x: x, admins: admins, ix: &Index{t: t, strs: []string{""}, parts: []uint32{0}},
-		strIDs: map[string]uint32{"": 0}, ctxIDs: map[placeCtx]uint32{}, areaIDs: map[areaKey]uint32{},
-		placeAreas: map[int][2]uint32{},
-		placeGrid:  newGrid(0.05), segGrid: newGrid(0.004)}
-	for i, p := range x.places {
-		b.placeGrid.add(p.pt, uint32(i))
+	b := &builder{t: t, x: x, admins: admins, ix: &Index{t: t, strs: newStrTable(), parts: []uint32{}},
+		ctxIDs: map[placeCtx]uint32{}, areaIDs: map[areaKey]uint32{},
+		placeAreas: make([]placeAreas, len(x.places)), placeValIDs: map[placeVal]uint32{},
+		keys: newStrTable(), keyOf: make([]uint32, x.strs.len()), synthetic: map[[2]uint32]uint32{}}
+	for i := range b.keyOf {
+		b.keyOf[i] = noRef
 	}
-	for i, r := range x.roads {
-		if r.county == "" && len(r.zip) == 0 {
-			continue // only TIGER tags are looked up by position
+	b.placeGrid = buildGrid(0.05, func(yield func(orb.Bound, uint32)) {
+		for i, p := range x.places {
+			yield(p.pt.Bound(), uint32(i))
 		}
-		for j := 1; j < len(r.line); j++ {
-			b.segGrid.addBound(r.line[j-1].Bound().Extend(r.line[j]), uint32(len(b.segs)))
-			b.segs = append(b.segs, roadSeg{uint32(i), uint32(j)})
+	})
+	// One entry per segment of each road line with TIGER tags (the
+	// names of a way share its line and its tags), by the index of its
+	// end point.
+	b.roadGrid = buildGrid(0.004, func(yield func(orb.Bound, uint32)) {
+		for i, r := range x.roads {
+			if r.county == 0 && r.zip.empty() || i > 0 && x.roads[i-1].line == r.line {
+				continue // only TIGER tags are looked up by position
+			}
+			for k := r.line.start + 1; k < r.line.end; k++ {
+				yield(x.geom[k-1].Bound().Extend(x.geom[k]), k)
+			}
 		}
+	})
+	b.roadPlace = make([]uint32, len(x.roads))
+	for i := range b.roadPlace {
+		b.roadPlace[i] = noRef
 	}
 	b.country = b.mainCountry()
 	return b
+}
+
+// line returns the points of road i.
+func (x *extract) line(i int) []orb.Point {
+	r := &x.roads[i]
+	return x.geom[r.line.start:r.line.end]
+}
+
+// roadOfPoint returns the first road whose line holds point k of geom.
+func (x *extract) roadOfPoint(k uint32) int {
+	return sort.Search(len(x.roads), func(i int) bool { return x.roads[i].line.end > k })
 }
 
 // mainCountry returns the country (ISO 3166-1 alpha-2) most of the
@@ -116,7 +162,7 @@ func (b *builder) mainCountry() string {
 	counts := map[string]int{}
 	step := max(1, len(b.x.roads)/500)
 	for i := 0; i < len(b.x.roads); i += step {
-		for _, a := range b.admins(alongLine(b.x.roads[i].line, 0.5)) {
+		for _, a := range b.admins(alongLine(b.x.line(i), 0.5)) {
 			if a.Level == 2 && a.Code != "" {
 				counts[strings.ToUpper(a.Code)]++
 				break
@@ -126,18 +172,16 @@ func (b *builder) mainCountry() string {
 	return mostCommon(counts)
 }
 
-func (b *builder) str(s string) uint32 { return intern(b.strIDs, &b.ix.strs, s) }
+func (b *builder) str(s string) uint32 { return b.ix.strs.intern(s) }
 
-// intern returns v's index in *list, appending it (and noting it in ids)
-// the first time.
-func intern[K comparable](ids map[K]uint32, list *[]K, v K) uint32 {
-	if id, ok := ids[v]; ok {
-		return id
+// key returns the id of the normalised form of string id of x.strs.
+func (b *builder) key(id uint32) uint32 {
+	if k := b.keyOf[id]; k != noRef {
+		return k
 	}
-	id := uint32(len(*list))
-	*list = append(*list, v)
-	ids[v] = id
-	return id
+	k := b.keys.intern(b.t.Normalize(b.x.str(id)))
+	b.keyOf[id] = k
+	return k
 }
 
 func (b *builder) area(name, short string, level int) uint32 {
@@ -168,12 +212,12 @@ func (b *builder) addFeature(f feature) uint32 {
 	return uint32(len(b.ix.feats) - 1)
 }
 
-// addParts stores geometry parts and sets f's part range.
-func (b *builder) addParts(f *feature, parts ...[]orb.Point) {
-	f.part0 = uint32(len(b.ix.parts) - 1)
+// addParts sets f's parts: spans of the extract's geometry, which
+// becomes the index's points.
+func (b *builder) addParts(f *feature, parts ...span) {
+	f.part0 = uint32(len(b.ix.partCtx))
 	for _, p := range parts {
-		b.ix.pts = append(b.ix.pts, p...)
-		b.ix.parts = append(b.ix.parts, uint32(len(b.ix.pts)))
+		b.ix.parts = append(b.ix.parts, p.start, p.end)
 		b.ix.partCtx = append(b.ix.partCtx, noRef)
 	}
 	f.nparts = uint32(len(parts))
@@ -193,6 +237,7 @@ func (b *builder) build() *Index {
 	b.areaViewports()
 	b.addPostcodes()
 	b.ix.meta.Counts = b.counts
+	b.ix.pts = b.x.geom
 	return b.ix
 }
 
@@ -208,7 +253,15 @@ func (b *builder) addPlaces() {
 	}
 }
 
-func (b *builder) ctxOf(c placeCtx) uint32 { return intern(b.ctxIDs, &b.ix.ctxs, c) }
+func (b *builder) ctxOf(c placeCtx) uint32 {
+	if id, ok := b.ctxIDs[c]; ok {
+		return id
+	}
+	id := uint32(len(b.ix.ctxs))
+	b.ix.ctxs = append(b.ix.ctxs, c)
+	b.ctxIDs[c] = id
+	return id
+}
 
 // mostCommon returns the most frequent key, the smallest on ties.
 func mostCommon(m map[string]int) string {

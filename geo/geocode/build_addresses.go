@@ -10,19 +10,20 @@ import (
 // addAddresses adds a feature per address, linked to its street, then
 // places each synthetic street at the middle of its addresses.
 func (b *builder) addAddresses() {
-	for _, a := range b.x.addrs {
+	x := b.x
+	for _, a := range x.addrs {
 		street := a.street
-		if street == "" {
+		if street == 0 {
 			street = a.place
 		}
-		f := feature{kind: KindAddress, name: b.str(strings.TrimSpace(a.hn)), unit: b.str(a.unit), pt: a.pt,
+		f := feature{kind: KindAddress, name: b.str(strings.TrimSpace(x.str(a.hn))), unit: b.str(x.str(a.unit)), pt: a.pt,
 			bound: a.pt.Bound(), osmType: a.osmType, osmID: a.osmID}
-		if len(a.ring) > 0 {
-			f.bound = orb.LineString(a.ring).Bound()
+		if !a.ring.empty() {
+			f.bound = orb.LineString(x.geom[a.ring.start:a.ring.end]).Bound()
 			b.addParts(&f, a.ring)
 		}
-		f.street = b.streetFor(street, a.pt, a.city)
-		f.ctx = b.context(a.pt, a.city, a.postcode, "")
+		f.street = b.streetFor(street, a.pt, x.str(a.city))
+		f.ctx = b.context(a.pt, x.str(a.city), x.str(a.postcode), "")
 		b.addFeature(f)
 		b.counts["address"]++
 	}
@@ -37,32 +38,34 @@ func (b *builder) addAddresses() {
 func (b *builder) addInterpolations() {
 	x := b.x
 	for _, it := range x.interps {
-		first, ok1 := x.nodeAddr[it.nodes[0]]
-		last, ok2 := x.nodeAddr[it.nodes[len(it.nodes)-1]]
+		first, ok1 := x.addrOfNode(it.first)
+		last, ok2 := x.addrOfNode(it.last)
 		if !ok1 || !ok2 {
 			continue
 		}
-		from, err1 := strconv.Atoi(strings.TrimSpace(x.addrs[first].hn))
-		to, err2 := strconv.Atoi(strings.TrimSpace(x.addrs[last].hn))
+		from, err1 := strconv.Atoi(strings.TrimSpace(x.str(x.addrs[first].hn)))
+		to, err2 := strconv.Atoi(strings.TrimSpace(x.str(x.addrs[last].hn)))
 		if err1 != nil || err2 != nil || from == to {
 			continue
 		}
 		street := it.street
-		if street == "" {
+		if street == 0 {
 			street = x.addrs[first].street
 		}
-		if street == "" {
+		if street == 0 {
 			continue
 		}
 		step := 2
 		if it.kind == "all" || it.kind == "alphabetic" {
 			step = 1
 		}
+		line := x.geom[it.line.start:it.line.end]
 		f := feature{kind: KindInterpolation, rank: uint8(step), hnFrom: int32(from), hnTo: int32(to),
-			pt: alongLine(it.line, 0.5), bound: it.line.Bound(), osmType: 'w', osmID: it.id}
+			pt: alongLine(line, 0.5), bound: orb.LineString(line).Bound(), osmType: 'w', osmID: it.id}
 		b.addParts(&f, it.line)
-		f.street = b.streetFor(street, f.pt, x.addrs[first].city)
-		f.ctx = b.context(f.pt, x.addrs[first].city, x.addrs[first].postcode, "")
+		city := x.str(x.addrs[first].city)
+		f.street = b.streetFor(street, f.pt, city)
+		f.ctx = b.context(f.pt, city, x.str(x.addrs[first].postcode), "")
 		b.addFeature(f)
 		b.counts["interpolation"]++
 	}
@@ -71,10 +74,12 @@ func (b *builder) addInterpolations() {
 // addTigerRanges adds the TIGER house number ranges on roads, when the
 // extract has them, as interpolations of their street.
 func (b *builder) addTigerRanges() {
+	x := b.x
 	for gi := range b.groups {
-		for _, ri := range b.groups[gi].roads {
-			r := &b.x.roads[ri]
-			for _, tr := range r.ranges {
+		for _, ri := range b.roadsOf(gi) {
+			r := &x.roads[ri]
+			line := x.line(int(ri))
+			for _, tr := range x.tiger[r.ranges.start:r.ranges.end] {
 				if tr.from == tr.to {
 					continue
 				}
@@ -83,9 +88,9 @@ func (b *builder) addTigerRanges() {
 					step = 1
 				}
 				f := feature{kind: KindInterpolation, rank: uint8(step), hnFrom: int32(tr.from), hnTo: int32(tr.to),
-					pt: alongLine(r.line, 0.5), bound: r.line.Bound(), osmType: 'w', osmID: r.id, street: b.groups[gi].feat}
+					pt: alongLine(line, 0.5), bound: orb.LineString(line).Bound(), osmType: 'w', osmID: r.id, street: b.groups[gi].feat}
 				b.addParts(&f, r.line)
-				f.ctx = b.context(f.pt, "", tr.zip, r.county)
+				f.ctx = b.roadContext(int(ri), "", tr.zip)
 				b.addFeature(f)
 				b.counts["interpolation"]++
 			}
@@ -95,14 +100,15 @@ func (b *builder) addTigerRanges() {
 
 // addPOIs adds a feature per named point of interest.
 func (b *builder) addPOIs() {
-	for _, p := range b.x.pois {
-		f := feature{kind: KindPOI, name: b.str(p.name), class: b.str(p.class), street: noRef, pt: p.pt,
+	x := b.x
+	for _, p := range x.pois {
+		f := feature{kind: KindPOI, name: b.str(x.str(p.name)), class: b.str(x.str(p.class)), street: noRef, pt: p.pt,
 			bound: padBound(p.pt.Bound(), 50), osmType: p.osmType, osmID: p.osmID}
-		if p.street != "" {
-			f.street = b.streetFor(p.street, p.pt, p.city)
-			f.unit = b.str(strings.TrimSpace(p.hn)) // the POI's house number
+		if p.street != 0 {
+			f.street = b.streetFor(p.street, p.pt, x.str(p.city))
+			f.unit = b.str(strings.TrimSpace(x.str(p.hn))) // the POI's house number
 		}
-		f.ctx = b.context(p.pt, p.city, p.postcode, "")
+		f.ctx = b.context(p.pt, x.str(p.city), x.str(p.postcode), "")
 		b.addFeature(f)
 		b.counts["poi"]++
 	}

@@ -109,7 +109,7 @@ func (b *builder) addPostcodes() {
 		a := pcs[pc]
 		p := orb.Point{a.sx / float64(a.n), a.sy / float64(a.n)}
 		f := feature{kind: KindPostcode, name: pc, street: noRef, pt: p, bound: padBound(a.bound, 200)}
-		c := ix.ctxs[b.context(p, "", ix.strs[pc], "")]
+		c := ix.ctxs[b.context(p, "", ix.str(pc), "")]
 		c.locality, c.neighbourhood, c.altLocality = 0, 0, 0
 		// The postcode's city: the locality most of its features name
 		// (the lowest string id among equals, for a stable build).

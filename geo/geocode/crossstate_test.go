@@ -19,11 +19,11 @@ func TestLocalityInSameState(t *testing.T) {
 				if loc == "" || st == "" {
 					continue
 				}
-				if len(ix.s.places[Fold(loc)]) == 0 {
+				if len(ix.placesNamed(Fold(loc))) == 0 {
 					continue // a municipality of the boundary layer, not a place node
 				}
 				ok := false
-				for _, fid := range ix.s.places[Fold(loc)] {
+				for _, fid := range ix.placesNamed(Fold(loc)) {
 					if a := ix.area(ix.ctx(&ix.feats[fid]).state); a != nil && ix.str(a.short) == st {
 						ok = true
 					}

@@ -1,6 +1,8 @@
 package geocode
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,35 +14,42 @@ import (
 	"github.com/geosvc/geosvc/geo/roadref"
 )
 
+// span is the range [start, end) of an array: node references in
+// extract.refs, points in extract.geom, entries of another list.
+type span struct{ start, end uint32 }
+
+// empty reports whether the span holds nothing.
+func (s span) empty() bool { return s.end <= s.start }
+
 // rawAddr is an address point read from OSM: a node, or a building way
-// (its outline kept for reverse geocoding).
+// (its outline kept for reverse geocoding). Strings are ids in
+// extract.strs.
 type rawAddr struct {
 	osmType  byte // 'n' or 'w'
 	osmID    int64
-	hn       string
-	street   string
-	place    string // addr:place, for addresses without a street
-	city     string
-	postcode string
-	unit     string
+	hn       uint32
+	street   uint32
+	place    uint32 // addr:place, for addresses without a street
+	city     uint32
+	postcode uint32
+	unit     uint32
 	pt       orb.Point
-	outline  []osm.NodeID
-	ring     orb.Ring
+	outline  span // node references of a way
+	ring     span // its outline's points, or a building's it lies in
 }
 
 // rawRoad is a highway way under one of its names (its name or a route
-// number).
+// number). The names of one way share its node references and line.
 type rawRoad struct {
 	id     int64
-	name   string
-	alias  bool // name is a route number of a road with a name
-	byRef  bool // name is the route number of a road without a name
-	nodes  []osm.NodeID
-	zip    []string // tiger:zip_left/right and postal_code
-	county string   // tiger:county ("New Castle, DE")
-	line   orb.LineString
-	// TIGER house-number ranges, when the extract has them.
-	ranges []tigerRange
+	name   uint32 // extract.strs
+	county uint32 // tiger:county ("New Castle, DE"), extract.strs
+	alias  bool   // name is a route number of a road with a name
+	byRef  bool   // name is the route number of a road without a name
+	refs   span
+	zip    span // tiger:zip_left/right and postal_code: extract.zips
+	ranges span // TIGER house-number ranges: extract.tiger
+	line   span
 }
 
 // tigerRange is a tiger:from/to address range on one side of a road.
@@ -51,11 +60,12 @@ type tigerRange struct {
 
 // rawInterp is an addr:interpolation way.
 type rawInterp struct {
-	id     int64
-	kind   string // odd, even, all
-	street string
-	nodes  []osm.NodeID
-	line   orb.LineString
+	id          int64
+	kind        string // odd, even, all
+	street      uint32
+	first, last osm.NodeID
+	refs        span
+	line        span
 }
 
 // rawPlace is a place node.
@@ -66,23 +76,28 @@ type rawPlace struct {
 	population int
 	pt         orb.Point
 	isoState   string // ISO3166-2 of state nodes
+	// typeBit and radius are its type's placeTypeBit and placeRadius.
+	typeBit uint16
+	radius  float64
 }
 
 // rawPOI is a named amenity, shop, tourism or office.
 type rawPOI struct {
 	osmType  byte
 	osmID    int64
-	name     string
-	class    string // "amenity=library"
-	street   string
-	hn       string
-	city     string
-	postcode string
+	name     uint32 // extract.strs
+	class    uint32
+	street   uint32
+	hn       uint32
+	city     uint32
+	postcode uint32
 	pt       orb.Point
-	nodes    []osm.NodeID
+	refs     span // node references of a way
 }
 
-// extract is everything Build reads from the OSM file.
+// extract is what Build reads from the OSM file, in flat arrays: the
+// node references of the ways it keeps back to back (refs), their
+// geometry likewise (geom), the tag values interned (strs).
 type extract struct {
 	addrs   []rawAddr
 	roads   []rawRoad
@@ -91,11 +106,44 @@ type extract struct {
 	pois    []rawPOI
 	// buildings are the outlines of buildings without an address: an
 	// address node inside one takes its outline.
-	buildings [][]osm.NodeID
-	coords    map[osm.NodeID]orb.Point
-	// nodeAddr maps the address nodes (that interpolation ways end at) to
-	// their index in addrs.
-	nodeAddr map[osm.NodeID]int
+	buildings []span
+	strs      strTable
+	zips      []uint32
+	tiger     []tigerRange
+	// refs are the node references of the ways kept, until resolve
+	// turns them into nodeRefs: the index of each node in need (one
+	// number per node of the extract).
+	refs     []osm.NodeID
+	nodeRefs []uint32
+	// need are the nodes the ways reference, sorted, and coords their
+	// coordinates (has: whether the extract has the node), until the
+	// ways are resolved into geom.
+	need   []osm.NodeID
+	coords []orb.Point
+	has    []uint64
+	nodes  int // len(need), once need is gone
+	geom   []orb.Point
+	// nodeAddr are the address nodes (that interpolation ways end at)
+	// with their index in addrs, sorted by node.
+	nodeAddr []nodeAddr
+}
+
+// nodeAddr is an address node and its index in extract.addrs.
+type nodeAddr struct {
+	node osm.NodeID
+	addr int
+}
+
+// str returns string id of the extract's table.
+func (x *extract) str(id uint32) string { return x.strs.get(id) }
+
+// addrOfNode returns the index in addrs of the address node id.
+func (x *extract) addrOfNode(id osm.NodeID) (int, bool) {
+	i, ok := slices.BinarySearchFunc(x.nodeAddr, id, func(a nodeAddr, id osm.NodeID) int { return cmp.Compare(a.node, id) })
+	if !ok {
+		return 0, false
+	}
+	return x.nodeAddr[i].addr, true
 }
 
 // placeTypes are the place values indexed, by rank (lower: bigger).
@@ -124,35 +172,39 @@ func poiClass(tags osm.Tags) string {
 
 // readOSM reads the extract in two passes: ways (what they are, which
 // nodes they need), then nodes (tagged ones, and the coordinates of the
-// ways' nodes).
+// ways' nodes, kept in arrays sorted by node id).
 func readOSM(path string) (*extract, error) {
 	f, err := osmfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	x := &extract{coords: map[osm.NodeID]orb.Point{}, nodeAddr: map[osm.NodeID]int{}}
-	need := map[osm.NodeID]bool{}
+	x := &extract{strs: newStrTable()}
 	_, err = f.Scan(osmfile.Filter{SkipNodes: true, SkipRelations: true, Way: wantWay}, func(o osm.Object) error {
-		w, ok := o.(*osm.Way)
-		if !ok {
-			return nil
+		if w, ok := o.(*osm.Way); ok {
+			x.way(w)
 		}
-		x.way(w, need)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	need := slices.Clone(x.refs)
+	slices.Sort(need)
+	x.need = slices.Clone(slices.Compact(need))
+	x.coords = make([]orb.Point, len(x.need))
+	x.has = make([]uint64, (len(x.need)+63)/64)
 	_, err = f.Scan(osmfile.Filter{SkipWays: true, SkipRelations: true, Node: func(n *osm.Node) bool {
-		return need[n.ID] || wantNode(n)
+		_, need := slices.BinarySearch(x.need, n.ID)
+		return need || wantNode(n)
 	}}, func(o osm.Object) error {
 		n, ok := o.(*osm.Node)
 		if !ok {
 			return nil
 		}
 		pt := orb.Point{n.Lon, n.Lat}
-		if need[n.ID] {
-			x.coords[n.ID] = pt
+		if i, ok := slices.BinarySearch(x.need, n.ID); ok {
+			x.coords[i] = pt
+			x.has[i/64] |= 1 << (i % 64)
 		}
 		x.node(n, pt)
 		return nil
@@ -160,6 +212,7 @@ func readOSM(path string) (*extract, error) {
 	if err != nil {
 		return nil, err
 	}
+	slices.SortStableFunc(x.nodeAddr, func(a, b nodeAddr) int { return cmp.Compare(a.node, b.node) })
 	x.resolve()
 	return x, nil
 }
@@ -192,38 +245,36 @@ func wantNode(n *osm.Node) bool {
 	return t.Find("name") != "" && poiClass(t) != ""
 }
 
-func nodeIDs(w *osm.Way) []osm.NodeID {
-	ids := make([]osm.NodeID, len(w.Nodes))
-	for i, n := range w.Nodes {
-		ids[i] = n.ID
-	}
-	return ids
-}
-
-func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
+// way keeps what a way is (an address, a POI, an interpolation, a
+// building, roads under each of its names) and appends its node
+// references, when it is kept.
+func (x *extract) way(w *osm.Way) {
 	t := w.Tags
-	ids := nodeIDs(w)
+	s := x.strs.intern
+	refs := span{uint32(len(x.refs)), uint32(len(x.refs) + len(w.Nodes))}
 	used := false
 	if hn := t.Find("addr:housenumber"); hn != "" && (t.Find("addr:street") != "" || t.Find("addr:place") != "") {
-		x.addrs = append(x.addrs, rawAddr{osmType: 'w', osmID: int64(w.ID), hn: hn, street: t.Find("addr:street"),
-			place: t.Find("addr:place"), city: t.Find("addr:city"), postcode: t.Find("addr:postcode"),
-			unit: t.Find("addr:unit"), outline: ids})
+		x.addrs = append(x.addrs, rawAddr{osmType: 'w', osmID: int64(w.ID), hn: s(hn), street: s(t.Find("addr:street")),
+			place: s(t.Find("addr:place")), city: s(t.Find("addr:city")), postcode: s(t.Find("addr:postcode")),
+			unit: s(t.Find("addr:unit")), outline: refs})
 		used = true
 	} else if name := t.Find("name"); name != "" && poiClass(t) != "" {
-		x.pois = append(x.pois, rawPOI{osmType: 'w', osmID: int64(w.ID), name: name, class: poiClass(t),
-			street: t.Find("addr:street"), hn: t.Find("addr:housenumber"), city: t.Find("addr:city"),
-			postcode: t.Find("addr:postcode"), nodes: ids})
+		x.pois = append(x.pois, rawPOI{osmType: 'w', osmID: int64(w.ID), name: s(name), class: s(poiClass(t)),
+			street: s(t.Find("addr:street")), hn: s(t.Find("addr:housenumber")), city: s(t.Find("addr:city")),
+			postcode: s(t.Find("addr:postcode")), refs: refs})
 		used = true
 	}
-	if kind := t.Find("addr:interpolation"); kind != "" && len(ids) >= 2 {
-		x.interps = append(x.interps, rawInterp{id: int64(w.ID), kind: kind, street: t.Find("addr:street"), nodes: ids})
+	n := len(w.Nodes)
+	if kind := t.Find("addr:interpolation"); kind != "" && n >= 2 {
+		x.interps = append(x.interps, rawInterp{id: int64(w.ID), kind: kind, street: s(t.Find("addr:street")),
+			first: w.Nodes[0].ID, last: w.Nodes[n-1].ID, refs: refs})
 		used = true
 	}
-	if !used && t.Find("building") != "" && len(ids) >= 4 && ids[0] == ids[len(ids)-1] {
-		x.buildings = append(x.buildings, ids)
+	if !used && t.Find("building") != "" && n >= 4 && w.Nodes[0].ID == w.Nodes[n-1].ID {
+		x.buildings = append(x.buildings, refs)
 		used = true
 	}
-	if h := t.Find("highway"); h != "" && !skipHighway[h] && len(ids) >= 2 {
+	if h := t.Find("highway"); h != "" && !skipHighway[h] && n >= 2 {
 		// A road is found by its name and by each of its route numbers
 		// ("I 95;US 13": "I-95", "US-13"); a road with only a ref is
 		// named by it. The refs of a named road are aliases, for
@@ -242,25 +293,32 @@ func (x *extract) way(w *osm.Way, need map[osm.NodeID]bool) {
 			}
 			byRef = false
 		}
-		for i, name := range names {
-			r := rawRoad{id: int64(w.ID), name: name, alias: alias[i], byRef: byRef, nodes: ids, county: t.Find("tiger:county")}
+		var zip span
+		if len(names) > 0 {
+			zip.start = uint32(len(x.zips))
 			for _, k := range []string{"tiger:zip_left", "tiger:zip_right", "postal_code", "addr:postcode"} {
 				for _, z := range strings.FieldsFunc(t.Find(k), func(r rune) bool { return r == ';' || r == ':' }) {
 					if z = strings.TrimSpace(z); z != "" {
-						r.zip = append(r.zip, z)
+						x.zips = append(x.zips, s(z))
 					}
 				}
 			}
+			zip.end = uint32(len(x.zips))
+		}
+		for i, name := range names {
+			r := rawRoad{id: int64(w.ID), name: s(name), alias: alias[i], byRef: byRef, refs: refs, county: s(t.Find("tiger:county")), zip: zip}
 			if !r.alias {
-				r.ranges = tigerRanges(t)
+				r.ranges.start = uint32(len(x.tiger))
+				x.tiger = append(x.tiger, tigerRanges(t)...)
+				r.ranges.end = uint32(len(x.tiger))
 			}
 			x.roads = append(x.roads, r)
 			used = true
 		}
 	}
 	if used {
-		for _, id := range ids {
-			need[id] = true
+		for _, nd := range w.Nodes {
+			x.refs = append(x.refs, nd.ID)
 		}
 	}
 }
@@ -284,12 +342,13 @@ func (x *extract) node(n *osm.Node, pt orb.Point) {
 	if len(t) == 0 {
 		return
 	}
+	s := x.strs.intern
 	if hn := t.Find("addr:housenumber"); hn != "" {
 		if t.Find("addr:street") != "" || t.Find("addr:place") != "" {
-			x.addrs = append(x.addrs, rawAddr{osmType: 'n', osmID: int64(n.ID), hn: hn, street: t.Find("addr:street"),
-				place: t.Find("addr:place"), city: t.Find("addr:city"), postcode: t.Find("addr:postcode"),
-				unit: t.Find("addr:unit"), pt: pt})
-			x.nodeAddr[n.ID] = len(x.addrs) - 1
+			x.addrs = append(x.addrs, rawAddr{osmType: 'n', osmID: int64(n.ID), hn: s(hn), street: s(t.Find("addr:street")),
+				place: s(t.Find("addr:place")), city: s(t.Find("addr:city")), postcode: s(t.Find("addr:postcode")),
+				unit: s(t.Find("addr:unit")), pt: pt})
+			x.nodeAddr = append(x.nodeAddr, nodeAddr{n.ID, len(x.addrs) - 1})
 			if name := t.Find("name"); name == "" || poiClass(t) == "" {
 				return
 			}
@@ -302,61 +361,99 @@ func (x *extract) node(n *osm.Node, pt orb.Point) {
 	if p := t.Find("place"); p != "" {
 		if _, ok := placeTypes[p]; ok {
 			pop, _ := strconv.Atoi(strings.ReplaceAll(strings.ReplaceAll(t.Find("population"), ",", ""), " ", ""))
-			x.places = append(x.places, rawPlace{id: int64(n.ID), name: name, typ: p, population: pop, pt: pt,
-				isoState: t.Find("ISO3166-2")})
+			x.places = append(x.places, rawPlace{id: int64(n.ID), name: strings.Clone(name), typ: strings.Clone(p), population: pop, pt: pt,
+				isoState: strings.Clone(t.Find("ISO3166-2")), typeBit: placeTypeBit[p], radius: placeRadius[p]})
 			return
 		}
 	}
 	if c := poiClass(t); c != "" {
-		x.pois = append(x.pois, rawPOI{osmType: 'n', osmID: int64(n.ID), name: name, class: c,
-			street: t.Find("addr:street"), hn: t.Find("addr:housenumber"), city: t.Find("addr:city"),
-			postcode: t.Find("addr:postcode"), pt: pt})
+		x.pois = append(x.pois, rawPOI{osmType: 'n', osmID: int64(n.ID), name: s(name), class: s(c),
+			street: s(t.Find("addr:street")), hn: s(t.Find("addr:housenumber")), city: s(t.Find("addr:city")),
+			postcode: s(t.Find("addr:postcode")), pt: pt})
 	}
 }
 
-// resolve turns node lists into geometry, dropping what lacks nodes.
+// resolve replaces every node reference by the node's index in need,
+// turns them into geometry (x.geom), dropping what lacks nodes, and lets
+// the coordinates go.
 func (x *extract) resolve() {
-	line := func(ids []osm.NodeID) orb.LineString {
-		ls := make(orb.LineString, 0, len(ids))
-		for _, id := range ids {
-			if p, ok := x.coords[id]; ok {
-				ls = append(ls, p)
+	x.nodeRefs = make([]uint32, len(x.refs))
+	for i, id := range x.refs {
+		j, _ := slices.BinarySearch(x.need, id)
+		x.nodeRefs[i] = uint32(j)
+	}
+	x.nodes = len(x.need)
+	x.refs, x.need = nil, nil
+	x.geom = make([]orb.Point, 0, x.geomSize())
+	// line appends the points of the nodes the extract has to geom.
+	line := func(refs span) span {
+		out := span{uint32(len(x.geom)), 0}
+		for _, j := range x.nodeRefs[refs.start:refs.end] {
+			if x.has[j/64]&(1<<(j%64)) != 0 {
+				x.geom = append(x.geom, x.coords[j])
 			}
 		}
-		return ls
+		out.end = uint32(len(x.geom))
+		return out
+	}
+	// tmp holds outlines needed only here (POIs, buildings without an
+	// address).
+	var tmp []orb.Point
+	tmpLine := func(refs span) orb.LineString {
+		geom := x.geom
+		x.geom = tmp
+		sp := line(refs)
+		tmp, x.geom = x.geom, geom
+		return orb.LineString(tmp[sp.start:sp.end:sp.end])
 	}
 	addrs := x.addrs[:0]
-	for _, a := range x.addrs {
+	for i, a := range x.addrs {
 		if a.osmType == 'w' {
-			ls := line(a.outline)
-			if len(ls) == 0 {
+			a.ring = line(a.outline)
+			if a.ring.empty() {
 				continue
 			}
-			a.ring = orb.Ring(ls)
-			a.pt = rooftop(ls)
+			a.pt = rooftop(x.geom[a.ring.start:a.ring.end])
+		}
+		if i != len(addrs) {
+			x.moveNodeAddr(a, i, len(addrs))
 		}
 		addrs = append(addrs, a)
 	}
 	x.addrs = addrs
-	x.attachBuildings(line)
+	x.attachBuildings(tmpLine)
+	tmp = nil
 	roads := x.roads[:0]
-	for _, r := range x.roads {
-		if r.line = line(r.nodes); len(r.line) >= 2 {
+	var lastRefs, lastLine span
+	for i, r := range x.roads {
+		if i > 0 && r.refs == lastRefs {
+			r.line = lastLine // another name of the same way
+		} else {
+			r.line = line(r.refs)
+			if r.line.end-r.line.start < 2 {
+				x.geom = x.geom[:r.line.start]
+			}
+			lastRefs, lastLine = r.refs, r.line
+		}
+		if r.line.end-r.line.start >= 2 {
 			roads = append(roads, r)
 		}
 	}
 	x.roads = roads
 	interps := x.interps[:0]
 	for _, it := range x.interps {
-		if it.line = line(it.nodes); len(it.line) >= 2 {
+		if it.line = line(it.refs); it.line.end-it.line.start >= 2 {
 			interps = append(interps, it)
+		} else {
+			x.geom = x.geom[:it.line.start]
 		}
 	}
 	x.interps = interps
 	pois := x.pois[:0]
 	for _, p := range x.pois {
-		if p.nodes != nil {
-			ls := line(p.nodes)
+		if !p.refs.empty() {
+			ls := tmpLine(p.refs)
+			tmp = tmp[:0]
 			if len(ls) == 0 {
 				continue
 			}
@@ -365,6 +462,50 @@ func (x *extract) resolve() {
 		pois = append(pois, p)
 	}
 	x.pois = pois
+	x.coords, x.has = nil, nil
+}
+
+// geomSize returns how many points the lines kept in geom hold: those
+// of the nodes the extract has, of addressed buildings, roads (one line
+// per way) and interpolations.
+func (x *extract) geomSize() int {
+	n := 0
+	count := func(refs span) {
+		for _, j := range x.nodeRefs[refs.start:refs.end] {
+			if x.has[j/64]&(1<<(j%64)) != 0 {
+				n++
+			}
+		}
+	}
+	for _, a := range x.addrs {
+		if a.osmType == 'w' {
+			count(a.outline)
+		}
+	}
+	for i, r := range x.roads {
+		if i == 0 || r.refs != x.roads[i-1].refs {
+			count(r.refs)
+		}
+	}
+	for _, it := range x.interps {
+		count(it.refs)
+	}
+	return n
+}
+
+// moveNodeAddr notes that address i of an address node is now address
+// j (addresses without geometry were dropped before it).
+func (x *extract) moveNodeAddr(a rawAddr, i, j int) {
+	if a.osmType != 'n' {
+		return
+	}
+	if k, ok := slices.BinarySearchFunc(x.nodeAddr, a.osmID, func(n nodeAddr, id int64) int { return cmp.Compare(int64(n.node), id) }); ok {
+		for ; k < len(x.nodeAddr) && int64(x.nodeAddr[k].node) == a.osmID; k++ {
+			if x.nodeAddr[k].addr == i {
+				x.nodeAddr[k].addr = j
+			}
+		}
+	}
 }
 
 // rooftop returns the location of a building or other closed way: its
@@ -398,18 +539,22 @@ func centroid(ls orb.LineString) orb.Point {
 // attachBuildings gives every address node that lies inside a building
 // without an address (or on its outline, as an entrance does) that
 // building's outline, so that reverse geocoding finds the address from
-// anywhere in the building, as for addressed buildings.
-func (x *extract) attachBuildings(line func([]osm.NodeID) orb.LineString) {
-	g := newGrid(0.002)
+// anywhere in the building, as for addressed buildings. line resolves
+// node references into points that stay valid until the next call.
+func (x *extract) attachBuildings(line func(span) orb.LineString) {
 	rings := make([]orb.LineString, len(x.buildings))
-	for i, ids := range x.buildings {
-		rings[i] = line(ids)
-		if len(rings[i]) >= 4 {
-			g.addBound(rings[i].Bound(), uint32(i))
-		}
+	for i, refs := range x.buildings {
+		rings[i] = line(refs)
 	}
-	count := map[int]int{} // addresses per building
-	inside := make([]int, len(x.addrs))
+	g := buildGrid(0.002, func(yield func(orb.Bound, uint32)) {
+		for i, r := range rings {
+			if len(r) >= 4 {
+				yield(r.Bound(), uint32(i))
+			}
+		}
+	})
+	count := make([]int32, len(rings)) // addresses per building
+	inside := make([]int32, len(x.addrs))
 	for i := range x.addrs {
 		inside[i] = -1
 		a := &x.addrs[i]
@@ -419,14 +564,16 @@ func (x *extract) attachBuildings(line func([]osm.NodeID) orb.LineString) {
 		g.near(a.pt, 1, func(id uint32) {
 			r := rings[id]
 			if inside[i] < 0 && padBound(r.Bound(), onWall).Contains(a.pt) && ringDist(a.pt, r) <= onWall {
-				inside[i] = int(id)
-				count[int(id)]++
+				inside[i] = int32(id)
+				count[id]++
 			}
 		})
 	}
 	for i, b := range inside {
 		if b >= 0 && count[b] == 1 { // one address per building only
-			x.addrs[i].ring = orb.Ring(rings[b])
+			start := uint32(len(x.geom))
+			x.geom = append(x.geom, rings[b]...)
+			x.addrs[i].ring = span{start, uint32(len(x.geom))}
 		}
 	}
 	x.buildings = nil

@@ -3,6 +3,7 @@ package geocode
 import (
 	"fmt"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/paulmach/orb"
 
@@ -23,70 +24,101 @@ var fileMagic = [8]byte{'G', 'E', 'O', 'C', 'O', 'D', 'E', 0}
 // context (section partctx); version 4 adds the streets of route
 // numbers (ref tags); version 5 takes postcodes from postal-code
 // boundaries; version 6 locates administrative areas (section
-// areageom).
-const FileVersion = 6
+// areageom); version 7 stores everything a query reads, in the arrays
+// the index uses in place (features, areas and segments as fixed
+// records, the vocabulary, postings, typo index, address, place and
+// interpolation lookups, the grids of addresses and street segments),
+// so that Load maps the file instead of decoding it.
+const FileVersion = 7
+
+// Sizes of the fixed records (feature, area, placeCtx) in the file.
+const (
+	featureSize = 104
+	areaSize    = 64
+	ctxSize     = 28
+)
+
+// recordsOK reports whether the records have the layout of the file.
+func recordsOK() bool {
+	return unsafe.Sizeof(feature{}) == featureSize && unsafe.Sizeof(area{}) == areaSize &&
+		unsafe.Sizeof(placeCtx{}) == ctxSize && unsafe.Sizeof(orb.Point{}) == 16
+}
+
+// bytesOf returns the memory of a slice of fixed-size values.
+func bytesOf[T any](v []T) []byte {
+	if len(v) == 0 {
+		return []byte{}
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*int(unsafe.Sizeof(v[0])))
+}
+
+// viewAs returns the memory of v as a slice of T, without copying; v must
+// be 8-byte aligned and a whole number of T long.
+func viewAs[T, E any](v []E) ([]T, error) {
+	b := bytesOf(v)
+	var t T
+	size := int(unsafe.Sizeof(t))
+	if len(b)%size != 0 || len(b) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%8 != 0 {
+		return nil, fmt.Errorf("%w: a section of %d bytes holds no whole number of %d-byte records", binfmt.ErrCorrupt, len(b), size)
+	}
+	if len(b) == 0 {
+		return []T{}, nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), nil
+}
 
 // Save writes the index to dir/geocode.bin.
 func (ix *Index) Save(dir string) error {
+	if !recordsOK() {
+		return fmt.Errorf("geocode: record layout of this platform differs from the file's")
+	}
 	w := binfmt.NewWriter()
-	n := len(ix.feats)
-	kind := make([]uint8, n)
-	rank := make([]uint8, n)
-	osmType := make([]uint8, n)
-	u32 := map[string][]uint32{}
-	cols := []string{"name", "street", "unit", "class", "ctx", "pop", "part0", "nparts"}
-	for _, c := range cols {
-		u32[c] = make([]uint32, n)
-	}
-	hn := make([]int32, 2*n)
-	osmID := make([]int64, n)
-	geom := make([]float64, 6*n) // pt, bound
-	for i := range ix.feats {
-		f := &ix.feats[i]
-		kind[i], rank[i], osmType[i] = uint8(f.kind), f.rank, f.osmType
-		u32["name"][i], u32["street"][i], u32["unit"][i], u32["class"][i] = f.name, f.street, f.unit, f.class
-		u32["ctx"][i], u32["pop"][i], u32["part0"][i], u32["nparts"][i] = f.ctx, f.pop, f.part0, f.nparts
-		hn[2*i], hn[2*i+1] = f.hnFrom, f.hnTo
-		osmID[i] = f.osmID
-		copy(geom[6*i:], []float64{f.pt[0], f.pt[1], f.bound.Min[0], f.bound.Min[1], f.bound.Max[0], f.bound.Max[1]})
-	}
 	w.AddJSON("meta", ix.meta)
-	w.AddStrings("strings", ix.strs)
-	w.AddUint8s("feat.kind", kind)
-	w.AddUint8s("feat.rank", rank)
-	w.AddUint8s("feat.osmtype", osmType)
-	for _, c := range cols {
-		w.AddUint32s("feat."+c, u32[c])
-	}
-	w.AddInt32s("feat.hn", hn)
-	w.AddInt64s("feat.osmid", osmID)
-	w.AddFloat64s("feat.geom", geom)
-	ctx := make([]uint32, 7*len(ix.ctxs))
-	for i, c := range ix.ctxs {
-		copy(ctx[7*i:], []uint32{c.locality, c.altLocality, c.neighbourhood, c.postcode, c.county, c.state, c.country})
-	}
-	w.AddUint32s("ctx", ctx)
-	areas := make([]uint32, 3*len(ix.areas))
-	for i, a := range ix.areas {
-		copy(areas[3*i:], []uint32{a.name, a.short, uint32(a.level)})
-	}
-	w.AddUint32s("areas", areas)
-	areaGeom := make([]float64, 6*len(ix.areas))
-	for i, a := range ix.areas {
-		copy(areaGeom[6*i:], []float64{a.bound.Min[0], a.bound.Min[1], a.bound.Max[0], a.bound.Max[1], a.center[0], a.center[1]})
-	}
-	w.AddFloat64s("areageom", areaGeom)
+	w.AddUint8s("str.blob", ix.strs.blob)
+	w.AddUint32s("str.off", ix.strs.off)
+	w.AddUint8s("feats", bytesOf(ix.feats))
+	w.AddUint8s("ctxs", bytesOf(ix.ctxs))
+	w.AddUint8s("areas", bytesOf(ix.areas))
+	w.AddFloat64s("points", viewMust[float64](ix.pts))
 	w.AddUint32s("parts", ix.parts)
 	w.AddUint32s("partctx", ix.partCtx)
-	pts := make([]float64, 2*len(ix.pts))
-	for i, p := range ix.pts {
-		pts[2*i], pts[2*i+1] = p[0], p[1]
+	s := &ix.search
+	w.AddUint8s("words.blob", s.words.blob)
+	w.AddUint32s("words.off", s.words.off)
+	w.AddUint8s("words.stop", s.wordStop)
+	for _, c := range []struct {
+		name string
+		v    []uint32
+	}{
+		{"post.start", s.postStart}, {"post.items", s.postings},
+		{"name.start", s.nameStart}, {"name.items", s.nameToks},
+		{"ctx.start", s.ctxStart}, {"ctx.items", s.ctxToks}, {"ctx.local", s.ctxLocal},
+		{"del.word", s.delWord},
+		{"addr.street", s.addrStreet}, {"addr.hn", s.addrHN}, {"addr.feat", s.addrFeat},
+		{"interp.street", s.interpStreet}, {"interp.feat", s.interpFeat},
+		{"place.name", s.placeName}, {"place.feat", s.placeFeat}, {"postcode.feat", s.postcodeFeat},
+		{"addrgrid.start", s.addrGrid.start}, {"addrgrid.ids", s.addrGrid.ids},
+		{"seggrid.start", s.segGrid.start}, {"seggrid.ids", s.segGrid.ids},
+		{"seg.start", s.segStart}, {"part.feat", s.partFeat},
+	} {
+		w.AddUint32s(c.name, c.v)
 	}
-	w.AddFloat64s("points", pts)
+	w.AddUint64s("del.hash", s.delHash)
+	w.AddUint64s("addrgrid.keys", s.addrGrid.keys)
+	w.AddUint64s("seggrid.keys", s.segGrid.keys)
 	if err := w.WriteFile(filepath.Join(dir, FileName), fileMagic, FileVersion); err != nil {
 		return fmt.Errorf("geocode: %w", err)
 	}
 	return nil
+}
+
+// viewMust is viewAs for memory known to fit.
+func viewMust[T, E any](v []E) []T {
+	t, err := viewAs[T](v)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 // Load reads dir/geocode.bin with the default tables.
@@ -100,8 +132,15 @@ func Load(dir string) (*Index, error) {
 
 // LoadWith reads dir/geocode.bin, normalising with tables t (which must
 // be the tables the index was built with for house numbers and names to
-// match as at build time).
+// match as at build time). The index uses the file's sections in place,
+// mapped read-only (binfmt.Open): loading decodes nothing but the small
+// metadata, and checks that every reference in the file is in range
+// (then lets go of the pages the check read: a query makes resident only
+// what it reads).
 func LoadWith(dir string, t *Tables) (*Index, error) {
+	if !recordsOK() {
+		return nil, fmt.Errorf("geocode: record layout of this platform differs from the file's")
+	}
 	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("geocode: %w", err)
@@ -111,82 +150,59 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 	if err := f.JSON("meta", &ix.meta); err != nil {
 		return nil, fmt.Errorf("geocode: %w", err)
 	}
-	strs, err := f.Strings("strings")
-	if err != nil {
-		return nil, fmt.Errorf("geocode: %w", err)
-	}
-	ix.strs = strs
-	kind, rank, osmType := r.u8("feat.kind"), r.u8("feat.rank"), r.u8("feat.osmtype")
-	name, street, unit, class := r.u32("feat.name"), r.u32("feat.street"), r.u32("feat.unit"), r.u32("feat.class")
-	ctxs, pop, part0, nparts := r.u32("feat.ctx"), r.u32("feat.pop"), r.u32("feat.part0"), r.u32("feat.nparts")
-	hn := r.i32("feat.hn")
-	osmID := r.i64("feat.osmid")
-	geom := r.f64("feat.geom")
-	ctx, areas, parts, pts := r.u32("ctx"), r.u32("areas"), r.u32("parts"), r.f64("points")
-	partCtx, areaGeom := r.u32("partctx"), r.f64("areageom")
+	ix.strs = strTable{blob: r.u8("str.blob"), off: r.u32("str.off")}
+	ix.feats = records[feature](r, "feats")
+	ix.ctxs = records[placeCtx](r, "ctxs")
+	ix.areas = records[area](r, "areas")
+	ix.pts = pointsOf(r, "points")
+	ix.parts, ix.partCtx = r.u32("parts"), r.u32("partctx")
+	s := &ix.search
+	s.words = strTable{blob: r.u8("words.blob"), off: r.u32("words.off")}
+	s.wordStop = r.u8("words.stop")
+	s.postStart, s.postings = r.u32("post.start"), r.u32("post.items")
+	s.nameStart, s.nameToks = r.u32("name.start"), r.u32("name.items")
+	s.ctxStart, s.ctxToks, s.ctxLocal = r.u32("ctx.start"), r.u32("ctx.items"), r.u32("ctx.local")
+	s.delHash, s.delWord = r.u64("del.hash"), r.u32("del.word")
+	s.addrStreet, s.addrHN, s.addrFeat = r.u32("addr.street"), r.u32("addr.hn"), r.u32("addr.feat")
+	s.interpStreet, s.interpFeat = r.u32("interp.street"), r.u32("interp.feat")
+	s.placeName, s.placeFeat, s.postcodeFeat = r.u32("place.name"), r.u32("place.feat"), r.u32("postcode.feat")
+	s.addrGrid = grid{cell: addrCell, keys: r.u64("addrgrid.keys"), start: r.u32("addrgrid.start"), ids: r.u32("addrgrid.ids")}
+	s.segGrid = grid{cell: segCell, keys: r.u64("seggrid.keys"), start: r.u32("seggrid.start"), ids: r.u32("seggrid.ids")}
+	s.segStart, s.partFeat = r.u32("seg.start"), r.u32("part.feat")
 	if r.err != nil {
 		return nil, fmt.Errorf("geocode: %w", r.err)
 	}
-	n := len(kind)
-	for _, l := range []int{len(rank), len(osmType), len(name), len(street), len(unit), len(class), len(ctxs), len(pop), len(part0), len(nparts), len(osmID)} {
-		if l != n {
-			return nil, fmt.Errorf("geocode: %w: feature columns of different lengths", binfmt.ErrCorrupt)
-		}
+	if err := ix.check(); err != nil {
+		return nil, fmt.Errorf("geocode: %w: %v", binfmt.ErrCorrupt, err)
 	}
-	if len(hn) != 2*n || len(geom) != 6*n || len(ctx)%7 != 0 || len(areas)%3 != 0 || len(pts)%2 != 0 || len(parts) == 0 {
-		return nil, fmt.Errorf("geocode: %w: section sizes", binfmt.ErrCorrupt)
-	}
-	ix.pts = make([]orb.Point, len(pts)/2)
-	for i := range ix.pts {
-		ix.pts[i] = orb.Point{pts[2*i], pts[2*i+1]}
-	}
-	ix.parts = append([]uint32(nil), parts...)
-	for _, p := range ix.parts {
-		if int(p) > len(ix.pts) {
-			return nil, fmt.Errorf("geocode: %w: part offset", binfmt.ErrCorrupt)
-		}
-	}
-	if len(partCtx) != len(parts)-1 {
-		return nil, fmt.Errorf("geocode: %w: part contexts", binfmt.ErrCorrupt)
-	}
-	for _, c := range partCtx {
-		if c != noRef && int(c) >= len(ctx)/7 {
-			return nil, fmt.Errorf("geocode: %w: part context", binfmt.ErrCorrupt)
-		}
-	}
-	ix.partCtx = append([]uint32(nil), partCtx...)
-	ix.ctxs = make([]placeCtx, len(ctx)/7)
-	for i := range ix.ctxs {
-		c := ctx[7*i:]
-		ix.ctxs[i] = placeCtx{c[0], c[1], c[2], c[3], c[4], c[5], c[6]}
-		if max(c[0], c[1], c[2], c[3]) >= uint32(len(strs)) {
-			return nil, fmt.Errorf("geocode: %w: context string", binfmt.ErrCorrupt)
-		}
-	}
-	ix.areas = make([]area, len(areas)/3)
-	if len(areaGeom) != 6*len(ix.areas) {
-		return nil, fmt.Errorf("geocode: %w: area geometry", binfmt.ErrCorrupt)
-	}
-	for i := range ix.areas {
-		g := areaGeom[6*i:]
-		ix.areas[i] = area{name: areas[3*i], short: areas[3*i+1], level: uint8(areas[3*i+2]),
-			bound: orb.Bound{Min: orb.Point{g[0], g[1]}, Max: orb.Point{g[2], g[3]}}, center: orb.Point{g[4], g[5]}}
-	}
-	ix.feats = make([]feature, n)
-	for i := range ix.feats {
-		g := geom[6*i:]
-		ix.feats[i] = feature{kind: Kind(kind[i]), rank: rank[i], name: name[i], street: street[i], unit: unit[i],
-			class: class[i], ctx: ctxs[i], pop: pop[i], hnFrom: hn[2*i], hnTo: hn[2*i+1],
-			pt: orb.Point{g[0], g[1]}, bound: orb.Bound{Min: orb.Point{g[2], g[3]}, Max: orb.Point{g[4], g[5]}},
-			part0: part0[i], nparts: nparts[i], osmType: osmType[i], osmID: osmID[i]}
-		f := &ix.feats[i]
-		if f.name >= uint32(len(strs)) || f.ctx >= uint32(len(ix.ctxs)) || f.street != noRef && f.street >= uint32(n) ||
-			f.nparts > 0 && uint64(f.part0)+uint64(f.nparts) >= uint64(len(ix.parts)) {
-			return nil, fmt.Errorf("geocode: %w: feature %d", binfmt.ErrCorrupt, i)
-		}
-	}
-	ix.init()
+	// The check read most of the file: its pages leave the resident set
+	// again (they stay in the page cache) until queries touch them.
+	f.Release()
 	return ix, nil
+}
+
+// records returns byte section name as a slice of fixed records.
+func records[T any](r *sectionReader, name string) []T {
+	b, err := r.f.Uint8s(name)
+	r.keep(err)
+	if err != nil {
+		return nil
+	}
+	v, err := viewAs[T](b)
+	r.keep(err)
+	return v
+}
+
+// pointsOf returns float64 section name as points.
+func pointsOf(r *sectionReader, name string) []orb.Point {
+	f, err := r.f.Float64s(name)
+	r.keep(err)
+	if err != nil {
+		return nil
+	}
+	v, err := viewAs[orb.Point](f)
+	r.keep(err)
+	return v
 }
 
 // sectionReader reads typed sections, keeping the first error.
@@ -205,18 +221,8 @@ func (r *sectionReader) u32(name string) []uint32 {
 	r.keep(err)
 	return v
 }
-func (r *sectionReader) i32(name string) []int32 {
-	v, err := r.f.Int32s(name)
-	r.keep(err)
-	return v
-}
-func (r *sectionReader) i64(name string) []int64 {
-	v, err := r.f.Int64s(name)
-	r.keep(err)
-	return v
-}
-func (r *sectionReader) f64(name string) []float64 {
-	v, err := r.f.Float64s(name)
+func (r *sectionReader) u64(name string) []uint64 {
+	v, err := r.f.Uint64s(name)
 	r.keep(err)
 	return v
 }

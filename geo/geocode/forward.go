@@ -104,9 +104,9 @@ func (ix *Index) countryArea(cc string) (Candidate, bool) {
 	}
 	var b orb.Bound
 	n := 0
-	for i := range ix.feats {
-		f := &ix.feats[i]
-		if f.kind != KindPlace || ix.ctx(f).country != id {
+	for _, fid := range ix.placeFeat {
+		f := &ix.feats[fid]
+		if ix.ctx(f).country != id {
 			continue
 		}
 		if n == 0 {
@@ -142,7 +142,7 @@ func (ix *Index) forward(q Query) []Candidate {
 		if w.Stop {
 			qw[i].weight = 0.3
 		}
-		qw[i].matches = ix.s.match(w.Text, i == len(words)-1 && !w.Number)
+		qw[i].matches = ix.wordMatches(w.Text, i == len(words)-1 && !w.Number)
 		if len(qw[i].matches) > 8 {
 			qw[i].byID = make(map[uint32]float32, len(qw[i].matches))
 			for _, m := range qw[i].matches {
@@ -165,7 +165,7 @@ func (ix *Index) forward(q Query) []Candidate {
 				skip = 1 << h
 			}
 		}
-		s, exact, ok := ix.match(qw, ix.s.nameToks[fid], f.ctx, noRef, skip)
+		s, exact, ok := ix.match(qw, ix.nameTokens(fid), f.ctx, noRef, skip)
 		if !ok {
 			continue
 		}
@@ -289,7 +289,7 @@ func (ix *Index) gather(qw []qword, allStop bool) []uint32 {
 		}
 		n := 0
 		for _, m := range w.matches {
-			n += len(ix.s.postings[m.id])
+			n += len(ix.postingsOf(m.id))
 		}
 		if n > 0 {
 			sizes = append(sizes, wsize{i, n})
@@ -305,7 +305,7 @@ func (ix *Index) gather(qw []qword, allStop bool) []uint32 {
 		}
 		total += ws.n
 		for _, m := range qw[ws.i].matches {
-			for _, fid := range ix.s.postings[m.id] {
+			for _, fid := range ix.postingsOf(m.id) {
 				if !seen[fid] {
 					seen[fid] = true
 					out = append(out, fid)
@@ -367,7 +367,7 @@ func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip ui
 			}
 			nameHit = true
 			got += best * w.weight
-			if !ix.s.stop[name[bestJ]] {
+			if !ix.isStop(name[bestJ]) {
 				nameGot += best
 			}
 			exact = exact && best == 1
@@ -385,7 +385,7 @@ func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip ui
 	}
 	nameTotal := 0.0
 	for _, id := range name {
-		if !ix.s.stop[id] {
+		if !ix.isStop(id) {
 			nameTotal++
 		}
 	}
@@ -419,11 +419,11 @@ func leadGroup(qw []qword) int {
 func (ix *Index) ctxCredit(w *qword, ctx, ctx2 uint32) float64 {
 	best := 0.0
 	for _, c := range [2]uint32{ctx, ctx2} {
-		if int(c) >= len(ix.s.ctxToks) {
+		if int(c) >= len(ix.ctxs) {
 			continue
 		}
-		local := int(ix.s.ctxLocal[c])
-		for k, id := range ix.s.ctxToks[c] {
+		local := int(ix.ctxLocal[c])
+		for k, id := range ix.ctxTokens(c) {
 			credit := 1.0
 			if k >= local {
 				credit = areaWordCredit
@@ -473,7 +473,7 @@ func (ix *Index) kindBonus(f *feature) float64 {
 // the street itself (partial).
 func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 	f := &ix.feats[fid]
-	name := ix.s.nameToks[fid]
+	name := ix.nameTokens(fid)
 	if f.kind == KindStreet {
 		for h := firstNumber(qw, -1); h >= 0; h = firstNumber(qw, h) {
 			// "42-44" is two words: try them together, then the first.
@@ -486,14 +486,14 @@ func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 				tries = append([]try{{NormalizeHouseNumber(qw[h].Text + qw[h+1].Text), 1<<h | 1<<(h+1)}}, tries...)
 			}
 			for _, tr := range tries {
-				if aid, ok := ix.s.addrs[hnKey{fid, tr.hn}]; ok {
+				if aid, ok := ix.addressOf(fid, tr.hn); ok {
 					a := &ix.feats[aid]
 					s, exact, _, m := ix.matchWords(qw, name, a.ctx, f.ctx, tr.skip)
 					return hit{fid: aid, loc: a.pt, score: s + bonusHouse, partial: !exact, words: m | tr.skip}, true
 				}
 			}
 			if n, err := strconv.Atoi(tries[len(tries)-1].hn); err == nil {
-				for _, iid := range ix.s.interps[fid] {
+				for _, iid := range ix.interpsOf(fid) {
 					it := &ix.feats[iid]
 					if pt, ok := ix.interpolate(it, n); ok {
 						s, exact, _, m := ix.matchWords(qw, name, it.ctx, f.ctx, 1<<h)

@@ -1,9 +1,6 @@
 package geocode
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // Typo tolerance: one edit on words of fuzzyMin runes or more, two on
 // words of fuzzyTwo or more; digits are never fuzzy.
@@ -106,9 +103,9 @@ type wordMatch struct {
 // maxPrefixWords bounds the words one prefix expands to.
 const maxPrefixWords = 40
 
-// match returns the vocabulary words w may stand for: itself, words
-// within the edit budget, and, when prefix is set, words it begins.
-func (s *searchIndex) match(w string, prefix bool) []wordMatch {
+// wordMatches returns the vocabulary words w may stand for: itself,
+// words within the edit budget, and, when prefix is set, words it begins.
+func (ix *Index) wordMatches(w string, prefix bool) []wordMatch {
 	var out []wordMatch
 	add := func(id uint32, c float32) {
 		for i := range out {
@@ -121,14 +118,15 @@ func (s *searchIndex) match(w string, prefix bool) []wordMatch {
 		}
 		out = append(out, wordMatch{id, c})
 	}
-	if id, ok := s.vocab[w]; ok {
-		add(id, 0)
+	first, found := ix.wordID(w)
+	if found {
+		add(first, 0)
 	}
 	if fuzzyOK(w) {
 		n := maxEdits(w)
 		for _, d := range deletions(w, n) {
-			for _, id := range s.deletes[d] {
-				cand := s.words[id]
+			for _, id := range ix.deleted(d) {
+				cand := ix.words.get(id)
 				if cand == w {
 					continue
 				}
@@ -143,14 +141,14 @@ func (s *searchIndex) match(w string, prefix bool) []wordMatch {
 		}
 	}
 	if prefix && len(w) >= 2 {
-		i := sort.Search(len(s.sorted), func(i int) bool { return s.words[s.sorted[i]] >= w })
-		for n := 0; i < len(s.sorted) && n < maxPrefixWords; i, n = i+1, n+1 {
-			cand := s.words[s.sorted[i]]
+		// The words are sorted: those w begins follow it.
+		for id, n := first, 0; int(id) < ix.words.len() && n < maxPrefixWords; id, n = id+1, n+1 {
+			cand := ix.words.get(id)
 			if !strings.HasPrefix(cand, w) {
 				break
 			}
 			if cand != w {
-				add(s.sorted[i], costPrefix)
+				add(id, costPrefix)
 			}
 		}
 	}

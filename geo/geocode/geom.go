@@ -14,7 +14,15 @@ const metresPerDegLat = geo.EarthRadiusM * math.Pi / 180
 // segDist returns the distance in metres from p to segment a-b and the
 // fraction along it of the closest point, on a local plane at p.
 func segDist(p, a, b orb.Point) (d, t float64) {
-	kx := metresPerDegLat * math.Cos(p[1]*math.Pi/180)
+	return segDistK(p, a, b, kxAt(p))
+}
+
+// kxAt returns the length in metres of a degree of longitude at p.
+func kxAt(p orb.Point) float64 { return metresPerDegLat * math.Cos(p[1]*math.Pi/180) }
+
+// segDistK is segDist with kxAt(p) given, for many segments around one
+// point.
+func segDistK(p, a, b orb.Point, kx float64) (d, t float64) {
 	ax, ay := (a[0]-p[0])*kx, (a[1]-p[1])*metresPerDegLat
 	bx, by := (b[0]-p[0])*kx, (b[1]-p[1])*metresPerDegLat
 	dx, dy := bx-ax, by-ay

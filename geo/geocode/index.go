@@ -52,10 +52,14 @@ func (k Kind) String() string {
 const noRef = ^uint32(0)
 
 // feature is one indexed object. Strings are ids into Index.strs (0 is
-// the empty string).
+// the empty string). Its layout is fixed (no implicit padding, 104 bytes,
+// checked by TestRecordLayout): geocode.bin stores the features as an
+// array of these records, which Load uses in place.
 type feature struct {
 	kind    Kind
-	rank    uint8  // place rank (placeTypes); interpolation step; streetAlias, streetRef
+	rank    uint8 // place rank (placeTypes); interpolation step; streetAlias, streetRef
+	osmType byte  // 'n', 'w', 'r'; 0 for synthetic features
+	_       uint8
 	name    uint32 // street, place, POI name, postcode; house number of an address
 	street  uint32 // street feature of an address, interpolation or POI
 	unit    uint32 // addr:unit
@@ -64,12 +68,12 @@ type feature struct {
 	pop     uint32 // population of a place
 	hnFrom  int32  // interpolation range
 	hnTo    int32
-	pt      orb.Point
-	bound   orb.Bound
 	part0   uint32 // first geometry part
 	nparts  uint32
-	osmType byte // 'n', 'w', 'r'; 0 for synthetic features
+	_       uint32
 	osmID   int64
+	pt      orb.Point
+	bound   orb.Bound
 }
 
 // streetAlias is the rank of a street feature that is a route number of
@@ -93,10 +97,12 @@ type placeCtx struct {
 }
 
 // area is an administrative area of a context (county, state, country).
+// Its layout is fixed (64 bytes), as feature's.
 type area struct {
 	name  uint32 // string ids
 	short uint32
 	level uint8
+	_     [7]byte
 	// bound and center locate it (from the boundary layer); zero when
 	// it is known only by name (a TIGER county tag).
 	bound  orb.Bound
@@ -110,15 +116,21 @@ type areaKey struct {
 }
 
 // Index is a geocoding index: built from an OSM extract (Build), saved
-// in the bundle (Save) and loaded read-only (Load). It is safe for
-// concurrent use.
+// in the bundle (Save) and loaded read-only (Load). Every slice is a
+// plain array that Save writes as one section of geocode.bin and Load
+// uses in place, aliasing the file's read-only mapping: nothing is
+// decoded or rebuilt on load. It is safe for concurrent use.
 type Index struct {
 	t     *Tables
-	strs  []string
+	strs  strTable
 	feats []feature
 	ctxs  []placeCtx
 	areas []area
-	parts []uint32 // part i spans pts[parts[i]:parts[i+1]]
+	// parts holds two offsets into pts per geometry part: part i spans
+	// pts[parts[2i]:parts[2i+1]]. Parts may share points (a road's line
+	// is a part of its street, of the street of its route number and of
+	// its TIGER ranges).
+	parts []uint32
 	// partCtx is the context of each part where it differs from its
 	// feature's (noRef: the feature's): each road of a street has the
 	// locality and postcode of where it lies.
@@ -126,7 +138,7 @@ type Index struct {
 	pts     []orb.Point
 	meta    Meta
 
-	s *searchIndex
+	search
 }
 
 // Meta describes an index.
@@ -143,12 +155,7 @@ func (ix *Index) Meta() Meta { return ix.meta }
 // Tables returns the normalisation tables the index uses.
 func (ix *Index) Tables() *Tables { return ix.t }
 
-func (ix *Index) str(id uint32) string {
-	if id == noRef || int(id) >= len(ix.strs) {
-		return ""
-	}
-	return ix.strs[id]
-}
+func (ix *Index) str(id uint32) string { return ix.strs.get(id) }
 
 // ctxOfPart returns the context of geometry part i of feature f.
 func (ix *Index) ctxOfPart(f *feature, i uint32) *placeCtx {
@@ -159,7 +166,7 @@ func (ix *Index) ctxOfPart(f *feature, i uint32) *placeCtx {
 }
 
 // part returns geometry part i.
-func (ix *Index) part(i uint32) []orb.Point { return ix.pts[ix.parts[i]:ix.parts[i+1]] }
+func (ix *Index) part(i uint32) []orb.Point { return ix.pts[ix.parts[2*i]:ix.parts[2*i+1]] }
 
 func (ix *Index) ctx(f *feature) *placeCtx {
 	if f.ctx == noRef || int(f.ctx) >= len(ix.ctxs) {

@@ -40,11 +40,8 @@ func (ix *Index) Nearby(p orb.Point, radiusM float64, kind NearbyKind, limit int
 	var hits []hit
 	switch kind {
 	case NearbyCities, NearbyLargeCities:
-		for i := range ix.feats {
-			f := &ix.feats[i]
-			if f.kind != KindPlace {
-				continue
-			}
+		for _, fid := range ix.placeFeat {
+			f := &ix.feats[fid]
 			switch ix.str(f.class) {
 			case "city":
 			case "town", "village":
@@ -55,27 +52,28 @@ func (ix *Index) Nearby(p orb.Point, radiusM float64, kind NearbyKind, limit int
 				continue
 			}
 			if d := geo.HaversineM(p, f.pt); d <= radiusM {
-				hits = append(hits, hit{uint32(i), d, f.pt})
+				hits = append(hits, hit{fid, d, f.pt})
 			}
 		}
 	case NearbyPostalCodes:
-		for i := range ix.feats {
-			if f := &ix.feats[i]; f.kind == KindPostcode {
+		for _, fid := range ix.postcodeFeat {
+			if f := &ix.feats[fid]; f.kind == KindPostcode {
 				if d := geo.HaversineM(p, f.pt); d <= radiusM {
-					hits = append(hits, hit{uint32(i), d, f.pt})
+					hits = append(hits, hit{fid, d, f.pt})
 				}
 			}
 		}
 	case NearbyStreets:
 		best := map[uint32]hit{}
-		ix.s.segGrid.near(p, radiusM, func(id uint32) {
-			sg := ix.s.segs[id]
+		kx := kxAt(p)
+		ix.segGrid.near(p, radiusM, func(id uint32) {
+			sg := ix.seg(id)
 			f := &ix.feats[sg.feat]
 			if f.kind != KindStreet || f.rank == streetAlias {
 				return
 			}
 			pts := ix.part(sg.part)
-			d, t := segDist(p, pts[sg.i], pts[sg.i+1])
+			d, t := segDistK(p, pts[sg.i], pts[sg.i+1], kx)
 			if h, ok := best[sg.feat]; d <= radiusM && (!ok || d < h.d) {
 				best[sg.feat] = hit{sg.feat, d, lerp(pts[sg.i], pts[sg.i+1], t)}
 			}

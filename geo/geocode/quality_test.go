@@ -186,7 +186,7 @@ func evalReverse(ix *Index, key func(*feature) string, dirs int) (ok, inOther, n
 // or rooftop point) is nearest p, within 50 m.
 func nearestLocationKey(ix *Index, p orb.Point, key func(*feature) string) string {
 	best, bestD := "", 50.0
-	ix.s.addrGrid.near(p, 50, func(id uint32) {
+	ix.addrGrid.near(p, 50, func(id uint32) {
 		if d := geo.HaversineM(p, ix.feats[id].pt); d < bestD {
 			best, bestD = key(&ix.feats[id]), d
 		}
@@ -198,7 +198,7 @@ func nearestLocationKey(ix *Index, p orb.Point, key func(*feature) string) strin
 // address whose key is not own, and not inside one whose key is.
 func insideOtherBuilding(ix *Index, p orb.Point, key func(*feature) string, own string) bool {
 	in, inOwn := false, false
-	ix.s.addrGrid.near(p, 1, func(id uint32) {
+	ix.addrGrid.near(p, 1, func(id uint32) {
 		g := &ix.feats[id]
 		if g.nparts == 0 || ringDist(p, ix.part(g.part0)) > 0 {
 			return

@@ -47,7 +47,7 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 	sg, sd, _ := ix.nearestSegment(p, opts.StreetTolerance, KindStreet)
 	nearStreet := noRef
 	if sg >= 0 {
-		nearStreet = ix.s.segs[sg].feat
+		nearStreet = ix.seg(uint32(sg)).feat
 	}
 	// Nearer an address than any street (in a yard, in a building): the
 	// nearest address, whatever its street. Nearer a street (on the
@@ -70,7 +70,7 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 		streetFid = nearStreet
 		// The road under the point names the place: a highway through
 		// several towns is in the town where the point is.
-		ctx = ix.ctxOfPart(&ix.feats[streetFid], ix.s.segs[sg].part)
+		ctx = ix.ctxOfPart(&ix.feats[streetFid], ix.seg(uint32(sg)).part)
 		if c, ok := ix.reverseInterpolated(p, streetFid, opts.StreetTolerance); ok {
 			out = append(out, c)
 		}
@@ -79,11 +79,11 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 	}
 	if streetFid != noRef && int(streetFid) < len(ix.feats) {
 		c := ix.renderIn(streetFid, 0, orb.Point{}, ctx)
-		if sg >= 0 && ix.s.segs[sg].feat == streetFid {
+		if sg >= 0 && ix.seg(uint32(sg)).feat == streetFid {
 			c.Distance = sd
 			// Located on its road nearest the point, not at the middle of
 			// the whole street.
-			part := ix.part(ix.s.segs[sg].part)
+			part := ix.part(ix.seg(uint32(sg)).part)
 			c.Location = alongLine(part, 0.5)
 			c.Viewport = padBound(orb.LineString(part).Bound(), 50)
 		}
@@ -121,7 +121,7 @@ const (
 func (ix *Index) nearestAddress(p orb.Point, tol float64, street uint32) (uint32, float64, float64) {
 	best, bestD, bestRank := noRef, math.Inf(1), math.Inf(1)
 	var inside []uint32 // addressed buildings around p
-	ix.s.addrGrid.near(p, tol, func(id uint32) {
+	ix.addrGrid.near(p, tol, func(id uint32) {
 		f := &ix.feats[id]
 		d := geo.HaversineM(p, f.pt)
 		near := d
@@ -162,7 +162,7 @@ func (ix *Index) innermostAddress(p orb.Point, tol float64, buildings []uint32) 
 	}
 	ring, rb := ix.part(ix.feats[best].part0), padBound(ix.feats[best].bound, onWall)
 	node, nodeD := noRef, math.Min(tol, geo.HaversineM(p, ix.feats[best].pt))
-	ix.s.addrGrid.near(p, tol, func(id uint32) {
+	ix.addrGrid.near(p, tol, func(id uint32) {
 		f := &ix.feats[id]
 		// Inside, or on the outline: an entrance is a vertex of the
 		// building way, and the even-odd test counts points on a wall
@@ -189,13 +189,14 @@ const onWall = 0.01
 // it of the closest point.
 func (ix *Index) nearestSegment(p orb.Point, tol float64, k Kind) (int, float64, float64) {
 	best, bestD, bestT := -1, tol, 0.0
-	ix.s.segGrid.near(p, tol, func(id uint32) {
-		sg := ix.s.segs[id]
+	kx := kxAt(p)
+	ix.segGrid.near(p, tol, func(id uint32) {
+		sg := ix.seg(id)
 		if f := &ix.feats[sg.feat]; f.kind != k || k == KindStreet && f.rank == streetAlias {
 			return
 		}
 		pts := ix.part(sg.part)
-		d, t := segDist(p, pts[sg.i], pts[sg.i+1])
+		d, t := segDistK(p, pts[sg.i], pts[sg.i+1], kx)
 		if d < bestD || d == bestD && int(id) < best {
 			best, bestD, bestT = int(id), d, t
 		}
@@ -209,7 +210,7 @@ func (ix *Index) reverseInterpolated(p orb.Point, fid uint32, tol float64) (Cand
 	bestD := tol
 	var best Candidate
 	found := false
-	for _, iid := range ix.s.interps[fid] {
+	for _, iid := range ix.interpsOf(fid) {
 		f := &ix.feats[iid]
 		pts := ix.part(f.part0)
 		total := lineLength(pts)
@@ -272,7 +273,11 @@ func (ix *Index) areaResults(ctx *placeCtx, p orb.Point) []Candidate {
 		out = append(out, ix.renderArea(areas[i:], i, p))
 	}
 	if pc := ix.str(ctx.postcode); pc != "" {
-		for _, fid := range ix.s.postings[ix.s.vocab[Fold(pc)]] {
+		var postings []uint32
+		if w, ok := ix.wordID(Fold(pc)); ok {
+			postings = ix.postingsOf(w)
+		}
+		for _, fid := range postings {
 			if ix.feats[fid].kind == KindPostcode && ix.str(ix.feats[fid].name) == pc {
 				out = append(out, ix.render(fid, 0, orb.Point{}))
 				break
@@ -296,7 +301,7 @@ func (ix *Index) areaPlace(ar *area, k int, p orb.Point) (uint32, bool) {
 		// Of that kind only: the parish of Andorra la Vella is not the
 		// town of that name.
 		best, bestD := noRef, math.Inf(1)
-		for _, fid := range ix.s.places[Fold(n)] {
+		for _, fid := range ix.placesNamed(Fold(n)) {
 			if ix.str(ix.feats[fid].class) != class {
 				continue
 			}
@@ -314,7 +319,7 @@ func (ix *Index) areaPlace(ar *area, k int, p orb.Point) (uint32, bool) {
 // nearestPlaceNamed returns the place feature of that name nearest p.
 func (ix *Index) nearestPlaceNamed(name string, p orb.Point) (uint32, bool) {
 	best, bestD := noRef, math.Inf(1)
-	for _, fid := range ix.s.places[Fold(name)] {
+	for _, fid := range ix.placesNamed(Fold(name)) {
 		if d := geo.HaversineM(p, ix.feats[fid].pt); d < bestD {
 			best, bestD = fid, d
 		}
