@@ -10,9 +10,14 @@
 #   scripts/load/swaps.sh [ENDPOINT]     (make load-swaps)
 #
 # ENDPOINT as scripts/load/run.sh's (default: routev1 from each point to
-# Dover, which reads the routing graph; admin for the boundary layer).
+# Dover, which reads the routing graph, with the points in the built-up
+# north of Delaware, where each has a road within the snapping radius:
+# elsewhere a point at sea is a 404 "no road"; admin for the boundary
+# layer). A swap is made, then awaited (/v1/info says the new id) before
+# the next, one a second at most.
 # Environment: DATA (the bundle, default data/delaware-latest), SWAPS (10),
-# DURATION (30s), ADDR (127.0.0.1:18091) and run.sh's.
+# DURATION (60s: long enough for the swaps), ADDR (127.0.0.1:18091),
+# BBOX (the points' box) and run.sh's.
 set -eu
 
 endpoint=${1:-'/routev1/route?from={x},{y}&to=-75.5244,39.1582'}
@@ -21,13 +26,16 @@ admin) endpoint='/adminv1/xy2admininfo?x={x}&y={y}&type=admin8' ;;
 esac
 DATA=${DATA:-data/delaware-latest}
 SWAPS=${SWAPS:-10}
-DURATION=${DURATION:-30s}
+DURATION=${DURATION:-60s}
+BBOX=${BBOX:-"-75.75 39.62 -75.52 39.78"}
+export BBOX
 ADDR=${ADDR:-127.0.0.1:18091}
 here=$(dirname "$0")
 work=$(mktemp -d)
 pid=
 cleanup() {
 	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+	[ -n "${KEEP:-}" ] && cp "$work/serve.log" "$KEEP"
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -57,17 +65,20 @@ until curl -sf "http://$ADDR/readyz" >/dev/null 2>&1; do
 done
 KEY=$(sed -n 's/^demo API key: //p' "$work/serve.log")
 
-secs=${DURATION%s}
-# Swap every secs/(SWAPS+1) seconds, starting after the warm-up.
+id() { curl -sf -H "x-api-key: $KEY" "http://$ADDR/v1/info" | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p'; }
+# Repoint the link, then wait for the server to serve the new build.
 (
-	sleep 5
+	sleep 8
 	n=0
 	while [ $n -lt "$SWAPS" ]; do
-		sleep "$(awk -v d="$secs" -v n="$SWAPS" 'BEGIN { printf "%.2f", d / (n + 1) }')"
 		n=$((n + 1))
+		before=$(id)
 		target=$a
 		[ $((n % 2)) -eq 1 ] && target=$b
 		ln -sfn "$target" "$work/data.tmp" && mv -T "$work/data.tmp" "$work/data"
+		i=0
+		while [ "$(id)" = "$before" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+		sleep 1
 	done
 ) &
 swapper=$!
@@ -75,6 +86,10 @@ swapper=$!
 URL=http://$ADDR KEY=$KEY DURATION=$DURATION WARMUP=5s sh "$here/run.sh" "$endpoint"
 wait $swapper
 sleep 1
+# The load's answers (not the /readyz polls while the server started).
+grep ' msg=http ' "$work/serve.log" | grep -v 'path=/readyz' >"$work/answers.log" || true
+echo "answers by status (the server's access log): $(sed -n 's/.* status=\([0-9]*\) .*/\1/p' "$work/answers.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+echo "server errors (5xx) during the load: $(grep -c ' status=5[0-9][0-9] ' "$work/answers.log" || true)"
 echo "swaps the server made: $(grep -c 'data bundle swapped' "$work/serve.log")"
 grep 'data bundle swapped' "$work/serve.log" | sed 's/.*took=/took=/' | tr '\n' ' '
 echo
