@@ -124,7 +124,7 @@ func envOr(name, def string) string {
 
 // bench runs the benchmark and prints its report to out.
 func bench(ctx context.Context, c benchConfig, out io.Writer) error {
-	g, err := routing.Load(filepath.Join(c.data, routing.FileName))
+	g, err := routing.Load(c.data)
 	if err != nil {
 		return err
 	}
