@@ -74,6 +74,9 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, err
 	}
+	if err := checkPBF(opts.OSMPath); err != nil {
+		return Manifest{}, err
+	}
 	profBytes, profSrc, err := readProfile(opts.Profile)
 	if err != nil {
 		return Manifest{}, err
@@ -107,15 +110,23 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if err := ctx.Err(); err != nil {
 		return Manifest{}, err
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+	// The bundle is built in a directory of its own beside Out and moved
+	// into Out only when complete: a build that fails (a bad extract, a
+	// full disk, too little memory) leaves the bundle in Out as it was,
+	// and servers go on serving it.
+	final := opts.Out
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(final)), 0o755); err != nil {
 		return Manifest{}, err
 	}
-	// The manifest goes first and comes back last: a build cut short
-	// leaves a directory that servers refuse ("no manifest"), never a mix
-	// of old and new layers that loads.
-	if err := os.Remove(filepath.Join(opts.Out, ManifestFile)); err != nil && !os.IsNotExist(err) {
+	work, err := os.MkdirTemp(filepath.Dir(filepath.Clean(final)), filepath.Base(filepath.Clean(final))+".building-")
+	if err != nil {
 		return Manifest{}, err
 	}
+	defer os.RemoveAll(work)
+	if err := os.Chmod(work, 0o755); err != nil {
+		return Manifest{}, err
+	}
+	opts.Out = work
 	// What the manifest and the layers need of the network, before the
 	// routing build consumes it; the graph is written part by part into
 	// the bundle directory as it is built.
@@ -162,11 +173,31 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 		Nodes:         nodes,
 		Edges:         edges,
 	}
-	if err := Write(opts.Out, m); err != nil {
+	if err := publish(work, final, m); err != nil {
 		return Manifest{}, err
 	}
-	fmt.Fprintf(opts.Report, "wrote bundle %s (version %s, routing graph %d MB) in %v\n", opts.Out, m.BundleVersion, graphBytes>>20, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(opts.Report, "wrote bundle %s (version %s, routing graph %d MB) in %v\n", final, m.BundleVersion, graphBytes>>20, time.Since(start).Round(time.Millisecond))
 	return m, nil
+}
+
+// publish moves the bundle built in work into dir: the old manifest
+// goes first and the new one comes last, so a server that starts in
+// between finds no bundle rather than a mix of old and new files (one
+// that runs keeps the old files it has mapped), and a server watching
+// dir swaps once the manifest is there.
+func publish(work, dir string, m Manifest) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, ManifestFile)); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	for _, l := range m.Layers {
+		if err := os.Rename(filepath.Join(work, l.File), filepath.Join(dir, l.File)); err != nil {
+			return fmt.Errorf("bundle: move %s into %s: %w", l.File, dir, err)
+		}
+	}
+	return Write(dir, m)
 }
 
 // inputs hashes the files the build reads besides the extract, in a

@@ -2,11 +2,15 @@ package bundle
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
 )
 
 // tinyRoot holds the bundles the package's tests build; TestMain
@@ -117,4 +121,88 @@ func TestCurrentKeepsRecent(t *testing.T) {
 			t.Errorf("ByID(%q) = %v, want %v", b.ID, got, want)
 		}
 	}
+}
+
+// TestFailedBuildKeepsTheBundle: a build from a truncated extract, or
+// from a file that is no OSM file, ends with an error saying so and leaves
+// the bundle already in the directory as it was (it still opens, with
+// the same id) and nothing else behind.
+func TestFailedBuildKeepsTheBundle(t *testing.T) {
+	dirs, err := tinyBundles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "data")
+	if err := os.CopyFS(out, os.DirFS(dirs[0])); err != nil {
+		t.Fatal(err)
+	}
+	before, err := OpenRouting(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	osm, err := os.ReadFile(filepath.Join("..", "routing", "testdata", "roundabout.osm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file string
+		data       []byte
+		want       string
+	}{
+		{"truncated", "cut.osm", osm[:len(osm)/2], "cut.osm"},
+		{"not OSM", "notes.osm.pbf", []byte("these are not the roads you are looking for"), "notes.osm.pbf is not an OpenStreetMap PBF file"},
+		{"truncated PBF", "cut.osm.pbf", delawareHead(t), "cut.osm.pbf is truncated"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(root, tc.file)
+			if err := os.WriteFile(p, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Build(context.Background(), Options{OSMPath: p, Out: out})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("build: %v, want an error naming %q", err, tc.want)
+			}
+			after, err := OpenRouting(out)
+			if err != nil || after.ID != before.ID {
+				t.Fatalf("the bundle after a failed build: %v, id %q (was %q)", err, after.ID, before.ID)
+			}
+			entries, _ := os.ReadDir(root)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".building-") {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+		})
+	}
+}
+
+// delawareHead returns the first megabyte of the Delaware extract.
+func delawareHead(t *testing.T) []byte {
+	t.Helper()
+	p, err := extracts.Path("delaware")
+	extracts.Need(t, err)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 1<<20)
+	if _, err := io.ReadFull(f, b); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// FuzzBlobHeader: any bytes give a header or an error, never a panic, and
+// a header's data size is positive and bounded.
+func FuzzBlobHeader(f *testing.F) {
+	f.Add([]byte{0x0a, 0x09, 'O', 'S', 'M', 'H', 'e', 'a', 'd', 'e', 'r', 0x18, 0x64})
+	f.Add([]byte{0x0a, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		typ, size, err := blobHeader(b)
+		if err == nil && (typ == "" || size <= 0 || size > 32<<20) {
+			t.Fatalf("blobHeader(%x) = %q, %d", b, typ, size)
+		}
+	})
 }
