@@ -277,6 +277,7 @@ wait:
 					return
 				}
 				log.Info("data bundle verified", "id", b.ID, "took", time.Since(start).Round(time.Millisecond))
+				debug.FreeOSMemory()
 			}(l.b)
 			// From now on a new build in the bundle directory (or SIGHUP)
 			// swaps the served bundle without a restart.

@@ -148,10 +148,17 @@ func open(path string, magic [8]byte, version uint32, deferred bool) (*File, err
 // memoryChecksum is the CRC-32C of a body in memory.
 func memoryChecksum(body []byte) (uint32, error) { return crc32.Checksum(body, castagnoli), nil }
 
-// fileChecksum is the CRC-32C of the first n bytes of fh, read in large
-// blocks.
+// checksumBufs are the read buffers of fileChecksum, reused: a bundle's
+// files are verified one after the other, and a server's heap should not
+// keep a buffer per file.
+var checksumBufs = sync.Pool{New: func() any { b := make([]byte, 1<<20); return &b }}
+
+// fileChecksum is the CRC-32C of the first n bytes of fh, read in blocks
+// of a megabyte.
 func fileChecksum(fh *os.File, n int64) (uint32, error) {
-	buf := make([]byte, 4<<20)
+	bp := checksumBufs.Get().(*[]byte)
+	defer checksumBufs.Put(bp)
+	buf := *bp
 	var crc uint32
 	for off := int64(0); off < n; {
 		k := min(int64(len(buf)), n-off)
