@@ -47,6 +47,12 @@ type Options struct {
 	Report io.Writer
 	// Progress shows each stage while it runs; nil shows nothing.
 	Progress *progress.Printer
+	// MemoryLimit is the memory the build may use, in bytes: a build
+	// whose estimated need (memoryNeed: the extract's size times what
+	// builds measured) is above it is refused before it starts, and the
+	// garbage collector works harder as the heap nears it; 0 means the
+	// memory the system says is available.
+	MemoryLimit int64
 }
 
 // Build builds a data bundle from an OSM extract into opts.Out and
@@ -76,6 +82,15 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	}
 	if err := checkPBF(opts.OSMPath); err != nil {
 		return Manifest{}, err
+	}
+	limit, err := checkMemory(opts.OSMPath, opts.MemoryLimit)
+	if err != nil {
+		return Manifest{}, err
+	}
+	if limit > 0 {
+		// A soft limit: the garbage collector works harder as the heap
+		// nears it, rather than the process growing past it.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	profBytes, profSrc, err := readProfile(opts.Profile)
 	if err != nil {

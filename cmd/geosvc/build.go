@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/geosvc/geosvc/bundle"
@@ -25,8 +27,16 @@ func runBuild(args []string) error {
 	fs.StringVar(&opts.Zip4, "zip4", "", "authoritative ZIP+4 GeoJSON (Polygon/MultiPolygon features with zip9, or zip + plus4) replacing the ZIP+4 layer derived from TIGER streets")
 	fs.StringVar(&opts.CovidData, "health-data", "", "`DIR` of the COVID-19 case series (jhu/, nyc/, as in shared/data/covid) to build the health layer from (default: the snapshot embedded in geosvc)")
 	fs.StringVar(&opts.CovidNYT, "health-nyt", "", "the New York Times us-states.csv `FILE` (free for non-commercial use only, never shipped): US state records from it instead of the sums of JHU's counties")
+	memLimit := fs.String("memory-limit", "", "memory the build may use, e.g. 14GB or 14000MB (default: what the system has available); a build estimated to need more is refused before it starts")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *memLimit != "" {
+		n, err := parseBytes(*memLimit)
+		if err != nil {
+			return fmt.Errorf("--memory-limit %q: %w", *memLimit, err)
+		}
+		opts.MemoryLimit = n
 	}
 	if opts.OSMPath == "" || fs.NArg() > 0 {
 		fs.Usage()
@@ -44,3 +54,26 @@ type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// parseBytes reads a size: a number of bytes, or of KB, MB, GB (powers of
+// 1000) or KiB, MiB, GiB (powers of 1024).
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	for _, u := range units {
+		if v, ok := strings.CutSuffix(s, u.suffix); ok {
+			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || n <= 0 {
+				return 0, fmt.Errorf("want a positive size such as 14GB")
+			}
+			return int64(n * float64(u.mult)), nil
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive size such as 14GB")
+	}
+	return n, nil
+}

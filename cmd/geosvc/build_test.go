@@ -112,3 +112,19 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+func TestParseBytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		err  bool
+	}{
+		{"14GB", 14e9, false}, {"14GiB", 14 << 30, false}, {"1.5 GB", 1.5e9, false}, {"2000MB", 2e9, false},
+		{"512KiB", 512 << 10, false}, {"123", 123, false}, {"0", 0, true}, {"-1GB", 0, true}, {"lots", 0, true}, {"GB", 0, true},
+	} {
+		got, err := parseBytes(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d, error %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
