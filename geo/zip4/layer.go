@@ -65,38 +65,81 @@ const (
 // the layer is features[i]. Features without polygons are kept but are
 // found only by zip9.
 func NewLayer(features []Feature, meta Meta) *Layer {
-	l := &Layer{meta: meta}
-	l.meta.Features = len(features)
-	n := len(features)
-	l.uid, l.zip9, l.fips = make([]string, n), make([]string, n), make([]string, n)
-	l.street, l.side = make([]string, n), make([]string, n)
-	l.bbox, l.rep = make([]float64, 0, 4*n), make([]float64, 0, 2*n)
-	l.polyStart = append(make([]uint32, 0, n+1), 0)
-	l.ringStart = []uint32{0}
-	l.ptStart = []uint32{0}
+	var b layerBuilder
 	for i := range features {
-		f := &features[i]
-		l.uid[i], l.zip9[i], l.fips[i], l.street[i], l.side[i] = f.UID, f.Zip9, f.FIPS, f.Street, f.Side
-		b := f.Geometry.Bound()
-		if len(f.Geometry) == 0 {
-			b = orb.Bound{Min: f.Rep, Max: f.Rep}
-		}
-		l.bbox = append(l.bbox, b.Min[0], b.Min[1], b.Max[0], b.Max[1])
-		l.rep = append(l.rep, f.Rep[0], f.Rep[1])
-		for _, poly := range f.Geometry {
-			for _, ring := range poly {
-				for _, p := range ring {
-					l.coords = append(l.coords, p[0], p[1])
-				}
-				l.ptStart = append(l.ptStart, uint32(len(l.coords)/2))
-			}
-			l.ringStart = append(l.ringStart, uint32(len(l.ptStart)-1))
-		}
-		l.polyStart = append(l.polyStart, uint32(len(l.ringStart)-1))
+		b.add(&features[i])
 	}
+	return b.layer(meta)
+}
+
+// layerBuilder makes a Layer of features added one at a time. Their
+// points are kept in chunks and joined once at the end, so that a large
+// layer is not copied each time its coordinates outgrow their array.
+type layerBuilder struct {
+	l      Layer
+	chunks [][]float64 // coordinates, full chunks
+	cur    []float64   // the chunk being filled
+	points int
+}
+
+// coordChunk is the number of coordinates (two per point) of a chunk.
+const coordChunk = 1 << 16
+
+// add appends feature f.
+func (b *layerBuilder) add(f *Feature) {
+	l := &b.l
+	if l.polyStart == nil {
+		l.polyStart, l.ringStart, l.ptStart = []uint32{0}, []uint32{0}, []uint32{0}
+	}
+	l.uid, l.zip9, l.fips = append(l.uid, f.UID), append(l.zip9, f.Zip9), append(l.fips, f.FIPS)
+	l.street, l.side = append(l.street, f.Street), append(l.side, f.Side)
+	bb := f.Geometry.Bound()
+	if len(f.Geometry) == 0 {
+		bb = orb.Bound{Min: f.Rep, Max: f.Rep}
+	}
+	l.bbox = append(l.bbox, bb.Min[0], bb.Min[1], bb.Max[0], bb.Max[1])
+	l.rep = append(l.rep, f.Rep[0], f.Rep[1])
+	for _, poly := range f.Geometry {
+		for _, ring := range poly {
+			for _, p := range ring {
+				if len(b.cur) == cap(b.cur) {
+					if b.cur != nil {
+						b.chunks = append(b.chunks, b.cur)
+					}
+					b.cur = make([]float64, 0, coordChunk)
+				}
+				b.cur = append(b.cur, p[0], p[1])
+			}
+			b.points += len(ring)
+			l.ptStart = append(l.ptStart, uint32(b.points))
+		}
+		l.ringStart = append(l.ringStart, uint32(len(l.ptStart)-1))
+	}
+	l.polyStart = append(l.polyStart, uint32(len(l.ringStart)-1))
+}
+
+// layer returns the layer of the features added, with its grid and zip9
+// order; the builder must not be used afterwards.
+func (b *layerBuilder) layer(meta Meta) *Layer {
+	l := &b.l
+	if l.polyStart == nil {
+		l.polyStart, l.ringStart, l.ptStart = []uint32{0}, []uint32{0}, []uint32{0}
+	}
+	l.meta = meta
+	l.meta.Features = len(l.zip9)
+	l.coords = make([]float64, 0, 2*b.points)
+	for i, c := range append(b.chunks, b.cur) {
+		l.coords = append(l.coords, c...)
+		if i < len(b.chunks) {
+			b.chunks[i] = nil // the copied chunk can go
+		}
+	}
+	b.chunks, b.cur = nil, nil
 	l.buildGrid()
 	l.buildZip9()
-	return l
+	out := *l
+	b.l = Layer{}
+	return &out
 }
 
 // buildGrid sizes the grid to the features' extent and lists every

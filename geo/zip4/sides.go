@@ -2,6 +2,7 @@ package zip4
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/paulmach/orb"
@@ -74,12 +75,12 @@ type sideBuilder struct {
 	maxDepth float64
 	spacing  float64
 
-	stamp    []int32 // segment id -> last face that gathered it
-	cands    []cand
-	near     []cand // other streets near the current sample
-	self     []cand // the face's own segments near the current sample
-	samples  []sample
-	stampCtr int32
+	ids     []uint32  // the segments near the current face
+	arc     []float64 // the current face's arc length at the start of each segment
+	cands   []cand
+	near    []cand // other streets near the current sample
+	self    []cand // the face's own segments near the current sample
+	samples []sample
 }
 
 // sample is one ray origin on a face.
@@ -223,27 +224,38 @@ func (b *sideBuilder) densify(own []xy, before, after *xy, sign float64) {
 }
 
 // gather collects, projected, the street segments within twice the depth
-// of face fi into b.cands.
+// of face fi into b.cands. The face's own segments carry their arc range
+// along the face, summed from its start as the face is walked.
 func (b *sideBuilder) gather(fi int, pts []orb.Point, proj geo.LocalProjection, ox, oy float64) {
-	b.stampCtr++
+	f := &b.faces[fi]
+	b.arc = b.arc[:0]
+	s := 0.0
+	for i := 1; i < len(pts); i++ {
+		d := geo.HaversineM(pts[i-1], pts[i])
+		b.arc = append(b.arc, s)
+		s += d
+	}
 	bound := orb.MultiPoint(pts).Bound()
 	reach := 2 * b.maxDepth
 	dLat := reach / (geo.EarthRadiusM * math.Pi / 180)
 	dLon := dLat / math.Max(0.01, math.Cos(bound.Center()[1]*math.Pi/180))
 	bound.Min[0], bound.Min[1] = bound.Min[0]-dLon, bound.Min[1]-dLat
 	bound.Max[0], bound.Max[1] = bound.Max[0]+dLon, bound.Max[1]+dLat
-	b.cands = b.cands[:0]
-	b.segs.query(bound, func(id int32) {
-		if b.stamp[id] == b.stampCtr {
-			return
+	b.cands, b.ids = b.cands[:0], b.ids[:0]
+	b.segs.query(bound, func(id uint32) { b.ids = append(b.ids, id) })
+	slices.Sort(b.ids)
+	for _, id := range slices.Compact(b.ids) {
+		road, i, pa, pb := b.segs.points(id)
+		ax, ay := proj.XY(pa)
+		bx, by := proj.XY(pb)
+		c := cand{ax: ax - ox, ay: ay - oy, bx: bx - ox, by: by - oy}
+		if road == f.road && i > f.from && i <= f.to {
+			c.own = true
+			c.s0 = b.arc[i-f.from-1]
+			c.s1 = c.s0 + geo.HaversineM(pa, pb)
 		}
-		b.stamp[id] = b.stampCtr
-		s := &b.segs.segs[id]
-		ax, ay := proj.XY(s.a)
-		bx, by := proj.XY(s.b)
-		b.cands = append(b.cands, cand{ax: ax - ox, ay: ay - oy, bx: bx - ox, by: by - oy,
-			own: s.face == int32(fi), s0: s.s0, s1: s.s1})
-	})
+		b.cands = append(b.cands, c)
+	}
 }
 
 // depth returns how far the ray of sample sm reaches.
