@@ -15,13 +15,14 @@ import (
 type Layer struct {
 	meta Meta
 
-	uid, zip9, fips, street, side []string
+	uid, zip9, fips, street, side strCol
 	bbox                          []float64 // 4 per feature: min lon, min lat, max lon, max lat
 	rep                           []float64 // 2 per feature: lon, lat
 	polyStart                     []uint32  // feature -> first polygon; len features+1
 	ringStart                     []uint32  // polygon -> first ring; len polygons+1
 	ptStart                       []uint32  // ring -> first point; len rings+1
 	coords                        []float64 // lon, lat pairs
+	n                             int       // features
 
 	cellStart []uint32 // grid cell -> first entry of cellIDs; len cells+1
 	cellIDs   []uint32 // feature indexes per cell
@@ -91,8 +92,12 @@ func (b *layerBuilder) add(f *Feature) {
 	if l.polyStart == nil {
 		l.polyStart, l.ringStart, l.ptStart = []uint32{0}, []uint32{0}, []uint32{0}
 	}
-	l.uid, l.zip9, l.fips = append(l.uid, f.UID), append(l.zip9, f.Zip9), append(l.fips, f.FIPS)
-	l.street, l.side = append(l.street, f.Street), append(l.side, f.Side)
+	l.uid.add(f.UID)
+	l.zip9.add(f.Zip9)
+	l.fips.add(f.FIPS)
+	l.street.add(f.Street)
+	l.side.add(f.Side)
+	l.n++
 	bb := f.Geometry.Bound()
 	if len(f.Geometry) == 0 {
 		bb = orb.Bound{Min: f.Rep, Max: f.Rep}
@@ -126,7 +131,7 @@ func (b *layerBuilder) layer(meta Meta) *Layer {
 		l.polyStart, l.ringStart, l.ptStart = []uint32{0}, []uint32{0}, []uint32{0}
 	}
 	l.meta = meta
-	l.meta.Features = len(l.zip9)
+	l.meta.Features = l.n
 	l.coords = make([]float64, 0, 2*b.points)
 	for i, c := range append(b.chunks, b.cur) {
 		l.coords = append(l.coords, c...)
@@ -213,10 +218,10 @@ func (l *Layer) buildZip9() {
 	}
 	sort.Slice(l.byZip9, func(a, b int) bool {
 		i, j := l.byZip9[a], l.byZip9[b]
-		if l.zip9[i] != l.zip9[j] {
-			return l.zip9[i] < l.zip9[j]
+		if zi, zj := l.zip9.at(int(i)), l.zip9.at(int(j)); zi != zj {
+			return zi < zj
 		}
-		return l.uid[i] < l.uid[j]
+		return l.uid.at(int(i)) < l.uid.at(int(j))
 	})
 }
 
@@ -224,7 +229,7 @@ func (l *Layer) buildZip9() {
 func (l *Layer) Meta() Meta { return l.meta }
 
 // Len returns the number of features.
-func (l *Layer) Len() int { return len(l.zip9) }
+func (l *Layer) Len() int { return l.n }
 
 // At appends to dst the indexes of the features whose area contains p
 // (lon/lat), in increasing order, and returns it. Points on a boundary may
@@ -292,9 +297,9 @@ func ringCrossings(c []float64, p orb.Point) bool {
 // ByZip9 returns the indexes of the features with that nine-digit code
 // (usually one; an authoritative file may give a code several features).
 func (l *Layer) ByZip9(code string) []int {
-	lo := sort.Search(len(l.byZip9), func(k int) bool { return l.zip9[l.byZip9[k]] >= code })
+	lo := sort.Search(len(l.byZip9), func(k int) bool { return l.zip9.at(int(l.byZip9[k])) >= code })
 	var out []int
-	for k := lo; k < len(l.byZip9) && l.zip9[l.byZip9[k]] == code; k++ {
+	for k := lo; k < len(l.byZip9) && l.zip9.at(int(l.byZip9[k])) == code; k++ {
 		out = append(out, int(l.byZip9[k]))
 	}
 	return out
@@ -302,7 +307,7 @@ func (l *Layer) ByZip9(code string) []int {
 
 // Feature returns feature i, its geometry copied out of the layer.
 func (l *Layer) Feature(i int) Feature {
-	f := Feature{UID: l.uid[i], Zip9: l.zip9[i], FIPS: l.fips[i], Street: l.street[i], Side: l.side[i],
+	f := Feature{UID: l.uid.at(i), Zip9: l.zip9.at(i), FIPS: l.fips.at(i), Street: l.street.at(i), Side: l.side.at(i),
 		Rep: orb.Point{l.rep[2*i], l.rep[2*i+1]}}
 	for poly := l.polyStart[i]; poly < l.polyStart[i+1]; poly++ {
 		var pg orb.Polygon
@@ -326,14 +331,12 @@ func (l *Layer) Bound(i int) orb.Bound {
 }
 
 // Zip9 returns feature i's code.
-func (l *Layer) Zip9(i int) string { return l.zip9[i] }
+func (l *Layer) Zip9(i int) string { return l.zip9.at(i) }
 
 // check validates the flat arrays' lengths and offsets after a load.
 func (l *Layer) check() error {
-	n := len(l.zip9)
+	n := l.n
 	switch {
-	case len(l.uid) != n, len(l.fips) != n, len(l.street) != n, len(l.side) != n:
-		return fmt.Errorf("zip4: string tables of different lengths")
 	case len(l.bbox) != 4*n, len(l.rep) != 2*n, len(l.polyStart) != n+1, len(l.byZip9) != n:
 		return fmt.Errorf("zip4: feature arrays of different lengths")
 	}
