@@ -108,7 +108,7 @@ func derive(roads []Road, opts Options, dropNodes bool, emit func(f *Feature)) *
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	rep := &Report{Roads: len(roads), MaxDepthM: opts.MaxDepth, SpacingM: opts.Spacing}
-	faces := splitFaces(roads, rep)
+	faces, zips := splitFaces(roads, rep)
 	if dropNodes {
 		for i := range roads {
 			roads[i].Nodes = nil
@@ -120,12 +120,12 @@ func derive(roads []Road, opts Options, dropNodes bool, emit func(f *Feature)) *
 	var sides []int32
 	for fi := range faces {
 		for side := left; side <= right; side++ {
-			if faces[fi].zip[side] != "" {
+			if faces[fi].zip[side] != 0 {
 				sides = append(sides, int32(2*fi+side))
 			}
 		}
 	}
-	zipOf := func(s int32) string { return faces[s/2].zip[s%2] }
+	zipOf := func(s int32) int32 { return faces[s/2].zip[s%2] }
 	sort.SliceStable(sides, func(i, j int) bool { return zipOf(sides[i]) < zipOf(sides[j]) })
 
 	pool := newSidePool(roads, faces, segs, opts)
@@ -141,7 +141,7 @@ func derive(roads []Road, opts Options, dropNodes bool, emit func(f *Feature)) *
 			for b < hi && zipOf(sides[b]) == zipOf(sides[a]) {
 				b++
 			}
-			emitZip(roads, faces, zipOf(sides[a]), sides[a:b], results[a-lo:b-lo], opts.Counties, rep, emit)
+			emitZip(roads, faces, zips, zipOf(sides[a]), sides[a:b], results[a-lo:b-lo], opts.Counties, rep, emit)
 			a = b
 		}
 		lo = hi
@@ -156,9 +156,10 @@ type sideResult struct {
 	why  string
 }
 
-// emitZip numbers the sides of ZIP5 z (sides, in face order, and their
-// results) and emits their features in zip9 order.
-func emitZip(roads []Road, faces []face, z string, sides []int32, results []sideResult, counties CountyFinder, rep *Report, emit func(*Feature)) {
+// emitZip numbers the sides of ZIP5 zips[zi] (sides, in face order, and
+// their results) and emits their features in zip9 order.
+func emitZip(roads []Road, faces []face, zips []string, zi int32, sides []int32, results []sideResult, counties CountyFinder, rep *Report, emit func(*Feature)) {
+	z := zips[zi]
 	var fs []int
 	for k, s := range sides {
 		rep.Sides++
@@ -179,7 +180,7 @@ func emitZip(roads []Road, faces []face, z string, sides []int32, results []side
 	}
 	has := func(fi, side int) bool { return results[at(fi, side)].why == "" }
 	var features []Feature
-	numberZip(roads, faces, z, fs, has, rep, func(fi, side, add int) {
+	numberZip(roads, faces, z, zi, fs, has, rep, func(fi, side, add int) {
 		f := &faces[fi]
 		res := &results[at(fi, side)]
 		sideName, letter := SideLeft, "L"

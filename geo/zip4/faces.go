@@ -15,10 +15,10 @@ import (
 // two consecutive split points (intersections with other streets, and the
 // ends of its OSM way; a closed loop is cut in two halves).
 type face struct {
-	road     int       // index in the road list
-	index    int       // position of the face along its way, from 0
-	from, to int       // first and last point index in the road, inclusive
-	zip      [2]string // ZIP5 of the left and right side, "" when none
+	road     int32     // index in the road list
+	index    int32     // position of the face along its way, from 0
+	from, to int32     // first and last point index in the road, inclusive
+	zip      [2]int32  // ZIP5 of the left and right side: its number in the ZIP5 table, 0 when none
 	mid      orb.Point // the point halfway along the face
 	// before and after are the street's points just before the face's
 	// first and just after its last point, where the street goes on: on
@@ -35,10 +35,13 @@ const (
 )
 
 // splitFaces cuts every TIGER-tagged road at the nodes it shares with
-// another street (or with itself), and at its ends, into faces. rep counts
-// the tags read. The nodes are numbered (nodeIndex) so that their counts
+// another street (or with itself), and at its ends, into faces, and
+// returns them with the table of their ZIP5s (sorted, "" first: a face's
+// zip numbers are in the order of the codes). rep counts the tags read. The nodes are numbered (nodeIndex) so that their counts
 // and the way ends meeting at them are arrays, not maps keyed by node id.
-func splitFaces(roads []Road, rep *Report) []face {
+func splitFaces(roads []Road, rep *Report) ([]face, []string) {
+	zipNum := map[string]int32{"": 0}
+	zips := []string{""}
 	idx, distinct := nodeIndex(roads)
 	// use counts the ways through each node (a closed way's last node is
 	// its first), saturating: only 0, 1, 2 and more matter.
@@ -106,7 +109,7 @@ func splitFaces(roads []Road, rep *Report) []face {
 			continue
 		}
 		rep.TigerRoads++
-		var zip [2]string
+		var zip [2]int32
 		for side, v := range [2]string{r.ZipLeft, r.ZipRight} {
 			if v == "" {
 				continue
@@ -119,10 +122,16 @@ func splitFaces(roads []Road, rep *Report) []face {
 				rep.ListTags++
 			}
 			if len(z) > 0 {
-				zip[side] = z[0]
+				k, ok := zipNum[z[0]]
+				if !ok {
+					k = int32(len(zips))
+					zipNum[z[0]] = k
+					zips = append(zips, z[0])
+				}
+				zip[side] = k
 			}
 		}
-		if zip[left] == "" && zip[right] == "" {
+		if zip[left] == 0 && zip[right] == 0 {
 			continue
 		}
 		from, index := 0, 0
@@ -138,7 +147,7 @@ func splitFaces(roads []Road, rep *Report) []face {
 				cuts = []int{from, from + (i-from)/2, i}
 			}
 			for k := 0; k+1 < len(cuts); k++ {
-				f := face{road: ri, index: index, from: cuts[k], to: cuts[k+1], zip: zip,
+				f := face{road: int32(ri), index: int32(index), from: int32(cuts[k]), to: int32(cuts[k+1]), zip: zip,
 					mid: halfway(r.Points[cuts[k] : cuts[k+1]+1])}
 				closed := r.Nodes[0] == r.Nodes[len(r.Nodes)-1]
 				switch {
@@ -150,12 +159,12 @@ func splitFaces(roads []Road, rep *Report) []face {
 					f.before, f.hasBefore = continued(ri, 0)
 				}
 				switch {
-				case f.to < len(r.Points)-1:
+				case int(f.to) < len(r.Points)-1:
 					f.after, f.hasAfter = r.Points[f.to+1], true
 				case closed:
 					f.after, f.hasAfter = r.Points[1], true
 				default:
-					f.after, f.hasAfter = continued(ri, f.to)
+					f.after, f.hasAfter = continued(ri, int(f.to))
 				}
 				faces = append(faces, f)
 				index++
@@ -164,7 +173,23 @@ func splitFaces(roads []Road, rep *Report) []face {
 		}
 	}
 	rep.Faces = len(faces)
-	return faces
+	// Number the ZIP5s in the order of their codes.
+	order := make([]int32, len(zips))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(a, b int) bool { return zips[order[a]] < zips[order[b]] })
+	renum := make([]int32, len(zips))
+	sorted := make([]string, len(zips))
+	for k, i := range order {
+		renum[i], sorted[k] = int32(k), zips[i]
+	}
+	for fi := range faces {
+		for side := range faces[fi].zip {
+			faces[fi].zip[side] = renum[faces[fi].zip[side]]
+		}
+	}
+	return faces, sorted
 }
 
 // nodeIndex numbers the distinct nodes of the roads 0, 1, ... in id order:

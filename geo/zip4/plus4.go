@@ -30,12 +30,13 @@ import (
 // maxPlus4 is the largest add-on.
 const maxPlus4 = 9999
 
-// numberZip numbers the sides of ZIP5 z by the +4 rule. fs are the faces
+// numberZip numbers the sides of ZIP5 z (number zi in the faces' table)
+// by the +4 rule. fs are the faces
 // with a side in z that has a polygon (each face once, in any order; they
 // are sorted here); has tells which sides have one. set receives the
 // add-on of every numbered side; rep counts the ZIP5, its sequential
 // numbering and the sides beyond 9999.
-func numberZip(roads []Road, faces []face, z string, fs []int, has func(fi, side int) bool, rep *Report, set func(fi, side, add int)) {
+func numberZip(roads []Road, faces []face, z string, zi int32, fs []int, has func(fi, side int) bool, rep *Report, set func(fi, side, add int)) {
 	if len(fs) == 0 {
 		return
 	}
@@ -48,7 +49,7 @@ func numberZip(roads []Road, faces []face, z string, fs []int, has func(fi, side
 	n := 0
 	for j, fi := range fs {
 		for side := left; side <= right; side++ {
-			if faces[fi].zip[side] != z || !has(fi, side) {
+			if faces[fi].zip[side] != zi || !has(fi, side) {
 				continue
 			}
 			var add int

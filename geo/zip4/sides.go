@@ -258,9 +258,9 @@ func (b *sideBuilder) gather(fi int, pts []orb.Point, proj geo.LocalProjection, 
 		ax, ay := proj.XY(pa)
 		bx, by := proj.XY(pb)
 		c := newCand(ax-ox, ay-oy, bx-ox, by-oy)
-		if road == f.road && i > f.from && i <= f.to {
+		if road == int(f.road) && i > int(f.from) && i <= int(f.to) {
 			c.own = true
-			c.s0 = b.arc[i-f.from-1]
+			c.s0 = b.arc[i-int(f.from)-1]
 			c.s1 = c.s0 + geo.HaversineM(pa, pb)
 		}
 		b.cands = append(b.cands, c)
