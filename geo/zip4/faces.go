@@ -344,9 +344,6 @@ func (x *segIndex) cellOf(lon, lat float64) (int32, int32) {
 	return int32(math.Floor(lon / x.cell)), int32(math.Floor(lat / x.cell))
 }
 
-// segments returns the number of segment numbers (an upper bound).
-func (x *segIndex) segments() int { return len(x.road) }
-
 // points returns segment id's road, the index of its end point in the
 // road's points, and its two points.
 func (x *segIndex) points(id uint32) (road, i int, a, b orb.Point) {

@@ -16,9 +16,6 @@ type strCol struct {
 	blob []byte
 }
 
-// len returns the number of strings.
-func (c *strCol) len() int { return max(len(c.off)-1, 0) }
-
 // at returns string i; it aliases the column's bytes.
 func (c *strCol) at(i int) string {
 	lo, hi := c.off[i], c.off[i+1]
