@@ -1,6 +1,7 @@
 package boundary
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -108,5 +109,27 @@ func TestBasePrecedence(t *testing.T) {
 	}
 	if got := l.countryCode(east); got != "US" {
 		t.Errorf("countryCode = %q", got)
+	}
+}
+
+// TestLoadedBaseIsWorld: the base layer a bundle's file holds is World:
+// the same areas, fields, sources and geometry.
+func TestLoadedBaseIsWorld(t *testing.T) {
+	l, _ := realLayer(t, "delaware")
+	w, err := World()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := l.Base().Areas(), w.Areas()
+	if len(got) != len(want) {
+		t.Fatalf("%d base areas, World has %d", len(got), len(want))
+	}
+	for i := range want {
+		g, e := *got[i], *want[i]
+		gj, _ := json.Marshal(g)
+		ej, _ := json.Marshal(e)
+		if string(gj) != string(ej) || g.Source != e.Source || !orb.Equal(got[i].Geometry(), want[i].Geometry()) {
+			t.Fatalf("base area %d: %s %s, World's %s %s", i, gj, g.Source, ej, e.Source)
+		}
 	}
 }

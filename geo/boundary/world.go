@@ -11,8 +11,9 @@ import (
 // World returns the world base layer (geo/world): every country of
 // Natural Earth, and in the US every state and county of the Census
 // cartographic boundaries, as administrative areas (admin0, admin1,
-// admin2; admin_level 2, 4, 6), decoded once. Every layer Load returns
-// answers from it where the bundle's own areas do not (WithBase).
+// admin2; admin_level 2, 4, 6), decoded once. Build writes it into the
+// layer's file, and every layer Load answers from that copy, read in
+// place, where the bundle's own areas do not (WithBase).
 func World() (*Layer, error) { return worldLayer() }
 
 var worldLayer = sync.OnceValues(func() (*Layer, error) {

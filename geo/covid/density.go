@@ -1,6 +1,7 @@
 package covid
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -65,6 +66,23 @@ func newGrid(lon, lat []int32, bounds orb.Bound) *grid {
 	}
 	g.computeMedians()
 	return g
+}
+
+// gridOf returns the grid stored in a layer file: positions and keys as
+// newGrid sorted them, the medians it computed. The slices may alias the
+// file; they are checked, not copied.
+func gridOf(lon, lat []int32, keys []uint64, medians []float64, bounds orb.Bound) (*grid, error) {
+	if len(lat) != len(lon) || len(keys) != len(lon) || len(medians) != gridZoom+1 {
+		return nil, fmt.Errorf("density grid: %d positions, %d latitudes, %d keys, %d medians", len(lon), len(lat), len(keys), len(medians))
+	}
+	for i := 1; i < len(keys); i++ {
+		if keys[i] < keys[i-1] {
+			return nil, fmt.Errorf("density grid: keys out of order at %d", i)
+		}
+	}
+	g := &grid{lon: lon, lat: lat, keys: keys, bounds: bounds}
+	copy(g.tileMedian[:], medians)
+	return g, nil
 }
 
 // quadkeyOf returns the z20 quadkey of a position in 1e-7 degree.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -49,7 +49,9 @@ func (b *businessMatcher) match(tags osm.Tags) bool {
 // density grid. A node counts at its position, a way at its centroid
 // (area centroid of a closed way, length-weighted centroid of an open
 // one); relations are not read. The grid's bounds are the extract header's
-// bounds, else the bounding box of all its nodes.
+// bounds, else the bounding box of all its nodes. The ways' node lists are
+// kept flat and the positions they need in a sorted id array
+// (osmfile.NodeCoords), not in maps keyed by node id.
 func buildGrid(path string, cfg *config) (*grid, error) {
 	if cfg == nil {
 		var err error
@@ -62,25 +64,23 @@ func buildGrid(path string, cfg *config) (*grid, error) {
 		return nil, fmt.Errorf("health: %w", err)
 	}
 	bm := newBusinessMatcher(cfg)
-	var ways [][]osm.NodeID
-	need := map[osm.NodeID]bool{}
+	wayStart := []int{0} // way k's nodes are wayNodes[wayStart[k]:wayStart[k+1]]
+	var wayNodes []int64
 	_, err = f.Scan(osmfile.Filter{SkipNodes: true, SkipRelations: true, Way: func(w *osm.Way) bool { return bm.match(w.Tags) }}, func(o osm.Object) error {
 		w, ok := o.(*osm.Way)
 		if !ok {
 			return nil
 		}
-		ids := make([]osm.NodeID, len(w.Nodes))
-		for i, n := range w.Nodes {
-			ids[i] = n.ID
-			need[n.ID] = true
+		for _, n := range w.Nodes {
+			wayNodes = append(wayNodes, int64(n.ID))
 		}
-		ways = append(ways, ids)
+		wayStart = append(wayStart, len(wayNodes))
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("health: density: %w", err)
 	}
-	coords := make(map[osm.NodeID]orb.Point, len(need))
+	coords := osmfile.NewNodeCoords(slices.Clone(wayNodes))
 	var lon, lat []int32
 	add := func(p orb.Point) {
 		lon = append(lon, int32(math.Round(p[0]*posScale)))
@@ -88,36 +88,27 @@ func buildGrid(path string, cfg *config) (*grid, error) {
 	}
 	// The node filter runs on the decoder goroutines; it also grows the
 	// bounding box of all nodes, used when the header has no bounds.
-	var mu sync.Mutex
-	nodeBox := orb.Bound{Min: orb.Point{math.Inf(1), math.Inf(1)}, Max: orb.Point{math.Inf(-1), math.Inf(-1)}}
+	var box atomicBox
+	box.init()
 	h, err := f.Scan(osmfile.Filter{SkipWays: true, SkipRelations: true, Node: func(n *osm.Node) bool {
-		mu.Lock()
-		nodeBox = nodeBox.Extend(orb.Point{n.Lon, n.Lat})
-		mu.Unlock()
-		return need[n.ID] || bm.match(n.Tags)
+		box.extend(n.Lon, n.Lat)
+		coords.Record(n)
+		return bm.match(n.Tags)
 	}}, func(o osm.Object) error {
-		n, ok := o.(*osm.Node)
-		if !ok {
-			return nil
-		}
-		p := orb.Point{n.Lon, n.Lat}
-		if need[n.ID] {
-			coords[n.ID] = p
-		}
-		if bm.match(n.Tags) {
-			add(p)
+		if n, ok := o.(*osm.Node); ok {
+			add(orb.Point{n.Lon, n.Lat})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("health: density: %w", err)
 	}
-	for _, ids := range ways {
-		if p, ok := wayCentroid(ids, coords); ok {
+	for k := 0; k+1 < len(wayStart); k++ {
+		if p, ok := wayCentroid(wayNodes[wayStart[k]:wayStart[k+1]], coords); ok {
 			add(p)
 		}
 	}
-	bounds := nodeBox
+	bounds := box.bound()
 	if h.Bounds != nil {
 		bounds = orb.Bound{Min: orb.Point{h.Bounds.MinLon, h.Bounds.MinLat}, Max: orb.Point{h.Bounds.MaxLon, h.Bounds.MaxLat}}
 	}
@@ -127,14 +118,49 @@ func buildGrid(path string, cfg *config) (*grid, error) {
 	return newGrid(lon, lat, bounds), nil
 }
 
+// atomicBox is a bounding box that goroutines extend concurrently without
+// a lock: each side is the bits of a float64, moved by compare-and-swap,
+// and a point inside the box (nearly every point, soon) only reads.
+type atomicBox struct{ side [4]atomic.Uint64 } // min lon, min lat, max lon, max lat
+
+func (b *atomicBox) init() {
+	for k, v := range []float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)} {
+		b.side[k].Store(math.Float64bits(v))
+	}
+}
+
+// extend grows the box to hold (x, y).
+func (b *atomicBox) extend(x, y float64) {
+	move(&b.side[0], x, func(v, cur float64) bool { return v < cur })
+	move(&b.side[1], y, func(v, cur float64) bool { return v < cur })
+	move(&b.side[2], x, func(v, cur float64) bool { return v > cur })
+	move(&b.side[3], y, func(v, cur float64) bool { return v > cur })
+}
+
+// move sets side to v while beyond(v, side) holds.
+func move(side *atomic.Uint64, v float64, beyond func(v, cur float64) bool) {
+	for {
+		old := side.Load()
+		if !beyond(v, math.Float64frombits(old)) || side.CompareAndSwap(old, math.Float64bits(v)) {
+			return
+		}
+	}
+}
+
+// bound returns the box (Min above Max when nothing was added).
+func (b *atomicBox) bound() orb.Bound {
+	f := func(k int) float64 { return math.Float64frombits(b.side[k].Load()) }
+	return orb.Bound{Min: orb.Point{f(0), f(1)}, Max: orb.Point{f(2), f(3)}}
+}
+
 // wayCentroid returns the centroid of a way's nodes present in coords:
 // the area centroid of a closed way with an area, else the length-weighted
 // centroid of the line, else the single node. ok is false when no node is
 // present.
-func wayCentroid(ids []osm.NodeID, coords map[osm.NodeID]orb.Point) (orb.Point, bool) {
+func wayCentroid(ids []int64, coords *osmfile.NodeCoords) (orb.Point, bool) {
 	var ls orb.LineString
 	for _, id := range ids {
-		if p, ok := coords[id]; ok {
+		if p, ok := coords.Point(id); ok {
 			ls = append(ls, p)
 		}
 	}

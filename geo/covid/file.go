@@ -15,8 +15,9 @@ import (
 const FileName = "health.bin"
 
 // FileVersion is the version of the layer file format (bundle files and
-// the committed snapshot alike).
-const FileVersion = 1
+// the committed snapshot alike). 2: the density grid's quadkeys and
+// medians are stored, so that a load uses the grid in place.
+const FileVersion = 2
 
 var fileMagic = [8]byte{'G', 'E', 'O', 'H', 'L', 'T', 'H', 0}
 
@@ -50,6 +51,8 @@ const (
 	secGridBounds  = "grid.bounds"  // float64 x4: min lon, min lat, max lon, max lat
 	secGridLon     = "grid.lon"     // int32, 1e-7 degree, in quadkey order
 	secGridLat     = "grid.lat"     // int32
+	secGridKeys    = "grid.keys"    // uint64: the z20 quadkeys of the positions, sorted
+	secGridMedians = "grid.medians" // float64, per zoom 0..20: the median tile density
 	secAreaDensID  = "density.id"   // strings: record ids with a density
 	secAreaDensVal = "density.val"  // float64
 )
@@ -182,6 +185,8 @@ func (l *Layer) encode() (*binfmt.Writer, error) {
 		w.AddFloat64s(secGridBounds, []float64{b.Min[0], b.Min[1], b.Max[0], b.Max[1]})
 		w.AddInt32s(secGridLon, g.lon)
 		w.AddInt32s(secGridLat, g.lat)
+		w.AddUint64s(secGridKeys, g.keys)
+		w.AddFloat64s(secGridMedians, g.tileMedian[:])
 	}
 	if len(l.areaDensity) > 0 {
 		ids := sortedKeys(l.areaDensity)
@@ -325,10 +330,14 @@ func decode(f *binfmt.File) (*Layer, error) {
 		b := floats(secGridBounds)
 		lon, err1 := f.Int32s(secGridLon)
 		lat, err2 := f.Int32s(secGridLat)
-		if len(errs) > 0 || err1 != nil || err2 != nil || len(b) != 4 || len(lon) != len(lat) {
+		keys, err3 := f.Uint64s(secGridKeys)
+		medians := floats(secGridMedians)
+		if len(errs) > 0 || err1 != nil || err2 != nil || err3 != nil || len(b) != 4 {
 			return nil, fmt.Errorf("%w: density grid", binfmt.ErrCorrupt)
 		}
-		l.density = newGrid(lon, lat, orb.Bound{Min: orb.Point{b[0], b[1]}, Max: orb.Point{b[2], b[3]}})
+		if l.density, err = gridOf(lon, lat, keys, medians, orb.Bound{Min: orb.Point{b[0], b[1]}, Max: orb.Point{b[2], b[3]}}); err != nil {
+			return nil, fmt.Errorf("%w: %v", binfmt.ErrCorrupt, err)
+		}
 	}
 	if f.Has(secAreaDensID) {
 		ids, vals := strs(secAreaDensID), floats(secAreaDensVal)

@@ -347,7 +347,7 @@ func pack(bound orb.Bound, areas []Area, lines []Line, places []Place) *Layer {
 		l.bands[bi] = pool.band(feats, numAreas, bound, bd.CellM)
 	}
 	l.coords, l.ringOff, l.ringLen = pool.coords, pool.off, pool.len
-	l.setPlaces(append([]Place(nil), places...))
+	l.places = newPlaceTable(places)
 	return l
 }
 
@@ -413,7 +413,6 @@ func (rp *ringPool) band(feats []feature, numAreas int, bound orb.Bound, cellM f
 				box[0], box[1] = min(box[0], c[i]), min(box[1], c[i+1])
 				box[2], box[3] = max(box[2], c[i]), max(box[3], c[i+1])
 			}
-			bd.numPoints += int(n)
 		}
 		bd.class = append(bd.class, uint8(f.class))
 		bd.featRing = append(bd.featRing, uint32(len(bd.rings)))

@@ -108,21 +108,18 @@ type wayRef struct {
 	place *Place // a closed way's place label
 }
 
-// reader is what the two passes collected.
+// reader is what the passes collected.
 type reader struct {
-	wayNodes map[int64][]int64
-	areaWays []wayRef // closed ways of an area class (or a place)
-	lineWays []wayRef // railways
-	coast    []int64  // coastline ways
+	ways     osmfile.WayNodes // the node lists of the ways used, by id
+	areaWays []wayRef         // closed ways of an area class (or a place)
+	lineWays []wayRef         // railways
+	coast    []int64          // coastline ways
 	rels     []*osm.Relation
 	admin    map[int64]Class // way -> Border/Province
-	// nodeIDs are the needed nodes, sorted; nodePts their coordinates
-	// and nodeHave whether the file has them.
-	nodeIDs  []int64
-	nodePts  []orb.Point
-	nodeHave []bool
-	places   []Place
-	header   osmfile.Header
+	// coords are the positions of the ways' nodes.
+	coords *osmfile.NodeCoords
+	places []Place
+	header osmfile.Header
 }
 
 // wantRelation selects multipolygons of an area class and admin
@@ -172,8 +169,8 @@ func wantWay(w *osm.Way) bool {
 // again, is read in two: ways and relations together (keeping every way's
 // node list until the relations are known), then the nodes.
 func read(f *osmfile.File) (*reader, error) {
-	rd := &reader{wayNodes: map[int64][]int64{}, admin: map[int64]Class{}}
-	members := map[int64]struct{}{}
+	rd := &reader{admin: map[int64]Class{}}
+	var members []int64 // way members of the relations, sorted once known
 	onRelation := func(r *osm.Relation) {
 		rd.rels = append(rd.rels, r)
 		lc, isAdmin := adminLineClass(r.Tags)
@@ -181,7 +178,7 @@ func read(f *osmfile.File) (*reader, error) {
 			if m.Type != osm.TypeWay {
 				continue
 			}
-			members[m.Ref] = struct{}{}
+			members = append(members, m.Ref)
 			if isAdmin {
 				if c, ok := rd.admin[m.Ref]; !ok || lc < c {
 					rd.admin[m.Ref] = lc
@@ -189,13 +186,10 @@ func read(f *osmfile.File) (*reader, error) {
 			}
 		}
 	}
+	isMember := func(id int64) bool { _, ok := slices.BinarySearch(members, id); return ok }
 	onWay := func(w *osm.Way) {
-		ids := make([]int64, len(w.Nodes))
-		for i, n := range w.Nodes {
-			ids[i] = int64(n.ID)
-		}
 		id := int64(w.ID)
-		rd.wayNodes[id] = ids
+		rd.ways.Add(id, w.Nodes)
 		if !wantWay(w) {
 			return // a relation's member only
 		}
@@ -205,7 +199,8 @@ func read(f *osmfile.File) (*reader, error) {
 		if railwayLine(w.Tags) {
 			rd.lineWays = append(rd.lineWays, wayRef{id: id, class: Railway})
 		}
-		if len(ids) >= 4 && ids[0] == ids[len(ids)-1] && w.Tags.Find("area") != "no" {
+		n := w.Nodes
+		if len(n) >= 4 && n[0].ID == n[len(n)-1].ID && w.Tags.Find("area") != "no" {
 			c, isArea := areaClass(w.Tags)
 			ref := wayRef{id: id, class: c}
 			if p, isPlace := placeOf(w.Tags); isPlace {
@@ -230,10 +225,12 @@ func read(f *osmfile.File) (*reader, error) {
 		if err != nil {
 			return nil, err
 		}
+		slices.Sort(members)
+		members = slices.Compact(members)
 		_, err = f.Scan(osmfile.Filter{
 			SkipNodes: true, SkipRelations: true,
 			Way: func(w *osm.Way) bool {
-				if _, ok := members[int64(w.ID)]; ok && len(w.Nodes) >= 2 {
+				if len(w.Nodes) >= 2 && isMember(int64(w.ID)) {
 					return true
 				}
 				return wantWay(w)
@@ -260,47 +257,34 @@ func read(f *osmfile.File) (*reader, error) {
 		})
 		if err == nil {
 			// Keep the node lists of the members and the ways drawn.
-			drawn := map[int64]bool{}
-			for _, id := range rd.coast {
-				drawn[id] = true
-			}
+			slices.Sort(members)
+			members = slices.Compact(members)
+			var drawn []int64
+			drawn = append(drawn, rd.coast...)
 			for _, w := range rd.lineWays {
-				drawn[w.id] = true
+				drawn = append(drawn, w.id)
 			}
 			for _, w := range rd.areaWays {
-				drawn[w.id] = true
+				drawn = append(drawn, w.id)
 			}
-			for id := range rd.wayNodes {
-				if _, ok := members[id]; !ok && !drawn[id] {
-					delete(rd.wayNodes, id)
-				}
-			}
+			slices.Sort(drawn)
+			rd.ways.Keep(func(id int64) bool {
+				_, d := slices.BinarySearch(drawn, id)
+				return d || isMember(id)
+			})
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
 	members = nil
-	// The nodes needed, sorted, and their coordinates beside them.
-	n := 0
-	for _, ns := range rd.wayNodes {
-		n += len(ns)
-	}
-	need := make([]int64, 0, n)
-	for _, ns := range rd.wayNodes {
-		need = append(need, ns...)
-	}
-	slices.Sort(need)
-	need = slices.Compact(need)
-	rd.nodeIDs = need
-	rd.nodePts = make([]orb.Point, len(need))
-	rd.nodeHave = make([]bool, len(need))
+	rd.ways.Sort()
+	// The nodes needed, and the place nodes.
+	rd.coords = osmfile.NewNodeCoords(rd.ways.NodeIDs())
 	rd.header, err = f.Scan(osmfile.Filter{
 		SkipWays: true, SkipRelations: true,
 		Node: func(n *osm.Node) bool {
-			if _, ok := slices.BinarySearch(need, int64(n.ID)); ok {
-				return true
-			}
+			rd.coords.Record(n)
 			return n.Tags.Find("place") != ""
 		},
 	}, func(o osm.Object) error {
@@ -308,12 +292,8 @@ func read(f *osmfile.File) (*reader, error) {
 		if !ok {
 			return nil
 		}
-		p := geo.Round7Point(orb.Point{n.Lon, n.Lat})
-		if i, ok := slices.BinarySearch(need, int64(n.ID)); ok {
-			rd.nodePts[i], rd.nodeHave[i] = p, true
-		}
 		if pl, ok := placeOf(n.Tags); ok {
-			pl.Point = p
+			pl.Point = geo.Round7Point(orb.Point{n.Lon, n.Lat})
 			rd.places = append(rd.places, pl)
 		}
 		return nil
@@ -326,17 +306,17 @@ func read(f *osmfile.File) (*reader, error) {
 
 // way returns a way's points, nil when a node is missing.
 func (rd *reader) way(id int64) *osmarea.Way {
-	ns, ok := rd.wayNodes[id]
+	ns, ok := rd.ways.Nodes(id)
 	if !ok {
 		return nil
 	}
 	w := &osmarea.Way{ID: id, Nodes: ns, Points: make([]orb.Point, len(ns))}
 	for i, n := range ns {
-		k, ok := slices.BinarySearch(rd.nodeIDs, n)
-		if !ok || !rd.nodeHave[k] {
+		p, ok := rd.coords.Point(n)
+		if !ok {
 			return nil
 		}
-		w.Points[i] = rd.nodePts[k]
+		w.Points[i] = geo.Round7Point(p)
 	}
 	return w
 }
@@ -353,15 +333,13 @@ func (rd *reader) layer() (*Layer, *Report, error) {
 		bound = orb.Bound{Min: orb.Point{h.MinLon, h.MinLat}, Max: orb.Point{h.MaxLon, h.MaxLat}}
 	} else {
 		first := true
-		for k, p := range rd.nodePts {
-			if !rd.nodeHave[k] {
-				continue
-			}
+		rd.coords.Each(func(_ int64, p orb.Point) {
+			p = geo.Round7Point(p)
 			if first {
 				bound, first = orb.Bound{Min: p, Max: p}, false
 			}
 			bound = bound.Extend(p)
-		}
+		})
 		for _, p := range places {
 			bound = bound.Extend(p.Point)
 		}
@@ -460,9 +438,13 @@ func (rd *reader) layer() (*Layer, *Report, error) {
 		// Where the extract cuts its coast, that sea floods the land
 		// beyond the cut: the world base layer's coast closes it there
 		// (worldcoast.go).
+		seaIx := make([]*polygonIndex, len(sea))
+		for i, s := range sea {
+			seaIx[i] = newPolygonIndex(s)
+		}
 		flooded := func(p orb.Point) bool {
-			for _, s := range sea {
-				if s.Bound().Contains(p) && planar.PolygonContains(s, p) {
+			for _, s := range seaIx {
+				if s.bound.Contains(p) && s.contains(p) {
 					return true
 				}
 			}
@@ -498,6 +480,9 @@ func (rd *reader) layer() (*Layer, *Report, error) {
 			lines = append(lines, Line{Class: rd.admin[id], Line: orb.LineString(way.Points)})
 		}
 	}
+	// The ways and node positions are all used: let them go before the
+	// bands are made.
+	rd.ways, rd.coords = osmfile.WayNodes{}, nil
 	l := NewBounded(bound, areas, lines, places)
 	rep.Stats = l.Stats()
 	return l, rep, nil

@@ -95,65 +95,45 @@ func AssembleSea(ways []CoastWay, box orb.Bound) ([]orb.Polygon, CoastReport) {
 		}
 		open = append(open, c)
 	}
-	// segments of every chain, for crossing tests.
+	// The segments of every chain, for crossing tests: the chains as
+	// joined, and what the steps below add to them (gap closings and end
+	// extensions of a chain of the list, not of a rotated copy).
+	grid := newSegmentGrid(coastGridCell(box))
+	inChains := map[*chain]bool{}
+	for _, c := range chains {
+		inChains[c] = true
+		grid.addLine(c.pts)
+	}
 	// The coastline's own wiggles within coastSlackM of the segment's
 	// ends do not count (a chain often hooks back around its cut end).
 	near := func(p, q orb.Point) bool {
 		return math.Hypot((p[0]-q[0])*mt.kx, (p[1]-q[1])*mt.ky) < coastSlackM
 	}
 	crosses := func(a, b orb.Point) bool {
-		for _, c := range chains {
-			for i := 0; i+1 < len(c.pts); i++ {
-				p, q := c.pts[i], c.pts[i+1]
-				if (near(p, a) && near(q, a)) || (near(p, b) && near(q, b)) {
-					continue
-				}
-				if segmentsCross(a, b, p, q) {
-					return true
-				}
+		return grid.any(a, b, func(p, q orb.Point) bool {
+			if (near(p, a) && near(q, a)) || (near(p, b) && near(q, b)) {
+				return false
 			}
-		}
-		return false
+			return segmentsCross(a, b, p, q)
+		})
 	}
 	interior := func(p orb.Point) bool { return inBox(p) && !onEdge(p, box) }
 	// Close gaps: the nearest (end, start) pair inside the box first.
-	for {
-		best, bi, bj := math.Inf(1), -1, -1
-		for i, a := range open {
-			e := a.pts[len(a.pts)-1]
-			if !interior(e) {
-				continue
-			}
-			for j, b := range open {
-				s := b.pts[0]
-				if !interior(s) || (i == j && len(a.pts) < 3) {
-					continue
-				}
-				d := math.Hypot((e[0]-s[0])*mt.kx, (e[1]-s[1])*mt.ky)
-				if d < best && d <= MaxCoastGapM && !crosses(e, s) {
-					best, bi, bj = d, i, j
-				}
+	var rings []orb.Ring
+	open, rings, rep.GapsClosed = closeGaps(open, mt, interior, crosses, func(a, b *chain) {
+		if inChains[a] {
+			grid.add(a.pts[len(a.pts)-1], b.pts[0])
+			if !inChains[b] {
+				grid.addLine(b.pts)
 			}
 		}
-		if bi < 0 {
-			break
+	})
+	for _, r := range rings {
+		if planar.Area(r) > 0 {
+			islands = append(islands, r)
+		} else {
+			enclosed = append(enclosed, r)
 		}
-		rep.GapsClosed++
-		a, b := open[bi], open[bj]
-		if bi == bj {
-			// The chain closes on itself: a ring.
-			r := orb.Ring(append(append([]orb.Point(nil), a.pts...), a.pts[0]))
-			if planar.Area(r) > 0 {
-				islands = append(islands, r)
-			} else {
-				enclosed = append(enclosed, r)
-			}
-			open = append(open[:bi], open[bi+1:]...)
-			continue
-		}
-		a.pts = append(a.pts, b.pts...)
-		a.nodes = append(a.nodes, b.nodes...)
-		open = append(open[:bj], open[bj+1:]...)
 	}
 	// Extend the ends left inside the box to its edge.
 	for _, c := range open {
@@ -161,12 +141,18 @@ func AssembleSea(ways []CoastWay, box orb.Bound) ([]orb.Polygon, CoastReport) {
 			if q, ok := edgeProjection(p, box, mt, crosses); ok {
 				c.pts = append([]orb.Point{q}, c.pts...)
 				rep.EndsExtended++
+				if inChains[c] {
+					grid.add(q, p)
+				}
 			}
 		}
 		if p := c.pts[len(c.pts)-1]; interior(p) {
 			if q, ok := edgeProjection(p, box, mt, crosses); ok {
 				c.pts = append(c.pts, q)
 				rep.EndsExtended++
+				if inChains[c] {
+					grid.add(p, q)
+				}
 			}
 		}
 	}
@@ -196,10 +182,14 @@ func AssembleSea(ways []CoastWay, box orb.Bound) ([]orb.Polygon, CoastReport) {
 	case len(islands) > 0:
 		water = append(water, orb.Polygon{boxRing(box)})
 	}
+	outer := make([]*ringIndex, len(water))
+	for i := range water {
+		outer[i] = newRingIndex(water[i][0])
+	}
 	for _, isl := range islands {
 		rep.Islands++
 		for i := range water {
-			if planar.RingContains(water[i][0], isl[0]) {
+			if outer[i].contains(isl[0]) {
 				water[i] = append(water[i], reverse(isl))
 				break
 			}

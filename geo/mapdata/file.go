@@ -14,17 +14,21 @@ import (
 // FileName is the map layer's file in a bundle.
 const FileName = "mapdata.bin"
 
-// FileVersion is the version of the mapdata.bin format and content.
-const FileVersion = 2
+// FileVersion is the version of the mapdata.bin format and content. 3:
+// the places are stored in label order with their order by longitude, and
+// their names as offsets and bytes, all read in place.
+const FileVersion = 3
 
 // File format of mapdata.bin: a binfmt container with this magic and
 // version. Sections: "coords" (int32 x, y pairs, 1e-7 degree), "ring.off"
 // and "ring.len" (uint32, in points), per band N "bN.class" (uint8),
 // "bN.featring" (uint32, CSR into "bN.rings"), "bN.rings" (uint32 ring
 // numbers), "bN.box" (int32, 4 per feature), "bN.cells" and "bN.items"
-// (uint32, the grid's CSR); places "place.name" (strings), "place.kind"
-// and "place.capital" (uint8), "place.pop" (int64), "place.xy" (float64
-// lon, lat); "meta" (JSON: the bound, the bands and their grids).
+// (uint32, the grid's CSR); places, in label order: "place.name.off"
+// (uint32) and "place.name.str" (bytes), "place.kind" and "place.capital"
+// (uint8), "place.pop" (int64), "place.xy" (float64 lon, lat),
+// "place.bylon" (uint32: their numbers by longitude); "meta" (JSON: the
+// bound, the bands and their grids).
 var fileMagic = [8]byte{'G', 'S', 'M', 'A', 'P', 'D', 'T', 0}
 
 // fileMeta is the JSON "meta" section.
@@ -57,23 +61,7 @@ func (l *Layer) writer() *binfmt.Writer {
 		w.AddUint32s(p+"items", bd.grid.items)
 		m.Bands[i] = bandMeta{Band: Bands[i], NumAreas: bd.numAreas, Grid: bd.grid}
 	}
-	names := make([]string, len(l.places))
-	kinds := make([]uint8, len(l.places))
-	caps := make([]uint8, len(l.places))
-	pops := make([]int64, len(l.places))
-	xy := make([]float64, 0, 2*len(l.places))
-	for i, p := range l.places {
-		names[i], kinds[i], pops[i] = p.Name, uint8(p.Kind), int64(p.Population)
-		if p.Capital {
-			caps[i] = 1
-		}
-		xy = append(xy, p.Point[0], p.Point[1])
-	}
-	w.AddStrings("place.name", names)
-	w.AddUint8s("place.kind", kinds)
-	w.AddUint8s("place.capital", caps)
-	w.AddInt64s("place.pop", pops)
-	w.AddFloat64s("place.xy", xy)
+	l.places.write(w)
 	w.AddJSON("meta", m)
 	return w
 }
@@ -148,15 +136,7 @@ func fromFile(f *binfmt.File) (*Layer, error) {
 		get(func() (e error) { bd.grid.start, e = f.Uint32s(p + "cells"); return })
 		get(func() (e error) { bd.grid.items, e = f.Uint32s(p + "items"); return })
 	}
-	var names []string
-	var kinds, caps []uint8
-	var pops []int64
-	var xy []float64
-	get(func() (e error) { names, e = f.Strings("place.name"); return })
-	get(func() (e error) { kinds, e = f.Uint8s("place.kind"); return })
-	get(func() (e error) { caps, e = f.Uint8s("place.capital"); return })
-	get(func() (e error) { pops, e = f.Int64s("place.pop"); return })
-	get(func() (e error) { xy, e = f.Float64s("place.xy"); return })
+	get(func() error { return l.places.read(f) })
 	if err != nil {
 		return nil, fmt.Errorf("mapdata: %w", err)
 	}
@@ -171,28 +151,8 @@ func fromFile(f *binfmt.File) (*Layer, error) {
 			return nil, fmt.Errorf("%w: band %d is %+v, this build has %+v", errCorrupt, i, m.Bands[i].Band, Bands[i])
 		}
 	}
-	if len(kinds) != len(names) || len(caps) != len(names) || len(pops) != len(names) || len(xy) != 2*len(names) {
-		return nil, fmt.Errorf("%w: place arrays of different lengths", errCorrupt)
-	}
-	places := make([]Place, len(names))
-	for i := range names {
-		if int(kinds[i]) >= len(placeKindNames) {
-			return nil, fmt.Errorf("%w: place %d has kind %d", errCorrupt, i, kinds[i])
-		}
-		places[i] = Place{Name: names[i], Kind: PlaceKind(kinds[i]), Population: int(pops[i]), Capital: caps[i] != 0,
-			Point: orb.Point{xy[2*i], xy[2*i+1]}}
-	}
-	l.setPlaces(places)
 	if err := l.check(); err != nil {
 		return nil, err
-	}
-	for i := range l.bands {
-		bd := &l.bands[i]
-		for f := 0; f < len(bd.class); f++ {
-			for _, r := range bd.rings[bd.featRing[f]:bd.featRing[f+1]] {
-				bd.numPoints += int(l.ringLen[r])
-			}
-		}
 	}
 	return l, nil
 }

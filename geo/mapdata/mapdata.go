@@ -125,10 +125,9 @@ type Layer struct {
 	ringOff []uint32
 	ringLen []uint32
 	bands   [numBands]band
-	// places are in label order (sortPlaces), byLon their numbers by
+	// places are in label order (sortPlaces), with their numbers by
 	// longitude.
-	places []Place
-	byLon  []uint32
+	places placeTable
 	// bound is the extract's bounding box (the Land area).
 	bound orb.Bound
 }
@@ -136,13 +135,12 @@ type Layer struct {
 // band is the features of one zoom band: areas (in drawing order) then
 // lines, each a list of rings (an area's outer ring first) and a box.
 type band struct {
-	class     []uint8
-	featRing  []uint32 // feature -> first entry of rings; len features+1
-	rings     []uint32 // ring numbers
-	box       []int32  // minX, minY, maxX, maxY of each feature
-	grid      grid
-	numAreas  int // features [0, numAreas) are areas, the rest lines
-	numPoints int
+	class    []uint8
+	featRing []uint32 // feature -> first entry of rings; len features+1
+	rings    []uint32 // ring numbers
+	box      []int32  // minX, minY, maxX, maxY of each feature
+	grid     grid
+	numAreas int // features [0, numAreas) are areas, the rest lines
 }
 
 // grid is a uniform grid over a band's features: cell (cx, cy) lists the
@@ -328,15 +326,16 @@ func (l *Layer) Places(b orb.Bound) []Place {
 		return nil
 	}
 	// byLon lists the places by longitude: search the first in b's range.
-	i := sort.Search(len(l.byLon), func(i int) bool { return l.places[l.byLon[i]].Point[0] >= b.Min[0] })
+	t := &l.places
+	i := sort.Search(len(t.byLon), func(i int) bool { return t.xy[2*t.byLon[i]] >= b.Min[0] })
 	var ranks []uint32
-	for ; i < len(l.byLon); i++ {
-		r := l.byLon[i]
-		p := &l.places[r]
-		if p.Point[0] > b.Max[0] {
+	for ; i < len(t.byLon); i++ {
+		r := t.byLon[i]
+		x, y := t.xy[2*r], t.xy[2*r+1]
+		if x > b.Max[0] {
 			break
 		}
-		if p.Point[1] >= b.Min[1] && p.Point[1] <= b.Max[1] {
+		if y >= b.Min[1] && y <= b.Max[1] {
 			ranks = append(ranks, r)
 		}
 	}
@@ -346,21 +345,9 @@ func (l *Layer) Places(b orb.Bound) []Place {
 	slices.Sort(ranks)
 	out := make([]Place, len(ranks))
 	for k, r := range ranks {
-		out[k] = l.places[r]
+		out[k] = t.place(int(r))
 	}
 	return out
-}
-
-// setPlaces keeps ps in label order (sortPlaces) with their index by
-// longitude.
-func (l *Layer) setPlaces(ps []Place) {
-	l.places = ps
-	sortPlaces(l.places)
-	l.byLon = make([]uint32, len(ps))
-	for i := range l.byLon {
-		l.byLon[i] = uint32(i)
-	}
-	sort.SliceStable(l.byLon, func(i, j int) bool { return l.places[l.byLon[i]].Point[0] < l.places[l.byLon[j]].Point[0] })
 }
 
 // sortPlaces orders places by kind, then population (largest first),
@@ -392,7 +379,7 @@ type Stats struct {
 
 // Stats returns the layer's counts.
 func (l *Layer) Stats() Stats {
-	s := Stats{Areas: map[Class]int{}, Lines: map[Class]int{}, Places: len(l.places), Points: len(l.coords) / 2}
+	s := Stats{Areas: map[Class]int{}, Lines: map[Class]int{}, Places: l.places.len(), Points: len(l.coords) / 2}
 	for i := range l.bands {
 		s.BandFeatures[i] = len(l.bands[i].class)
 	}

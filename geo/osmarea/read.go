@@ -8,6 +8,7 @@ package osmarea
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/paulmach/orb"
@@ -85,84 +86,111 @@ type Result struct {
 	Header osmfile.Header
 }
 
-// Read reads the areas sel selects from f in two passes: ways and
-// relations (keeping the node lists of every way, since relations come
-// after the ways they use), then the nodes those areas need.
+// Read reads the areas sel selects from f. A PBF file is read in three
+// passes, each keeping only what the areas use: the relations, then their
+// member ways and the closed ways sel selects, then those ways' nodes. An
+// XML file, where every pass parses the whole file again, is read in two:
+// ways and relations together (keeping every way's node list until the
+// relations are known), then the nodes.
 func Read(f *osmfile.File, sel Selector) (*Result, error) {
-	wayNodes := map[int64][]int64{}
 	var rels []*osm.Relation
 	var areaWays []*osm.Way
+	var ways osmfile.WayNodes
 	res := &Result{}
-	_, err := f.Scan(osmfile.Filter{
-		SkipNodes: true,
-		Way:       func(w *osm.Way) bool { return len(w.Nodes) >= 2 },
-		Relation:  sel.Relation,
-	}, func(o osm.Object) error {
-		switch o := o.(type) {
-		case *osm.Way:
-			ids := make([]int64, len(o.Nodes))
-			for i, n := range o.Nodes {
-				ids[i] = int64(n.ID)
-			}
-			wayNodes[int64(o.ID)] = ids
-			if sel.Way != nil && ids[0] == ids[len(ids)-1] && len(ids) >= 4 && sel.Way(o) {
-				areaWays = append(areaWays, &osm.Way{ID: o.ID, Tags: o.Tags})
-			}
-		case *osm.Relation:
-			rels = append(rels, o)
+	// isArea reports whether a way is an area of its own.
+	isArea := func(w *osm.Way) bool {
+		n := w.Nodes
+		return sel.Way != nil && len(n) >= 4 && n[0].ID == n[len(n)-1].ID && sel.Way(w)
+	}
+	onWay := func(w *osm.Way, area bool) {
+		ways.Add(int64(w.ID), w.Nodes)
+		if area {
+			areaWays = append(areaWays, &osm.Way{ID: w.ID, Tags: w.Tags})
 		}
-		return nil
-	})
+	}
+	var err error
+	if f.Format() == osmfile.FormatPBF {
+		_, err = f.Scan(osmfile.Filter{SkipNodes: true, SkipWays: true, Relation: sel.Relation}, func(o osm.Object) error {
+			if r, ok := o.(*osm.Relation); ok {
+				rels = append(rels, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		members := memberWays(rels)
+		_, err = f.Scan(osmfile.Filter{SkipNodes: true, SkipRelations: true, Way: func(w *osm.Way) bool {
+			if len(w.Nodes) < 2 {
+				return false
+			}
+			_, member := slices.BinarySearch(members, int64(w.ID))
+			return member || isArea(w)
+		}}, func(o osm.Object) error {
+			if w, ok := o.(*osm.Way); ok {
+				onWay(w, isArea(w))
+			}
+			return nil
+		})
+	} else {
+		_, err = f.Scan(osmfile.Filter{
+			SkipNodes: true,
+			Way:       func(w *osm.Way) bool { return len(w.Nodes) >= 2 },
+			Relation:  sel.Relation,
+		}, func(o osm.Object) error {
+			switch o := o.(type) {
+			case *osm.Way:
+				onWay(o, isArea(o))
+			case *osm.Relation:
+				rels = append(rels, o)
+			}
+			return nil
+		})
+		if err == nil {
+			// Keep only the ways the areas use.
+			members := memberWays(rels)
+			area := make([]int64, len(areaWays))
+			for i, w := range areaWays {
+				area[i] = int64(w.ID)
+			}
+			slices.Sort(area)
+			ways.Keep(func(id int64) bool {
+				_, m := slices.BinarySearch(members, id)
+				_, a := slices.BinarySearch(area, id)
+				return m || a
+			})
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	// Keep only the ways the areas use, and collect their nodes.
-	used := map[int64][]int64{}
-	for _, r := range rels {
-		for _, m := range r.Members {
-			if m.Type == osm.TypeWay {
-				if ns, ok := wayNodes[m.Ref]; ok {
-					used[m.Ref] = ns
-				}
-			}
-		}
-	}
-	for _, w := range areaWays {
-		used[int64(w.ID)] = wayNodes[int64(w.ID)]
-	}
-	wayNodes = nil
-	need := map[int64]orb.Point{}
-	for _, ns := range used {
-		for _, n := range ns {
-			need[n] = orb.Point{}
-		}
-	}
-	coords := make(map[int64]orb.Point, len(need))
+	ways.Sort()
+	coords := osmfile.NewNodeCoords(ways.NodeIDs())
 	hdr, err := f.Scan(osmfile.Filter{
 		SkipWays: true, SkipRelations: true,
-		Node: func(n *osm.Node) bool { _, ok := need[int64(n.ID)]; return ok },
-	}, func(o osm.Object) error {
-		if n, ok := o.(*osm.Node); ok {
-			coords[int64(n.ID)] = geo.Round7Point(orb.Point{n.Lon, n.Lat})
-		}
-		return nil
-	})
+		Node: func(n *osm.Node) bool { coords.Record(n); return false },
+	}, func(osm.Object) error { return nil })
 	if err != nil {
 		return nil, err
 	}
 	res.Header = hdr
-	ways := make(map[int64]*Way, len(used))
-	for id, ns := range used {
+	// way returns a way's nodes and positions, Points nil when a node is
+	// missing from the file; nil when the way is.
+	way := func(id int64) *Way {
+		ns, ok := ways.Nodes(id)
+		if !ok {
+			return nil
+		}
 		w := &Way{ID: id, Nodes: ns, Points: make([]orb.Point, len(ns))}
 		for i, n := range ns {
-			p, ok := coords[n]
+			p, ok := coords.Point(n)
 			if !ok {
 				w.Points = nil
 				break
 			}
-			w.Points[i] = p
+			w.Points[i] = geo.Round7Point(p)
 		}
-		ways[id] = w
+		return w
 	}
 	res.Relations, res.Ways = len(rels), len(areaWays)
 	sort.Slice(rels, func(i, j int) bool { return rels[i].ID < rels[j].ID })
@@ -175,7 +203,7 @@ func Read(f *osmfile.File, sel Selector) (*Result, error) {
 			case m.Type == osm.TypeRelation && m.Role == "subarea":
 				subareas = append(subareas, m.Ref)
 			case m.Type == osm.TypeWay && isRingRole(m.Role):
-				w := ways[m.Ref]
+				w := way(m.Ref)
 				if w == nil || w.Points == nil {
 					missing++
 					continue
@@ -194,13 +222,28 @@ func Read(f *osmfile.File, sel Selector) (*Result, error) {
 	}
 	sort.Slice(areaWays, func(i, j int) bool { return areaWays[i].ID < areaWays[j].ID })
 	for _, w := range areaWays {
-		a := AssembleRings([]Member{{Way: ways[int64(w.ID)], Role: "outer"}})
+		a := AssembleRings([]Member{{Way: way(int64(w.ID)), Role: "outer"}})
 		if len(a.Polygons) == 0 {
 			continue
 		}
 		res.Areas = append(res.Areas, Area{ID: -int64(w.ID), Tags: w.Tags, Polygons: a.Polygons})
 	}
 	return res, nil
+}
+
+// memberWays returns the ids of the way members of rels, sorted, once
+// each.
+func memberWays(rels []*osm.Relation) []int64 {
+	var ids []int64
+	for _, r := range rels {
+		for _, m := range r.Members {
+			if m.Type == osm.TypeWay {
+				ids = append(ids, m.Ref)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // isRingRole reports whether a way member of that role belongs to the

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paulmach/osm"
@@ -46,7 +48,36 @@ type Header struct {
 type File struct {
 	path   string
 	format Format
-	gated  bool // a full gated pass found no plain nodes
+}
+
+// fileID identifies a file's content well enough to remember that it was
+// checked: its absolute path, size and modification time.
+type fileID struct {
+	path  string
+	size  int64
+	mtime int64
+}
+
+// verified holds the fileIDs of the PBF files a complete gated pass found
+// free of plain nodes, in this process: later passes over them, from any
+// File, skip the gate (which decompresses every block a second time, on
+// the goroutine that feeds the decoders).
+var verified sync.Map
+
+// gatedPasses counts the passes that went through the gate (tests).
+var gatedPasses atomic.Int64
+
+// idOf returns the fileID of the open file r found at path.
+func idOf(path string, r *os.File) (fileID, bool) {
+	st, err := r.Stat()
+	if err != nil {
+		return fileID{}, false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fileID{}, false
+	}
+	return fileID{path: abs, size: st.Size(), mtime: st.ModTime().UnixNano()}, true
 }
 
 // Open checks that the file at path exists and is an OSM file of a format
@@ -80,18 +111,32 @@ func (f *File) Format() Format { return f.format }
 // member slices beyond the call unless it owns them (objects are not
 // reused, so keeping them is safe, only costly). An error from fn stops
 // the pass and is returned; so is a decoding error, or ErrPlainNodes.
+//
+// A PBF file passes the gate (GatePBF) until one pass has read it whole
+// without error in this process: the gate sees every block whatever the
+// filter skips, so the file, unchanged since (same path, size and
+// modification time), is not checked again.
 func (f *File) Scan(filter Filter, fn func(osm.Object) error) (Header, error) {
 	r, err := os.Open(f.path)
 	if err != nil {
 		return Header{}, fmt.Errorf("osmfile: %w", err)
 	}
 	defer r.Close()
-	h, err := scan(r, f.format, filter, fn, !f.gated)
+	id, known := idOf(f.path, r)
+	gate := true
+	if known {
+		_, done := verified.Load(id)
+		gate = !done
+	}
+	if gate && f.format == FormatPBF {
+		gatedPasses.Add(1)
+	}
+	h, err := scan(r, f.format, filter, fn, gate)
 	if err != nil {
 		return h, fmt.Errorf("osmfile: %s: %w", f.Name(), err)
 	}
-	if f.format == FormatPBF && !filter.SkipNodes && !filter.SkipWays && !filter.SkipRelations {
-		f.gated = true
+	if f.format == FormatPBF && gate && known {
+		verified.Store(id, true)
 	}
 	return h, nil
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/paulmach/osm"
+
+	"github.com/geosvc/geosvc/geo/osmfile/extracts"
+	"github.com/geosvc/geosvc/internal/testenv"
 )
 
 const fixture = `<?xml version="1.0"?>
@@ -86,5 +89,31 @@ func TestDetectFormat(t *testing.T) {
 		if got := DetectFormat(tc.name, tc.head); got != tc.want {
 			t.Errorf("DetectFormat(%q) = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestGateOncePerFile: the gate checks a PBF file on the first pass that
+// reads it whole, then no more, from any File of that path.
+func TestGateOncePerFile(t *testing.T) {
+	path, err := extracts.Path("delaware")
+	if err != nil {
+		testenv.Skip(t, "%v", err)
+	}
+	relations := func() int {
+		f, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		if _, err := f.Scan(Filter{SkipNodes: true, SkipWays: true}, func(osm.Object) error { n++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := gatedPasses.Load()
+	first := relations()
+	second := relations()
+	if got := gatedPasses.Load() - before; got > 1 || first != second || first == 0 {
+		t.Errorf("%d gated passes for two scans (want at most 1), %d and %d relations", got, first, second)
 	}
 }

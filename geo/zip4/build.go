@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/osm"
@@ -61,9 +62,17 @@ func Build(opts BuildOptions) (Meta, error) {
 		if c := BoundaryCounties(opts.Boundaries, src.CountyFIPS); c != nil {
 			dopts.Counties = c
 		}
-		var rep *Report
-		features, rep = Derive(src.Roads, dopts)
-		meta = Meta{Source: SourceDerived, Derived: true, Input: src.Name, Report: rep}
+		// The features go into the layer as they are made (in order), so
+		// that they are never all held as Features.
+		var b layerBuilder
+		rep := derive(src.Roads, dopts, true, b.add)
+		src.Roads = nil
+		runtime.GC() // the street network is garbage: free it before the layer is joined
+		l := b.layer(Meta{Source: SourceDerived, Derived: true, Input: src.Name, Report: rep})
+		if err := l.WriteFile(opts.Out); err != nil {
+			return meta, err
+		}
+		return l.Meta(), nil
 	}
 	l := NewLayer(features, meta)
 	if err := l.WriteFile(opts.Out); err != nil {

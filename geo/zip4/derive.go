@@ -3,6 +3,8 @@ package zip4
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"sort"
 	"sync"
 
 	"github.com/paulmach/orb"
@@ -79,6 +81,23 @@ func (r *Report) String() string {
 // side of every block face with a TIGER ZIP, in a deterministic order
 // (by zip9). The result does not depend on Workers.
 func Derive(roads []Road, opts Options) ([]Feature, *Report) {
+	var features []Feature
+	rep := derive(roads, opts, false, func(f *Feature) { features = append(features, *f) })
+	return features, rep
+}
+
+// batchSides is about the number of face sides whose polygons are built
+// and held at once: whole ZIP5s, at least this many sides a batch.
+const batchSides = 1 << 15
+
+// derive is Derive handing the features to emit one at a time, in their
+// order (by zip9, then uid), instead of returning them: it builds the
+// polygons of a batch of ZIP5s at a time (the +4 codes of a ZIP5 depend
+// on its sides alone), so that the polygons of the whole network are
+// never held at once. emit may keep the feature and its geometry. With
+// dropNodes it drops the roads' node lists once the faces are cut (the
+// caller owns roads; the rest needs their points, ids and names only).
+func derive(roads []Road, opts Options, dropNodes bool, emit func(f *Feature)) *Report {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
@@ -89,89 +108,150 @@ func Derive(roads []Road, opts Options) ([]Feature, *Report) {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	rep := &Report{Roads: len(roads), MaxDepthM: opts.MaxDepth, SpacingM: opts.Spacing}
-	faces := splitFaces(roads, rep)
-	segs := newSegIndex(roads, faces)
-
-	type result struct {
-		ring orb.Ring
-		rep  orb.Point
-		why  string
+	faces, zips := splitFaces(roads, rep)
+	if dropNodes {
+		for i := range roads {
+			roads[i].Nodes = nil
+		}
 	}
-	results := make([][2]result, len(faces))
-	var wg sync.WaitGroup
-	next := make(chan int, 256)
+	segs := newSegIndex(roads)
+
+	// The sides with a ZIP5 (2*face+side), by ZIP5, then face and side.
+	var sides []int32
+	for fi := range faces {
+		for side := left; side <= right; side++ {
+			if faces[fi].zip[side] != 0 {
+				sides = append(sides, int32(2*fi+side))
+			}
+		}
+	}
+	zipOf := func(s int32) int32 { return faces[s/2].zip[s%2] }
+	sort.SliceStable(sides, func(i, j int) bool { return zipOf(sides[i]) < zipOf(sides[j]) })
+
+	pool := newSidePool(roads, faces, segs, opts)
+	defer pool.close()
+	for lo := 0; lo < len(sides); {
+		hi := lo + 1
+		for hi < len(sides) && (hi-lo < batchSides || zipOf(sides[hi]) == zipOf(sides[hi-1])) {
+			hi++
+		}
+		results := pool.run(sides[lo:hi])
+		for a := lo; a < hi; {
+			b := a + 1
+			for b < hi && zipOf(sides[b]) == zipOf(sides[a]) {
+				b++
+			}
+			emitZip(roads, faces, zips, zipOf(sides[a]), sides[a:b], results[a-lo:b-lo], opts.Counties, rep, emit)
+			a = b
+		}
+		lo = hi
+	}
+	return rep
+}
+
+// sideResult is the polygon of a face side, or why it has none.
+type sideResult struct {
+	ring orb.Ring
+	rep  orb.Point
+	why  string
+}
+
+// emitZip numbers the sides of ZIP5 zips[zi] (sides, in face order, and
+// their results) and emits their features in zip9 order.
+func emitZip(roads []Road, faces []face, zips []string, zi int32, sides []int32, results []sideResult, counties CountyFinder, rep *Report, emit func(*Feature)) {
+	z := zips[zi]
+	var fs []int
+	for k, s := range sides {
+		rep.Sides++
+		switch results[k].why {
+		case "":
+			if fi := int(s / 2); len(fs) == 0 || fs[len(fs)-1] != fi {
+				fs = append(fs, fi)
+			}
+		case "invalid":
+			rep.Invalid++
+		default:
+			rep.Degenerate++
+		}
+	}
+	at := func(fi, side int) int {
+		k, _ := slices.BinarySearch(sides, int32(2*fi+side))
+		return k
+	}
+	has := func(fi, side int) bool { return results[at(fi, side)].why == "" }
+	var features []Feature
+	numberZip(roads, faces, z, zi, fs, has, rep, func(fi, side, add int) {
+		f := &faces[fi]
+		res := &results[at(fi, side)]
+		sideName, letter := SideLeft, "L"
+		if side == right {
+			sideName, letter = SideRight, "R"
+		}
+		features = append(features, Feature{
+			UID:      fmt.Sprintf("w%d.%d.%s", roads[f.road].ID, f.index, letter),
+			Zip9:     fmt.Sprintf("%s%04d", z, add),
+			Street:   roads[f.road].Name,
+			Side:     sideName,
+			Geometry: orb.MultiPolygon{{res.ring}},
+			Rep:      res.rep,
+		})
+	})
+	sortFeatures(features)
+	for i := range features {
+		f := &features[i]
+		if counties != nil {
+			f.FIPS, _ = counties.CountyFIPS(f.Rep)
+		}
+		if f.FIPS == "" {
+			rep.NoFIPS++
+		}
+		rep.Features++
+		emit(f)
+	}
+}
+
+// sidePool builds side polygons on Options.Workers goroutines, each with
+// a sideBuilder of its own.
+type sidePool struct {
+	next    chan int
+	wg      sync.WaitGroup
+	sides   []int32
+	results []sideResult
+	stop    func()
+}
+
+func newSidePool(roads []Road, faces []face, segs *segIndex, opts Options) *sidePool {
+	p := &sidePool{next: make(chan int, 256)}
+	var workers sync.WaitGroup
 	for range opts.Workers {
-		wg.Add(1)
+		workers.Add(1)
 		go func() {
-			defer wg.Done()
-			b := &sideBuilder{roads: roads, faces: faces, segs: segs, maxDepth: opts.MaxDepth,
-				spacing: opts.Spacing, stamp: make([]int32, len(segs.segs))}
-			for fi := range next {
-				for side := left; side <= right; side++ {
-					if faces[fi].zip[side] == "" {
-						continue
-					}
-					r, p, why := b.sidePolygon(fi, side)
-					results[fi][side] = result{r, p, why}
-				}
+			defer workers.Done()
+			b := &sideBuilder{roads: roads, faces: faces, segs: segs, maxDepth: opts.MaxDepth, spacing: opts.Spacing}
+			for k := range p.next {
+				s := p.sides[k]
+				r, pt, why := b.sidePolygon(int(s/2), int(s%2))
+				p.results[k] = sideResult{r, pt, why}
+				p.wg.Done()
 			}
 		}()
 	}
-	for fi := range faces {
-		next <- fi
+	p.stop = func() {
+		close(p.next)
+		workers.Wait()
 	}
-	close(next)
-	wg.Wait()
-
-	has := map[sideKey]bool{}
-	for fi := range faces {
-		for side := left; side <= right; side++ {
-			if faces[fi].zip[side] == "" {
-				continue
-			}
-			rep.Sides++
-			switch results[fi][side].why {
-			case "":
-				has[sideKey{fi, side}] = true
-			case "invalid":
-				rep.Invalid++
-			default:
-				rep.Degenerate++
-			}
-		}
-	}
-	codes := assignPlus4(roads, faces, has, rep)
-	features := make([]Feature, 0, len(codes))
-	for fi := range faces {
-		for side := left; side <= right; side++ {
-			code, ok := codes[sideKey{fi, side}]
-			if !ok {
-				continue
-			}
-			f := &faces[fi]
-			res := results[fi][side]
-			sideName, letter := SideLeft, "L"
-			if side == right {
-				sideName, letter = SideRight, "R"
-			}
-			feat := Feature{
-				UID:      fmt.Sprintf("w%d.%d.%s", roads[f.road].ID, f.index, letter),
-				Zip9:     code,
-				Street:   roads[f.road].Name,
-				Side:     sideName,
-				Geometry: orb.MultiPolygon{{res.ring}},
-				Rep:      res.rep,
-			}
-			if opts.Counties != nil {
-				feat.FIPS, _ = opts.Counties.CountyFIPS(res.rep)
-			}
-			if feat.FIPS == "" {
-				rep.NoFIPS++
-			}
-			features = append(features, feat)
-		}
-	}
-	sortFeatures(features)
-	rep.Features = len(features)
-	return features, rep
+	return p
 }
+
+// run returns the results of the sides (2*face+side), in their order.
+func (p *sidePool) run(sides []int32) []sideResult {
+	p.sides, p.results = sides, make([]sideResult, len(sides))
+	p.wg.Add(len(sides))
+	for k := range sides {
+		p.next <- k
+	}
+	p.wg.Wait()
+	return p.results
+}
+
+func (p *sidePool) close() { p.stop() }

@@ -15,17 +15,19 @@ var fileMagic = [8]byte{'G', 'E', 'O', 'Z', 'I', 'P', '4', 0}
 
 // FileVersion is the version of zip4.bin: its format and the derivation
 // rules (a change of either renumbers codes, so older bundles go stale).
-// 2: self-closed loops are cut into two faces.
-const FileVersion = 2
+// 2: self-closed loops are cut into two faces. 3: the string columns are
+// offsets and bytes (read in place from the mapped file, no string table
+// decoded on load).
+const FileVersion = 3
 
 // Sections of zip4.bin.
 const (
 	secMeta      = "meta"       // JSON Meta
-	secUID       = "uid"        // strings, per feature
-	secZip9      = "zip9"       // strings, per feature
-	secFIPS      = "fips"       // strings, per feature
-	secStreet    = "street"     // strings, per feature
-	secSide      = "side"       // strings, per feature
+	secUID       = "uid"        // string column (strCol: NAME.off uint32, features+1; NAME.str bytes)
+	secZip9      = "zip9"       // string column
+	secFIPS      = "fips"       // string column
+	secStreet    = "street"     // string column
+	secSide      = "side"       // string column
 	secBBox      = "bbox"       // float64 x4 per feature
 	secRep       = "rep"        // float64 x2 per feature
 	secPolyStart = "poly.start" // uint32, features+1
@@ -41,11 +43,11 @@ const (
 func (l *Layer) WriteFile(dir string) error {
 	w := binfmt.NewWriter()
 	w.AddJSON(secMeta, l.meta)
-	w.AddStrings(secUID, l.uid)
-	w.AddStrings(secZip9, l.zip9)
-	w.AddStrings(secFIPS, l.fips)
-	w.AddStrings(secStreet, l.street)
-	w.AddStrings(secSide, l.side)
+	l.uid.write(w, secUID)
+	l.zip9.write(w, secZip9)
+	l.fips.write(w, secFIPS)
+	l.street.write(w, secStreet)
+	l.side.write(w, secSide)
 	w.AddFloat64s(secBBox, l.bbox)
 	w.AddFloat64s(secRep, l.rep)
 	w.AddUint32s(secPolyStart, l.polyStart)
@@ -61,8 +63,8 @@ func (l *Layer) WriteFile(dir string) error {
 	return nil
 }
 
-// Load reads the layer from dir/FileName. The layer's arrays alias the
-// file buffer; nothing is rebuilt.
+// Load reads the layer from dir/FileName. The layer's arrays, strings
+// included, alias the mapped file; nothing is decoded or rebuilt.
 func Load(dir string) (*Layer, error) {
 	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
 	if err != nil {
@@ -70,11 +72,8 @@ func Load(dir string) (*Layer, error) {
 	}
 	l := &Layer{}
 	errs := []error{f.JSON(secMeta, &l.meta)}
-	strs := func(name string, dst *[]string) {
-		v, err := f.Strings(name)
-		*dst = v
-		errs = append(errs, err)
-	}
+	l.n = l.meta.Features
+	strs := func(name string, dst *strCol) { errs = append(errs, dst.read(f, name, l.n)) }
 	floats := func(name string, dst *[]float64) {
 		v, err := f.Float64s(name)
 		*dst = v

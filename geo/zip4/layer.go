@@ -15,13 +15,14 @@ import (
 type Layer struct {
 	meta Meta
 
-	uid, zip9, fips, street, side []string
+	uid, zip9, fips, street, side strCol
 	bbox                          []float64 // 4 per feature: min lon, min lat, max lon, max lat
 	rep                           []float64 // 2 per feature: lon, lat
 	polyStart                     []uint32  // feature -> first polygon; len features+1
 	ringStart                     []uint32  // polygon -> first ring; len polygons+1
 	ptStart                       []uint32  // ring -> first point; len rings+1
 	coords                        []float64 // lon, lat pairs
+	n                             int       // features
 
 	cellStart []uint32 // grid cell -> first entry of cellIDs; len cells+1
 	cellIDs   []uint32 // feature indexes per cell
@@ -65,38 +66,85 @@ const (
 // the layer is features[i]. Features without polygons are kept but are
 // found only by zip9.
 func NewLayer(features []Feature, meta Meta) *Layer {
-	l := &Layer{meta: meta}
-	l.meta.Features = len(features)
-	n := len(features)
-	l.uid, l.zip9, l.fips = make([]string, n), make([]string, n), make([]string, n)
-	l.street, l.side = make([]string, n), make([]string, n)
-	l.bbox, l.rep = make([]float64, 0, 4*n), make([]float64, 0, 2*n)
-	l.polyStart = append(make([]uint32, 0, n+1), 0)
-	l.ringStart = []uint32{0}
-	l.ptStart = []uint32{0}
+	var b layerBuilder
 	for i := range features {
-		f := &features[i]
-		l.uid[i], l.zip9[i], l.fips[i], l.street[i], l.side[i] = f.UID, f.Zip9, f.FIPS, f.Street, f.Side
-		b := f.Geometry.Bound()
-		if len(f.Geometry) == 0 {
-			b = orb.Bound{Min: f.Rep, Max: f.Rep}
-		}
-		l.bbox = append(l.bbox, b.Min[0], b.Min[1], b.Max[0], b.Max[1])
-		l.rep = append(l.rep, f.Rep[0], f.Rep[1])
-		for _, poly := range f.Geometry {
-			for _, ring := range poly {
-				for _, p := range ring {
-					l.coords = append(l.coords, p[0], p[1])
-				}
-				l.ptStart = append(l.ptStart, uint32(len(l.coords)/2))
-			}
-			l.ringStart = append(l.ringStart, uint32(len(l.ptStart)-1))
-		}
-		l.polyStart = append(l.polyStart, uint32(len(l.ringStart)-1))
+		b.add(&features[i])
 	}
+	return b.layer(meta)
+}
+
+// layerBuilder makes a Layer of features added one at a time. Their
+// points are kept in chunks and joined once at the end, so that a large
+// layer is not copied each time its coordinates outgrow their array.
+type layerBuilder struct {
+	l      Layer
+	chunks [][]float64 // coordinates, full chunks
+	cur    []float64   // the chunk being filled
+	points int
+}
+
+// coordChunk is the number of coordinates (two per point) of a chunk.
+const coordChunk = 1 << 16
+
+// add appends feature f.
+func (b *layerBuilder) add(f *Feature) {
+	l := &b.l
+	if l.polyStart == nil {
+		l.polyStart, l.ringStart, l.ptStart = []uint32{0}, []uint32{0}, []uint32{0}
+	}
+	l.uid.add(f.UID)
+	l.zip9.add(f.Zip9)
+	l.fips.add(f.FIPS)
+	l.street.add(f.Street)
+	l.side.add(f.Side)
+	l.n++
+	bb := f.Geometry.Bound()
+	if len(f.Geometry) == 0 {
+		bb = orb.Bound{Min: f.Rep, Max: f.Rep}
+	}
+	l.bbox = append(l.bbox, bb.Min[0], bb.Min[1], bb.Max[0], bb.Max[1])
+	l.rep = append(l.rep, f.Rep[0], f.Rep[1])
+	for _, poly := range f.Geometry {
+		for _, ring := range poly {
+			for _, p := range ring {
+				if len(b.cur) == cap(b.cur) {
+					if b.cur != nil {
+						b.chunks = append(b.chunks, b.cur)
+					}
+					b.cur = make([]float64, 0, coordChunk)
+				}
+				b.cur = append(b.cur, p[0], p[1])
+			}
+			b.points += len(ring)
+			l.ptStart = append(l.ptStart, uint32(b.points))
+		}
+		l.ringStart = append(l.ringStart, uint32(len(l.ptStart)-1))
+	}
+	l.polyStart = append(l.polyStart, uint32(len(l.ringStart)-1))
+}
+
+// layer returns the layer of the features added, with its grid and zip9
+// order; the builder must not be used afterwards.
+func (b *layerBuilder) layer(meta Meta) *Layer {
+	l := &b.l
+	if l.polyStart == nil {
+		l.polyStart, l.ringStart, l.ptStart = []uint32{0}, []uint32{0}, []uint32{0}
+	}
+	l.meta = meta
+	l.meta.Features = l.n
+	l.coords = make([]float64, 0, 2*b.points)
+	for i, c := range append(b.chunks, b.cur) {
+		l.coords = append(l.coords, c...)
+		if i < len(b.chunks) {
+			b.chunks[i] = nil // the copied chunk can go
+		}
+	}
+	b.chunks, b.cur = nil, nil
 	l.buildGrid()
 	l.buildZip9()
-	return l
+	out := *l
+	b.l = Layer{}
+	return &out
 }
 
 // buildGrid sizes the grid to the features' extent and lists every
@@ -170,10 +218,10 @@ func (l *Layer) buildZip9() {
 	}
 	sort.Slice(l.byZip9, func(a, b int) bool {
 		i, j := l.byZip9[a], l.byZip9[b]
-		if l.zip9[i] != l.zip9[j] {
-			return l.zip9[i] < l.zip9[j]
+		if zi, zj := l.zip9.at(int(i)), l.zip9.at(int(j)); zi != zj {
+			return zi < zj
 		}
-		return l.uid[i] < l.uid[j]
+		return l.uid.at(int(i)) < l.uid.at(int(j))
 	})
 }
 
@@ -181,7 +229,7 @@ func (l *Layer) buildZip9() {
 func (l *Layer) Meta() Meta { return l.meta }
 
 // Len returns the number of features.
-func (l *Layer) Len() int { return len(l.zip9) }
+func (l *Layer) Len() int { return l.n }
 
 // At appends to dst the indexes of the features whose area contains p
 // (lon/lat), in increasing order, and returns it. Points on a boundary may
@@ -249,9 +297,9 @@ func ringCrossings(c []float64, p orb.Point) bool {
 // ByZip9 returns the indexes of the features with that nine-digit code
 // (usually one; an authoritative file may give a code several features).
 func (l *Layer) ByZip9(code string) []int {
-	lo := sort.Search(len(l.byZip9), func(k int) bool { return l.zip9[l.byZip9[k]] >= code })
+	lo := sort.Search(len(l.byZip9), func(k int) bool { return l.zip9.at(int(l.byZip9[k])) >= code })
 	var out []int
-	for k := lo; k < len(l.byZip9) && l.zip9[l.byZip9[k]] == code; k++ {
+	for k := lo; k < len(l.byZip9) && l.zip9.at(int(l.byZip9[k])) == code; k++ {
 		out = append(out, int(l.byZip9[k]))
 	}
 	return out
@@ -259,7 +307,7 @@ func (l *Layer) ByZip9(code string) []int {
 
 // Feature returns feature i, its geometry copied out of the layer.
 func (l *Layer) Feature(i int) Feature {
-	f := Feature{UID: l.uid[i], Zip9: l.zip9[i], FIPS: l.fips[i], Street: l.street[i], Side: l.side[i],
+	f := Feature{UID: l.uid.at(i), Zip9: l.zip9.at(i), FIPS: l.fips.at(i), Street: l.street.at(i), Side: l.side.at(i),
 		Rep: orb.Point{l.rep[2*i], l.rep[2*i+1]}}
 	for poly := l.polyStart[i]; poly < l.polyStart[i+1]; poly++ {
 		var pg orb.Polygon
@@ -283,14 +331,12 @@ func (l *Layer) Bound(i int) orb.Bound {
 }
 
 // Zip9 returns feature i's code.
-func (l *Layer) Zip9(i int) string { return l.zip9[i] }
+func (l *Layer) Zip9(i int) string { return l.zip9.at(i) }
 
 // check validates the flat arrays' lengths and offsets after a load.
 func (l *Layer) check() error {
-	n := len(l.zip9)
+	n := l.n
 	switch {
-	case len(l.uid) != n, len(l.fips) != n, len(l.street) != n, len(l.side) != n:
-		return fmt.Errorf("zip4: string tables of different lengths")
 	case len(l.bbox) != 4*n, len(l.rep) != 2*n, len(l.polyStart) != n+1, len(l.byZip9) != n:
 		return fmt.Errorf("zip4: feature arrays of different lengths")
 	}

@@ -1,7 +1,6 @@
 package zip4
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
@@ -31,64 +30,42 @@ import (
 // maxPlus4 is the largest add-on.
 const maxPlus4 = 9999
 
-// sideKey names one side of one face.
-type sideKey struct {
-	face int
-	side int
-}
-
-// assignPlus4 returns the nine-digit code of every face side that has a
-// ZIP5 (sides in has only), updating rep.
-func assignPlus4(roads []Road, faces []face, has map[sideKey]bool, rep *Report) map[sideKey]string {
-	byZip := map[string][]int{} // ZIP5 -> faces with a side in it
-	for fi := range faces {
-		seen := ""
+// numberZip numbers the sides of ZIP5 z (number zi in the faces' table)
+// by the +4 rule. fs are the faces
+// with a side in z that has a polygon (each face once, in any order; they
+// are sorted here); has tells which sides have one. set receives the
+// add-on of every numbered side; rep counts the ZIP5, its sequential
+// numbering and the sides beyond 9999.
+func numberZip(roads []Road, faces []face, z string, zi int32, fs []int, has func(fi, side int) bool, rep *Report, set func(fi, side, add int)) {
+	if len(fs) == 0 {
+		return
+	}
+	rep.ZIP5s++
+	orderFaces(roads, faces, fs)
+	sequential := 2*len(fs) > maxPlus4
+	if sequential {
+		rep.SequentialZips = append(rep.SequentialZips, z)
+	}
+	n := 0
+	for j, fi := range fs {
 		for side := left; side <= right; side++ {
-			z := faces[fi].zip[side]
-			if z == "" || z == seen || !has[sideKey{fi, side}] {
+			if faces[fi].zip[side] != zi || !has(fi, side) {
 				continue
 			}
-			byZip[z] = append(byZip[z], fi)
-			seen = z
-		}
-	}
-	zips := make([]string, 0, len(byZip))
-	for z := range byZip {
-		zips = append(zips, z)
-	}
-	sort.Strings(zips)
-	rep.ZIP5s = len(zips)
-	codes := map[sideKey]string{}
-	for _, z := range zips {
-		fs := byZip[z]
-		orderFaces(roads, faces, fs)
-		sequential := 2*len(fs) > maxPlus4
-		if sequential {
-			rep.SequentialZips = append(rep.SequentialZips, z)
-		}
-		n := 0
-		for j, fi := range fs {
-			for side := left; side <= right; side++ {
-				k := sideKey{fi, side}
-				if faces[fi].zip[side] != z || !has[k] {
-					continue
-				}
-				var add int
-				if sequential {
-					n++
-					add = n
-				} else {
-					add = 2*(j+1) - 1 + side
-				}
-				if add > maxPlus4 {
-					rep.Overflow++
-					continue
-				}
-				codes[k] = fmt.Sprintf("%s%04d", z, add)
+			var add int
+			if sequential {
+				n++
+				add = n
+			} else {
+				add = 2*(j+1) - 1 + side
 			}
+			if add > maxPlus4 {
+				rep.Overflow++
+				continue
+			}
+			set(fi, side, add)
 		}
 	}
-	return codes
 }
 
 // orderFaces sorts the faces of one ZIP5 by the +4 rule's key.

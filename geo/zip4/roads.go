@@ -103,19 +103,17 @@ func ReadOSM(path string) (*Source, error) {
 
 	// Pass 2: the positions of the streets' nodes, written by index so
 	// that the decoder goroutines never share a map write.
-	var ids []int64
+	n := 0
+	for _, r := range src.Roads {
+		n += len(r.Nodes)
+	}
+	ids := make([]int64, 0, n)
 	for _, r := range src.Roads {
 		ids = append(ids, r.Nodes...)
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	ids = compactInt64(ids)
-	pos := make([]orb.Point, len(ids))
-	found := make([]bool, len(ids))
+	coords := osmfile.NewNodeCoords(ids)
 	_, err = f.Scan(osmfile.Filter{SkipWays: true, SkipRelations: true, Node: func(n *osm.Node) bool {
-		i := sort.Search(len(ids), func(i int) bool { return ids[i] >= int64(n.ID) })
-		if i < len(ids) && ids[i] == int64(n.ID) {
-			pos[i], found[i] = orb.Point{n.Lon, n.Lat}, true
-		}
+		coords.Record(n)
 		return false
 	}}, func(osm.Object) error { return nil })
 	if err != nil {
@@ -125,20 +123,19 @@ func ReadOSM(path string) (*Source, error) {
 	// extract's edge loses the missing ends).
 	out := src.Roads[:0]
 	for _, r := range src.Roads {
-		var nodes []int64
-		var pts []orb.Point
+		pts := make([]orb.Point, 0, len(r.Nodes))
+		nodes := r.Nodes[:0] // in place: the list is the road's own
 		for _, id := range r.Nodes {
-			i := sort.Search(len(ids), func(i int) bool { return ids[i] >= id })
-			if !found[i] {
-				continue
+			if p, ok := coords.Point(id); ok {
+				nodes, pts = append(nodes, id), append(pts, p)
 			}
-			nodes, pts = append(nodes, id), append(pts, pos[i])
 		}
 		if len(nodes) >= 2 {
 			r.Nodes, r.Points = nodes, pts
 			out = append(out, r)
 		}
 	}
+	clear(src.Roads[len(out):])
 	src.Roads = out
 	return src, nil
 }
@@ -170,18 +167,4 @@ func countyFIPS(tags osm.Tags) string {
 		return v
 	}
 	return ""
-}
-
-// compactInt64 drops adjacent duplicates of a sorted slice.
-func compactInt64(s []int64) []int64 {
-	if len(s) == 0 {
-		return s
-	}
-	out := s[:1]
-	for _, v := range s[1:] {
-		if v != out[len(out)-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }

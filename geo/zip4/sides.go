@@ -2,6 +2,7 @@ package zip4
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/paulmach/orb"
@@ -61,9 +62,18 @@ type xy struct{ x, y float64 }
 
 // cand is a street segment near a face, projected.
 type cand struct {
-	ax, ay, bx, by float64
-	own            bool    // a segment of the face itself
-	s0, s1         float64 // its arc range along the face (own only)
+	ax, ay, bx, by         float64
+	dx, dy, l2             float64 // b - a and its squared length
+	minX, minY, maxX, maxY float64 // the box
+	own                    bool    // a segment of the face itself
+	s0, s1                 float64 // its arc range along the face (own only)
+}
+
+// newCand returns the candidate segment a-b.
+func newCand(ax, ay, bx, by float64) cand {
+	dx, dy := bx-ax, by-ay
+	return cand{ax: ax, ay: ay, bx: bx, by: by, dx: dx, dy: dy, l2: dx*dx + dy*dy,
+		minX: math.Min(ax, bx), minY: math.Min(ay, by), maxX: math.Max(ax, bx), maxY: math.Max(ay, by)}
 }
 
 // sideBuilder builds face side polygons; one per goroutine.
@@ -74,12 +84,12 @@ type sideBuilder struct {
 	maxDepth float64
 	spacing  float64
 
-	stamp    []int32 // segment id -> last face that gathered it
-	cands    []cand
-	near     []cand // other streets near the current sample
-	self     []cand // the face's own segments near the current sample
-	samples  []sample
-	stampCtr int32
+	ids     []uint32  // the segments near the current face
+	arc     []float64 // the current face's arc length at the start of each segment
+	cands   []cand
+	near    []cand // other streets near the current sample
+	self    []cand // the face's own segments near the current sample
+	samples []sample
 }
 
 // sample is one ray origin on a face.
@@ -223,69 +233,94 @@ func (b *sideBuilder) densify(own []xy, before, after *xy, sign float64) {
 }
 
 // gather collects, projected, the street segments within twice the depth
-// of face fi into b.cands.
+// of face fi into b.cands. The face's own segments carry their arc range
+// along the face, summed from its start as the face is walked.
 func (b *sideBuilder) gather(fi int, pts []orb.Point, proj geo.LocalProjection, ox, oy float64) {
-	b.stampCtr++
+	f := &b.faces[fi]
+	b.arc = b.arc[:0]
+	s := 0.0
+	for i := 1; i < len(pts); i++ {
+		d := geo.HaversineM(pts[i-1], pts[i])
+		b.arc = append(b.arc, s)
+		s += d
+	}
 	bound := orb.MultiPoint(pts).Bound()
 	reach := 2 * b.maxDepth
 	dLat := reach / (geo.EarthRadiusM * math.Pi / 180)
 	dLon := dLat / math.Max(0.01, math.Cos(bound.Center()[1]*math.Pi/180))
 	bound.Min[0], bound.Min[1] = bound.Min[0]-dLon, bound.Min[1]-dLat
 	bound.Max[0], bound.Max[1] = bound.Max[0]+dLon, bound.Max[1]+dLat
-	b.cands = b.cands[:0]
-	b.segs.query(bound, func(id int32) {
-		if b.stamp[id] == b.stampCtr {
-			return
+	b.cands, b.ids = b.cands[:0], b.ids[:0]
+	b.segs.query(bound, func(id uint32) { b.ids = append(b.ids, id) })
+	slices.Sort(b.ids)
+	for _, id := range slices.Compact(b.ids) {
+		road, i, pa, pb := b.segs.points(id)
+		ax, ay := proj.XY(pa)
+		bx, by := proj.XY(pb)
+		c := newCand(ax-ox, ay-oy, bx-ox, by-oy)
+		if road == int(f.road) && i > int(f.from) && i <= int(f.to) {
+			c.own = true
+			c.s0 = b.arc[i-int(f.from)-1]
+			c.s1 = c.s0 + geo.HaversineM(pa, pb)
 		}
-		b.stamp[id] = b.stampCtr
-		s := &b.segs.segs[id]
-		ax, ay := proj.XY(s.a)
-		bx, by := proj.XY(s.b)
-		b.cands = append(b.cands, cand{ax: ax - ox, ay: ay - oy, bx: bx - ox, by: by - oy,
-			own: s.face == int32(fi), s0: s.s0, s1: s.s1})
-	})
+		b.cands = append(b.cands, c)
+	}
 }
 
 // depth returns how far the ray of sample sm reaches.
 func (b *sideBuilder) depth(sm *sample) float64 {
 	reach := 2 * b.maxDepth
 	b.near, b.self = b.near[:0], b.self[:0]
-	for _, c := range b.cands {
-		if math.Min(c.ax, c.bx) > sm.p.x+reach || math.Max(c.ax, c.bx) < sm.p.x-reach ||
-			math.Min(c.ay, c.by) > sm.p.y+reach || math.Max(c.ay, c.by) < sm.p.y-reach {
+	// The ray's box: another street farther than maxDepth from every
+	// point of the ray is never nearer than the face (whose distance is
+	// at most the depth), so it is left out of the searches below. The
+	// margin keeps that true of distances as computed.
+	end := xy{sm.p.x + b.maxDepth*sm.n.x, sm.p.y + b.maxDepth*sm.n.y}
+	rx0, rx1 := math.Min(sm.p.x, end.x), math.Max(sm.p.x, end.x)
+	ry0, ry1 := math.Min(sm.p.y, end.y), math.Max(sm.p.y, end.y)
+	far := b.maxDepth + 1e-6
+	for i := range b.cands {
+		c := &b.cands[i]
+		minX, maxX, minY, maxY := c.minX, c.maxX, c.minY, c.maxY
+		if minX > sm.p.x+reach || maxX < sm.p.x-reach || minY > sm.p.y+reach || maxY < sm.p.y-reach {
 			continue
 		}
 		if c.own && sm.s >= c.s0-reach && sm.s <= c.s1+reach {
-			b.self = append(b.self, c) // the face near the sample
+			b.self = append(b.self, *c) // the face near the sample
 			continue
 		}
-		b.near = append(b.near, c)
+		gx := math.Max(0, math.Max(minX-rx1, rx0-maxX))
+		gy := math.Max(0, math.Max(minY-ry1, ry0-maxY))
+		if gx*gx+gy*gy >= far*far {
+			continue
+		}
+		b.near = append(b.near, *c)
 	}
 	if len(b.near) == 0 {
 		return b.maxDepth
 	}
-	// h: how much nearer the face is than every other street, at depth
-	// t. The face's distance is at most t (t exactly on a straight
-	// stretch, less inside a bend, where the bisecting ray runs at the
-	// same distance from both sides).
-	h := func(t float64) float64 {
+	// below(t): whether another street is more than depthTol nearer
+	// than the face at depth t. The face's distance is at most t (t
+	// exactly on a straight stretch, less inside a bend, where the
+	// bisecting ray runs at the same distance from both sides).
+	below := func(t float64) bool {
 		px, py := sm.p.x+t*sm.n.x, sm.p.y+t*sm.n.y
 		own := t
 		if len(b.self) > 0 {
 			own = math.Min(t, nearest(b.self, px, py))
 		}
-		return nearest(b.near, px, py) - own
+		return nearerThan(b.near, px, py, own)
 	}
-	if h(b.maxDepth) >= -depthTol {
+	if !below(b.maxDepth) {
 		return b.maxDepth
 	}
-	if h(minDepth) < -depthTol {
+	if below(minDepth) {
 		return minDepth
 	}
 	lo, hi := minDepth, b.maxDepth
 	for range 16 {
 		mid := (lo + hi) / 2
-		if h(mid) >= -depthTol {
+		if !below(mid) {
 			lo = mid
 		} else {
 			hi = mid
@@ -299,20 +334,40 @@ func (b *sideBuilder) depth(sm *sample) float64 {
 func nearest(cs []cand, px, py float64) float64 {
 	best := math.Inf(1)
 	for i := range cs {
-		c := &cs[i]
-		dx, dy := c.bx-c.ax, c.by-c.ay
-		wx, wy := px-c.ax, py-c.ay
-		l2 := dx*dx + dy*dy
-		u := 0.0
-		if l2 > 0 {
-			u = math.Max(0, math.Min(1, (wx*dx+wy*dy)/l2))
-		}
-		ex, ey := wx-u*dx, wy-u*dy
-		if d := ex*ex + ey*ey; d < best {
+		if d := dist2(&cs[i], px, py); d < best {
 			best = d
 		}
 	}
 	return math.Sqrt(best)
+}
+
+// nearerThan reports whether nearest(cs, px, py) - own < -depthTol: some
+// segment of cs more than depthTol nearer to (px, py) than own. It stops
+// at the first segment that decides it (the distance only falls as
+// segments are added), so the answer is the one the full minimum gives.
+func nearerThan(cs []cand, px, py, own float64) bool {
+	best := math.Inf(1)
+	for i := range cs {
+		if d := dist2(&cs[i], px, py); d < best {
+			best = d
+			if math.Sqrt(best)-own < -depthTol {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dist2 returns the squared distance from (px, py) to segment c.
+func dist2(c *cand, px, py float64) float64 {
+	dx, dy, l2 := c.dx, c.dy, c.l2
+	wx, wy := px-c.ax, py-c.ay
+	u := 0.0
+	if l2 > 0 {
+		u = math.Max(0, math.Min(1, (wx*dx+wy*dy)/l2))
+	}
+	ex, ey := wx-u*dx, wy-u*dy
+	return ex*ex + ey*ey
 }
 
 // capConvergence shortens adjacent rays that would cross (inside a bend)
