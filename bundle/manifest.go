@@ -70,11 +70,17 @@ func (m Manifest) Name() string {
 	return name
 }
 
-// LayerNames returns the names of the layers.
+// LayerNames returns the names of the layers, in build order. A layer
+// written as several files ("routing", "routing.snap", "routing.cch",
+// ...) is named once.
 func (m Manifest) LayerNames() []string {
-	out := make([]string, len(m.Layers))
-	for i, l := range m.Layers {
-		out[i] = l.Name
+	out := make([]string, 0, len(m.Layers))
+	for _, l := range m.Layers {
+		name, _, _ := strings.Cut(l.Name, ".")
+		if len(out) > 0 && out[len(out)-1] == name {
+			continue
+		}
+		out = append(out, name)
 	}
 	return out
 }

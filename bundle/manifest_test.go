@@ -3,6 +3,7 @@ package bundle
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -82,5 +83,26 @@ func TestWriteReadStale(t *testing.T) {
 	}
 	if _, err := Read(t.TempDir()); !os.IsNotExist(err) {
 		t.Errorf("Read(empty dir) = %v, want not-exist", err)
+	}
+}
+
+func TestLayerNamesFoldsParts(t *testing.T) {
+	tests := []struct {
+		layers []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{"routing"}, "routing"},
+		{[]string{"routing", "routing.snap", "routing.cch", "routing.fastest", "routing.shortest", "boundaries", "zip4"}, "routing,boundaries,zip4"},
+		{[]string{"boundaries", "geocode", "mapdata"}, "boundaries,geocode,mapdata"},
+	}
+	for _, tc := range tests {
+		var m Manifest
+		for _, n := range tc.layers {
+			m.Layers = append(m.Layers, Layer{Name: n})
+		}
+		if got := strings.Join(m.LayerNames(), ","); got != tc.want {
+			t.Errorf("LayerNames(%v) = %q, want %q", tc.layers, got, tc.want)
+		}
 	}
 }

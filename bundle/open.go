@@ -111,29 +111,62 @@ func OpenRouting(dir string) (*Bundle, error) {
 	return &Bundle{Dir: dir, ID: id, Manifest: m, Graph: g}, nil
 }
 
-// openLayers opens the layers besides the graph, the boundary layer
-// first: the time-zone index takes its areas.
+// openLayers opens the layers besides the graph, each on a goroutine of
+// its own (they are independent, except the time-zone index, which
+// takes the boundary layer's areas and so follows it): start-up takes
+// as long as the slowest chain, not the sum. The first error in layer
+// order is returned.
 func (b *Bundle) openLayers() error {
-	var err error
-	if b.Boundaries, err = boundary.Load(b.Dir); err != nil {
-		return fmt.Errorf("layer %s: %w", LayerBoundaries, err)
+	errs := make([]error, 5)
+	var wg sync.WaitGroup
+	run := func(i int, f func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f()
+		}()
 	}
-	if b.Zip4, err = zip4.Load(b.Dir); err != nil {
-		return fmt.Errorf("layer %s: %w", LayerZip4, err)
-	}
-	start := time.Now()
-	if b.TimeZones, err = timezone.NewIndex(timezone.Options{Areas: boundaryAreas{b.Boundaries}, Clock: time.Now}); err != nil {
-		return fmt.Errorf("layer %s: %w", LayerTimeZone, err)
-	}
-	slog.Info("time-zone layer loaded", "with_areas", true, "took", time.Since(start).Round(time.Millisecond))
-	if b.Geocoder, err = geocode.Load(b.Dir); err != nil {
-		return fmt.Errorf("layer %s: %w", LayerGeocode, err)
-	}
-	if b.Covid, err = covid.Load(b.Dir); err != nil {
-		return fmt.Errorf("layer %s: %w", LayerCovid, err)
-	}
-	if b.Map, err = mapdata.Load(b.Dir); err != nil {
-		return fmt.Errorf("layer %s: %w", LayerMap, err)
+	run(0, func() error {
+		var err error
+		if b.Boundaries, err = boundary.Load(b.Dir); err != nil {
+			return fmt.Errorf("layer %s: %w", LayerBoundaries, err)
+		}
+		start := time.Now()
+		if b.TimeZones, err = timezone.NewIndex(timezone.Options{Areas: boundaryAreas{b.Boundaries}, Clock: time.Now}); err != nil {
+			return fmt.Errorf("layer %s: %w", LayerTimeZone, err)
+		}
+		slog.Info("time-zone layer loaded", "with_areas", true, "took", time.Since(start).Round(time.Millisecond))
+		return nil
+	})
+	run(1, func() (err error) {
+		if b.Zip4, err = zip4.Load(b.Dir); err != nil {
+			err = fmt.Errorf("layer %s: %w", LayerZip4, err)
+		}
+		return err
+	})
+	run(2, func() (err error) {
+		if b.Geocoder, err = geocode.Load(b.Dir); err != nil {
+			err = fmt.Errorf("layer %s: %w", LayerGeocode, err)
+		}
+		return err
+	})
+	run(3, func() (err error) {
+		if b.Covid, err = covid.Load(b.Dir); err != nil {
+			err = fmt.Errorf("layer %s: %w", LayerCovid, err)
+		}
+		return err
+	})
+	run(4, func() (err error) {
+		if b.Map, err = mapdata.Load(b.Dir); err != nil {
+			err = fmt.Errorf("layer %s: %w", LayerMap, err)
+		}
+		return err
+	})
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
