@@ -135,7 +135,7 @@ func ListenAdmin(opts AdminOptions) (*AdminListener, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	a := &AdminListener{ln: ln, url: listenerURL(ln.Addr())}
+	a := &AdminListener{ln: ln, url: ListenerURL(ln.Addr())}
 	if rdb != nil {
 		a.mon = asynqmon.New(asynqmon.Options{RootPath: "/admin/queues", RedisConnOpt: redisClientOpt{rdb}})
 		mux.Handle("/admin/queues/", a.mon)
@@ -192,8 +192,9 @@ func (a *AdminListener) Shutdown(ctx context.Context) {
 	}
 }
 
-// listenerURL is the URL a local client reaches addr at.
-func listenerURL(addr net.Addr) string {
+// ListenerURL returns the URL a local client reaches the listener at
+// addr at ("localhost" for an unspecified address).
+func ListenerURL(addr net.Addr) string {
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
 		return "http://" + addr.String()

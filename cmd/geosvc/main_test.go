@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"os"
 	"strings"
 	"testing"
@@ -79,23 +78,6 @@ func TestVersionBundle(t *testing.T) {
 	out, _ := capture(t, func() { run([]string{"version", "--bundle"}, os.Stderr) })
 	if got := strings.TrimSpace(out); got != bundle.Version() || !strings.HasPrefix(got, "1.") {
 		t.Errorf("version --bundle = %q, want %q", got, bundle.Version())
-	}
-}
-
-func TestBaseURL(t *testing.T) {
-	tests := []struct{ addr, want string }{
-		{"[::]:8080", "http://localhost:8080"},
-		{"0.0.0.0:8080", "http://localhost:8080"},
-		{"127.0.0.1:9000", "http://127.0.0.1:9000"},
-	}
-	for _, tt := range tests {
-		a, err := net.ResolveTCPAddr("tcp", tt.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := baseURL(a); got != tt.want {
-			t.Errorf("baseURL(%s) = %s, want %s", tt.addr, got, tt.want)
-		}
 	}
 }
 

@@ -200,7 +200,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 			return err
 		}
 		go func() { httpErr <- srv.Serve(ln) }()
-		url := baseURL(ln.Addr())
+		url := api.ListenerURL(ln.Addr())
 		log.Info("HTTP listening", "url", url)
 		fmt.Fprintf(os.Stdout, "geosvc %s listening on %s\n", r.name, url)
 		if cfg.Auth.Demo {
@@ -354,18 +354,6 @@ func openFor(r role) func(string) (*bundle.Bundle, error) {
 // serverURLs are a started server's base URLs: the public API's and the
 // admin listener's ("" when it is off).
 type serverURLs struct{ api, admin string }
-
-// baseURL is the URL a local client reaches addr at.
-func baseURL(addr net.Addr) string {
-	host, port, err := net.SplitHostPort(addr.String())
-	if err != nil {
-		return "http://" + addr.String()
-	}
-	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
-		host = "localhost"
-	}
-	return "http://" + net.JoinHostPort(host, port)
-}
 
 // announceDemo ensures the demo key and prints it (or, when an earlier
 // start created it and only its hash is stored, its id).
