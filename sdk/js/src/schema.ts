@@ -1883,16 +1883,19 @@ export interface operations {
                      *       "version": "v0.9.0",
                      *       "data": {
                      *         "name": "delaware-latest",
-                     *         "bundle_version": "1.2+boundaries/2,zip4/2,timezone/0,geocode/6",
+                     *         "id": "6b75b23bbe74",
+                     *         "bundle_version": "1.6+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
                      *         "osm_timestamp": "2016-08-10T19:28:03Z",
                      *         "built_at": "2026-05-01T09:14:02Z",
-                     *         "nodes": 169252,
+                     *         "nodes": 171880,
                      *         "edges": 94513,
                      *         "layers": [
                      *           "routing",
                      *           "boundaries",
                      *           "zip4",
-                     *           "geocode"
+                     *           "geocode",
+                     *           "health",
+                     *           "mapdata"
                      *         ],
                      *         "bbox": [
                      *           -75.789,
