@@ -39,6 +39,9 @@ type Options struct {
 	// CovidNYT is the New York Times us-states.csv (free for
 	// non-commercial use only, never shipped): US state records from it.
 	CovidNYT string
+	// Contraction is how the fastest and shortest hierarchies are made
+	// (routing.Contraction; the zero value is auto).
+	Contraction routing.Contraction
 	// IfStale does nothing when Out already holds a bundle of this
 	// version built from the same files.
 	IfStale bool
@@ -147,7 +150,7 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	// the bundle directory as it is built.
 	countries := extractCountries(net.Vertices)
 	osmTime := net.Timestamp.UTC()
-	g, rep, err := routing.Build(net, prof, routing.WithDir(opts.Out), routing.WithStages(func(name string) func() {
+	g, rep, err := routing.Build(net, prof, routing.WithDir(opts.Out), routing.WithContraction(opts.Contraction), routing.WithStages(func(name string) func() {
 		st := opts.Progress.Start(name, nil)
 		return func() { st.Done() }
 	}))

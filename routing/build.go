@@ -24,8 +24,15 @@ const smallComponent = 1000
 type BuildOption func(*buildOptions)
 
 type buildOptions struct {
-	stage func(name string) (done func())
-	dir   string
+	stage       func(name string) (done func())
+	dir         string
+	contraction Contraction
+}
+
+// WithContraction selects how Build makes the two contraction
+// hierarchies (default ContractionAuto).
+func WithContraction(c Contraction) BuildOption {
+	return func(o *buildOptions) { o.contraction = c }
 }
 
 // WithStages has Build announce each of its stages (the edge-based graph,
@@ -116,14 +123,30 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	if err != nil {
 		return nil, rep, fmt.Errorf("routing: CCH topology: %w", err)
 	}
+	greedy := o.contraction.greedy(len(g.base.nodeEdge))
+	rep.Greedy = greedy
+	var contracted [2]*ch.Hierarchy
+	if greedy {
+		done := stage("routing: fastest and shortest hierarchies (greedy contraction)")
+		contracted = g.contractBoth(&rep.ContractTime)
+		done()
+		if baseFile != nil {
+			baseFile.Release()
+		}
+	}
 	for m := chFastest; m <= chShortest; m++ {
 		t0 := time.Now()
-		done := stage("routing: " + m.String() + " hierarchy (perfect customization)")
-		w := g.hierarchyWeights(m)
-		if baseFile != nil {
-			baseFile.Release() // the weights are read; the topology is next
+		h := contracted[m]
+		done := func() {}
+		if h == nil {
+			done = stage("routing: " + m.String() + " hierarchy (perfect customization)")
+			w := g.hierarchyWeights(m)
+			if baseFile != nil {
+				baseFile.Release() // the weights are read; the topology is next
+			}
+			h, err = g.chHierarchy(w, 2)
+			rep.ContractTime[m] = time.Since(t0)
 		}
-		h, err := g.chHierarchy(w, 2)
 		if err == nil {
 			g.h[m] = h
 			rep.Shortcuts[m] = h.Shortcuts()
@@ -138,7 +161,6 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		if err != nil {
 			return nil, rep, fmt.Errorf("routing: %s hierarchy: %w", m, err)
 		}
-		rep.ContractTime[m] = time.Since(t0)
 	}
 	rep.TotalTime = time.Since(start)
 	if o.dir != "" {

@@ -55,11 +55,14 @@ type BuildReport struct {
 	// small-component size (1000 nodes).
 	Largest, OffMainNodes, Small int
 	Shortcuts                    [2]int
-	EdgeGraphTime                time.Duration
-	ContractTime                 [2]time.Duration
-	SnapIndexTime                time.Duration
-	CCHTime                      time.Duration
-	TotalTime                    time.Duration
+	// Greedy is true when the hierarchies were contracted greedily
+	// rather than derived from the CCH (Contraction).
+	Greedy        bool
+	EdgeGraphTime time.Duration
+	ContractTime  [2]time.Duration
+	SnapIndexTime time.Duration
+	CCHTime       time.Duration
+	TotalTime     time.Duration
 }
 
 // String formats the report for people.
@@ -67,11 +70,11 @@ func (r *BuildReport) String() string {
 	return fmt.Sprintf(
 		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
 			"components: %d, the main one of %d nodes; the others (%d below %d nodes) hold %d nodes: every one is routable, points snap to them only where no road of the main one is within the radius\n"+
-			"hierarchies from the CCH (perfect customization): fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
+			"hierarchies %s: fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
 			"snapping index: %v; CCH topology: %v; total %v",
 		r.Nodes, r.Turns, r.UTurns, r.TurnsRestricted, r.EdgeGraphTime.Round(time.Millisecond),
 		r.Components, r.Largest, r.Small, smallComponent, r.OffMainNodes,
-		r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
+		map[bool]string{false: "from the CCH (perfect customization)", true: "by greedy contraction"}[r.Greedy], r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
 		r.SnapIndexTime.Round(time.Millisecond), r.CCHTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/internal/progress"
+	"github.com/geosvc/geosvc/routing"
 )
 
 func runBuild(args []string) error {
@@ -27,6 +28,7 @@ func runBuild(args []string) error {
 	fs.StringVar(&opts.Zip4, "zip4", "", "authoritative ZIP+4 GeoJSON (Polygon/MultiPolygon features with zip9, or zip + plus4) replacing the ZIP+4 layer derived from TIGER streets")
 	fs.StringVar(&opts.CovidData, "health-data", "", "`DIR` of the COVID-19 case series (jhu/, nyc/, as in shared/data/covid) to build the health layer from (default: the snapshot embedded in geosvc)")
 	fs.StringVar(&opts.CovidNYT, "health-nyt", "", "the New York Times us-states.csv `FILE` (free for non-commercial use only, never shipped): US state records from it instead of the sums of JHU's counties")
+	contraction := fs.String("contraction", "auto", "how the fastest and shortest hierarchies are made: greedy (metric-dependent order, smaller searches, slower to build), nd (derived from the CCH's nested-dissection order, seconds at any size) or auto (greedy up to 500,000 edge-based nodes)")
 	memLimit := fs.String("memory-limit", "", "memory the build may use, e.g. 14GB or 14000MB (default: what the system has available); a build estimated to need more is refused before it starts")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -38,6 +40,11 @@ func runBuild(args []string) error {
 		}
 		opts.MemoryLimit = n
 	}
+	c, err := routing.ParseContraction(*contraction)
+	if err != nil {
+		return fmt.Errorf("--contraction: %w", err)
+	}
+	opts.Contraction = c
 	if opts.OSMPath == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return errUsage
@@ -45,7 +52,7 @@ func runBuild(args []string) error {
 	opts.Boundaries = boundaries
 	opts.Report = os.Stdout
 	opts.Progress = progress.New(os.Stderr)
-	_, err := bundle.Build(context.Background(), opts)
+	_, err = bundle.Build(context.Background(), opts)
 	return err
 }
 

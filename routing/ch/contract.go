@@ -5,9 +5,11 @@ import (
 )
 
 // The greedy contraction (node priorities by edge difference, lazy
-// updates, witness searches bounded by settled nodes), kept as the
-// tests' reference hierarchy: package routing derives its hierarchies
-// from the CCH instead (cch.Metric.Hierarchy).
+// updates, witness searches bounded by settled nodes). Its order depends
+// on the metric, so its searches are smaller than those of a hierarchy
+// derived from a nested-dissection order (cch.Topology.HierarchyOf), but
+// it costs more to build: package routing contracts small networks this
+// way and derives the hierarchies of large ones from the CCH.
 
 // Arc is an input arc of the graph to contract. Weights must be >= 0.
 type Arc struct {
