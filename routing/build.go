@@ -169,6 +169,8 @@ type buildInputs struct {
 // edges, shape and restrictions go.
 func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, rep *BuildReport) (*Graph, *buildInputs) {
 	arcs, usable, stats := buildBaseGraph(net, turnCost, drivingSide)
+	usable, copyOf, ws := expandWayRestrictions(arcs, usable, net.WayRestrictions)
+	rep.WayRestrictions, rep.WayRestrictionsVacuous, rep.Copies = ws.applied, ws.vacuous, ws.copies
 	comp, sizes := components(arcs, usable)
 	rep.Components = len(sizes)
 	rep.TurnsRestricted = stats.turnsRestricted
@@ -196,6 +198,16 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 			n++
 		}
 	}
+	// The copies of via-way restrictions come last, each standing for its
+	// original's directed edge.
+	nOrig := n
+	n += len(copyOf)
+	dense := func(id uint32) uint32 {
+		if id < uint32(2*nE) {
+			return uint32(g.edgeNode[id])
+		}
+		return uint32(nOrig) + id - uint32(2*nE)
+	}
 	b := &g.base
 	b.nodeEdge = make([]uint32, 0, n)
 	for id := range g.edgeNode {
@@ -203,6 +215,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 			b.nodeEdge = append(b.nodeEdge, uint32(id))
 		}
 	}
+	b.nodeEdge = append(b.nodeEdge, copyOf...)
 	b.nodeTime = make([]uint32, n)
 	b.nodeDist = make([]uint32, n)
 	b.turnFirst = make([]uint32, n+1)
@@ -213,11 +226,16 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	for i, id := range b.nodeEdge {
 		b.nodeTime[i], b.nodeDist[i] = edgeCosts(&net.Edges[id/2], id%2)
 		b.turnFirst[i] = uint32(len(b.turnHead))
-		for _, a := range arcs.of(id) {
-			b.turnHead = append(b.turnHead, uint32(g.edgeNode[a.head]))
+		arcID := id
+		if i >= nOrig {
+			arcID = uint32(2*nE + i - nOrig)
+		}
+		for _, a := range arcs.of(arcID) {
+			h := dense(a.head)
+			b.turnHead = append(b.turnHead, h)
 			b.turnMS = append(b.turnMS, a.ms)
 			b.turnKind = append(b.turnKind, a.kind)
-			if a.head/2 == id/2 && a.head != id {
+			if he := b.nodeEdge[h]; he/2 == id/2 && he != id {
 				rep.UTurns++
 			}
 		}
@@ -262,6 +280,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		Nodes:        n,
 		Edges:        nE,
 		Turns:        len(b.turnHead),
+		Copies:       len(copyOf),
 		Components:   rep.Components,
 		OffMainNodes: rep.OffMainNodes,
 		Bounds:       [4]float64{bounds.Min[0], bounds.Min[1], bounds.Max[0], bounds.Max[1]},
@@ -270,7 +289,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	}
 	g.meta.FormatVersion = formatVersion
 	// The network is copied: let its edges, shape and restrictions go.
-	net.Edges, net.Shape, net.Restrictions = nil, nil, nil
+	net.Edges, net.Shape, net.Restrictions, net.WayRestrictions = nil, nil, nil, nil
 	return g, in
 }
 

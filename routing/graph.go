@@ -28,6 +28,10 @@ type Meta struct {
 	Nodes int `json:"nodes"`
 	Edges int `json:"edges"`
 	Turns int `json:"turns"`
+	// Copies is the number of nodes, the last ones, that via-way turn
+	// restrictions added as copies of others (each on its original's
+	// directed edge); they are counted in Nodes.
+	Copies int `json:"copies"`
 	// Components is the number of strongly connected components of the
 	// edge-based graph; OffMainNodes the nodes outside the largest one
 	// (the main component), which points snap to only where no road of
@@ -49,7 +53,12 @@ type BuildReport struct {
 	Turns           int
 	UTurns          int
 	TurnsRestricted int
-	Components      int
+	// WayRestrictions counts the via-way restriction paths applied (one
+	// per from edge), WayRestrictionsVacuous those a car cannot drive
+	// anyway (a turn along the path is forbidden), Copies the nodes they
+	// added.
+	WayRestrictions, WayRestrictionsVacuous, Copies int
+	Components                                      int
 	// Largest is the largest (main) component's size, OffMainNodes the
 	// nodes of the others; Small counts the components below OSRM's
 	// small-component size (1000 nodes).
@@ -66,10 +75,12 @@ type BuildReport struct {
 func (r *BuildReport) String() string {
 	return fmt.Sprintf(
 		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
+			"via-way restrictions: %d paths applied with %d node copies, %d paths not drivable anyway\n"+
 			"components: %d, the main one of %d nodes; the others (%d below %d nodes) hold %d nodes: every one is routable, points snap to them only where no road of the main one is within the radius\n"+
 			"hierarchies from the CCH (perfect customization): fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
 			"snapping index: %v; CCH topology: %v; total %v",
 		r.Nodes, r.Turns, r.UTurns, r.TurnsRestricted, r.EdgeGraphTime.Round(time.Millisecond),
+		r.WayRestrictions, r.Copies, r.WayRestrictionsVacuous,
 		r.Components, r.Largest, r.Small, smallComponent, r.OffMainNodes,
 		r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
 		r.SnapIndexTime.Round(time.Millisecond), r.CCHTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
@@ -105,6 +116,10 @@ type Graph struct {
 	metrics *metricCache
 
 	pools [2]sync.Pool // *ch.Query per metric
+
+	// copies lists, per original node, the copies via-way restrictions
+	// made of it (nil without any): a destination is reached on them too.
+	copies map[uint32][]uint32
 
 	// files are the memory-mapped files the graph reads (nil for a graph
 	// built in memory), for Release.
@@ -220,6 +235,7 @@ func (g *Graph) edgeShape(e uint32) []orb.Point {
 }
 
 func (g *Graph) initPools() {
+	g.initCopies()
 	g.metrics = newMetricCache(g, defaultMetricCacheBytes)
 	for m := chFastest; m <= chShortest; m++ {
 		h := g.h[m]
