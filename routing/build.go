@@ -172,10 +172,19 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	usable, copyOf, ws := expandWayRestrictions(arcs, usable, net.WayRestrictions)
 	rep.WayRestrictions, rep.WayRestrictionsVacuous, rep.Copies = ws.applied, ws.vacuous, ws.copies
 	comp, sizes := components(arcs, usable)
-	rep.Components = len(sizes)
+	if len(copyOf) > 0 {
+		// Components count road directions: a copy is its original's
+		// (one that can go nowhere, as a via path whose only way on is
+		// forbidden, is a component of its own, not counted).
+		sizes = originalSizes(comp[:2*len(net.Edges)], len(sizes))
+	}
 	rep.TurnsRestricted = stats.turnsRestricted
 	main := -1
 	for c, s := range sizes {
+		if s == 0 {
+			continue
+		}
+		rep.Components++
 		if main < 0 || s > sizes[main] {
 			main = c
 		}
@@ -248,7 +257,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	// its own routes; cells between components no route joins are
 	// empty); snapping prefers the main one: an edge none of whose
 	// directions lies in it is flagged.
-	rep.OffMainNodes = n - rep.Largest
+	rep.OffMainNodes = nOrig - rep.Largest
 	for e := 0; e < nE; e++ {
 		off := true
 		for dir := 0; dir < 2; dir++ {

@@ -35,7 +35,8 @@ type Meta struct {
 	// Components is the number of strongly connected components of the
 	// edge-based graph; OffMainNodes the nodes outside the largest one
 	// (the main component), which points snap to only where no road of
-	// the main one is within the radius.
+	// the main one is within the radius. Both count original nodes only
+	// (copies are their originals' road directions).
 	Components   int `json:"components"`
 	OffMainNodes int `json:"off_main_nodes"`
 	// Bounds is the extent of the roads, [west, south, east, north].

@@ -241,3 +241,15 @@ func (g *Graph) withCopies(ps []phantom) []phantom {
 	}
 	return ps
 }
+
+// originalSizes returns the size of each of k components counting the
+// nodes of comp (the originals') only.
+func originalSizes(comp []int32, k int) []int {
+	sizes := make([]int, k)
+	for _, c := range comp {
+		if c >= 0 {
+			sizes[c]++
+		}
+	}
+	return sizes
+}
