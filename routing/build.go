@@ -258,8 +258,16 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	// empty); snapping prefers the main one: an edge none of whose
 	// directions lies in it is flagged.
 	rep.OffMainNodes = nOrig - rep.Largest
+	// A via path's edge whose original node only a restricted path
+	// enters lies on the main component through its copy.
+	onMain := map[uint32]bool{}
+	for k, id := range copyOf {
+		if c := comp[2*nE+k]; c >= 0 && int(c) == main {
+			onMain[id/2] = true
+		}
+	}
 	for e := 0; e < nE; e++ {
-		off := true
+		off := !onMain[uint32(e)]
 		for dir := 0; dir < 2; dir++ {
 			if c := comp[2*e+dir]; c >= 0 && int(c) == main {
 				off = false
