@@ -175,7 +175,7 @@ func (g *Graph) alternatives(m chMetric, from, to Snap, k int) ([]altRoute, erro
 	defer g.release(m, e.tq)
 	e.cands = w.chVias[:0]
 	defer func() { w.chVias = e.cands[:0] }()
-	return altSearch(e, k, w)
+	return altSearch(e, k, w, g.origNode)
 }
 
 // viaEngine is what an alternative query needs of a hierarchy customized
@@ -206,7 +206,9 @@ type viaEngine interface {
 }
 
 // altSearch finds the best route and up to k-1 admissible alternatives.
-func altSearch(e viaEngine, k int, w *altWork) ([]altRoute, error) {
+// A copy of a node (via-way restrictions) is the same road segment as its
+// original: orig maps it back for the sharing rule.
+func altSearch(e viaEngine, k int, w *altWork, orig func(uint32) uint32) ([]altRoute, error) {
 	if !e.search() {
 		return nil, ErrNoRoute
 	}
@@ -217,13 +219,13 @@ func altSearch(e viaEngine, k int, w *altWork) ([]altRoute, error) {
 	}
 	k = min(k, 8)
 	for _, n := range opt {
-		w.ref[n] |= 1
+		w.ref[orig(n)] |= 1
 		w.seen[n] = w.epoch
 	}
 	defer func() {
 		for _, r := range routes {
 			for _, n := range r.nodes {
-				w.ref[n] = 0
+				w.ref[orig(n)] = 0
 			}
 		}
 	}()
@@ -240,7 +242,7 @@ func altSearch(e viaEngine, k int, w *altWork) ([]altRoute, error) {
 		if 100*length > (100+altStretchPct)*optP {
 			continue
 		}
-		if 100*sharedLength(e, path, w.ref) > altSharingPct*optP {
+		if 100*sharedLength(e, path, w.ref, orig) > altSharingPct*optP {
 			// The route's other nodes, as via nodes, would mostly give
 			// the same route.
 			for _, n := range path {
@@ -257,7 +259,7 @@ func altSearch(e viaEngine, k int, w *altWork) ([]altRoute, error) {
 		}
 		bit := uint8(1) << len(routes)
 		for _, n := range path {
-			w.ref[n] |= bit
+			w.ref[orig(n)] |= bit
 		}
 		routes = append(routes, altRoute{nodes: append([]uint32(nil), path...), via: at, length: length})
 	}
@@ -276,11 +278,11 @@ func pathLength(e viaEngine, path []uint32) int64 {
 
 // sharedLength is the length of the road segments of path that a route
 // marked in ref holds: for each, the share of it the path drives.
-func sharedLength(e viaEngine, path []uint32, ref []uint8) int64 {
+func sharedLength(e viaEngine, path []uint32, ref []uint8, orig func(uint32) uint32) int64 {
 	last := len(path) - 1
 	var shared int64
 	for i, n := range path {
-		if ref[n] == 0 {
+		if ref[orig(n)] == 0 {
 			continue
 		}
 		switch {
@@ -428,7 +430,7 @@ func (g *Graph) cchAlternatives(q, tq *cch.Query, nodeW []int64, arcW []cch.Weig
 	defer altPool.Put(w)
 	e := &cchVia{g: g, q: q, tq: tq, nodeW: nodeW, arcW: arcW, src: src, dst: dst, cands: w.cchVias[:0]}
 	defer func() { w.cchVias = e.cands[:0] }()
-	return altSearch(e, k, w)
+	return altSearch(e, k, w, g.origNode)
 }
 
 // cchVia is the viaEngine of a customized CCH metric.

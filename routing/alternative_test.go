@@ -62,7 +62,11 @@ func metricOracle(g *Graph, mt Metric) *oracle {
 	o.inits = func(s Snap, source bool) map[uint32]int64 {
 		var ph [2]phantom
 		out := map[uint32]int64{}
-		for _, p := range g.phantoms(m, s, ph[:0]) {
+		ps := g.phantoms(m, s, ph[:0])
+		if !source {
+			ps = g.withCopies(ps)
+		}
+		for _, p := range ps {
 			if source {
 				out[p.node] = o.nodeW[p.node] - p.partial
 			} else {

@@ -191,11 +191,22 @@ type buildInputs struct {
 // edges, shape and restrictions go.
 func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, rep *BuildReport) (*Graph, *buildInputs) {
 	arcs, usable, stats := buildBaseGraph(net, turnCost, drivingSide)
+	usable, copyOf, ws := expandWayRestrictions(arcs, usable, net.WayRestrictions)
+	rep.WayRestrictions, rep.WayRestrictionsVacuous, rep.Copies = ws.applied, ws.vacuous, ws.copies
 	comp, sizes := components(arcs, usable)
-	rep.Components = len(sizes)
+	if len(copyOf) > 0 {
+		// Components count road directions: a copy is its original's
+		// (one that can go nowhere, as a via path whose only way on is
+		// forbidden, is a component of its own, not counted).
+		sizes = originalSizes(comp[:2*len(net.Edges)], len(sizes))
+	}
 	rep.TurnsRestricted = stats.turnsRestricted
 	main := -1
 	for c, s := range sizes {
+		if s == 0 {
+			continue
+		}
+		rep.Components++
 		if main < 0 || s > sizes[main] {
 			main = c
 		}
@@ -218,6 +229,16 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 			n++
 		}
 	}
+	// The copies of via-way restrictions come last, each standing for its
+	// original's directed edge.
+	nOrig := n
+	n += len(copyOf)
+	dense := func(id uint32) uint32 {
+		if id < uint32(2*nE) {
+			return uint32(g.edgeNode[id])
+		}
+		return uint32(nOrig) + id - uint32(2*nE)
+	}
 	b := &g.base
 	b.nodeEdge = make([]uint32, 0, n)
 	for id := range g.edgeNode {
@@ -225,6 +246,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 			b.nodeEdge = append(b.nodeEdge, uint32(id))
 		}
 	}
+	b.nodeEdge = append(b.nodeEdge, copyOf...)
 	b.nodeTime = make([]uint32, n)
 	b.nodeDist = make([]uint32, n)
 	b.turnFirst = make([]uint32, n+1)
@@ -235,11 +257,16 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	for i, id := range b.nodeEdge {
 		b.nodeTime[i], b.nodeDist[i] = edgeCosts(&net.Edges[id/2], id%2)
 		b.turnFirst[i] = uint32(len(b.turnHead))
-		for _, a := range arcs.of(id) {
-			b.turnHead = append(b.turnHead, uint32(g.edgeNode[a.head]))
+		arcID := id
+		if i >= nOrig {
+			arcID = uint32(2*nE + i - nOrig)
+		}
+		for _, a := range arcs.of(arcID) {
+			h := dense(a.head)
+			b.turnHead = append(b.turnHead, h)
 			b.turnMS = append(b.turnMS, a.ms)
 			b.turnKind = append(b.turnKind, a.kind)
-			if a.head/2 == id/2 && a.head != id {
+			if he := b.nodeEdge[h]; he/2 == id/2 && he != id {
 				rep.UTurns++
 			}
 		}
@@ -252,9 +279,17 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	// its own routes; cells between components no route joins are
 	// empty); snapping prefers the main one: an edge none of whose
 	// directions lies in it is flagged.
-	rep.OffMainNodes = n - rep.Largest
+	rep.OffMainNodes = nOrig - rep.Largest
+	// A via path's edge whose original node only a restricted path
+	// enters lies on the main component through its copy.
+	onMain := map[uint32]bool{}
+	for k, id := range copyOf {
+		if c := comp[2*nE+k]; c >= 0 && int(c) == main {
+			onMain[id/2] = true
+		}
+	}
 	for e := 0; e < nE; e++ {
-		off := true
+		off := !onMain[uint32(e)]
 		for dir := 0; dir < 2; dir++ {
 			if c := comp[2*e+dir]; c >= 0 && int(c) == main {
 				off = false
@@ -284,6 +319,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		Nodes:        n,
 		Edges:        nE,
 		Turns:        len(b.turnHead),
+		Copies:       len(copyOf),
 		Components:   rep.Components,
 		OffMainNodes: rep.OffMainNodes,
 		Bounds:       [4]float64{bounds.Min[0], bounds.Min[1], bounds.Max[0], bounds.Max[1]},
@@ -292,7 +328,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	}
 	g.meta.FormatVersion = formatVersion
 	// The network is copied: let its edges, shape and restrictions go.
-	net.Edges, net.Shape, net.Restrictions = nil, nil, nil
+	net.Edges, net.Shape, net.Restrictions, net.WayRestrictions = nil, nil, nil, nil
 	return g, in
 }
 

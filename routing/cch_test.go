@@ -143,7 +143,9 @@ type cchPhantom struct {
 func (cm cchMetric) phantoms(g *Graph, s Snap) []cchPhantom {
 	var ph [2]phantom
 	var out []cchPhantom
-	for _, p := range g.phantoms(chFastest, s, ph[:0]) {
+	// Copies as sources too: a path from a copy is a path from its
+	// original that keeps more restrictions, never a shorter one.
+	for _, p := range g.withCopies(g.phantoms(chFastest, s, ph[:0])) {
 		out = append(out, cchPhantom{
 			node:    p.node,
 			whole:   cch.Weight{W: cm.nodeW[p.node], S: g.nodeWeight(chFastest, p.node)},

@@ -159,12 +159,16 @@ func (cm *customMetric) partial(n uint32, f float64) cch.Weight {
 }
 
 // endpoints returns s's CCH endpoints as a source (the cost from the
-// point to the end of its node) or a target (minus that cost), on usable
-// nodes only.
+// point to the end of its node) or a target (minus that cost, on the
+// node's copies too), on usable nodes only.
 func (cm *customMetric) endpoints(s Snap, source bool, buf []cch.Endpoint) []cch.Endpoint {
 	var ph [2]phantom
 	buf = buf[:0]
-	for _, p := range cm.g.phantoms(chFastest, s, ph[:0]) {
+	ps := cm.g.phantoms(chFastest, s, ph[:0])
+	if !source {
+		ps = cm.g.withCopies(ps)
+	}
+	for _, p := range ps {
 		if !cm.usable[p.node] {
 			continue
 		}

@@ -111,11 +111,11 @@ func (g *Graph) sourceEndpoints(m chMetric, s Snap, buf []ch.Endpoint) []ch.Endp
 }
 
 // targetEndpoints: a target's label is minus the cost from the point to
-// the end of its node.
+// the end of its node, on the node's copies too.
 func (g *Graph) targetEndpoints(m chMetric, s Snap, buf []ch.Endpoint) []ch.Endpoint {
 	var ph [2]phantom
 	buf = buf[:0]
-	for _, p := range g.phantoms(m, s, ph[:0]) {
+	for _, p := range g.withCopies(g.phantoms(m, s, ph[:0])) {
 		buf = append(buf, ch.Endpoint{Node: p.node, Init: p.partial - g.nodeWeight(m, p.node)})
 	}
 	return buf

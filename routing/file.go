@@ -22,8 +22,10 @@ import (
 // metrics. Version 6: one file per part (the graph, the snapping index,
 // the CCH topology with its derived arrays, each hierarchy with its
 // inverse order), read by memory-mapping; every strongly connected
-// component kept, small ones flagged on their edges.
-const formatVersion uint32 = 6
+// component kept, small ones flagged on their edges. Version 7: via-way
+// turn restrictions as copies of edge-based nodes, the last meta.copies
+// nodes (each on its original's directed edge).
+const formatVersion uint32 = 7
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -320,6 +322,8 @@ func (g *Graph) checkSizes() error {
 		return fmt.Errorf("%w: node arrays disagree in length", binfmt.ErrCorrupt)
 	case int(g.shapeFirst[nE]) != len(g.shape):
 		return fmt.Errorf("%w: the snapping index's shape is not the graph's", binfmt.ErrCorrupt)
+	case g.meta.Copies < 0 || g.meta.Copies > n:
+		return fmt.Errorf("%w: meta says %d node copies of %d nodes", binfmt.ErrCorrupt, g.meta.Copies, n)
 	case g.meta.Nodes != n || g.meta.Edges != nE:
 		return fmt.Errorf("%w: meta says %d nodes, %d edges; the arrays hold %d, %d", binfmt.ErrCorrupt, g.meta.Nodes, g.meta.Edges, n, nE)
 	}

@@ -28,10 +28,15 @@ type Meta struct {
 	Nodes int `json:"nodes"`
 	Edges int `json:"edges"`
 	Turns int `json:"turns"`
+	// Copies is the number of nodes, the last ones, that via-way turn
+	// restrictions added as copies of others (each on its original's
+	// directed edge); they are counted in Nodes.
+	Copies int `json:"copies"`
 	// Components is the number of strongly connected components of the
 	// edge-based graph; OffMainNodes the nodes outside the largest one
 	// (the main component), which points snap to only where no road of
-	// the main one is within the radius.
+	// the main one is within the radius. Both count original nodes only
+	// (copies are their originals' road directions).
 	Components   int `json:"components"`
 	OffMainNodes int `json:"off_main_nodes"`
 	// Bounds is the extent of the roads, [west, south, east, north].
@@ -49,7 +54,12 @@ type BuildReport struct {
 	Turns           int
 	UTurns          int
 	TurnsRestricted int
-	Components      int
+	// WayRestrictions counts the via-way restriction paths applied (one
+	// per from edge), WayRestrictionsVacuous those a car cannot drive
+	// anyway (a turn along the path is forbidden), Copies the nodes they
+	// added.
+	WayRestrictions, WayRestrictionsVacuous, Copies int
+	Components                                      int
 	// Largest is the largest (main) component's size, OffMainNodes the
 	// nodes of the others; Small counts the components below OSRM's
 	// small-component size (1000 nodes).
@@ -69,10 +79,12 @@ type BuildReport struct {
 func (r *BuildReport) String() string {
 	return fmt.Sprintf(
 		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
+			"via-way restrictions: %d paths applied with %d node copies, %d paths not drivable anyway\n"+
 			"components: %d, the main one of %d nodes; the others (%d below %d nodes) hold %d nodes: every one is routable, points snap to them only where no road of the main one is within the radius\n"+
 			"hierarchies %s: fastest %d shortcuts in %v, shortest %d shortcuts in %v\n"+
 			"snapping index: %v; CCH topology: %v; total %v",
 		r.Nodes, r.Turns, r.UTurns, r.TurnsRestricted, r.EdgeGraphTime.Round(time.Millisecond),
+		r.WayRestrictions, r.Copies, r.WayRestrictionsVacuous,
 		r.Components, r.Largest, r.Small, smallComponent, r.OffMainNodes,
 		map[bool]string{false: "from the CCH (perfect customization)", true: "by greedy contraction"}[r.Greedy], r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
 		r.SnapIndexTime.Round(time.Millisecond), r.CCHTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
@@ -108,6 +120,10 @@ type Graph struct {
 	metrics *metricCache
 
 	pools [2]sync.Pool // *ch.Query per metric
+
+	// copies lists, per original node, the copies via-way restrictions
+	// made of it (nil without any): a destination is reached on them too.
+	copies map[uint32][]uint32
 
 	// files are the memory-mapped files the graph reads (nil for a graph
 	// built in memory), for Release.
@@ -223,6 +239,7 @@ func (g *Graph) edgeShape(e uint32) []orb.Point {
 }
 
 func (g *Graph) initPools() {
+	g.initCopies()
 	g.metrics = newMetricCache(g, defaultMetricCacheBytes)
 	for m := chFastest; m <= chShortest; m++ {
 		h := g.h[m]

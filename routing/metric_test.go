@@ -19,7 +19,9 @@ import (
 func customPhantoms(g *Graph, cm *customMetric, s Snap) []cchPhantom {
 	var ph [2]phantom
 	var out []cchPhantom
-	for _, p := range g.phantoms(chFastest, s, ph[:0]) {
+	// Copies as sources too: a path from a copy is a path from its
+	// original that keeps more restrictions, never a shorter one.
+	for _, p := range g.withCopies(g.phantoms(chFastest, s, ph[:0])) {
 		if !cm.usable[p.node] {
 			continue
 		}

@@ -104,7 +104,7 @@ func (g *Graph) dijkstraRow(m chMetric, s Snap, dst []Snap, dist []int64) []int6
 	row := make([]int64, len(dst))
 	for j, t := range dst {
 		row[j] = ch.Inf
-		for _, tp := range g.phantoms(m, t, ph[:0]) {
+		for _, tp := range g.withCopies(g.phantoms(m, t, ph[:0])) {
 			for _, sp := range srcPh {
 				if sp.node == tp.node && tp.partial >= sp.partial {
 					if c := tp.partial - sp.partial; c < row[j] {

@@ -77,7 +77,11 @@ func (g *Graph) reach(m chMetric, s Snap, limit float64, backward bool) map[uint
 		}
 	}
 	var ph [2]phantom
-	for _, p := range g.phantoms(m, s, ph[:0]) {
+	ps := g.phantoms(m, s, ph[:0])
+	if backward {
+		ps = g.withCopies(ps) // routes into s may arrive on copies
+	}
+	for _, p := range ps {
 		tail, head := g.nodeEnds(p.node)
 		if backward {
 			push(p.node, p.partial)
@@ -207,7 +211,11 @@ func (cm *customMetric) reach(s Snap, limit float64, backward bool) map[uint32]C
 		}
 	}
 	var ph [2]phantom
-	for _, p := range g.phantoms(chFastest, s, ph[:0]) {
+	ps := g.phantoms(chFastest, s, ph[:0])
+	if backward {
+		ps = g.withCopies(ps) // routes into s may arrive on copies
+	}
+	for _, p := range ps {
 		if !cm.usable[p.node] {
 			continue
 		}

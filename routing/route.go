@@ -56,7 +56,7 @@ func (g *Graph) routeOf(path []uint32, from, to Snap, durationS, distanceM int, 
 	r := &Route{DurationS: durationS, DistanceM: distanceM}
 	var ph [2]phantom
 	srcFrac := fracOf(g.phantoms(chFastest, from, ph[:0]), path[0])
-	dstFrac := fracOf(g.phantoms(chFastest, to, ph[:0]), path[len(path)-1])
+	dstFrac := fracOf(g.withCopies(g.phantoms(chFastest, to, ph[:0])), path[len(path)-1])
 	for i, n := range path {
 		startF, endF := 0.0, 1.0
 		if i == 0 {

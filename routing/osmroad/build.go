@@ -2,7 +2,6 @@ package osmroad
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -42,8 +41,7 @@ type builder struct {
 	names    map[string]uint32
 	nameList []string
 	rels     []relRec
-	unmapped int            // rels that could not be mapped onto edges
-	skipped  map[string]int // RestrictionsSkippedOther by reason
+	skipped  map[string]int // RestrictionsSkipped by reason
 	rep      Report
 
 	// After pass 1: the needed nodes, sorted by id.
@@ -69,13 +67,6 @@ type wayRec struct {
 	// exit number (junction:ref).
 	ref, dest, exit uint32
 	w               profile.Way
-}
-
-// relRec is a via-node restriction whose members looked usable in pass 1.
-type relRec struct {
-	from, to, via int64
-	kind          string
-	only          bool
 }
 
 func newBuilder(prof *profile.Profile) *builder {
@@ -228,51 +219,6 @@ func (b *builder) intern(s string) uint32 {
 	return i
 }
 
-// relation records a restriction relation, or counts why it is skipped.
-func (b *builder) relation(r *osm.Relation) {
-	b.rep.RestrictionsRead++
-	kind, only, status := b.prof.Restriction(r.Tags)
-	switch status {
-	case profile.RestrictionNotCar:
-		b.rep.RestrictionsNotCar++
-		return
-	case profile.RestrictionInvalid:
-		b.skipOther("unknown restriction kind")
-		return
-	}
-	var from, to, via []int64
-	viaWay := false
-	for _, m := range r.Members {
-		switch {
-		case m.Role == "from" && m.Type == osm.TypeWay:
-			from = append(from, m.Ref)
-		case m.Role == "to" && m.Type == osm.TypeWay:
-			to = append(to, m.Ref)
-		case m.Role == "via" && m.Type == osm.TypeNode:
-			via = append(via, m.Ref)
-		case m.Role == "via" && m.Type == osm.TypeWay:
-			viaWay = true
-		}
-	}
-	switch {
-	case viaWay:
-		b.rep.RestrictionsSkippedViaWay++
-	case len(from) != 1 || len(to) != 1 || len(via) != 1:
-		b.skipOther("not one from way, one via node and one to way")
-	default:
-		b.rels = append(b.rels, relRec{from: from[0], to: to[0], via: via[0], kind: kind, only: only})
-	}
-}
-
-// skipOther counts a restriction skipped for reason.
-func (b *builder) skipOther(reason string) {
-	if b.skipped == nil {
-		b.skipped = map[string]int{}
-	}
-	b.skipped[reason]++
-	b.rep.RestrictionsSkippedOther++
-}
-
 // endWaysPass indexes the nodes the car ways need.
 func (b *builder) endWaysPass() {
 	ids := slices.Clone(b.refs)
@@ -364,7 +310,6 @@ func (b *builder) build() *Network {
 	r.Vertices = len(net.Vertices)
 	r.Edges = len(net.Edges)
 	r.ShapePoints = len(net.Shape)
-	r.RestrictionsApplied = len(b.rels) - b.unmapped
 	for v := range net.Vertices {
 		if net.Signal[v] {
 			r.TrafficSignals++
@@ -432,8 +377,11 @@ func (b *builder) mergeCoincident() {
 		b.refIdx[k] = find(b.refIdx[k])
 	}
 	for r := range b.rels {
-		if i, ok := slices.BinarySearch(b.ids, b.rels[r].via); ok {
-			b.rels[r].via = b.ids[find(uint32(i))]
+		if len(b.rels[r].viaWays) > 0 {
+			continue
+		}
+		if i, ok := slices.BinarySearch(b.ids, b.rels[r].viaNode); ok {
+			b.rels[r].viaNode = b.ids[find(uint32(i))]
 		}
 	}
 	// Drop the repeats merging made, way by way, in place.
@@ -507,7 +455,10 @@ func (b *builder) markVertices(parts []part) []bool {
 		}
 	}
 	for _, r := range b.rels {
-		if i, ok := slices.BinarySearch(b.ids, r.via); ok && uses[i] > 0 {
+		if len(r.viaWays) > 0 {
+			continue
+		}
+		if i, ok := slices.BinarySearch(b.ids, r.viaNode); ok && uses[i] > 0 {
 			isV[i] = true
 		}
 	}
@@ -619,71 +570,5 @@ func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Ed
 		ShapeStart:  start,
 		ShapeEnd:    uint32(len(net.Shape)),
 		WayID:       w.id,
-	}
-}
-
-// mapRestrictions turns the restriction records into edge restrictions.
-func (b *builder) mapRestrictions(net *Network, wayEdges [][2]uint32, vid []uint32) {
-	wayIndex := make(map[int64]int, len(b.ways))
-	for i, w := range b.ways {
-		wayIndex[w.id] = i
-	}
-	incident := func(wayID int64, node int, v uint32) (es []uint32, endOfWay bool) {
-		wi, ok := wayIndex[wayID]
-		if !ok {
-			return nil, false
-		}
-		r := wayEdges[wi]
-		for e := r[0]; e < r[1]; e++ {
-			if net.Edges[e].From == v || net.Edges[e].To == v {
-				es = append(es, e)
-			}
-		}
-		w := b.ways[wi]
-		end := b.refIdx[w.refStart] == uint32(node) || b.refIdx[w.refEnd-1] == uint32(node)
-		return es, end
-	}
-	interior := 0
-	for _, r := range b.rels {
-		_, fromCar := wayIndex[r.from]
-		_, toCar := wayIndex[r.to]
-		i, ok := slices.BinarySearch(b.ids, r.via)
-		var from, to []uint32
-		var fromEnd, toEnd bool
-		if ok && vid[i] != noVertex {
-			from, fromEnd = incident(r.from, i, vid[i])
-			to, toEnd = incident(r.to, i, vid[i])
-		}
-		if len(from) == 0 || len(to) == 0 {
-			b.unmapped++
-			switch {
-			case !fromCar || !toCar:
-				b.skipOther("from or to way is not a car way")
-			case !ok || vid[i] == noVertex:
-				b.skipOther("via node is not on a car way")
-			default:
-				b.skipOther("via node is not on both the from and the to way")
-			}
-			continue
-		}
-		v := vid[i]
-		if !fromEnd || !toEnd {
-			interior++
-		}
-		for _, f := range from {
-			for _, t := range to {
-				net.Restrictions = append(net.Restrictions, Restriction{FromEdge: f, ToEdge: t, Via: v, Only: r.only, Kind: r.kind})
-			}
-		}
-	}
-	if len(b.skipped) > 0 {
-		var parts []string
-		for _, reason := range slices.Sorted(maps.Keys(b.skipped)) {
-			parts = append(parts, fmt.Sprintf("%d %s", b.skipped[reason], reason))
-		}
-		b.rep.Warnings = append(b.rep.Warnings, "turn restrictions skipped (other): "+strings.Join(parts, "; "))
-	}
-	if interior > 0 {
-		b.rep.Warnings = append(b.rep.Warnings, fmt.Sprintf("turn restrictions with the via node inside the from or to way (not at its end): %d; every edge of that way at the via node got the restriction", interior))
 	}
 }

@@ -334,11 +334,47 @@ func checkNetwork(t testing.TB, net *Network) {
 			t.Fatalf("restriction %d: kind %q only %v", i, r.Kind, r.Only)
 		}
 	}
+	ends := func(d DirEdge) (tail, head uint32) {
+		e := net.Edges[d.Edge]
+		if d.Reverse {
+			return e.To, e.From
+		}
+		return e.From, e.To
+	}
+	for i, r := range net.WayRestrictions {
+		if len(r.Path) < 2 || len(r.To) == 0 || r.Only != strings.HasPrefix(r.Kind, "only_") {
+			t.Fatalf("way restriction %d: %+v", i, r)
+		}
+		for k, d := range r.Path {
+			e := net.Edges[d.Edge]
+			if d.Reverse && !e.Backward || !d.Reverse && !e.Forward {
+				t.Fatalf("way restriction %d: path edge %d not drivable that way", i, k)
+			}
+			if k > 0 {
+				if _, h := ends(r.Path[k-1]); func() uint32 { t, _ := ends(d); return t }() != h {
+					t.Fatalf("way restriction %d: path broken at %d", i, k)
+				}
+			}
+		}
+		_, h := ends(r.Path[len(r.Path)-1])
+		for _, d := range r.To {
+			if tail, _ := ends(d); tail != h {
+				t.Fatalf("way restriction %d: to edge %d does not leave the path's end", i, d.Edge)
+			}
+		}
+	}
 	rep := net.Report
 	if rep.Vertices != len(net.Vertices) || rep.Edges != len(net.Edges) || rep.ShapePoints != len(net.Shape) {
 		t.Fatalf("report sizes %+v", rep)
 	}
-	if sum := rep.RestrictionsApplied + rep.RestrictionsSkippedViaWay + rep.RestrictionsNotCar + rep.RestrictionsSkippedOther; sum != rep.RestrictionsRead {
+	skipped := 0
+	for _, n := range rep.RestrictionsSkippedBy {
+		skipped += n
+	}
+	if skipped != rep.RestrictionsSkipped {
+		t.Fatalf("restrictions: %d skipped but %d by reason", rep.RestrictionsSkipped, skipped)
+	}
+	if sum := rep.RestrictionsApplied + rep.RestrictionsNotCar + rep.RestrictionsConditional + rep.RestrictionsSkipped; sum != rep.RestrictionsRead {
 		t.Fatalf("restrictions: %d read but %d accounted for", rep.RestrictionsRead, sum)
 	}
 }

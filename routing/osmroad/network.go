@@ -1,9 +1,9 @@
 // Package osmroad reads OpenStreetMap data (PBF, OSM XML, OSM XML .bz2) and
 // turns the car-usable roads into a compressed, node-based road network:
 // intersections as vertices, degree-2 chains folded into edges that keep
-// their full geometry, names and road categories, plus the via-node turn
-// restrictions and traffic signals that the edge-based graph builder in
-// package routing needs.
+// their full geometry, names and road categories, plus the turn
+// restrictions (via node and via ways) and traffic signals that the
+// edge-based graph builder in package routing needs.
 package osmroad
 
 import (
@@ -44,6 +44,9 @@ type Network struct {
 	// Restrictions are the via-node turn restrictions that could be mapped
 	// onto edges.
 	Restrictions []Restriction
+	// WayRestrictions are the via-way turn restrictions, mapped onto paths
+	// of directed edges.
+	WayRestrictions []WayRestriction
 	// DrivingSide is "right" or "left", from the profile.
 	DrivingSide string
 	// Timestamp is the data date of the extract (PBF header replication
@@ -109,16 +112,39 @@ type Restriction struct {
 	Kind string
 }
 
+// DirEdge is an edge driven in one direction: From->To, or To->From when
+// Reverse.
+type DirEdge struct {
+	Edge    uint32
+	Reverse bool
+}
+
+// WayRestriction is a via-way turn restriction mapped onto directed
+// edges: having driven Path (an edge of the from way into the first via
+// way, then every edge of the via ways in order), the next edge may not
+// be one of To (Only=false), or must be one of To (Only=true). A relation
+// with several from ways (or a via way entered from both sides of a from
+// way) gives one record per from edge; its several to ways share To.
+type WayRestriction struct {
+	Path []DirEdge
+	To   []DirEdge
+	Only bool
+	// Kind is the OSM restriction value, e.g. "no_u_turn".
+	Kind string
+}
+
 // Report counts what the import read, kept and skipped. NodesRead,
 // WaysRead and RelationsRead count every element of the file; CarWays the
 // ways the profile accepted (Ferries of them are ferries or shuttle
 // trains); Vertices, Edges and ShapePoints the network's sizes;
 // TrafficSignals the signal vertices. Every type=restriction relation read
-// (RestrictionsRead) is applied, skipped for a via way, not for cars, or
-// skipped for another reason (missing members, a from/to way that is not
-// a car way, a via node not on both ways, an unknown kind):
-// RestrictionsRead = RestrictionsApplied + RestrictionsSkippedViaWay +
-// RestrictionsNotCar + RestrictionsSkippedOther. Duration is the wall time
+// (RestrictionsRead) is applied (RestrictionsViaWay of them with via
+// ways), not for the profile's vehicle, conditional only (ignored), or
+// skipped for a reason RestrictionsSkippedBy names (missing members, a
+// from/to way that is not a car way, a via node not on both ways, via
+// ways that do not connect, an unknown kind, ...):
+// RestrictionsRead = RestrictionsApplied + RestrictionsNotCar +
+// RestrictionsConditional + RestrictionsSkipped. Duration is the wall time
 // of the import, PeakRSSBytes the process's peak resident memory (VmHWM,
 // 0 where unknown), Warnings what a user should know about the data.
 type Report struct {
@@ -128,8 +154,9 @@ type Report struct {
 	ShapePoints                        int
 	RestrictionsRead                   int
 	RestrictionsApplied                int
-	RestrictionsSkippedViaWay          int
-	RestrictionsSkippedOther           int
+	RestrictionsViaWay                 int
+	RestrictionsSkipped                int
+	RestrictionsSkippedBy              map[string]int
 	TrafficSignals                     int
 	Ferries                            int
 	Duration                           time.Duration
@@ -139,6 +166,10 @@ type Report struct {
 	// RestrictionsNotCar counts restrictions that do not apply to cars
 	// (restriction:hgv only, except=motorcar, ...); they are not an error.
 	RestrictionsNotCar int
+	// RestrictionsConditional counts restrictions whose only value for
+	// the vehicle is conditional (restriction:conditional, ...): ignored
+	// until routing knows the time of day.
+	RestrictionsConditional int
 	// Barriers counts vertices a car cannot pass.
 	Barriers int
 	// MissingNodeRefs counts node references of car ways without

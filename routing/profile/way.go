@@ -202,12 +202,21 @@ const (
 	// RestrictionInvalid: no restriction value, or one that is neither
 	// no_* nor only_*.
 	RestrictionInvalid
+	// RestrictionConditional: the only value for cars is a conditional
+	// one (restriction:conditional, restriction:<vehicle>:conditional),
+	// which applies at some times only: ignored until routing knows the
+	// time of day.
+	RestrictionConditional
 )
 
 // Restriction reads the tags of a type=restriction relation: kind is the
-// restriction value that applies to cars (restriction:motorcar before
-// restriction:motor_vehicle before restriction:vehicle before restriction),
-// only is true for only_* kinds.
+// restriction value that applies to the profile's vehicle, the first of
+// restriction:<type> for its vehicle types in order (for a car
+// restriction:motorcar, restriction:motor_vehicle, restriction:vehicle),
+// else restriction; only is true for only_* kinds. A relation whose
+// except=* lists one of the vehicle types, or whose values all name other
+// vehicles (restriction:hgv, ...), is RestrictionNotCar; one with only a
+// conditional value is RestrictionConditional.
 func (p *Profile) Restriction(t Tags) (kind string, only bool, status RestrictionStatus) {
 	for _, e := range strings.Split(t.Find("except"), ";") {
 		if p.vehicleTypes[strings.TrimSpace(e)] {
@@ -224,6 +233,9 @@ func (p *Profile) Restriction(t Tags) (kind string, only bool, status Restrictio
 	}
 	kind = strings.TrimSpace(kind)
 	if kind == "" {
+		if p.conditional(t) {
+			return "", false, RestrictionConditional
+		}
 		return "", false, RestrictionNotCar
 	}
 	switch {
@@ -233,6 +245,21 @@ func (p *Profile) Restriction(t Tags) (kind string, only bool, status Restrictio
 		return kind, true, RestrictionCar
 	}
 	return kind, false, RestrictionInvalid
+}
+
+// conditional reports whether a restriction relation has a conditional
+// value for cars: restriction:conditional or restriction:<vehicle>:conditional
+// for one of the profile's vehicle types.
+func (p *Profile) conditional(t Tags) bool {
+	if t.Find("restriction:conditional") != "" {
+		return true
+	}
+	for _, vt := range p.Restrictions.VehicleTypes {
+		if t.Find("restriction:"+vt+":conditional") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // firstPresent returns the value of the first key present.

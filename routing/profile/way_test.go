@@ -159,6 +159,12 @@ func TestRestriction(t *testing.T) {
 		{mapTags{"type": "restriction", "restriction": "no_left_turn", "except": "bicycle;motorcar"}, "", false, RestrictionNotCar},
 		{mapTags{"type": "restriction", "restriction": "no_left_turn", "except": "psv"}, "no_left_turn", false, RestrictionCar},
 		{mapTags{"type": "restriction", "restriction": "give_way"}, "give_way", false, RestrictionInvalid},
+		{mapTags{"type": "restriction", "restriction:hgv": "no_left_turn", "restriction:motorcar": "only_straight_on"}, "only_straight_on", true, RestrictionCar},
+		{mapTags{"type": "restriction", "restriction": "no_left_turn", "except": "motor_vehicle"}, "", false, RestrictionNotCar},
+		{mapTags{"type": "restriction", "restriction:conditional": "no_left_turn @ (Mo-Fr 07:00-09:00)"}, "", false, RestrictionConditional},
+		{mapTags{"type": "restriction", "restriction:motorcar:conditional": "no_u_turn @ (22:00-06:00)"}, "", false, RestrictionConditional},
+		{mapTags{"type": "restriction", "restriction:hgv:conditional": "no_u_turn @ (22:00-06:00)"}, "", false, RestrictionNotCar},
+		{mapTags{"type": "restriction", "restriction": "no_right_turn", "restriction:conditional": "none @ (Sa,Su)"}, "no_right_turn", false, RestrictionCar},
 	}
 	for _, tc := range tests {
 		k, o, s := p.Restriction(tc.tags)
