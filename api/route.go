@@ -140,6 +140,10 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 		}
 		alts = n
 	}
+	opts, msg := routeSnapOptions(q.Get, 2)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	var g *routing.Graph
 	if b := h.opts.Bundle.Load(); b != nil {
 		g = b.Graph
@@ -147,10 +151,17 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if g == nil {
 		return errBundleLoading
 	}
-	snaps := g.SnapAll(spec, []orb.Point{from, to}, h.opts.SnapRadiusM)
+	snaps := g.SnapAllWith(spec, []orb.Point{from, to}, h.opts.SnapRadiusM, opts)
 	for i, s := range snaps {
 		if !s.OK {
-			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], h.opts.SnapRadiusM)
+			radius := h.opts.SnapRadiusM
+			if opts[i].RadiusM > 0 {
+				radius = opts[i].RadiusM
+			}
+			if opts[i].HasBearing || opts[i].Curb {
+				return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point with the bearing and approach asked", [2]string{"from", "to"}[i], radius)
+			}
+			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], radius)
 		}
 	}
 	ctx := c.Request().Context()
