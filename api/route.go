@@ -38,7 +38,9 @@ type RouteOptions struct {
 // steps and the geometry as GeoJSON.
 //
 // Query: from and to, each "lon,lat" (the order of tdmv1's addresses);
-// routing, optional: fastest (default) or shortest.
+// routing, optional: fastest (default) or shortest; radiuses, bearings
+// and approaches, optional: OSRM's semicolon lists, "from;to", an empty
+// entry for the default; snapping, optional: default or any.
 // Answers: 200 with the route; 400 {"message"} naming a bad parameter; 404
 // {"message"} when a point has no road within the snapping radius or no
 // route joins them; 503 while the bundle loads.

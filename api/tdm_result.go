@@ -104,8 +104,8 @@ func (s *resultStream) read(ctx context.Context, kind queue.Kind, first *batch) 
 }
 
 // WriteTo writes the body to w: uuid, status, routing, the addresses as
-// sent, the wanted matrices (null where there is no route) and the
-// snapping report.
+// sent, the wanted matrices (null where there is no route), the estimated
+// cells of a job with a fallback speed and the snapping report.
 func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
