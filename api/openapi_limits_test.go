@@ -35,6 +35,11 @@ type oaInput struct {
 	required bool
 	example  any
 	desc     string // its description
+	// listLen is, for the items of an array member, the length of the
+	// member's example (0: none): the probes send lists as long, as a
+	// list parallel to another one (origin_radiuses to origin_addresses)
+	// must be.
+	listLen int
 }
 
 // String names the input in failures: "query x", "body speeds (values)".
@@ -304,7 +309,8 @@ func (d oaDoc) inputs(t *testing.T, op map[string]any) []oaInput {
 		desc, _ := ps["description"].(string)
 		out = append(out, oaInput{in: "body", name: name, schema: ps, required: slices.Contains(req, any(name)), example: ex, desc: desc})
 		if items := d.deref(oaObj(ps["items"])); items != nil {
-			out = append(out, oaInput{in: "body", name: name, part: "items", schema: items, example: items["example"]})
+			exList, _ := ex.([]any)
+			out = append(out, oaInput{in: "body", name: name, part: "items", schema: items, example: items["example"], listLen: len(exList)})
 		}
 		if vals := d.deref(oaObj(ps["additionalProperties"])); vals != nil {
 			out = append(out, oaInput{in: "body", name: name, part: "values", schema: vals})
@@ -407,7 +413,7 @@ func (in oaInput) set(r *oaRequest, p oaProbe) {
 	case "":
 		r.body[in.name] = p.value
 	case "items":
-		r.body[in.name] = []any{p.value}
+		r.body[in.name] = slices.Repeat([]any{p.value}, max(1, in.listLen))
 	case "values":
 		r.body[in.name] = map[string]any{oaFirstKey(r.body[in.name], "Motorway"): p.value}
 	case "names":

@@ -38,7 +38,9 @@ type RouteOptions struct {
 // steps and the geometry as GeoJSON.
 //
 // Query: from and to, each "lon,lat" (the order of tdmv1's addresses);
-// routing, optional: fastest (default) or shortest.
+// routing, optional: fastest (default) or shortest; radiuses, bearings
+// and approaches, optional: OSRM's semicolon lists, "from;to", an empty
+// entry for the default; snapping, optional: default or any.
 // Answers: 200 with the route; 400 {"message"} naming a bad parameter; 404
 // {"message"} when a point has no road within the snapping radius or no
 // route joins them; 503 while the bundle loads.
@@ -140,6 +142,10 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 		}
 		alts = n
 	}
+	opts, msg := routeSnapOptions(q.Get, 2)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	var g *routing.Graph
 	if b := h.opts.Bundle.Load(); b != nil {
 		g = b.Graph
@@ -147,10 +153,17 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if g == nil {
 		return errBundleLoading
 	}
-	snaps := g.SnapAll(spec, []orb.Point{from, to}, h.opts.SnapRadiusM)
+	snaps := g.SnapAllWith(spec, []orb.Point{from, to}, h.opts.SnapRadiusM, opts)
 	for i, s := range snaps {
 		if !s.OK {
-			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], h.opts.SnapRadiusM)
+			radius := h.opts.SnapRadiusM
+			if opts[i].RadiusM > 0 {
+				radius = opts[i].RadiusM
+			}
+			if opts[i].HasBearing || opts[i].Curb {
+				return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point with the bearing and approach asked", [2]string{"from", "to"}[i], radius)
+			}
+			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], radius)
 		}
 	}
 	ctx := c.Request().Context()

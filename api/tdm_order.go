@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,17 +96,21 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 		switch k {
 		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid":
 		default:
-			unknown = append(unknown, k)
+			if !slices.Contains(orderSnapFields, k) {
+				unknown = append(unknown, k)
+			}
 		}
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds and avoid (names are case-sensitive)"})
+		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, " +
+			strings.Join(orderSnapFields, ", ") + " (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
 	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, limit, errs)
 	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, limit, errs)
 	o.Routing, errs = parseMetric(b, errs)
+	o.Options, errs = parseOrderOptions(fields, len(o.Origins), len(o.Destinations), errs)
 	return o, errs
 }
 

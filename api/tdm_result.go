@@ -104,8 +104,8 @@ func (s *resultStream) read(ctx context.Context, kind queue.Kind, first *batch) 
 }
 
 // WriteTo writes the body to w: uuid, status, routing, the addresses as
-// sent, the wanted matrices (null where there is no route) and the
-// snapping report.
+// sent, the wanted matrices (null where there is no route), the estimated
+// cells of a job with a fallback speed and the snapping report.
 func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -138,11 +138,42 @@ func (s *resultStream) WriteTo(ctx context.Context, w io.Writer) error {
 		bw.WriteByte(']')
 		first = nil
 	}
+	if s.res.Fallback {
+		if err := s.writeEstimated(ctx, bw); err != nil {
+			return err
+		}
+	}
 	if err := s.writeSnapping(ctx, bw); err != nil {
 		return err
 	}
 	bw.WriteByte('}')
 	return bw.Flush()
+}
+
+// writeEstimated writes the "estimated" member of a job with a fallback
+// speed: the [row, column] pairs of the cells the fallback filled, joined
+// from the chunks' stored pairs (an empty list when there are none).
+func (s *resultStream) writeEstimated(ctx context.Context, bw *bufio.Writer) error {
+	bw.WriteString(`,"estimated":[`)
+	n := 0
+	for b := range s.read(ctx, queue.KindEstimated, nil) {
+		if b.err != nil {
+			return b.err
+		}
+		for _, blob := range b.blobs {
+			if len(blob) == 0 {
+				continue
+			}
+			if n > 0 {
+				bw.WriteByte(',')
+			}
+			if _, err := bw.Write(blob); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	return bw.WriteByte(']')
 }
 
 // writeHead writes the body's members before the matrices: uuid, status,
@@ -176,7 +207,8 @@ func (s *resultStream) writeHead(bw *bufio.Writer) error {
 // but the matrices (uuid, status, routing, addresses, snapping), then one
 // line per origin row, {"row": i, "duration": [...], "distance": [...]}
 // (a matrix the order did not ask for left out), copied from the stored
-// rows a window of chunks at a time.
+// rows a window of chunks at a time; with a fallback speed each row also
+// lists the columns of its estimated cells, "estimated": [j, ...].
 func (s *resultStream) WriteNDJSON(ctx context.Context, w io.Writer) error {
 	j := s.res.Job
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -202,6 +234,8 @@ func (s *resultStream) WriteNDJSON(ctx context.Context, w io.Writer) error {
 	blobs := make([][][]byte, len(ms))
 	buf := make([]byte, 0, 32)
 	row := 0
+	var estimated [][]byte // per chunk of the window, with a fallback speed
+	var pairs [][2]int     // the current chunk's estimated cells
 	for from := 0; from < j.Chunks; from += s.window {
 		n := min(s.window, j.Chunks-from)
 		for k, m := range ms {
@@ -210,9 +244,21 @@ func (s *resultStream) WriteNDJSON(ctx context.Context, w io.Writer) error {
 				return err
 			}
 		}
+		if s.res.Fallback {
+			var err error
+			if estimated, err = s.src.Chunks(ctx, queue.KindEstimated, from, n); err != nil {
+				return err
+			}
+		}
 		for c := range n {
 			for k, m := range ms {
 				m.rest = blobs[k][c]
+			}
+			if s.res.Fallback {
+				var err error
+				if pairs, err = queue.DecodePairs(estimated[c]); err != nil {
+					return err
+				}
 			}
 			lo, hi := queue.ChunkRange(j.Rows, j.ChunkRows, from+c)
 			for ; row < hi; row++ {
@@ -228,6 +274,18 @@ func (s *resultStream) WriteNDJSON(ctx context.Context, w io.Writer) error {
 					if _, err := bw.Write(r); err != nil {
 						return err
 					}
+				}
+				if s.res.Fallback {
+					// The columns of this row's estimated cells.
+					buf = append(buf[:0], `,"estimated":[`...)
+					for k := 0; len(pairs) > 0 && pairs[0][0] == row; k++ {
+						if k > 0 {
+							buf = append(buf, ',')
+						}
+						buf = strconv.AppendInt(buf, int64(pairs[0][1]), 10)
+						pairs = pairs[1:]
+					}
+					bw.Write(append(buf, ']'))
 				}
 				bw.WriteString("}\n")
 			}

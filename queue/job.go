@@ -74,6 +74,8 @@ type Order struct {
 	// the ordering process serves; bundle.Bundle.ID): workers compute
 	// every chunk on it, after a swap too.
 	Bundle string
+	// Options are the snapping and fallback options (zero: none).
+	Options Options
 }
 
 // Job is the stored state of a matrix job, without its addresses and
@@ -123,6 +125,9 @@ type Spec struct {
 	// Bundle is the id of the data bundle to compute on ("": the one the
 	// worker serves).
 	Bundle string
+	// Options are the job's snapping and fallback options (zero for a job
+	// ordered without them, or before they were stored).
+	Options Options
 }
 
 // ChunkRange returns the origin rows [lo, hi) of chunk i.

@@ -40,6 +40,10 @@ const (
 	// was moved to the road in metres (float32; NotSnapped if it could not
 	// be snapped).
 	KindOriginSnap Kind = 's'
+	// KindEstimated holds the chunk's cells filled by the fallback speed,
+	// [row, column] pairs as JSON text (EncodePairs); only a job with a
+	// fallback speed has it.
+	KindEstimated Kind = 'E'
 )
 
 // chunkField is the field of the results hash that holds kind for chunk i.

@@ -117,6 +117,13 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	options, err := encodeOptions(o.Options)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := decodeOptions(options, rows, cols); err != nil {
+		return nil, nil, fmt.Errorf("queue: order: %w", err)
+	}
 	id := uuid.NewString()
 	chunks := ChunkCount(rows, q.cfg.ChunkRows)
 	job := &Job{
@@ -124,7 +131,7 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 		Rows: rows, Cols: cols, Chunks: chunks, ChunkRows: q.cfg.ChunkRows,
 		Created: time.UnixMilli(now.UnixMilli()),
 	}
-	return job, map[string]any{
+	fields := map[string]any{
 		"owner":        o.Owner,
 		"status":       string(StatusQueued),
 		"metric":       o.Routing,
@@ -140,7 +147,16 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 		"destinations": destinations,
 		"pts_o":        encodePoints(o.OriginPoints),
 		"pts_d":        encodePoints(o.DestinationPoints),
-	}, nil
+	}
+	if options != "" {
+		// Written only when there are options: a record without the
+		// field reads as a job without them, as every older record does.
+		fields["options"] = options
+		if o.Options.FallbackKmh > 0 {
+			fields["fallback"] = 1 // for fetch, which needs no more of them
+		}
+	}
+	return job, fields, nil
 }
 
 // storeRecord queues on p the writes of a new job record: the hash, its

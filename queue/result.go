@@ -16,6 +16,9 @@ type Result struct {
 	// DestinationSnaps is, per destination, how far it was moved to the
 	// road in metres (NotSnapped when it could not be snapped).
 	DestinationSnaps []float32
+	// Fallback tells whether the job was ordered with a fallback speed:
+	// its chunks have KindEstimated blobs.
+	Fallback bool
 
 	q *Queue
 }
@@ -25,7 +28,7 @@ func (q *Queue) Result(ctx context.Context, j *Job) (*Result, error) {
 	if j.Status != StatusFinished {
 		return nil, fmt.Errorf("queue: job %s is %s, not Finished", j.ID, j.Status)
 	}
-	v, err := q.rdb.HMGet(ctx, q.keys.job(j.ID), "origins", "destinations", "snap_d").Result()
+	v, err := q.rdb.HMGet(ctx, q.keys.job(j.ID), "origins", "destinations", "snap_d", "fallback").Result()
 	if err != nil {
 		return nil, fmt.Errorf("queue: read result: %w", err)
 	}
@@ -40,6 +43,7 @@ func (q *Queue) Result(ctx context.Context, j *Job) (*Result, error) {
 		return nil, fmt.Errorf("queue: stored destinations: %w", err)
 	}
 	r.DestinationSnaps = DecodeFloat32s([]byte(v[2].(string)))
+	r.Fallback = v[3] != nil
 	return r, nil
 }
 

@@ -60,7 +60,11 @@ func (q *Queue) beginQueued(ctx context.Context, id string, i int) (run bool, st
 }
 
 // specFields are the fields of the job record a Spec is read from.
-var specFields = []string{"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d", "bundle"}
+var specFields = []string{"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d", "bundle", "options"}
+
+// optionalSpecFields are the fields of specFields a record may lack: jobs
+// ordered before they were recorded, or without options, have none.
+var optionalSpecFields = map[string]bool{"bundle": true, "options": true}
 
 // Spec reads what a worker needs to compute the job's chunks.
 func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
@@ -75,9 +79,7 @@ func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
 func parseSpec(id string, v []any) (*Spec, error) {
 	s := make([]string, len(v))
 	for i, x := range v {
-		// The bundle is optional: jobs ordered before it was recorded
-		// have none.
-		if x == nil && specFields[i] != "bundle" {
+		if x == nil && !optionalSpecFields[specFields[i]] {
 			return nil, ErrExpired
 		}
 		s[i], _ = x.(string)
@@ -91,6 +93,10 @@ func parseSpec(id string, v []any) (*Spec, error) {
 	}
 	if chunkRows < 1 || chunks != ChunkCount(len(spec.Origins), chunkRows) || len(spec.Destinations) == 0 {
 		return nil, fmt.Errorf("queue: job %s: inconsistent record", id)
+	}
+	var err error
+	if spec.Options, err = decodeOptions(s[7], len(spec.Origins), len(spec.Destinations)); err != nil {
+		return nil, fmt.Errorf("queue: job %s: %w", id, err)
 	}
 	return spec, nil
 }
@@ -106,6 +112,10 @@ type ChunkResult struct {
 	OriginSnaps []float32
 	// DestinationSnaps is the same for every destination of the job.
 	DestinationSnaps []float32
+	// Estimated lists the cells of the chunk filled by the fallback speed,
+	// each [row, column] of the whole matrix, in row-major order; nil for
+	// a job without a fallback speed (non-nil, maybe empty, with one).
+	Estimated [][2]int
 }
 
 // PutChunk stores chunk i of job id unless it is already stored, and
@@ -137,6 +147,9 @@ func (q *Queue) putArgs(i int, r ChunkResult) []any {
 	}
 	if r.Distances != nil {
 		args = append(args, chunkField(KindDistance, i), EncodeRows(r.Distances, cols))
+	}
+	if r.Estimated != nil {
+		args = append(args, chunkField(KindEstimated, i), EncodePairs(r.Estimated))
 	}
 	return args
 }

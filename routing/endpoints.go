@@ -6,6 +6,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/routing/ch"
+	"github.com/geosvc/geosvc/routing/snap"
 )
 
 // Snap places p on the nearest road within radiusM metres (the default
@@ -34,29 +35,45 @@ func (g *Graph) SnapAll(m Metric, pts []orb.Point, radiusM float64) []Snap {
 // snapAccepting places p on the nearest road within radiusM metres that
 // accept allows (nil: every road).
 func (g *Graph) snapAccepting(p orb.Point, radiusM float64, accept func(uint32) bool) Snap {
+	if accept == nil {
+		s, _ := g.snapSegments(p, radiusM, false, nil)
+		return s
+	}
+	s, _ := g.snapSegments(p, radiusM, false, func(e uint32, _ int) bool { return accept(e) })
+	return s
+}
+
+// snapSegments places p on the nearest road segment within radiusM metres
+// that accept allows (nil: every one), of the main component first unless
+// anyComponent. It returns the snap and the segment of its edge.
+func (g *Graph) snapSegments(p orb.Point, radiusM float64, anyComponent bool, accept func(e uint32, seg int) bool) (Snap, int) {
 	if radiusM <= 0 {
 		radiusM = DefaultSnapRadiusM
 	}
 	s := Snap{Input: p}
 	if !validPoint(p) {
-		return s
+		return s, 0
 	}
 	// A road of the main component (the largest, which the other points
 	// of a request reach and are reached from) first: a point next to a
 	// parking lot whose exit is one-way the wrong way is not captured by
 	// it (OSRM's rule of preferring big components); else any road, an
-	// island's own.
-	hit, ok := g.snap.Nearest(p, radiusM, func(e uint32) bool {
-		return g.edgeFlags[e]&edgeOffMain == 0 && (accept == nil || accept(e))
-	})
-	if !ok && g.meta.OffMainNodes > 0 {
-		hit, ok = g.snap.Nearest(p, radiusM, accept)
+	// island's own. anyComponent (OSRM's snapping=any) skips the first.
+	var hit snap.Hit
+	ok := false
+	if !anyComponent {
+		hit, ok = g.snap.NearestSegment(p, radiusM, func(e uint32, seg int) bool {
+			return g.edgeFlags[e]&edgeOffMain == 0 && (accept == nil || accept(e, seg))
+		})
+	}
+	if !ok && (anyComponent || g.meta.OffMainNodes > 0) {
+		hit, ok = g.snap.NearestSegment(p, radiusM, accept)
 	}
 	if !ok {
-		return s
+		return s, 0
 	}
 	s.Point, s.DistanceM, s.Edge, s.Fraction, s.OK = hit.Point, hit.DistanceM, hit.Edge, hit.Fraction, true
-	return s
+	return s, hit.Segment
 }
 
 func validPoint(p orb.Point) bool {
@@ -79,7 +96,7 @@ func (g *Graph) phantoms(m chMetric, s Snap, buf []phantom) []phantom {
 	}
 	for dir := uint32(0); dir < 2; dir++ {
 		n := g.edgeNode[directedID(s.Edge, dir)]
-		if n < 0 {
+		if n < 0 || s.Barred&(1<<dir) != 0 {
 			continue
 		}
 		f := s.Fraction

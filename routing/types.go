@@ -49,6 +49,11 @@ type Snap struct {
 	Fraction float64
 	// OK is false when nothing was within the radius.
 	OK bool
+	// Barred marks the directions of travel on Edge in which the point
+	// may not be reached or left (SnapOptions: a bearing, a curb
+	// approach): bit 0 the edge's own direction (From to To), bit 1 the
+	// reverse; zero bars none.
+	Barred uint8
 }
 
 // Table is a duration and distance matrix, row-major: cell (i, j) is at

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/dgraph-io/ristretto/v2"
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
@@ -24,8 +25,11 @@ type jobEntry struct {
 	// originMoved and destMoved are, per point, the metres moved to the
 	// road (queue.NotSnapped when it could not be snapped).
 	originMoved, destMoved []float32
-	targets                targets
-	bytes                  int64
+	// originFallback and destFallback are, with a fallback speed, where
+	// its distances are measured from (nil without one).
+	originFallback, destFallback []orb.Point
+	targets                      targets
+	bytes                        int64
 }
 
 // flight is one build of a job entry in progress.

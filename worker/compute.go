@@ -82,25 +82,33 @@ func (c *Computer) prepare(ctx context.Context, spec *queue.Spec) (*jobEntry, er
 	// Origins and destinations snap side by side: the job's other chunks
 	// wait for this entry, their cores idle meanwhile.
 	// A panic there is raised again here, where the callers recover it.
+	opts := &spec.Options
+	originOpts := snapOptions(opts, opts.Origins, len(spec.Origins))
+	destOpts := snapOptions(opts, opts.Destinations, len(spec.Destinations))
 	var dst []routing.Snap
 	var panicked any
 	snapped := make(chan struct{})
 	go func() {
 		defer close(snapped)
 		defer func() { panicked = recover() }()
-		dst = eng.SnapAll(metric, spec.Destinations, c.snapRadiusM)
+		dst = eng.SnapAll(metric, spec.Destinations, c.snapRadiusM, destOpts)
 	}()
-	e.origins = eng.SnapAll(metric, spec.Origins, c.snapRadiusM)
+	e.origins = eng.SnapAll(metric, spec.Origins, c.snapRadiusM, originOpts)
 	<-snapped
 	if panicked != nil {
 		panic(panicked)
 	}
-	e.originMoved = c.moved(eng, metric, spec.Origins, e.origins)
-	e.destMoved = c.moved(eng, metric, spec.Destinations, dst)
+	e.originMoved = c.moved(eng, metric, spec.Origins, e.origins, originOpts)
+	e.destMoved = c.moved(eng, metric, spec.Destinations, dst, destOpts)
+	if opts.FallbackKmh > 0 {
+		e.originFallback = fallbackPoints(e.origins, opts.FallbackSnapped)
+		e.destFallback = fallbackPoints(dst, opts.FallbackSnapped)
+	}
 	if e.targets, e.bytes, err = eng.Targets(ctx, metric, dst); err != nil {
 		return nil, err
 	}
-	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved))
+	e.bytes += entryBytes(spec, e.origins, len(e.originMoved)+len(e.destMoved)) +
+		16*int64(len(e.originFallback)+len(e.destFallback))
 	return e, nil
 }
 
@@ -119,6 +127,9 @@ func (c *Computer) chunk(ctx context.Context, e *jobEntry, i int) (queue.ChunkRe
 		return queue.ChunkResult{}, fmt.Errorf("worker: table of %d x %d for chunk of %d x %d", tab.Rows, tab.Cols, hi-lo, len(e.spec.Destinations))
 	}
 	res := queue.ChunkResult{OriginSnaps: e.originMoved[lo:hi], DestinationSnaps: e.destMoved}
+	if kmh := e.spec.Options.FallbackKmh; kmh > 0 {
+		res.Estimated = fillFallback(tab, lo, e.originFallback, e.destFallback, kmh)
+	}
 	if e.spec.Outputs.Has(queue.OutDuration) {
 		res.Durations = tab.Durations
 	}
@@ -160,9 +171,12 @@ func (c *Computer) ComputeAll(ctx context.Context, spec *queue.Spec) (out []queu
 // centimetres; where snapping failed, queue.NotSnappedSwapped when the
 // point read the other way round (x and y swapped, Google's lat,lng habit)
 // would have snapped, else queue.NotSnapped.
-func (c *Computer) moved(eng engine, metric routing.Metric, pts []orb.Point, snaps []routing.Snap) []float32 {
+// The swapped points are snapped with the options of the points they
+// stand for (opts, nil for none).
+func (c *Computer) moved(eng engine, metric routing.Metric, pts []orb.Point, snaps []routing.Snap, opts []routing.SnapOptions) []float32 {
 	out := make([]float32, len(snaps))
 	var swapped []orb.Point
+	var swappedOpts []routing.SnapOptions
 	var at []int
 	for i, s := range snaps {
 		if s.OK {
@@ -173,10 +187,13 @@ func (c *Computer) moved(eng engine, metric routing.Metric, pts []orb.Point, sna
 		if p := pts[i]; math.Abs(p[0]) <= 90 && p[0] != p[1] {
 			swapped = append(swapped, orb.Point{p[1], p[0]})
 			at = append(at, i)
+			if opts != nil {
+				swappedOpts = append(swappedOpts, opts[i])
+			}
 		}
 	}
 	if len(swapped) > 0 {
-		for k, s := range eng.SnapAll(metric, swapped, c.snapRadiusM) {
+		for k, s := range eng.SnapAll(metric, swapped, c.snapRadiusM, swappedOpts) {
 			if s.OK {
 				out[at[k]] = queue.NotSnappedSwapped
 			}

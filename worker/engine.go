@@ -15,8 +15,9 @@ type targets any
 // engine is the part of the routing engine a worker calls. *routing.Graph
 // provides it through graphEngine; tests give one of their own.
 type engine interface {
-	// SnapAll places every point on a road the metric does not avoid.
-	SnapAll(m routing.Metric, pts []orb.Point, radiusM float64) []routing.Snap
+	// SnapAll places every point on a road the metric does not avoid,
+	// pts[i] with opts[i] (opts nil: the default rule for all).
+	SnapAll(m routing.Metric, pts []orb.Point, radiusM float64, opts []routing.SnapOptions) []routing.Snap
 	// Targets builds the destination side for the metric (customizing it
 	// on first use) and returns it with the bytes it holds.
 	Targets(ctx context.Context, m routing.Metric, dst []routing.Snap) (targets, int64, error)
@@ -30,8 +31,8 @@ type engine interface {
 // metric its customized CCH metric, cached by the graph.
 type graphEngine struct{ g *routing.Graph }
 
-func (e graphEngine) SnapAll(m routing.Metric, pts []orb.Point, radiusM float64) []routing.Snap {
-	return e.g.SnapAll(m, pts, radiusM)
+func (e graphEngine) SnapAll(m routing.Metric, pts []orb.Point, radiusM float64, opts []routing.SnapOptions) []routing.Snap {
+	return e.g.SnapAllWith(m, pts, radiusM, opts)
 }
 
 func (e graphEngine) Targets(ctx context.Context, m routing.Metric, dst []routing.Snap) (targets, int64, error) {

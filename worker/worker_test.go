@@ -34,7 +34,7 @@ type fakeEngine struct {
 	barrier *sync.WaitGroup // when set, Table waits until it is released
 }
 
-func (f *fakeEngine) SnapAll(_ routing.Metric, pts []orb.Point, _ float64) []routing.Snap {
+func (f *fakeEngine) SnapAll(_ routing.Metric, pts []orb.Point, _ float64, _ []routing.SnapOptions) []routing.Snap {
 	out := make([]routing.Snap, len(pts))
 	for i, p := range pts {
 		if p[0] != 0 {
@@ -392,7 +392,7 @@ func TestJobCachePanicEndsFlight(t *testing.T) {
 func TestMovedMarksSwappedPairs(t *testing.T) {
 	c := newComputer(&fakeEngine{}, 0)
 	pts := []orb.Point{{0, 39.5}, {0, 0}, {5, 20}}
-	got := c.moved(c.engine, routing.Fastest, pts, c.engine.SnapAll(routing.Fastest, pts, 0))
+	got := c.moved(c.engine, routing.Fastest, pts, c.engine.SnapAll(routing.Fastest, pts, 0, nil), nil)
 	want := []float32{queue.NotSnappedSwapped, queue.NotSnapped, 2}
 	if !slices.Equal(got, want) {
 		t.Errorf("moved = %v, want %v", got, want)
@@ -462,11 +462,11 @@ type destSnapPanics struct {
 	cols int
 }
 
-func (d destSnapPanics) SnapAll(m routing.Metric, pts []orb.Point, r float64) []routing.Snap {
+func (d destSnapPanics) SnapAll(m routing.Metric, pts []orb.Point, r float64, opts []routing.SnapOptions) []routing.Snap {
 	if len(pts) == d.cols {
 		panic("destinations exploded")
 	}
-	return d.fakeEngine.SnapAll(m, pts, r)
+	return d.fakeEngine.SnapAll(m, pts, r, opts)
 }
 
 // TestPrepareSnapPanicIsAnError: a panic while the destinations snap,

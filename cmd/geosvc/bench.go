@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -47,6 +48,7 @@ type benchConfig struct {
 	pointsOut                               string // --points-out: the first job's points
 	speeds                                  string // "Type:kmh,..." as routev1 takes them
 	newSpeeds                               bool
+	radius, bearingRange                    float64 // per-point snapping options; 0 and -1: none
 	serverArgs                              []string
 	n, runs, concurrent, batches, wait      int
 	ndjson                                  bool
@@ -65,6 +67,8 @@ func runBench(args []string) error {
 	fs.StringVar(&c.metric, "routing", "fastest", "routing of the orders: fastest or shortest")
 	fs.StringVar(&c.speeds, "speeds", "", "custom speeds of the orders, Type:kmh,... (e.g. Motorway:80,LocalRoadCity:25): a customized metric")
 	fs.BoolVar(&c.newSpeeds, "new-speeds", false, "with --speeds: the k-th order adds k/2 km/h to each speed, a metric never customized before")
+	fs.Float64Var(&c.radius, "radius", 0, "give every point of the orders this snapping radius in metres (origin_radiuses, destination_radiuses); 0: none")
+	fs.Float64Var(&c.bearingRange, "bearing-range", -1, "give every point of the orders a bearing [value, this range] (origin_bearings, destination_bearings), the value drawn at random (seeded); -1: none")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")
@@ -81,7 +85,7 @@ func runBench(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 || c.n < 1 || c.runs < 1 || c.concurrent < 0 || c.batches < 1 || c.poll <= 0 || c.wait < 0 || c.wait > 30 {
+	if fs.NArg() > 0 || c.radius < 0 || c.radius > routing.MaxSnapRadiusM || c.bearingRange > 180 || c.n < 1 || c.runs < 1 || c.concurrent < 0 || c.batches < 1 || c.poll <= 0 || c.wait < 0 || c.wait > 30 {
 		fs.Usage()
 		return errUsage
 	}
@@ -153,13 +157,15 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 	meta := g.Meta()
 	spec, _ := c.spec()
 	c.ndjson = c.ndjson || c.n > 1000
-	check, err := newSpotCheck(g, spec, points[0][0], points[0][1])
+	originOpts, destOpts, extra := c.pointOptions()
+	check, err := newSpotCheck(g, spec, points[0][0], points[0][1], originOpts, destOpts)
 	if err != nil {
 		return err
 	}
 	runtime.GC()
 
 	client := c.client(c.url, c.key)
+	client.extra = extra
 	server := "the server at " + c.url
 	pids := c.rssPIDs
 	if c.url == "" {
@@ -183,6 +189,7 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		}
 		defer s.stop()
 		client = c.client(s.url, s.key)
+		client.extra = extra
 		pids = []int{s.cmd.Process.Pid}
 		server = "`geosvc serve`, embedded Redis"
 		if os.Getenv("REDIS_URL") != "" {
@@ -193,7 +200,7 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		}
 	}
 
-	fmt.Fprintf(out, "## geosvc bench: %d x %d, routing %s\n\n", c.n, c.n, c.metric)
+	fmt.Fprintf(out, "## geosvc bench: %d x %d, routing %s%s\n\n", c.n, c.n, c.metric, c.optionsTitle())
 	how := fmt.Sprintf("fetch waits up to %d s for the job to end", c.wait)
 	if c.wait == 0 {
 		how = fmt.Sprintf("client polls every %v", c.poll)
@@ -327,15 +334,20 @@ type spotCheck struct {
 }
 
 // newSpotCheck prepares the check of an origins x destinations result:
-// the first, middle and last rows and two more are computed on g.
-func newSpotCheck(g *routing.Graph, spec routing.Metric, origins, destinations []string) (*spotCheck, error) {
+// the first, middle and last rows and two more are computed on g, the
+// points snapped with their options (nil: none).
+func newSpotCheck(g *routing.Graph, spec routing.Metric, origins, destinations []string, originOpts, destOpts []routing.SnapOptions) (*spotCheck, error) {
 	n := len(origins)
 	c := &spotCheck{rows: n, cols: len(destinations), want: map[int]int{}}
 	var pts []orb.Point
+	var opts []routing.SnapOptions
 	for _, i := range []int{0, n / 7, n / 2, 5 * n / 7, n - 1} {
 		if _, ok := c.want[i]; !ok {
 			c.want[i] = len(pts)
 			pts = append(pts, parseLonLat(origins[i]))
+			if originOpts != nil {
+				opts = append(opts, originOpts[i])
+			}
 		}
 	}
 	dst := make([]orb.Point, len(destinations))
@@ -344,8 +356,59 @@ func newSpotCheck(g *routing.Graph, spec routing.Metric, origins, destinations [
 	}
 	var err error
 	c.table, err = g.Matrix(context.Background(), spec,
-		g.SnapAll(spec, pts, routing.DefaultSnapRadiusM), g.SnapAll(spec, dst, routing.DefaultSnapRadiusM))
+		g.SnapAllWith(spec, pts, routing.DefaultSnapRadiusM, opts), g.SnapAllWith(spec, dst, routing.DefaultSnapRadiusM, destOpts))
 	return c, err
+}
+
+// pointOptions returns the per-point snapping options of --radius and
+// --bearing-range for the origins and the destinations (nil without
+// them) and the order fields that ask for them.
+func (c benchConfig) pointOptions() (origins, dests []routing.SnapOptions, fields map[string]any) {
+	if c.radius <= 0 && c.bearingRange < 0 {
+		return nil, nil, nil
+	}
+	rng := rand.New(rand.NewPCG(c.seed, 2))
+	fields = map[string]any{}
+	side := func(name string) []routing.SnapOptions {
+		opts := make([]routing.SnapOptions, c.n)
+		var radiuses []float64
+		var bearings [][2]float64
+		for i := range opts {
+			if c.radius > 0 {
+				opts[i].RadiusM = c.radius
+				radiuses = append(radiuses, c.radius)
+			}
+			if c.bearingRange >= 0 {
+				v := float64(rng.IntN(360))
+				opts[i].HasBearing, opts[i].BearingDeg, opts[i].RangeDeg = true, v, c.bearingRange
+				bearings = append(bearings, [2]float64{v, c.bearingRange})
+			}
+		}
+		if radiuses != nil {
+			fields[name+"_radiuses"] = radiuses
+		}
+		if bearings != nil {
+			fields[name+"_bearings"] = bearings
+		}
+		return opts
+	}
+	return side("origin"), side("destination"), fields
+}
+
+// optionsTitle names the per-point options of the orders for the report's
+// title ("" without any).
+func (c benchConfig) optionsTitle() string {
+	var parts []string
+	if c.radius > 0 {
+		parts = append(parts, fmt.Sprintf("radius %g m", c.radius))
+	}
+	if c.bearingRange >= 0 {
+		parts = append(parts, fmt.Sprintf("bearing ± %g°", c.bearingRange))
+	}
+	if parts == nil {
+		return ""
+	}
+	return ", every point with " + strings.Join(parts, " and ")
 }
 
 // spec returns the routing spec of the orders: --routing with --speeds.

@@ -23,7 +23,10 @@ type tdmClient struct {
 	// order asks for a metric never customized before.
 	speeds    map[string]float64
 	newSpeeds bool
-	orders    atomic.Int64
+	// extra are more fields of every order (the per-point snapping
+	// options of --radius and --bearing-range).
+	extra  map[string]any
+	orders atomic.Int64
 }
 
 // newTDMClient returns a client of base (e.g. "http://127.0.0.1:8080").
@@ -89,6 +92,9 @@ func (c *tdmClient) post(ctx context.Context, op string, body any, gzip bool) (c
 // order places an order and returns its uuid.
 func (c *tdmClient) order(ctx context.Context, origins, destinations []string, result []string, metric string) (string, error) {
 	body := map[string]any{"origin_addresses": origins, "destination_addresses": destinations}
+	for k, v := range c.extra {
+		body[k] = v
+	}
 	if result != nil {
 		body["result"] = result
 	}

@@ -419,6 +419,28 @@ func better(d2 float64, e, i uint32, bd2 float64, be, bi uint32) bool {
 // differs from the reported haversine DistanceM by well under 0.1 % at
 // snapping distances.
 func (ix *Index) Nearest(p orb.Point, radiusM float64, accept func(edge uint32) bool) (hit Hit, ok bool) {
+	if accept == nil {
+		return ix.nearest(p, radiusM, nil)
+	}
+	return ix.nearest(p, radiusM, func(e, _ uint32) bool { return accept(e) })
+}
+
+// NearestSegment is Nearest with a filter on segments rather than edges:
+// accept is given the edge and the index of the segment within it (the
+// segment from the edge's shape point segment to segment+1, as in
+// Hit.Segment), and may be called several times for one segment.
+// Bearing and curb filters need it: the direction of a road differs from
+// one segment to the next.
+func (ix *Index) NearestSegment(p orb.Point, radiusM float64, accept func(edge uint32, segment int) bool) (hit Hit, ok bool) {
+	if accept == nil {
+		return ix.nearest(p, radiusM, nil)
+	}
+	return ix.nearest(p, radiusM, func(e, i uint32) bool { return accept(e, int(i-ix.starts[e])) })
+}
+
+// nearest is Nearest with accept given the edge and the shape index of
+// the segment's first point.
+func (ix *Index) nearest(p orb.Point, radiusM float64, accept func(edge, i uint32) bool) (hit Hit, ok bool) {
 	q, ok := ix.newQuery(p, radiusM)
 	if !ok {
 		return Hit{}, false
@@ -440,7 +462,7 @@ func (ix *Index) Nearest(p orb.Point, radiusM float64, accept func(edge uint32) 
 			if found && !better(d2, e, i, bestD2, bestE, bestI) {
 				continue
 			}
-			if accept != nil && !accept(e) {
+			if accept != nil && !accept(e, i) {
 				continue
 			}
 			found, bestD2, bestE, bestI, bestT = true, d2, e, i, t
