@@ -9,20 +9,22 @@ import (
 )
 
 // Snap places p on the nearest road within radiusM metres (the default
-// radius when radiusM <= 0) that m does not avoid. The result's OK is
-// false when there is none.
+// radius when radiusM <= 0) that m does not avoid: not of an avoided kind
+// and not closed by an avoided area (a point inside an area snaps to the
+// nearest open road, outside it or in a hole, within the radius). The
+// result's OK is false when there is none.
 func (g *Graph) Snap(m Metric, p orb.Point, radiusM float64) Snap {
-	if m.Avoid == 0 {
+	if m.Avoid == 0 && m.Areas.IsZero() {
 		return g.snapAccepting(p, radiusM, nil)
 	}
-	return g.snapAccepting(p, radiusM, g.avoidFilter(m.Avoid))
+	return g.snapAccepting(p, radiusM, g.avoidFilter(m))
 }
 
 // SnapAll snaps every point; see Snap.
 func (g *Graph) SnapAll(m Metric, pts []orb.Point, radiusM float64) []Snap {
 	var accept func(uint32) bool
-	if m.Avoid != 0 {
-		accept = g.avoidFilter(m.Avoid)
+	if m.Avoid != 0 || !m.Areas.IsZero() {
+		accept = g.avoidFilter(m)
 	}
 	out := make([]Snap, len(pts))
 	for i, p := range pts {
