@@ -150,7 +150,11 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	snaps := g.SnapAll(spec, []orb.Point{from, to}, h.opts.SnapRadiusM)
 	for i, s := range snaps {
 		if !s.OK {
-			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], h.opts.SnapRadiusM)
+			outside := ""
+			if !spec.Areas.IsZero() {
+				outside = " outside avoid_polygons"
+			}
+			return httpErrorf(http.StatusNotFound, "%s: no road%s within %g m of the point", [2]string{"from", "to"}[i], outside, h.opts.SnapRadiusM)
 		}
 	}
 	ctx := c.Request().Context()
@@ -202,8 +206,9 @@ func routeGeometry(r *routing.Route) routeLine {
 
 // routeSpecOf reads the metric parameters of a route: routing (fastest,
 // shortest, efficient or most_efficient, safest), speeds
-// ("Motorway:80,LocalRoadCity:20", km/h by RoadType) and avoid
-// ("toll,ferry"). It returns a message naming the bad parameter.
+// ("Motorway:80,LocalRoadCity:20", km/h by RoadType), avoid
+// ("toll,ferry") and avoid_polygons (a GeoJSON Polygon or MultiPolygon).
+// It returns a message naming the bad parameter.
 func routeSpecOf(q url.Values) (routing.Metric, string) {
 	r := strings.TrimSpace(q.Get("routing"))
 	spec, err := routing.NewMetric(r, nil, nil)
@@ -230,6 +235,13 @@ func routeSpecOf(q url.Values) (routing.Metric, string) {
 			}
 			spec.Avoid |= f
 		}
+	}
+	if v := strings.TrimSpace(q.Get("avoid_polygons")); v != "" || q.Has("avoid_polygons") {
+		a, err := routing.ParseAreas([]byte(v))
+		if err != nil {
+			return spec, err.Error()
+		}
+		spec.Areas = a
 	}
 	return spec, ""
 }

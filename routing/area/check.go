@@ -45,9 +45,6 @@ func checkRing(pos []vertex, path string) (checkedRing, *Error) {
 	if len(cr.r) < 3 {
 		return checkedRing{}, errorf(path, "has %d distinct corner%s: a ring needs at least 3", len(cr.r), plural(len(cr.r)))
 	}
-	if signedArea(cr.r) == 0 {
-		return checkedRing{}, errorf(path, "has no area: its corners lie on one line")
-	}
 	return cr, nil
 }
 
@@ -84,6 +81,11 @@ func checkPolygon(rings []checkedRing, path string) (polygon, *Error) {
 	}
 	if err := checkCrossings(rings); err != nil {
 		return nil, err
+	}
+	for _, cr := range rings {
+		if signedArea(cr.r) == 0 {
+			return nil, errorf(cr.path, "has no area: its corners lie on one line")
+		}
 	}
 	outer := rings[0]
 	for k, h := range rings[1:] {

@@ -139,21 +139,19 @@ func (d *decoder) polygon(raw json.RawMessage, p int) (polygon, *Error) {
 
 // position reads [lon, lat] (an altitude after them is ignored), in range.
 func position(raw json.RawMessage, path string) (vertex, *Error) {
-	var xs []json.Number
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&xs); err != nil || len(xs) < 2 || len(xs) > 3 {
+	var xs []float64
+	if err := json.Unmarshal(raw, &xs); err != nil || len(xs) < 2 || len(xs) > 3 {
 		return vertex{}, &Error{Path: path, Msg: "must be a position [lon, lat]: two numbers, longitude first"}
 	}
 	var v vertex
 	for k, name := range []string{"longitude", "latitude"} {
-		f, err := xs[k].Float64()
+		f := xs[k]
 		lim := 180.0
 		if k == 1 {
 			lim = 90
 		}
-		if err != nil || math.IsNaN(f) || f < -lim || f > lim {
-			msg := fmt.Sprintf("%s %s is out of range [%g, %g]", name, xs[k], -lim, lim)
+		if f < -lim || f > lim {
+			msg := fmt.Sprintf("%s %g is out of range [%g, %g]", name, f, -lim, lim)
 			if k == 1 && math.Abs(f) <= 180 {
 				msg += " (a position is [lon, lat], longitude first)"
 			}
