@@ -47,6 +47,7 @@ type benchConfig struct {
 	pointsOut                               string // --points-out: the first job's points
 	speeds                                  string // "Type:kmh,..." as routev1 takes them
 	newSpeeds                               bool
+	avoidPolygons                           string // --avoid-polygons: a GeoJSON file
 	serverArgs                              []string
 	n, runs, concurrent, batches, wait      int
 	ndjson                                  bool
@@ -65,6 +66,7 @@ func runBench(args []string) error {
 	fs.StringVar(&c.metric, "routing", "fastest", "routing of the orders: fastest or shortest")
 	fs.StringVar(&c.speeds, "speeds", "", "custom speeds of the orders, Type:kmh,... (e.g. Motorway:80,LocalRoadCity:25): a customized metric")
 	fs.BoolVar(&c.newSpeeds, "new-speeds", false, "with --speeds: the k-th order adds k/2 km/h to each speed, a metric never customized before")
+	fs.StringVar(&c.avoidPolygons, "avoid-polygons", "", "GeoJSON file of a Polygon or MultiPolygon the orders avoid (avoid_polygons): a customized metric")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")
@@ -348,7 +350,8 @@ func newSpotCheck(g *routing.Graph, spec routing.Metric, origins, destinations [
 	return c, err
 }
 
-// spec returns the routing spec of the orders: --routing with --speeds.
+// spec returns the routing spec of the orders: --routing with --speeds
+// and --avoid-polygons.
 func (c benchConfig) spec() (routing.Metric, error) {
 	key := c.metric
 	if c.speeds != "" {
@@ -357,6 +360,15 @@ func (c benchConfig) spec() (routing.Metric, error) {
 	spec, err := routing.ParseMetric(key)
 	if err != nil {
 		return spec, fmt.Errorf("--routing %q --speeds %q: %w", c.metric, c.speeds, err)
+	}
+	if c.avoidPolygons != "" {
+		b, err := os.ReadFile(c.avoidPolygons)
+		if err != nil {
+			return spec, fmt.Errorf("--avoid-polygons: %w", err)
+		}
+		if spec.Areas, err = routing.ParseAreas(b); err != nil {
+			return spec, fmt.Errorf("--avoid-polygons %s: %w", c.avoidPolygons, err)
+		}
 	}
 	return spec, nil
 }
@@ -373,6 +385,9 @@ func (c benchConfig) client(base, key string) *tdmClient {
 			cl.speeds[strings.TrimSpace(t)] = kmh
 		}
 		cl.newSpeeds = c.newSpeeds
+	}
+	if spec, err := c.spec(); err == nil && !spec.Areas.IsZero() {
+		cl.avoidPolygons = spec.Areas.MultiPolygon()
 	}
 	return cl
 }
