@@ -38,7 +38,8 @@ type RouteOptions struct {
 // steps and the geometry as GeoJSON.
 //
 // Query: from and to, each "lon,lat" (the order of tdmv1's addresses);
-// routing, optional: fastest (default) or shortest.
+// optional: routing (fastest by default), speeds, avoid, avoid_polygons
+// (a URL-encoded GeoJSON Polygon or MultiPolygon) and alternatives.
 // Answers: 200 with the route; 400 {"message"} naming a bad parameter; 404
 // {"message"} when a point has no road within the snapping radius or no
 // route joins them; 503 while the bundle loads.

@@ -194,6 +194,15 @@ func TestAreasAroundBridge(t *testing.T) {
 			if routeMeets(mp, r.Geometry) {
 				t.Fatalf("the route with the area enters it")
 			}
+			alts, err := g.Alternatives(bg, spec, from, to, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range alts {
+				if routeMeets(mp, a.Geometry) {
+					t.Fatalf("alternative %d enters the area", i)
+				}
+			}
 			cm, err := g.customMetric(bg, spec)
 			if err != nil {
 				t.Fatal(err)
