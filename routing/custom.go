@@ -145,7 +145,7 @@ func (g *Graph) customize(ctx context.Context, spec Metric) (*customMetric, erro
 
 // bytes returns the memory the metric holds, for cache accounting.
 func (cm *customMetric) bytes() int64 {
-	return cm.m.Bytes() + int64(len(cm.weights))*16 + int64(len(cm.nodeW))*(8+4+1) + 128
+	return cm.m.Bytes() + int64(len(cm.weights))*16 + int64(len(cm.nodeW))*(8+4+1) + int64(len(cm.areas.edges))*4 + 128
 }
 
 // whole and partial return node n's pair weight and that of its first
