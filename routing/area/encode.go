@@ -16,7 +16,8 @@ const keyVersion = 1
 // unsigned varints, then every vertex as the zigzag varint differences of
 // its lon and lat (1e-7 degrees) from the previous vertex. Equal Sets
 // have equal keys; Decode reads a key back. It holds no ';' or ',' and
-// about 4 to 6 characters per vertex.
+// 4 to 10 characters per vertex (fewer the closer the vertices: 20 kB
+// for 2000 vertices spread over a degree).
 func (s Set) Key() string {
 	if len(s.polys) == 0 {
 		return ""
