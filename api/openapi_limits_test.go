@@ -158,6 +158,7 @@ var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /geocoderv1/geocoder", "query components", "given twice", "given twice"},
 	{"GET /geoboundariesv1/xy2bounddata", "query geo_boundary", "is not a category", "a category of the loaded bundle"},
 	{"POST /keysv1/checkout", "body plan", "is not a plan sold online", "any other name is a 400"},
+	{"GET /routev1/route", "query avoid_polygons", "must be a GeoJSON Polygon or MultiPolygon object", "a GeoJSON Polygon or MultiPolygon object"},
 }
 
 // oaSkipped are operations whose inputs cannot be probed alone, and why.

@@ -38,9 +38,10 @@ type RouteOptions struct {
 // steps and the geometry as GeoJSON.
 //
 // Query: from and to, each "lon,lat" (the order of tdmv1's addresses);
-// routing, optional: fastest (default) or shortest; radiuses, bearings
-// and approaches, optional: OSRM's semicolon lists, "from;to", an empty
-// entry for the default; snapping, optional: default or any.
+// optional: routing (fastest by default), speeds, avoid, avoid_polygons
+// (a URL-encoded GeoJSON Polygon or MultiPolygon) and alternatives;
+// radiuses, bearings and approaches: OSRM's semicolon lists, "from;to",
+// an empty entry for the default; snapping: default or any.
 // Answers: 200 with the route; 400 {"message"} naming a bad parameter; 404
 // {"message"} when a point has no road within the snapping radius or no
 // route joins them; 503 while the bundle loads.
@@ -160,10 +161,14 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 			if opts[i].RadiusM > 0 {
 				radius = opts[i].RadiusM
 			}
-			if opts[i].HasBearing || opts[i].Curb {
-				return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point with the bearing and approach asked", [2]string{"from", "to"}[i], radius)
+			outside := ""
+			if !spec.Areas.IsZero() {
+				outside = " outside avoid_polygons"
 			}
-			return httpErrorf(http.StatusNotFound, "%s: no road within %g m of the point", [2]string{"from", "to"}[i], radius)
+			if opts[i].HasBearing || opts[i].Curb {
+				return httpErrorf(http.StatusNotFound, "%s: no road%s within %g m of the point with the bearing and approach asked", [2]string{"from", "to"}[i], outside, radius)
+			}
+			return httpErrorf(http.StatusNotFound, "%s: no road%s within %g m of the point", [2]string{"from", "to"}[i], outside, radius)
 		}
 	}
 	ctx := c.Request().Context()
@@ -215,8 +220,9 @@ func routeGeometry(r *routing.Route) routeLine {
 
 // routeSpecOf reads the metric parameters of a route: routing (fastest,
 // shortest, efficient or most_efficient, safest), speeds
-// ("Motorway:80,LocalRoadCity:20", km/h by RoadType) and avoid
-// ("toll,ferry"). It returns a message naming the bad parameter.
+// ("Motorway:80,LocalRoadCity:20", km/h by RoadType), avoid
+// ("toll,ferry") and avoid_polygons (a GeoJSON Polygon or MultiPolygon).
+// It returns a message naming the bad parameter.
 func routeSpecOf(q url.Values) (routing.Metric, string) {
 	r := strings.TrimSpace(q.Get("routing"))
 	spec, err := routing.NewMetric(r, nil, nil)
@@ -243,6 +249,13 @@ func routeSpecOf(q url.Values) (routing.Metric, string) {
 			}
 			spec.Avoid |= f
 		}
+	}
+	if v := strings.TrimSpace(q.Get("avoid_polygons")); v != "" || q.Has("avoid_polygons") {
+		a, err := routing.ParseAreas([]byte(v))
+		if err != nil {
+			return spec, err.Error()
+		}
+		spec.Areas = a
 	}
 	return spec, ""
 }

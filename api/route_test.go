@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -107,6 +108,17 @@ func TestRouteV1(t *testing.T) {
 		{"from=10.002,0.000&to=10.004,0.002&alternatives=two", 400, "alternatives must be"},
 		{"from=10.002,0.000&to=10.004,0.002&alternatives=", 400, "alternatives must be"},
 		{"from=10.002,0.000&to=10.004,0.002&alternatives=-1", 400, "alternatives must be"},
+		// avoid_polygons: the ring's side from S to E closed leaves no way
+		// round the one-way ring; a box round E's arm makes E snap to the
+		// ring, 100 m away, outside it; a box elsewhere changes nothing.
+		{"from=10.002,0.000&to=10.004,0.002&avoid_polygons=" + url.QueryEscape(`{"type":"Polygon","coordinates":[[[10.0023,0.0013],[10.0027,0.0013],[10.0027,0.0017],[10.0023,0.0017],[10.0023,0.0013]]]}`), 404, "no route joins the two points"},
+		{"from=10.002,0.000&to=10.004,0.002&avoid_polygons=" + url.QueryEscape(`{"type":"Polygon","coordinates":[[[10.0033,0.0015],[10.005,0.0015],[10.005,0.0025],[10.0033,0.0025],[10.0033,0.0015]]]}`), 200, `"moved_m":1`},
+		{"from=10.002,0.000&to=10.004,0.002&avoid_polygons=" + url.QueryEscape(`{"type":"MultiPolygon","coordinates":[[[[11,1],[11.1,1],[11.1,1.1],[11,1.1],[11,1]]]]}`), 200, `"duration":55,"distance":380`},
+		{"from=10.002,0.000&to=10.004,0.002&avoid_polygons=" + url.QueryEscape(`{"type":"Polygon","coordinates":[[[9,-1],[11,-1],[11,1],[9,1],[9,-1]]]}`), 400, "avoid_polygons.coordinates: spans 222 km"},
+		{"from=10.002,0.000&to=10.004,0.002&avoid_polygons=" + url.QueryEscape(`{"type":"Polygon","coordinates":[[[10,0],[10.1,0],[10.1,0.1],[10,0.1]]]}`), 400, "avoid_polygons.coordinates[0]: is not closed"},
+		{"from=10.002,0.000&to=10.004,0.002&avoid_polygons=" + url.QueryEscape(`{"type":"LineString","coordinates":[[10,0],[10.1,0]]}`), 400, `avoid_polygons.type: is \"LineString\"`},
+		{"from=10.002,0.000&to=10.004,0.002&avoid_polygons=", 400, "avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object"},
+		{"from=10.004,0.002&to=10.002,0.000&avoid_polygons=" + url.QueryEscape(`{"type":"Polygon","coordinates":[[[9.99,-0.01],[10.01,-0.01],[10.01,0.01],[9.99,0.01],[9.99,-0.01]]]}`), 404, "from: no road outside avoid_polygons within 1000 m"},
 		// Asked: the list, empty when no other route is admissible (the
 		// fixture's one-way ring leaves none); not asked: no list.
 		{"from=10.002,0.000&to=10.000,0.002&alternatives=2", 200, `"alternatives":[]`},

@@ -65,6 +65,7 @@ type orderBody struct {
 	Routing      json.RawMessage `json:"routing"`
 	Speeds       json.RawMessage `json:"speeds"`
 	Avoid        json.RawMessage `json:"avoid"`
+	AvoidAreas   json.RawMessage `json:"avoid_polygons"`
 }
 
 // parseOrder validates an order body. It returns the order (without owner)
@@ -90,11 +91,12 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 		Routing:      fields["routing"],
 		Speeds:       fields["speeds"],
 		Avoid:        fields["avoid"],
+		AvoidAreas:   fields["avoid_polygons"],
 	}
 	var unknown []string
 	for k := range fields {
 		switch k {
-		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid":
+		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid", "avoid_polygons":
 		default:
 			if !slices.Contains(orderSnapFields, k) {
 				unknown = append(unknown, k)
@@ -103,7 +105,7 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, " +
+		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, avoid_polygons, " +
 			strings.Join(orderSnapFields, ", ") + " (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
@@ -267,8 +269,9 @@ func isDecimal(s string) bool {
 const routingWant = `"fastest" (default), "shortest", "efficient" (or "most_efficient") or "safest"`
 
 // parseMetric reads the optional "routing", "speeds" (km/h by RoadType
-// name) and "avoid" (ferry, motorway, toll, unpaved) into the canonical
-// key of a routing.Metric (its String), the job's own stored value.
+// name), "avoid" (ferry, motorway, toll, unpaved) and "avoid_polygons" (a
+// GeoJSON Polygon or MultiPolygon) into the canonical key of a
+// routing.Metric (its String), the job's own stored value.
 func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 	n := len(errs)
 	var base string
@@ -318,6 +321,13 @@ func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 			errs = append(errs, fieldError{fmt.Sprintf("avoid[%d]", i), fmt.Sprintf(`%q is not an avoid option: want "ferry", "motorway", "toll" or "unpaved"`, a)})
 		}
 	}
+	var areas routing.Areas
+	if !isNull(b.AvoidAreas) {
+		var err error
+		if areas, err = routing.ParseAreas(b.AvoidAreas); err != nil {
+			errs = append(errs, specFieldError(err, "avoid_polygons"))
+		}
+	}
 	if len(errs) > n {
 		return "", errs
 	}
@@ -325,5 +335,16 @@ func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 	if err != nil {
 		return "", append(errs, fieldError{"routing", err.Error()})
 	}
+	spec.Areas = areas
 	return spec.String(), errs
+}
+
+// specFieldError names a routing.SpecError's field (field when err is
+// not one).
+func specFieldError(err error, field string) fieldError {
+	var se *routing.SpecError
+	if errors.As(err, &se) {
+		return fieldError{se.Field, se.Msg}
+	}
+	return fieldError{field, err.Error()}
 }

@@ -214,6 +214,14 @@ func TestTDMOrderValidation(t *testing.T) {
 		{"avoid not an array", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":"toll"}`, "avoid", "must be an array of strings"},
 		{"avoid unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid":["toll","bridges"]}`, "avoid[1]", `"bridges" is not an avoid option`},
 		{"routing not a string", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"routing":1}`, "routing", "must be a string"},
+		{"avoid_polygons not an object", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":"x"}`, "avoid_polygons", "must be a GeoJSON Polygon or MultiPolygon"},
+		{"avoid_polygons wrong type", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Point","coordinates":[-75,39]}}`, "avoid_polygons.type", `is "Point"`},
+		{"avoid_polygons unclosed", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-74.9,39.1],[-75,39.1]]]}}`, "avoid_polygons.coordinates[0]", "is not closed"},
+		{"avoid_polygons three positions", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-75,39]]]}}`, "avoid_polygons.coordinates[0]", "a ring needs at least 4"},
+		{"avoid_polygons crossing", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"MultiPolygon","coordinates":[[[[-75,39],[-74.9,39.1],[-74.9,39],[-75,39.1],[-75,39]]]]}}`, "avoid_polygons.coordinates[0][0][0]", "crosses or touches itself"},
+		{"avoid_polygons coordinate", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-74.9,"39.1"],[-75,39]]]}}`, "avoid_polygons.coordinates[0][2]", "must be a position"},
+		{"avoid_polygons latitude", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-74.9,91],[-75,39]]]}}`, "avoid_polygons.coordinates[0][2]", "latitude 91 is out of range"},
+		{"avoid_polygons huge", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-76,38],[-74,38],[-74,40],[-76,40],[-76,38]]]}}`, "avoid_polygons.coordinates", "a polygon may span at most 200 km"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,6 +325,8 @@ func TestTDMOrderAccepted(t *testing.T) {
 		{`"routing":"most_efficient","avoid":["toll","ferry"]`, "efficient;avoid=ferry,toll"},
 		{`"routing":"safest","speeds":{"Motorway":80,"Defaultspeed":30.5},"avoid":null`, "safest;speeds=Defaultspeed:30.5,Motorway:80"},
 		{`"speeds":{"LocalRoadCity":20},"avoid":["unpaved","motorway"]`, "fastest;speeds=LocalRoadCity:20;avoid=motorway,unpaved"},
+		{`"avoid":["toll"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75.66,39.548],[-75.65,39.548],[-75.65,39.553],[-75.66,39.553],[-75.66,39.548]]]}`, "fastest;avoid=toll;areas=" + testAreasKey(t, `{"type":"Polygon","coordinates":[[[-75.65,39.548],[-75.65,39.553],[-75.66,39.553],[-75.66,39.548],[-75.65,39.548]]]}`)},
+		{`"avoid_polygons":null`, "fastest"},
 	} {
 		id := f.order(t, `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],`+tc.body+`}`)
 		cells++
@@ -331,6 +341,16 @@ func TestTDMOrderAccepted(t *testing.T) {
 	if got := u[0].Counts["tdmv1"+keys.CellsSuffix]; got != cells {
 		t.Errorf("cells counted %d, want %d", got, cells)
 	}
+}
+
+// testAreasKey returns the canonical key of a GeoJSON polygon.
+func testAreasKey(t *testing.T, geojson string) string {
+	t.Helper()
+	a, err := routing.ParseAreas([]byte(geojson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.String()
 }
 
 // FuzzOrderMetric: any routing, speeds and avoid values either give

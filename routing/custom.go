@@ -23,6 +23,8 @@ type customMetric struct {
 	nodeW  []int64
 	nodeMS []uint32
 	usable []bool
+	// areas is what closing the spec's areas found and cost.
+	areas areaClosure
 	// weights[i] is turn arc i's input weight (Inf when avoided).
 	weights []cch.Weight
 	m       *cch.Metric
@@ -37,7 +39,7 @@ func (g *Graph) compileMetric(spec Metric, tab *metricTables) *customMetric {
 	b := &g.base
 	n := len(b.nodeEdge)
 	cm := &customMetric{g: g, spec: spec, nodeW: make([]int64, n), nodeMS: make([]uint32, n)}
-	cm.usable = g.usableNodes(spec.Avoid)
+	cm.usable, cm.areas = g.usableNodes(spec)
 	cm.weights = make([]cch.Weight, len(b.turnHead))
 	// Nodes, then arcs (which read the nodes' weights), each split over
 	// the customization's goroutines.
@@ -143,7 +145,7 @@ func (g *Graph) customize(ctx context.Context, spec Metric) (*customMetric, erro
 
 // bytes returns the memory the metric holds, for cache accounting.
 func (cm *customMetric) bytes() int64 {
-	return cm.m.Bytes() + int64(len(cm.weights))*16 + int64(len(cm.nodeW))*(8+4+1) + 128
+	return cm.m.Bytes() + int64(len(cm.weights))*16 + int64(len(cm.nodeW))*(8+4+1) + int64(len(cm.areas.edges))*4 + 128
 }
 
 // whole and partial return node n's pair weight and that of its first
@@ -193,14 +195,18 @@ func (cm *customMetric) accepts(e uint32) bool {
 	return false
 }
 
-// avoidFilter returns whether an edge may be snapped to under avoid.
-func (g *Graph) avoidFilter(avoid Avoid) func(e uint32) bool {
-	cm := &customMetric{g: g, usable: g.usableNodes(avoid)}
+// avoidFilter returns whether an edge may be snapped to under m's avoid
+// flags and areas.
+func (g *Graph) avoidFilter(m Metric) func(e uint32) bool {
+	usable, _ := g.usableNodes(m)
+	cm := &customMetric{g: g, usable: usable}
 	return cm.accepts
 }
 
-// usableNodes returns, per node, whether avoid leaves it usable.
-func (g *Graph) usableNodes(avoid Avoid) []bool {
+// usableNodes returns, per node, whether m's avoid flags and areas leave
+// it usable, and what closing the areas found.
+func (g *Graph) usableNodes(m Metric) ([]bool, areaClosure) {
+	avoid := m.Avoid
 	usable := make([]bool, len(g.base.nodeEdge))
 	var flags uint8
 	if avoid&AvoidFerry != 0 {
@@ -222,7 +228,15 @@ func (g *Graph) usableNodes(avoid Avoid) []bool {
 		e := id / 2
 		usable[v] = g.edgeFlags[e]&flags == 0 && !motorway[g.edgeClass[e]]
 	}
-	return usable
+	closure := g.closeAreas(m.Areas)
+	for _, e := range closure.edges {
+		for dir := uint32(0); dir < 2; dir++ {
+			if n := g.edgeNode[directedID(e, dir)]; n >= 0 {
+				usable[n] = false
+			}
+		}
+	}
+	return usable, closure
 }
 
 // route computes the best route of the metric between two snapped points.

@@ -10,21 +10,26 @@ import (
 )
 
 // Snap places p on the nearest road within radiusM metres (the default
-// radius when radiusM <= 0) that m does not avoid. The result's OK is
-// false when there is none.
+// radius when radiusM <= 0) that m does not avoid: not of an avoided kind
+// and not closed by an avoided area (a point inside an area snaps to the
+// nearest open road, outside it or in a hole, within the radius). The
+// result's OK is false when there is none.
 func (g *Graph) Snap(m Metric, p orb.Point, radiusM float64) Snap {
-	if m.Avoid == 0 {
-		return g.snapAccepting(p, radiusM, nil)
+	return g.snapAccepting(p, radiusM, g.snapFilter(m))
+}
+
+// snapFilter returns which edges m lets a point snap to, nil when m
+// avoids nothing (every edge).
+func (g *Graph) snapFilter(m Metric) func(uint32) bool {
+	if m.Avoid == 0 && m.Areas.IsZero() {
+		return nil
 	}
-	return g.snapAccepting(p, radiusM, g.avoidFilter(m.Avoid))
+	return g.avoidFilter(m)
 }
 
 // SnapAll snaps every point; see Snap.
 func (g *Graph) SnapAll(m Metric, pts []orb.Point, radiusM float64) []Snap {
-	var accept func(uint32) bool
-	if m.Avoid != 0 {
-		accept = g.avoidFilter(m.Avoid)
-	}
+	accept := g.snapFilter(m)
 	out := make([]Snap, len(pts))
 	for i, p := range pts {
 		out[i] = g.snapAccepting(p, radiusM, accept)

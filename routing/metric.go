@@ -98,7 +98,7 @@ const maxSpeedKmh = 250
 const numRoadTypes = int(profile.FerryTrain) + 1
 
 // Metric is what a query minimises, as data: an objective, per-RoadType
-// speeds in km/h replacing the profile's, and road kinds to avoid. Every
+// speeds in km/h replacing the profile's, road kinds and areas to avoid. Every
 // query of a Graph takes one. It is a comparable value (usable as a map
 // key); its String is the canonical key the customization cache and the
 // job store use. The zero value is Fastest.
@@ -113,6 +113,8 @@ type Metric struct {
 	// to every RoadType not given (and to edges of RoadType Defaultspeed).
 	Speeds [numRoadTypes]float64
 	Avoid  Avoid
+	// Areas are polygons whose roads the metric does not use.
+	Areas Areas
 }
 
 // Fastest and Shortest are the plain metrics: least travel time (ties
@@ -124,7 +126,8 @@ var (
 )
 
 // SpecError is a bad metric parameter: Field names it ("routing",
-// "speeds", "speeds.Motorway", "avoid"), Msg says what is wrong.
+// "speeds", "speeds.Motorway", "avoid",
+// "avoid_polygons.coordinates[0][3]"), Msg says what is wrong.
 type SpecError struct {
 	Field, Msg string
 }
@@ -188,11 +191,12 @@ func (m Metric) hasSpeeds() bool {
 }
 
 // hierarchy returns the contraction hierarchy that serves m and true when
-// m is plain fastest or shortest (no speeds, nothing avoided); for any
+// m is plain fastest or shortest (no speeds, no road kind or area
+// avoided); for any
 // other metric, false and the hierarchy whose packing its durations and
 // distances use (chFastest).
 func (m Metric) hierarchy() (chMetric, bool) {
-	if m.hasSpeeds() || m.Avoid != 0 {
+	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() {
 		return chFastest, false
 	}
 	switch m.Objective {
@@ -206,8 +210,10 @@ func (m Metric) hierarchy() (chMetric, bool) {
 
 // String returns the canonical key: the objective, then ";speeds=" with
 // the given speeds by RoadType order ("Motorway:80,LocalRoadCity:20"),
-// then ";avoid=" with the avoided kinds. Equal metrics have equal keys and
-// ParseMetric reads a key back into the same metric.
+// then ";avoid=" with the avoided kinds, then ";areas=" with the avoided
+// areas' canonical encoding (Areas.String). Equal metrics have equal keys
+// and ParseMetric reads a key back into the same metric. The key is
+// self-contained: a worker on any machine computes a job from it alone.
 func (m Metric) String() string {
 	var b strings.Builder
 	b.WriteString(m.Objective.String())
@@ -230,6 +236,10 @@ func (m Metric) String() string {
 	if m.Avoid != 0 {
 		b.WriteString(";avoid=")
 		b.WriteString(m.Avoid.String())
+	}
+	if !m.Areas.IsZero() {
+		b.WriteString(";areas=")
+		b.WriteString(m.Areas.String())
 	}
 	return b.String()
 }
@@ -264,6 +274,10 @@ func ParseMetric(key string) (Metric, error) {
 					return Metric{}, err
 				}
 				m.Avoid |= f
+			}
+		case "areas":
+			if m.Areas, err = parseAreasKey(val); err != nil {
+				return Metric{}, err
 			}
 		default:
 			return Metric{}, &SpecError{Field: "metric", Msg: fmt.Sprintf("unknown part %q", p)}

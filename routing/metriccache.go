@@ -10,8 +10,9 @@ import (
 // until SetMetricCacheBytes changes it.
 const defaultMetricCacheBytes = 512 << 20
 
-// metricCache keeps customized metrics by their Metric (whose String is
-// the canonical key), least recently used first out once their bytes
+// metricCache keeps customized metrics by their metricKey (the Metric
+// with its areas' SHA-256 in place of their encoding), least recently
+// used first out once their bytes
 // exceed the bound. Concurrent callers of one metric customize it once:
 // the others wait for it. It is safe for concurrent use.
 type metricCache struct {
@@ -20,13 +21,29 @@ type metricCache struct {
 	mu       sync.Mutex
 	maxBytes int64
 	bytes    int64
-	entries  map[Metric]*metricEntry
+	entries  map[metricKey]*metricEntry
 	lru      *list.List // of *metricEntry, most recent at the front
 
 	customizations int64 // counted for tests and metrics
 }
 
+// metricKey is a metric's cache key: its objective, speeds and avoid
+// flags, and its areas' SHA-256, so that the key stays small however many
+// vertices the areas have.
+type metricKey struct {
+	objective Objective
+	speeds    [numRoadTypes]float64
+	avoid     Avoid
+	areas     [32]byte
+}
+
+// keyOf returns m's cache key.
+func keyOf(m Metric) metricKey {
+	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash()}
+}
+
 type metricEntry struct {
+	key  metricKey
 	spec Metric
 	done chan struct{} // closed when m or err is set
 	m    *customMetric
@@ -37,7 +54,7 @@ type metricEntry struct {
 // newMetricCache returns a cache of g's custom metrics bounded to
 // maxBytes (one metric is kept even when it alone is larger).
 func newMetricCache(g *Graph, maxBytes int64) *metricCache {
-	return &metricCache{g: g, maxBytes: maxBytes, entries: map[Metric]*metricEntry{}, lru: list.New()}
+	return &metricCache{g: g, maxBytes: maxBytes, entries: map[metricKey]*metricEntry{}, lru: list.New()}
 }
 
 // SetMetricCacheBytes sets the bound of the graph's cache of customized
@@ -60,9 +77,10 @@ func (g *Graph) customMetric(ctx context.Context, m Metric) (*customMetric, erro
 
 // get returns the customized metric of spec; see Graph.customMetric.
 func (c *metricCache) get(ctx context.Context, spec Metric) (*customMetric, error) {
+	key := keyOf(spec)
 	for {
 		c.mu.Lock()
-		e, ok := c.entries[spec]
+		e, ok := c.entries[key]
 		if ok {
 			if e.elem != nil {
 				c.lru.MoveToFront(e.elem)
@@ -83,8 +101,8 @@ func (c *metricCache) get(ctx context.Context, spec Metric) (*customMetric, erro
 			}
 			continue // the customizing caller was cancelled: try again
 		}
-		e = &metricEntry{spec: spec, done: make(chan struct{})}
-		c.entries[spec] = e
+		e = &metricEntry{key: key, spec: spec, done: make(chan struct{})}
+		c.entries[key] = e
 		c.customizations++
 		c.mu.Unlock()
 
@@ -92,7 +110,7 @@ func (c *metricCache) get(ctx context.Context, spec Metric) (*customMetric, erro
 		c.mu.Lock()
 		e.m, e.err = m, err
 		if err != nil {
-			delete(c.entries, spec)
+			delete(c.entries, key)
 		} else {
 			e.elem = c.lru.PushFront(e)
 			c.bytes += m.bytes()
@@ -109,7 +127,7 @@ func (c *metricCache) get(ctx context.Context, spec Metric) (*customMetric, erro
 func (c *metricCache) evict() {
 	for c.bytes > c.maxBytes && c.lru.Len() > 1 {
 		e := c.lru.Remove(c.lru.Back()).(*metricEntry)
-		delete(c.entries, e.spec)
+		delete(c.entries, e.key)
 		c.bytes -= e.m.bytes()
 	}
 }

@@ -42,10 +42,7 @@ func (o SnapOptions) plain() bool { return !o.HasBearing && !o.Curb }
 // applies when o.RadiusM is 0 (the package default when it is not
 // positive either).
 func (g *Graph) SnapWith(m Metric, p orb.Point, defaultRadiusM float64, o SnapOptions) Snap {
-	var avoid func(uint32) bool
-	if m.Avoid != 0 {
-		avoid = g.avoidFilter(m.Avoid)
-	}
+	avoid := g.snapFilter(m)
 	return g.snapWith(p, defaultRadiusM, o, avoid)
 }
 
@@ -55,10 +52,7 @@ func (g *Graph) SnapAllWith(m Metric, pts []orb.Point, defaultRadiusM float64, o
 	if opts == nil {
 		return g.SnapAll(m, pts, defaultRadiusM)
 	}
-	var avoid func(uint32) bool
-	if m.Avoid != 0 {
-		avoid = g.avoidFilter(m.Avoid)
-	}
+	avoid := g.snapFilter(m)
 	out := make([]Snap, len(pts))
 	for i, p := range pts {
 		out[i] = g.snapWith(p, defaultRadiusM, opts[i], avoid)

@@ -15,7 +15,7 @@ var (
 	academy  = orb.Point{-75.75, 39.68}
 	newarkNW = orb.Point{-75.76, 39.70}
 	elsmere  = orb.Point{-75.60, 39.70}
-	dover    = orb.Point{-75.52, 39.16}
+	doverCtr = orb.Point{-75.52, 39.16}
 )
 
 // lastLeg returns the last segment of a route's geometry, in the
@@ -156,7 +156,7 @@ func TestSnapRadiusDelaware(t *testing.T) {
 		}
 	}
 	// The matrix of an unsnapped point is NoRoute; Dover is reached.
-	tab, err := g.Matrix(bg, Fastest, g.SnapAllWith(Fastest, []orb.Point{academy, dover}, 0, []SnapOptions{{RadiusM: 10}, {}}),
+	tab, err := g.Matrix(bg, Fastest, g.SnapAllWith(Fastest, []orb.Point{academy, doverCtr}, 0, []SnapOptions{{RadiusM: 10}, {}}),
 		g.SnapAll(Fastest, []orb.Point{east4th}, 0))
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,8 @@ import (
 )
 
 // TestRoutingOptionsThroughTheQueue orders matrices with every routing
-// option, speeds and avoid flags on the hand-computed motorway fixture
+// option, speeds, avoid flags and an avoided area on the hand-computed
+// motorway fixture
 // (routing/testdata/motorway.osm) and runs them through a worker on the
 // real graph: the cells equal the fixture's hand-computed routes and
 // routing's own matrix of the same metric.
@@ -39,6 +40,13 @@ func TestRoutingOptionsThroughTheQueue(t *testing.T) {
 	origins := []orb.Point{{9.999, 0}}
 	dests := []orb.Point{{10.011, 0}, {10.021, 0}}
 	const none = routing.NoRoute
+	// A box round the middle of the motorway, which crosses it with no
+	// vertex inside: the motorway closes, the old road 111 m north stays.
+	box, err := routing.ParseAreas([]byte(`{"type":"Polygon","coordinates":[[[10.0047,-0.0003],[10.0053,-0.0003],[10.0053,0.0003],[10.0047,0.0003],[10.0047,-0.0003]]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	areas := routing.Metric{Areas: box}.String()
 	for _, tc := range []struct {
 		routing  string
 		durE     int32 // hand-computed W -> E (NoRoute: none)
@@ -53,6 +61,7 @@ func TestRoutingOptionsThroughTheQueue(t *testing.T) {
 		{"shortest;avoid=motorway", 117, 1557, true},
 		{"fastest;avoid=toll", 117, 1557, false},
 		{"safest;speeds=Defaultspeed:50;avoid=motorway,unpaved", none, none, true},
+		{areas, 117, 1557, false},
 	} {
 		o := queue.Order{Owner: "k", Routing: tc.routing, Outputs: queue.OutBoth,
 			OriginPoints: origins, DestinationPoints: dests,
@@ -85,7 +94,7 @@ func TestRoutingOptionsThroughTheQueue(t *testing.T) {
 			}
 		}
 	}
-	if _, _, runs := g.MetricCacheStats(); runs != 6 {
-		t.Errorf("%d customizations for 6 custom metrics (fastest and shortest use the hierarchies)", runs)
+	if _, _, runs := g.MetricCacheStats(); runs != 7 {
+		t.Errorf("%d customizations for 7 custom metrics (fastest and shortest use the hierarchies)", runs)
 	}
 }

@@ -49,6 +49,7 @@ type benchConfig struct {
 	speeds                                  string // "Type:kmh,..." as routev1 takes them
 	newSpeeds                               bool
 	radius, bearingRange                    float64 // per-point snapping options; 0 and -1: none
+	avoidPolygons                           string  // --avoid-polygons: a GeoJSON file
 	serverArgs                              []string
 	n, runs, concurrent, batches, wait      int
 	ndjson                                  bool
@@ -69,6 +70,7 @@ func runBench(args []string) error {
 	fs.BoolVar(&c.newSpeeds, "new-speeds", false, "with --speeds: the k-th order adds k/2 km/h to each speed, a metric never customized before")
 	fs.Float64Var(&c.radius, "radius", 0, "give every point of the orders this snapping radius in metres (origin_radiuses, destination_radiuses); 0: none")
 	fs.Float64Var(&c.bearingRange, "bearing-range", -1, "give every point of the orders a bearing [value, this range] (origin_bearings, destination_bearings), the value drawn at random (seeded); -1: none")
+	fs.StringVar(&c.avoidPolygons, "avoid-polygons", "", "GeoJSON file of a Polygon or MultiPolygon the orders avoid (avoid_polygons): a customized metric")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")
@@ -411,7 +413,8 @@ func (c benchConfig) optionsTitle() string {
 	return ", every point with " + strings.Join(parts, " and ")
 }
 
-// spec returns the routing spec of the orders: --routing with --speeds.
+// spec returns the routing spec of the orders: --routing with --speeds
+// and --avoid-polygons.
 func (c benchConfig) spec() (routing.Metric, error) {
 	key := c.metric
 	if c.speeds != "" {
@@ -420,6 +423,15 @@ func (c benchConfig) spec() (routing.Metric, error) {
 	spec, err := routing.ParseMetric(key)
 	if err != nil {
 		return spec, fmt.Errorf("--routing %q --speeds %q: %w", c.metric, c.speeds, err)
+	}
+	if c.avoidPolygons != "" {
+		b, err := os.ReadFile(c.avoidPolygons)
+		if err != nil {
+			return spec, fmt.Errorf("--avoid-polygons: %w", err)
+		}
+		if spec.Areas, err = routing.ParseAreas(b); err != nil {
+			return spec, fmt.Errorf("--avoid-polygons %s: %w", c.avoidPolygons, err)
+		}
 	}
 	return spec, nil
 }
@@ -436,6 +448,9 @@ func (c benchConfig) client(base, key string) *tdmClient {
 			cl.speeds[strings.TrimSpace(t)] = kmh
 		}
 		cl.newSpeeds = c.newSpeeds
+	}
+	if spec, err := c.spec(); err == nil && !spec.Areas.IsZero() {
+		cl.avoidPolygons = spec.Areas.MultiPolygon()
 	}
 	return cl
 }

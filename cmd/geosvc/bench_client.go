@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
 )
 
 // tdmClient talks to the tdmv1 endpoints of one server with one key.
@@ -25,8 +28,10 @@ type tdmClient struct {
 	newSpeeds bool
 	// extra are more fields of every order (the per-point snapping
 	// options of --radius and --bearing-range).
-	extra  map[string]any
-	orders atomic.Int64
+	extra map[string]any
+	// avoidPolygons, when set, go into every order (avoid_polygons).
+	avoidPolygons orb.MultiPolygon
+	orders        atomic.Int64
 }
 
 // newTDMClient returns a client of base (e.g. "http://127.0.0.1:8080").
@@ -111,6 +116,9 @@ func (c *tdmClient) order(ctx context.Context, origins, destinations []string, r
 			sp[t] = v
 		}
 		body["speeds"] = sp
+	}
+	if len(c.avoidPolygons) > 0 {
+		body["avoid_polygons"] = geojson.NewGeometry(c.avoidPolygons)
 	}
 	code, _, b, err := c.post(ctx, "order", body, false)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -190,6 +192,49 @@ func TestBenchSpeeds(t *testing.T) {
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s %q new=%v: orders' speeds %v, want %v", tc.metric, tc.speeds, tc.newSpeeds, got, tc.want)
 		}
+	}
+}
+
+// TestBenchAvoidPolygons: --avoid-polygons is read and checked as
+// routing reads avoid_polygons, and every order carries the polygons.
+func TestBenchAvoidPolygons(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.geojson")
+	bad := filepath.Join(dir, "bad.geojson")
+	os.WriteFile(good, []byte(`{"type":"Polygon","coordinates":[[[-75.66,39.547],[-75.653,39.547],[-75.653,39.554],[-75.66,39.554],[-75.66,39.547]]]}`), 0o644)
+	os.WriteFile(bad, []byte(`{"type":"Polygon","coordinates":[[[-75.66,39.547],[-75.653,39.547],[-75.66,39.547]]]}`), 0o644)
+	for _, f := range []string{bad, filepath.Join(dir, "missing.geojson")} {
+		if _, err := (benchConfig{metric: "fastest", avoidPolygons: f}).spec(); err == nil {
+			t.Errorf("%s accepted", f)
+		}
+	}
+	c := benchConfig{metric: "fastest", avoidPolygons: good}
+	spec, err := c.spec()
+	if err != nil || spec.Areas.IsZero() {
+		t.Fatalf("%v %v", spec, err)
+	}
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Areas json.RawMessage `json:"avoid_polygons"`
+		}
+		json.NewDecoder(r.Body).Decode(&body)
+		a, err := routing.ParseAreas(body.Areas)
+		if err != nil {
+			t.Errorf("order's avoid_polygons %s: %v", body.Areas, err)
+		}
+		got = append(got, a.String())
+		w.Write([]byte(`{"uuid":"x"}`))
+	}))
+	defer srv.Close()
+	cl := c.client(srv.URL, "k")
+	for range 2 {
+		if _, err := cl.order(context.Background(), []string{"1,2"}, []string{"3,4"}, nil, "fastest"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 2 || got[0] != spec.Areas.String() || got[1] != got[0] {
+		t.Errorf("orders' areas %q, want %q twice", got, spec.Areas.String())
 	}
 }
 
