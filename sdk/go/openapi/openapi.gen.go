@@ -145,6 +145,36 @@ func (e AdminFeatureType) Valid() bool {
 	}
 }
 
+// Defines values for AvoidMultiPolygonType.
+const (
+	AvoidMultiPolygonTypeMultiPolygon AvoidMultiPolygonType = "MultiPolygon"
+)
+
+// Valid indicates whether the value is a known member of the AvoidMultiPolygonType enum.
+func (e AvoidMultiPolygonType) Valid() bool {
+	switch e {
+	case AvoidMultiPolygonTypeMultiPolygon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AvoidPolygonType.
+const (
+	AvoidPolygonTypePolygon AvoidPolygonType = "Polygon"
+)
+
+// Valid indicates whether the value is a known member of the AvoidPolygonType enum.
+func (e AvoidPolygonType) Valid() bool {
+	switch e {
+	case AvoidPolygonTypePolygon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CRSPropertiesName.
 const (
 	UrnOgcDefCrsEPSG4326 CRSPropertiesName = "urn:ogc:def:crs:EPSG::4326"
@@ -631,6 +661,60 @@ func (e TDMOrderAvoid) Valid() bool {
 	}
 }
 
+// Defines values for TDMOrderDestinationApproaches.
+const (
+	TDMOrderDestinationApproachesCurb         TDMOrderDestinationApproaches = "curb"
+	TDMOrderDestinationApproachesUnrestricted TDMOrderDestinationApproaches = "unrestricted"
+)
+
+// Valid indicates whether the value is a known member of the TDMOrderDestinationApproaches enum.
+func (e TDMOrderDestinationApproaches) Valid() bool {
+	switch e {
+	case TDMOrderDestinationApproachesCurb:
+		return true
+	case TDMOrderDestinationApproachesUnrestricted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TDMOrderFallbackCoordinate.
+const (
+	Input   TDMOrderFallbackCoordinate = "input"
+	Snapped TDMOrderFallbackCoordinate = "snapped"
+)
+
+// Valid indicates whether the value is a known member of the TDMOrderFallbackCoordinate enum.
+func (e TDMOrderFallbackCoordinate) Valid() bool {
+	switch e {
+	case Input:
+		return true
+	case Snapped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TDMOrderOriginApproaches.
+const (
+	TDMOrderOriginApproachesCurb         TDMOrderOriginApproaches = "curb"
+	TDMOrderOriginApproachesUnrestricted TDMOrderOriginApproaches = "unrestricted"
+)
+
+// Valid indicates whether the value is a known member of the TDMOrderOriginApproaches enum.
+func (e TDMOrderOriginApproaches) Valid() bool {
+	switch e {
+	case TDMOrderOriginApproachesCurb:
+		return true
+	case TDMOrderOriginApproachesUnrestricted:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TDMOrderResult.
 const (
 	Cost     TDMOrderResult = "cost"
@@ -673,6 +757,24 @@ func (e TDMOrderRouting) Valid() bool {
 	case TDMOrderRoutingSafest:
 		return true
 	case TDMOrderRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TDMOrderSnapping.
+const (
+	TDMOrderSnappingAny     TDMOrderSnapping = "any"
+	TDMOrderSnappingDefault TDMOrderSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the TDMOrderSnapping enum.
+func (e TDMOrderSnapping) Valid() bool {
+	switch e {
+	case TDMOrderSnappingAny:
+		return true
+	case TDMOrderSnappingDefault:
 		return true
 	default:
 		return false
@@ -726,13 +828,13 @@ func (e Zip4CollectionType) Valid() bool {
 
 // Defines values for Zip4FeatureGeometryType.
 const (
-	MultiPolygon Zip4FeatureGeometryType = "MultiPolygon"
+	Zip4FeatureGeometryTypeMultiPolygon Zip4FeatureGeometryType = "MultiPolygon"
 )
 
 // Valid indicates whether the value is a known member of the Zip4FeatureGeometryType enum.
 func (e Zip4FeatureGeometryType) Valid() bool {
 	switch e {
-	case MultiPolygon:
+	case Zip4FeatureGeometryTypeMultiPolygon:
 		return true
 	default:
 		return false
@@ -943,6 +1045,24 @@ func (e RouteParamsRouting) Valid() bool {
 	}
 }
 
+// Defines values for RouteParamsSnapping.
+const (
+	RouteParamsSnappingAny     RouteParamsSnapping = "any"
+	RouteParamsSnappingDefault RouteParamsSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the RouteParamsSnapping enum.
+func (e RouteParamsSnapping) Valid() bool {
+	switch e {
+	case RouteParamsSnappingAny:
+		return true
+	case RouteParamsSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
 // AbbreviationName [abbreviation, name]
 type AbbreviationName = []string
 
@@ -1018,6 +1138,30 @@ type AdminFeaturePropertiesSource string
 
 // AdminFeatureType defines model for AdminFeature.Type.
 type AdminFeatureType string
+
+// AvoidMultiPolygon A GeoJSON MultiPolygon (avoid_polygons).
+//
+// Example: {"coordinates":[[[[-75.66,39.547],[-75.653,39.547],[-75.653,39.554],[-75.66,39.554],[-75.66,39.547]]],[[[-75.555,39.138],[-75.495,39.138],[-75.495,39.178],[-75.555,39.178],[-75.555,39.138]],[[-75.535,39.15],[-75.535,39.166],[-75.515,39.166],[-75.515,39.15],[-75.535,39.15]]]],"type":"MultiPolygon"}
+type AvoidMultiPolygon struct {
+	// Coordinates Polygons, each its outer ring, then holes.
+	Coordinates [][]LinearRing        `json:"coordinates"`
+	Type        AvoidMultiPolygonType `json:"type"`
+}
+
+// AvoidMultiPolygonType defines model for AvoidMultiPolygon.Type.
+type AvoidMultiPolygonType string
+
+// AvoidPolygon A GeoJSON Polygon (avoid_polygons).
+//
+// Example: {"coordinates":[[[-75.66,39.547],[-75.653,39.547],[-75.653,39.554],[-75.66,39.554],[-75.66,39.547]]],"type":"Polygon"}
+type AvoidPolygon struct {
+	// Coordinates The outer ring, then holes.
+	Coordinates []LinearRing     `json:"coordinates"`
+	Type        AvoidPolygonType `json:"type"`
+}
+
+// AvoidPolygonType defines model for AvoidPolygon.Type.
+type AvoidPolygonType string
 
 // BBoxLatFirst [min_lat, min_lon, max_lat, max_lon], latitude first as the specification shows it; null in an empty collection.
 type BBoxLatFirst = []float64
@@ -1395,6 +1539,15 @@ type MatrixResult struct {
 	// Duration One row per origin, one column per destination; null where there is no route.
 	Duration *Matrix `json:"duration,omitempty"`
 
+	// Estimated Only for an order with `fallback_speed` (OSRM's
+	// `fallback_speed_cells`): the cells filled by the fallback,
+	// each `[row, column]`, in row-major order; empty when every
+	// cell had a route.
+	//
+	//
+	// Example: [[1,0],[1,1]]
+	Estimated *[][]int `json:"estimated,omitempty"`
+
 	// OriginAddresses The origins as sent.
 	OriginAddresses []string `json:"origin_addresses"`
 
@@ -1619,13 +1772,103 @@ type TDMOrder struct {
 	// Example: ["toll","ferry"]
 	Avoid *[]TDMOrderAvoid `json:"avoid,omitempty"`
 
+	// AvoidPolygons An extension: areas the routes do not enter, a GeoJSON Polygon
+	// or MultiPolygon object (RFC 7946; a position's altitude and
+	// other members such as bbox are ignored). Rings are closed (the
+	// last position repeats the first), have at least 4 positions and
+	// neither cross nor touch themselves or another ring of their
+	// polygon; holes lie inside their outer ring, and a road inside a
+	// hole stays usable. At most 2000 positions in all; each polygon
+	// spans at most 200 km east-west and north-south, and the
+	// polygons cover at most 10,000 km² together. Every road whose
+	// geometry has a point inside a polygon or on its boundary (a
+	// segment inside, or crossing into it) is closed, in both
+	// directions; points snap to the nearest open road within the
+	// snapping radius, and a point with none has null cells. A bad
+	// polygon is a 400 naming the part:
+	// `avoid_polygons.coordinates[0][3]` (a Polygon's ring and
+	// position), `avoid_polygons.coordinates[1][0][2]` (a
+	// MultiPolygon's polygon, ring and position). The metric is
+	// customized on the first order with these polygons and cached
+	// by their hash for the next ones (docs/routing.md).
+	AvoidPolygons *TDMOrder_AvoidPolygons `json:"avoid_polygons,omitempty"`
+
 	// DestinationAddresses At most `tdm.max_locations`, as `origin_addresses`.
 	DestinationAddresses []LonLat `json:"destination_addresses"`
+
+	// DestinationApproaches The approaches of the destinations, as `origin_approaches`; a `curb` destination is reached with it on the kerb side. A list of another length than `destination_addresses` is a 400.
+	//
+	// Example: ["curb",null]
+	DestinationApproaches *[]*TDMOrderDestinationApproaches `json:"destination_approaches,omitempty"`
+
+	// DestinationBearings The bearings of the destinations, as `origin_bearings`; a destination is reached only travelling within value ± range. A list of another length than `destination_addresses` is a 400.
+	//
+	// Example: [[180,30],null]
+	DestinationBearings *[]*[]float64 `json:"destination_bearings,omitempty"`
+
+	// DestinationRadiuses The radiuses of the destinations, as `origin_radiuses`. A list of another length than `destination_addresses` is a 400.
+	//
+	// Example: [250,null]
+	DestinationRadiuses *[]*float64 `json:"destination_radiuses,omitempty"`
+
+	// FallbackCoordinate OSRM's `fallback_coordinate`: the fallback distance is measured
+	// between the points as sent (`input`, the default) or as
+	// snapped to the road (`snapped`; a point not snapped counts as
+	// sent).
+	FallbackCoordinate *TDMOrderFallbackCoordinate `json:"fallback_coordinate,omitempty"`
+
+	// FallbackSpeed OSRM's `fallback_speed`, in km/h (OSRM's is in m/s: multiply by
+	// 3.6): every cell without a route (no route, or a point not
+	// snapped) becomes the great-circle distance between the two
+	// fallback coordinates, rounded to metres, and that distance at
+	// this speed, rounded to seconds, in both matrices; the answer
+	// lists those cells in `estimated`. More than 0, at most 250.
+	//
+	//
+	// Example: 40
+	FallbackSpeed *float64 `json:"fallback_speed,omitempty"`
 
 	// OriginAddresses At most `tdm.max_locations` (1000 by default, the
 	// specification's limit; a deployment may raise it up to 10000,
 	// and the document it serves at /openapi.yaml states its own).
 	OriginAddresses []LonLat `json:"origin_addresses"`
+
+	// OriginApproaches OSRM's `approaches` of the origins: per origin `curb` or
+	// `unrestricted` (any case), or null (unrestricted). A `curb` origin
+	// on a two-way road is left only in the direction of travel that
+	// has it on the kerb side: the right where traffic drives on the
+	// right (the routing profile's `driving_side`), else the left.
+	// One-way roads are unaffected. A list of another length than
+	// `origin_addresses` is a 400.
+	//
+	//
+	// Example: ["curb",null]
+	OriginApproaches *[]*TDMOrderOriginApproaches `json:"origin_approaches,omitempty"`
+
+	// OriginBearings OSRM's `bearings` of the origins: per origin `[value, range]` in
+	// degrees (value 0..360, compass: 0 north, 90 east; range
+	// 0..180), or null for none. The road an origin snaps to must
+	// run, in a direction a car may drive, within value ± range (a
+	// nearer road that does not is passed over), and the origin is
+	// left only in such a direction. A value or range out of bounds is
+	// a 400 naming the entry (`origin_bearings[3]`). A list of another
+	// length than `origin_addresses` is a 400.
+	//
+	//
+	// Example: [[90,45],null]
+	OriginBearings *[]*[]float64 `json:"origin_bearings,omitempty"`
+
+	// OriginRadiuses OSRM's `radiuses` of the origins: per origin, in the order of
+	// `origin_addresses` and as many, the snapping radius in metres
+	// (more than 0, at most 10000), or null for the default
+	// (`tdm.snap_radius_m`, 1000 m). An origin with no road within its
+	// radius is not snapped: its row is null (or estimated, with
+	// `fallback_speed`). A list of another length than
+	// `origin_addresses` is a 400.
+	//
+	//
+	// Example: [50,null]
+	OriginRadiuses *[]*float64 `json:"origin_radiuses,omitempty"`
 
 	// Result The matrices to compute: `duration`, `distance`, or `cost` (an
 	// alias of duration), any case. Left out or null: both.
@@ -1641,6 +1884,13 @@ type TDMOrder struct {
 	// then distance. Durations and distances are reported in seconds
 	// and metres whatever the option.
 	Routing *TDMOrderRouting `json:"routing,omitempty"`
+
+	// Snapping OSRM's `snapping`: `default` snaps each point to a road of the
+	// main (largest) component where one is within its radius, else
+	// to any road (docs/routing.md, Components); `any` snaps to the
+	// nearest road of any component, a parking aisle whose only exit
+	// is one-way the wrong way included.
+	Snapping *TDMOrderSnapping `json:"snapping,omitempty"`
 
 	// Speeds An extension: speeds in km/h by SOAP RoadType name, each
 	// replacing the speed of every road of that type (tagged maxspeed
@@ -1659,6 +1909,41 @@ type TDMOrder struct {
 // TDMOrderAvoid defines model for TDMOrder.Avoid.
 type TDMOrderAvoid string
 
+// TDMOrder_AvoidPolygons An extension: areas the routes do not enter, a GeoJSON Polygon
+// or MultiPolygon object (RFC 7946; a position's altitude and
+// other members such as bbox are ignored). Rings are closed (the
+// last position repeats the first), have at least 4 positions and
+// neither cross nor touch themselves or another ring of their
+// polygon; holes lie inside their outer ring, and a road inside a
+// hole stays usable. At most 2000 positions in all; each polygon
+// spans at most 200 km east-west and north-south, and the
+// polygons cover at most 10,000 km² together. Every road whose
+// geometry has a point inside a polygon or on its boundary (a
+// segment inside, or crossing into it) is closed, in both
+// directions; points snap to the nearest open road within the
+// snapping radius, and a point with none has null cells. A bad
+// polygon is a 400 naming the part:
+// `avoid_polygons.coordinates[0][3]` (a Polygon's ring and
+// position), `avoid_polygons.coordinates[1][0][2]` (a
+// MultiPolygon's polygon, ring and position). The metric is
+// customized on the first order with these polygons and cached
+// by their hash for the next ones (docs/routing.md).
+type TDMOrder_AvoidPolygons struct {
+	union json.RawMessage
+}
+
+// TDMOrderDestinationApproaches defines model for TDMOrder.DestinationApproaches.
+type TDMOrderDestinationApproaches string
+
+// TDMOrderFallbackCoordinate OSRM's `fallback_coordinate`: the fallback distance is measured
+// between the points as sent (`input`, the default) or as
+// snapped to the road (`snapped`; a point not snapped counts as
+// sent).
+type TDMOrderFallbackCoordinate string
+
+// TDMOrderOriginApproaches defines model for TDMOrder.OriginApproaches.
+type TDMOrderOriginApproaches string
+
 // TDMOrderResult defines model for TDMOrder.Result.
 type TDMOrderResult string
 
@@ -1672,6 +1957,13 @@ type TDMOrderResult string
 // then distance. Durations and distances are reported in seconds
 // and metres whatever the option.
 type TDMOrderRouting string
+
+// TDMOrderSnapping OSRM's `snapping`: `default` snaps each point to a road of the
+// main (largest) component where one is within its radius, else
+// to any road (docs/routing.md, Components); `any` snaps to the
+// nearest road of any component, a parking aisle whose only exit
+// is one-way the wrong way included.
+type TDMOrderSnapping string
 
 // TileToken defines model for TileToken.
 type TileToken struct {
@@ -2099,15 +2391,57 @@ type RouteParams struct {
 	// Avoid Road kinds to avoid, comma-separated, as tdmv1's `avoid` (the server also reads them in any case, with spaces around them).
 	Avoid *string `form:"avoid,omitempty" json:"avoid,omitempty"`
 
+	// AvoidPolygons Areas the route does not enter, as tdmv1's `avoid_polygons`:
+	// a GeoJSON Polygon or MultiPolygon object (RFC 7946), URL-encoded
+	// (`avoid_polygons=%7B%22type%22%3A%22Polygon%22...`); rings closed,
+	// holes honoured, at most 2000 positions in all, each polygon at
+	// most 200 km across, 10,000 km² in all. Every road with a
+	// segment inside a polygon or crossing its boundary is closed; a
+	// point inside snaps to the nearest open road within 1000 m, else
+	// the answer is a 404. A bad polygon is a 400 naming the part,
+	// e.g. `avoid_polygons.coordinates[0]: is not closed ...`;
+	// anything else than a GeoJSON Polygon or MultiPolygon object is
+	// a 400 too (`avoid_polygons: must be a GeoJSON Polygon or
+	// MultiPolygon object`).
+	AvoidPolygons *string `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
+
 	// Alternatives Up to this many alternative routes besides the best one, in
 	// `alternatives` (an empty list when none is admissible; absent
 	// when 0 or not asked): the SOAP route planner's Fastest2/3 and
 	// Shortest2/3 on the same metric (docs/routing.md).
 	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
+
+	// Radiuses OSRM's `radiuses`: the snapping radius of `from` and `to` in
+	// metres, `from;to`, an empty entry for the default (1000 m);
+	// more than 0 and at most 10000. A point with no road within its
+	// radius is a 404.
+	Radiuses *string `form:"radiuses,omitempty" json:"radiuses,omitempty"`
+
+	// Bearings OSRM's `bearings`: `value,range` in degrees per point, `from;to`,
+	// an empty entry for none; value 0..360 (compass, 0 north, 90
+	// east), range 0..180. The road a point snaps to must run, in a
+	// direction a car may drive, within value ± range; only those
+	// directions are kept (docs/routing.md, "Snapping options").
+	Bearings *string `form:"bearings,omitempty" json:"bearings,omitempty"`
+
+	// Approaches OSRM's `approaches`: `curb` or `unrestricted` per point,
+	// `from;to`, an empty entry for unrestricted. With `curb` a point
+	// on a two-way road is left (from) or reached (to) only in the
+	// direction of travel that has it on the kerb side (the right in
+	// right-hand traffic); one-way roads are unaffected.
+	Approaches *string `form:"approaches,omitempty" json:"approaches,omitempty"`
+
+	// Snapping OSRM's `snapping`: `default` snaps to a road of the main
+	// (largest) component where one is within the radius, else to any
+	// road; `any` snaps to the nearest road of any component.
+	Snapping *RouteParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
 }
 
 // RouteParamsRouting defines parameters for Route.
 type RouteParamsRouting string
+
+// RouteParamsSnapping defines parameters for Route.
+type RouteParamsSnapping string
 
 // TdmFetch200JSONResponseBody defines parameters for TdmFetch.
 type TdmFetch200JSONResponseBody struct {
@@ -2161,6 +2495,68 @@ type TdmFetchJSONRequestBody = JobRequest
 
 // TdmOrderJSONRequestBody defines body for TdmOrder for application/json ContentType.
 type TdmOrderJSONRequestBody = TDMOrder
+
+// AsAvoidPolygon returns the union data inside the TDMOrder_AvoidPolygons as a AvoidPolygon
+func (t TDMOrder_AvoidPolygons) AsAvoidPolygon() (AvoidPolygon, error) {
+	var body AvoidPolygon
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAvoidPolygon overwrites any union data inside the TDMOrder_AvoidPolygons as the provided AvoidPolygon
+func (t *TDMOrder_AvoidPolygons) FromAvoidPolygon(v AvoidPolygon) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAvoidPolygon performs a merge with any union data inside the TDMOrder_AvoidPolygons, using the provided AvoidPolygon
+func (t *TDMOrder_AvoidPolygons) MergeAvoidPolygon(v AvoidPolygon) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAvoidMultiPolygon returns the union data inside the TDMOrder_AvoidPolygons as a AvoidMultiPolygon
+func (t TDMOrder_AvoidPolygons) AsAvoidMultiPolygon() (AvoidMultiPolygon, error) {
+	var body AvoidMultiPolygon
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAvoidMultiPolygon overwrites any union data inside the TDMOrder_AvoidPolygons as the provided AvoidMultiPolygon
+func (t *TDMOrder_AvoidPolygons) FromAvoidMultiPolygon(v AvoidMultiPolygon) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAvoidMultiPolygon performs a merge with any union data inside the TDMOrder_AvoidPolygons, using the provided AvoidMultiPolygon
+func (t *TDMOrder_AvoidPolygons) MergeAvoidMultiPolygon(v AvoidMultiPolygon) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t TDMOrder_AvoidPolygons) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *TDMOrder_AvoidPolygons) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsGeocodeResponse returns the union data inside the GeocodeInternalError as a GeocodeResponse
 func (t GeocodeInternalError) AsGeocodeResponse() (GeocodeResponse, error) {
@@ -2872,7 +3268,9 @@ type ClientInterface interface {
 	// with the job's members but the matrices (uuid, status, routing,
 	// addresses, snapping), then one line per origin row, `{"row": i,
 	// "duration": [...], "distance": [...]}`, a matrix not asked for left
-	// out; a job that is not Finished is answered as one JSON object
+	// out (with `fallback_speed`, each row also has `"estimated": [j,
+	// ...]`, the columns of its estimated cells); a job that is not
+	// Finished is answered as one JSON object
 	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
@@ -2899,7 +3297,9 @@ type ClientInterface interface {
 	// with the job's members but the matrices (uuid, status, routing,
 	// addresses, snapping), then one line per origin row, `{"row": i,
 	// "duration": [...], "distance": [...]}`, a matrix not asked for left
-	// out; a job that is not Finished is answered as one JSON object
+	// out (with `fallback_speed`, each row also has `"estimated": [j,
+	// ...]`, the columns of its estimated cells); a job that is not
+	// Finished is answered as one JSON object
 	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
@@ -3636,7 +4036,9 @@ func (c *Client) TdmCancel(ctx context.Context, body TdmCancelJSONRequestBody, r
 // with the job's members but the matrices (uuid, status, routing,
 // addresses, snapping), then one line per origin row, `{"row": i,
 // "duration": [...], "distance": [...]}`, a matrix not asked for left
-// out; a job that is not Finished is answered as one JSON object
+// out (with `fallback_speed`, each row also has `"estimated": [j,
+// ...]`, the columns of its estimated cells); a job that is not
+// Finished is answered as one JSON object
 // (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
@@ -3673,7 +4075,9 @@ func (c *Client) TdmFetchWithBody(ctx context.Context, contentType string, body 
 // with the job's members but the matrices (uuid, status, routing,
 // addresses, snapping), then one line per origin row, `{"row": i,
 // "duration": [...], "distance": [...]}`, a matrix not asked for left
-// out; a job that is not Finished is answered as one JSON object
+// out (with `fallback_speed`, each row also has `"estimated": [j,
+// ...]`, the columns of its estimated cells); a job that is not
+// Finished is answered as one JSON object
 // (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
@@ -4946,9 +5350,69 @@ func NewRouteRequest(server string, params *RouteParams) (*http.Request, error) 
 
 		}
 
+		if params.AvoidPolygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Alternatives != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "alternatives", *params.Alternatives, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Radiuses != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bearings != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bearings", *params.Bearings, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Approaches != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "approaches", *params.Approaches, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Snapping != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -5819,7 +6283,9 @@ type ClientWithResponsesInterface interface {
 	// with the job's members but the matrices (uuid, status, routing,
 	// addresses, snapping), then one line per origin row, `{"row": i,
 	// "duration": [...], "distance": [...]}`, a matrix not asked for left
-	// out; a job that is not Finished is answered as one JSON object
+	// out (with `fallback_speed`, each row also has `"estimated": [j,
+	// ...]`, the columns of its estimated cells); a job that is not
+	// Finished is answered as one JSON object
 	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
@@ -5846,7 +6312,9 @@ type ClientWithResponsesInterface interface {
 	// with the job's members but the matrices (uuid, status, routing,
 	// addresses, snapping), then one line per origin row, `{"row": i,
 	// "duration": [...], "distance": [...]}`, a matrix not asked for left
-	// out; a job that is not Finished is answered as one JSON object
+	// out (with `fallback_speed`, each row also has `"estimated": [j,
+	// ...]`, the columns of its estimated cells); a job that is not
+	// Finished is answered as one JSON object
 	// (JobStatus) all the same. A job
 	// ordered under another key is 404, as is an unknown one.
 	//
@@ -7622,7 +8090,7 @@ type TdmOrderReply struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *OrderAccepted
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *ValidationFailed
+	JSON400 *ValidationError
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -7645,7 +8113,7 @@ func (r TdmOrderReply) GetJSON200() *OrderAccepted {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r TdmOrderReply) GetJSON400() *ValidationFailed {
+func (r TdmOrderReply) GetJSON400() *ValidationError {
 	return r.JSON400
 }
 
@@ -8616,7 +9084,9 @@ func (c *ClientWithResponses) TdmCancelWithResponse(ctx context.Context, body Td
 // with the job's members but the matrices (uuid, status, routing,
 // addresses, snapping), then one line per origin row, `{"row": i,
 // "duration": [...], "distance": [...]}`, a matrix not asked for left
-// out; a job that is not Finished is answered as one JSON object
+// out (with `fallback_speed`, each row also has `"estimated": [j,
+// ...]`, the columns of its estimated cells); a job that is not
+// Finished is answered as one JSON object
 // (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
@@ -8649,7 +9119,9 @@ func (c *ClientWithResponses) TdmFetchWithBodyWithResponse(ctx context.Context, 
 // with the job's members but the matrices (uuid, status, routing,
 // addresses, snapping), then one line per origin row, `{"row": i,
 // "duration": [...], "distance": [...]}`, a matrix not asked for left
-// out; a job that is not Finished is answered as one JSON object
+// out (with `fallback_speed`, each row also has `"estimated": [j,
+// ...]`, the columns of its estimated cells); a job that is not
+// Finished is answered as one JSON object
 // (JobStatus) all the same. A job
 // ordered under another key is 404, as is an unknown one.
 //
@@ -10264,7 +10736,7 @@ func ParseTdmOrderReply(rsp *http.Response) (*TdmOrderReply, error) {
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest ValidationFailed
+		var dest ValidationError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -363,7 +363,9 @@ export interface paths {
          *     with the job's members but the matrices (uuid, status, routing,
          *     addresses, snapping), then one line per origin row, `{"row": i,
          *     "duration": [...], "distance": [...]}`, a matrix not asked for left
-         *     out; a job that is not Finished is answered as one JSON object
+         *     out (with `fallback_speed`, each row also has `"estimated": [j,
+         *     ...]`, the columns of its estimated cells); a job that is not
+         *     Finished is answered as one JSON object
          *     (JobStatus) all the same. A job
          *     ordered under another key is 404, as is an unknown one.
          */
@@ -1210,6 +1212,250 @@ export interface components {
              *     ]
              */
             avoid?: ("ferry" | "motorway" | "toll" | "unpaved")[];
+            /**
+             * @description OSRM's `radiuses` of the origins: per origin, in the order of
+             *     `origin_addresses` and as many, the snapping radius in metres
+             *     (more than 0, at most 10000), or null for the default
+             *     (`tdm.snap_radius_m`, 1000 m). An origin with no road within its
+             *     radius is not snapped: its row is null (or estimated, with
+             *     `fallback_speed`). A list of another length than
+             *     `origin_addresses` is a 400.
+             * @example [
+             *       50,
+             *       null
+             *     ]
+             */
+            origin_radiuses?: (number | null)[] | null;
+            /**
+             * @description The radiuses of the destinations, as `origin_radiuses`. A list of another length than `destination_addresses` is a 400.
+             * @example [
+             *       250,
+             *       null
+             *     ]
+             */
+            destination_radiuses?: (number | null)[] | null;
+            /**
+             * @description OSRM's `bearings` of the origins: per origin `[value, range]` in
+             *     degrees (value 0..360, compass: 0 north, 90 east; range
+             *     0..180), or null for none. The road an origin snaps to must
+             *     run, in a direction a car may drive, within value ± range (a
+             *     nearer road that does not is passed over), and the origin is
+             *     left only in such a direction. A value or range out of bounds is
+             *     a 400 naming the entry (`origin_bearings[3]`). A list of another
+             *     length than `origin_addresses` is a 400.
+             * @example [
+             *       [
+             *         90,
+             *         45
+             *       ],
+             *       null
+             *     ]
+             */
+            origin_bearings?: (number[] | null)[] | null;
+            /**
+             * @description The bearings of the destinations, as `origin_bearings`; a destination is reached only travelling within value ± range. A list of another length than `destination_addresses` is a 400.
+             * @example [
+             *       [
+             *         180,
+             *         30
+             *       ],
+             *       null
+             *     ]
+             */
+            destination_bearings?: (number[] | null)[] | null;
+            /**
+             * @description OSRM's `approaches` of the origins: per origin `curb` or
+             *     `unrestricted` (any case), or null (unrestricted). A `curb` origin
+             *     on a two-way road is left only in the direction of travel that
+             *     has it on the kerb side: the right where traffic drives on the
+             *     right (the routing profile's `driving_side`), else the left.
+             *     One-way roads are unaffected. A list of another length than
+             *     `origin_addresses` is a 400.
+             * @example [
+             *       "curb",
+             *       null
+             *     ]
+             */
+            origin_approaches?: ("curb" | "unrestricted" | null)[] | null;
+            /**
+             * @description The approaches of the destinations, as `origin_approaches`; a `curb` destination is reached with it on the kerb side. A list of another length than `destination_addresses` is a 400.
+             * @example [
+             *       "curb",
+             *       null
+             *     ]
+             */
+            destination_approaches?: ("curb" | "unrestricted" | null)[] | null;
+            /**
+             * @description OSRM's `snapping`: `default` snaps each point to a road of the
+             *     main (largest) component where one is within its radius, else
+             *     to any road (docs/routing.md, Components); `any` snaps to the
+             *     nearest road of any component, a parking aisle whose only exit
+             *     is one-way the wrong way included.
+             * @default default
+             * @enum {string|null}
+             */
+            snapping?: "default" | "any" | null;
+            /**
+             * @description OSRM's `fallback_speed`, in km/h (OSRM's is in m/s: multiply by
+             *     3.6): every cell without a route (no route, or a point not
+             *     snapped) becomes the great-circle distance between the two
+             *     fallback coordinates, rounded to metres, and that distance at
+             *     this speed, rounded to seconds, in both matrices; the answer
+             *     lists those cells in `estimated`. More than 0, at most 250.
+             * @example 40
+             */
+            fallback_speed?: number | null;
+            /**
+             * @description OSRM's `fallback_coordinate`: the fallback distance is measured
+             *     between the points as sent (`input`, the default) or as
+             *     snapped to the road (`snapped`; a point not snapped counts as
+             *     sent).
+             * @default input
+             * @enum {string|null}
+             */
+            fallback_coordinate?: "input" | "snapped" | null;
+            /**
+             * @description An extension: areas the routes do not enter, a GeoJSON Polygon
+             *     or MultiPolygon object (RFC 7946; a position's altitude and
+             *     other members such as bbox are ignored). Rings are closed (the
+             *     last position repeats the first), have at least 4 positions and
+             *     neither cross nor touch themselves or another ring of their
+             *     polygon; holes lie inside their outer ring, and a road inside a
+             *     hole stays usable. At most 2000 positions in all; each polygon
+             *     spans at most 200 km east-west and north-south, and the
+             *     polygons cover at most 10,000 km² together. Every road whose
+             *     geometry has a point inside a polygon or on its boundary (a
+             *     segment inside, or crossing into it) is closed, in both
+             *     directions; points snap to the nearest open road within the
+             *     snapping radius, and a point with none has null cells. A bad
+             *     polygon is a 400 naming the part:
+             *     `avoid_polygons.coordinates[0][3]` (a Polygon's ring and
+             *     position), `avoid_polygons.coordinates[1][0][2]` (a
+             *     MultiPolygon's polygon, ring and position). The metric is
+             *     customized on the first order with these polygons and cached
+             *     by their hash for the next ones (docs/routing.md).
+             */
+            avoid_polygons?: components["schemas"]["AvoidPolygon"] | components["schemas"]["AvoidMultiPolygon"];
+        };
+        /**
+         * @description A GeoJSON Polygon (avoid_polygons).
+         * @example {
+         *       "type": "Polygon",
+         *       "coordinates": [
+         *         [
+         *           [
+         *             -75.66,
+         *             39.547
+         *           ],
+         *           [
+         *             -75.653,
+         *             39.547
+         *           ],
+         *           [
+         *             -75.653,
+         *             39.554
+         *           ],
+         *           [
+         *             -75.66,
+         *             39.554
+         *           ],
+         *           [
+         *             -75.66,
+         *             39.547
+         *           ]
+         *         ]
+         *       ]
+         *     }
+         */
+        AvoidPolygon: {
+            /** @enum {string} */
+            type: "Polygon";
+            /** @description The outer ring, then holes. */
+            coordinates: components["schemas"]["LinearRing"][];
+        };
+        /**
+         * @description A GeoJSON MultiPolygon (avoid_polygons).
+         * @example {
+         *       "type": "MultiPolygon",
+         *       "coordinates": [
+         *         [
+         *           [
+         *             [
+         *               -75.66,
+         *               39.547
+         *             ],
+         *             [
+         *               -75.653,
+         *               39.547
+         *             ],
+         *             [
+         *               -75.653,
+         *               39.554
+         *             ],
+         *             [
+         *               -75.66,
+         *               39.554
+         *             ],
+         *             [
+         *               -75.66,
+         *               39.547
+         *             ]
+         *           ]
+         *         ],
+         *         [
+         *           [
+         *             [
+         *               -75.555,
+         *               39.138
+         *             ],
+         *             [
+         *               -75.495,
+         *               39.138
+         *             ],
+         *             [
+         *               -75.495,
+         *               39.178
+         *             ],
+         *             [
+         *               -75.555,
+         *               39.178
+         *             ],
+         *             [
+         *               -75.555,
+         *               39.138
+         *             ]
+         *           ],
+         *           [
+         *             [
+         *               -75.535,
+         *               39.15
+         *             ],
+         *             [
+         *               -75.535,
+         *               39.166
+         *             ],
+         *             [
+         *               -75.515,
+         *               39.166
+         *             ],
+         *             [
+         *               -75.515,
+         *               39.15
+         *             ],
+         *             [
+         *               -75.535,
+         *               39.15
+         *             ]
+         *           ]
+         *         ]
+         *       ]
+         *     }
+         */
+        AvoidMultiPolygon: {
+            /** @enum {string} */
+            type: "MultiPolygon";
+            /** @description Polygons, each its outer ring, then holes. */
+            coordinates: components["schemas"]["LinearRing"][][];
         };
         OrderAccepted: {
             /** Format: uuid */
@@ -1293,6 +1539,23 @@ export interface components {
             destination_addresses: string[];
             distance?: components["schemas"]["Matrix"];
             duration?: components["schemas"]["Matrix"];
+            /**
+             * @description Only for an order with `fallback_speed` (OSRM's
+             *     `fallback_speed_cells`): the cells filled by the fallback,
+             *     each `[row, column]`, in row-major order; empty when every
+             *     cell had a route.
+             * @example [
+             *       [
+             *         1,
+             *         0
+             *       ],
+             *       [
+             *         1,
+             *         1
+             *       ]
+             *     ]
+             */
+            estimated?: number[][];
             snapping: {
                 origins: components["schemas"]["Snap"][];
                 destinations: components["schemas"]["Snap"][];
@@ -1594,15 +1857,19 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "invalid order: origin_addresses[1]: latitude 139.16 is out of range [-90, 90] (and 1 more problem)",
+                 *       "message": "invalid order: origin_addresses[1]: latitude 139.16 is out of range [-90, 90] (and 2 more problems)",
                  *       "errors": [
                  *         {
                  *           "field": "origin_addresses[1]",
                  *           "reason": "latitude 139.16 is out of range [-90, 90]"
                  *         },
                  *         {
+                 *           "field": "origin_bearings[3]",
+                 *           "reason": "400 is out of 0..360"
+                 *         },
+                 *         {
                  *           "field": "results",
-                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds and avoid (names are case-sensitive)"
+                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, avoid_polygons, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
                  *         }
                  *       ]
                  *     }
@@ -1884,10 +2151,10 @@ export interface operations {
                      *       "data": {
                      *         "name": "delaware-latest",
                      *         "id": "6b75b23bbe74",
-                     *         "bundle_version": "1.6+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
+                     *         "bundle_version": "1.7+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
                      *         "osm_timestamp": "2016-08-10T19:28:03Z",
                      *         "built_at": "2026-05-01T09:14:02Z",
-                     *         "nodes": 171880,
+                     *         "nodes": 171892,
                      *         "edges": 94513,
                      *         "layers": [
                      *           "routing",
@@ -2499,7 +2766,19 @@ export interface operations {
                     "application/json": components["schemas"]["OrderAccepted"];
                 };
             };
-            400: components["responses"]["ValidationFailed"];
+            /**
+             * @description Invalid input. `message` summarises the first problem (and counts
+             *     the others); `errors` lists every problem (the first 50) with the
+             *     JSON path of the field.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2897,12 +3176,60 @@ export interface operations {
                  */
                 avoid?: string;
                 /**
+                 * @description Areas the route does not enter, as tdmv1's `avoid_polygons`:
+                 *     a GeoJSON Polygon or MultiPolygon object (RFC 7946), URL-encoded
+                 *     (`avoid_polygons=%7B%22type%22%3A%22Polygon%22...`); rings closed,
+                 *     holes honoured, at most 2000 positions in all, each polygon at
+                 *     most 200 km across, 10,000 km² in all. Every road with a
+                 *     segment inside a polygon or crossing its boundary is closed; a
+                 *     point inside snaps to the nearest open road within 1000 m, else
+                 *     the answer is a 404. A bad polygon is a 400 naming the part,
+                 *     e.g. `avoid_polygons.coordinates[0]: is not closed ...`;
+                 *     anything else than a GeoJSON Polygon or MultiPolygon object is
+                 *     a 400 too (`avoid_polygons: must be a GeoJSON Polygon or
+                 *     MultiPolygon object`).
+                 * @example {"type":"Polygon","coordinates":[[[-75.66,39.547],[-75.653,39.547],[-75.653,39.554],[-75.66,39.554],[-75.66,39.547]]]}
+                 */
+                avoid_polygons?: string;
+                /**
                  * @description Up to this many alternative routes besides the best one, in
                  *     `alternatives` (an empty list when none is admissible; absent
                  *     when 0 or not asked): the SOAP route planner's Fastest2/3 and
                  *     Shortest2/3 on the same metric (docs/routing.md).
                  */
                 alternatives?: number;
+                /**
+                 * @description OSRM's `radiuses`: the snapping radius of `from` and `to` in
+                 *     metres, `from;to`, an empty entry for the default (1000 m);
+                 *     more than 0 and at most 10000. A point with no road within its
+                 *     radius is a 404.
+                 * @example 50;
+                 */
+                radiuses?: string;
+                /**
+                 * @description OSRM's `bearings`: `value,range` in degrees per point, `from;to`,
+                 *     an empty entry for none; value 0..360 (compass, 0 north, 90
+                 *     east), range 0..180. The road a point snaps to must run, in a
+                 *     direction a car may drive, within value ± range; only those
+                 *     directions are kept (docs/routing.md, "Snapping options").
+                 * @example 90,20;
+                 */
+                bearings?: string;
+                /**
+                 * @description OSRM's `approaches`: `curb` or `unrestricted` per point,
+                 *     `from;to`, an empty entry for unrestricted. With `curb` a point
+                 *     on a two-way road is left (from) or reached (to) only in the
+                 *     direction of travel that has it on the kerb side (the right in
+                 *     right-hand traffic); one-way roads are unaffected.
+                 * @example ;curb
+                 */
+                approaches?: string;
+                /**
+                 * @description OSRM's `snapping`: `default` snaps to a road of the main
+                 *     (largest) component where one is within the radius, else to any
+                 *     road; `any` snaps to the nearest road of any component.
+                 */
+                snapping?: "default" | "any";
             };
             header?: never;
             path?: never;
@@ -3021,11 +3348,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "from is required: a point written lon,lat in decimal degrees"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3036,11 +3358,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "from: no road within 1000 m of the point"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
