@@ -118,7 +118,10 @@ type routeLine struct {
 }
 
 func (h *routeHandler) route(c echo.Context) error {
-	q := c.QueryParams()
+	q, err := semicolonQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return httpError(http.StatusBadRequest, err.Error())
+	}
 	from, msg := parseLonLatParam(q, "from")
 	if msg == "" {
 		var to orb.Point

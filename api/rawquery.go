@@ -1,0 +1,34 @@
+package api
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// semicolonQuery parses a raw query string as url.ParseQuery does, except
+// that a semicolon is part of a value rather than an error: OSRM's lists
+// (`radiuses=50;`, `bearings=90,20;`) are written with bare semicolons,
+// which net/url (since Go 1.17) refuses, dropping the whole parameter. An
+// escape that does not decode is an error naming the parameter.
+func semicolonQuery(raw string) (url.Values, error) {
+	q := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			return nil, fmt.Errorf("the query's parameter %q is not URL-encoded correctly", k)
+		}
+		val, err := url.QueryUnescape(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the value is not URL-encoded correctly", key)
+		}
+		q[key] = append(q[key], val)
+	}
+	return q, nil
+}
