@@ -113,7 +113,7 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		}
 	}
 
-	fmt.Fprintf(out, "## geosvc bench: %d x %d, routing %s%s\n\n", c.n, c.n, c.metric, c.optionsTitle())
+	fmt.Fprintf(out, "## geosvc bench: %d x %d, routing %s%s%s\n\n", c.n, c.n, c.metric, c.profileTitle(spec), c.optionsTitle())
 	how := fmt.Sprintf("fetch waits up to %d s for the job to end", c.wait)
 	if c.wait == 0 {
 		how = fmt.Sprintf("client polls every %v", c.poll)

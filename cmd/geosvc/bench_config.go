@@ -22,6 +22,8 @@ type benchConfig struct {
 	newSpeeds                               bool
 	radius, bearingRange                    float64 // per-point snapping options; 0 and -1: none
 	avoidPolygons                           string  // --avoid-polygons: a GeoJSON file
+	profile, vehicle                        string  // --profile, --vehicle ("height_m:4.5,...")
+	newVehicle                              bool
 	serverArgs                              []string
 	n, runs, concurrent, batches, wait      int
 	ndjson                                  bool
@@ -43,6 +45,9 @@ func runBench(args []string) error {
 	fs.Float64Var(&c.radius, "radius", 0, "give every point of the orders this snapping radius in metres (origin_radiuses, destination_radiuses); 0: none")
 	fs.Float64Var(&c.bearingRange, "bearing-range", -1, "give every point of the orders a bearing [value, this range] (origin_bearings, destination_bearings), the value drawn at random (seeded); -1: none")
 	fs.StringVar(&c.avoidPolygons, "avoid-polygons", "", "GeoJSON file of a Polygon or MultiPolygon the orders avoid (avoid_polygons): a customized metric")
+	fs.StringVar(&c.profile, "profile", "car", "profile of the orders: car or truck")
+	fs.StringVar(&c.vehicle, "vehicle", "", "with --profile truck: the vehicle, field:value,... as routev1 takes it (e.g. height_m:4.5,weight_t:40,hazmat:true); missing fields take the truck profile's defaults")
+	fs.BoolVar(&c.newVehicle, "new-vehicle", false, "with --profile truck: the k-th order's vehicle is k x 10 kg lighter, a metric never customized before")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")
@@ -151,8 +156,8 @@ func (c benchConfig) optionsTitle() string {
 	return ", every point with " + strings.Join(parts, " and ")
 }
 
-// spec returns the routing spec of the orders: --routing with --speeds
-// and --avoid-polygons.
+// spec returns the routing spec of the orders: --routing with --speeds,
+// --profile, --vehicle and --avoid-polygons.
 func (c benchConfig) spec() (routing.Metric, error) {
 	key := c.metric
 	if c.speeds != "" {
@@ -161,6 +166,23 @@ func (c benchConfig) spec() (routing.Metric, error) {
 	spec, err := routing.ParseMetric(key)
 	if err != nil {
 		return spec, fmt.Errorf("--routing %q --speeds %q: %w", c.metric, c.speeds, err)
+	}
+	p, err := routing.ParseProfile(c.profile)
+	if err != nil {
+		return spec, fmt.Errorf("--profile: %w", err)
+	}
+	spec.SetProfile(p)
+	if (c.vehicle != "" || c.newVehicle) && p != routing.ProfileTruck {
+		return spec, fmt.Errorf("--vehicle and --new-vehicle are for --profile truck")
+	}
+	for kv := range strings.SplitSeq(c.vehicle, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		name, val, _ := strings.Cut(kv, ":")
+		if err := spec.Vehicle.Set(strings.TrimSpace(name), val); err != nil {
+			return spec, fmt.Errorf("--vehicle: %w", err)
+		}
 	}
 	if c.avoidPolygons != "" {
 		b, err := os.ReadFile(c.avoidPolygons)
@@ -190,5 +212,27 @@ func (c benchConfig) client(base, key string) *tdmClient {
 	if spec, err := c.spec(); err == nil && !spec.Areas.IsZero() {
 		cl.avoidPolygons = spec.Areas.MultiPolygon()
 	}
+	if spec, err := c.spec(); err == nil && spec.Profile == routing.ProfileTruck {
+		v := spec.Vehicle
+		cl.profile = spec.Profile.String()
+		cl.vehicle = map[string]any{"height_m": v.HeightM, "width_m": v.WidthM, "length_m": v.LengthM,
+			"weight_t": v.WeightT, "axle_load_t": v.AxleLoadT, "hazmat": v.Hazmat, "max_speed_kmh": v.MaxSpeedKmh}
+		cl.newVehicle = c.newVehicle
+	}
 	return cl
+}
+
+// profileTitle names the orders' profile for the report's title (""
+// for a car).
+func (c benchConfig) profileTitle(spec routing.Metric) string {
+	if spec.Profile == routing.ProfileCar {
+		return ""
+	}
+	_, v, _ := strings.Cut(spec.String(), ";vehicle=")
+	v, _, _ = strings.Cut(v, ";")
+	t := ", profile " + spec.Profile.String() + " (vehicle " + v + ")"
+	if c.newVehicle {
+		t += ", a new vehicle per order"
+	}
+	return t
 }
