@@ -406,3 +406,31 @@ func TestVehicleSet(t *testing.T) {
 		t.Errorf("ParseProfile: %v", err)
 	}
 }
+
+// TestTruckSaveLoad: the truck sections survive Save and Load (Delaware:
+// the limits of its 86 limited edges, the access of its hgv ways), and a
+// truck matrix on the loaded graph equals the built one's.
+func TestTruckSaveLoad(t *testing.T) {
+	g := testGraph(t, "delaware")
+	dir := t.TempDir()
+	if err := g.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(h.edgeTruck, g.edgeTruck) || !slices.Equal(h.truckEdges, g.truckEdges) || !slices.Equal(h.truckLimits, g.truckLimits) {
+		t.Fatal("the truck sections differ after load")
+	}
+	if len(g.truckEdges) < 80 {
+		t.Fatalf("%d limited edges", len(g.truckEdges))
+	}
+	spec := truck(t, ObjectiveFastest, "height_m", "4.5", "weight_t", "40")
+	pts := roadPoints(g, 40, 9, 10)
+	a := matrixOf(t, g, spec, g.SnapAll(spec, inputs(pts[:10]), 0), g.SnapAll(spec, inputs(pts[10:]), 0))
+	b := matrixOf(t, h, spec, h.SnapAll(spec, inputs(pts[:10]), 0), h.SnapAll(spec, inputs(pts[10:]), 0))
+	if !slices.Equal(a.Durations, b.Durations) || !slices.Equal(a.Distances, b.Distances) {
+		t.Fatal("the truck matrix differs after load")
+	}
+}
