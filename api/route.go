@@ -39,7 +39,8 @@ type RouteOptions struct {
 //
 // Query: from and to, each "lon,lat" (the order of tdmv1's addresses);
 // optional: routing (fastest by default), speeds, avoid, avoid_polygons
-// (a URL-encoded GeoJSON Polygon or MultiPolygon) and alternatives;
+// (a URL-encoded GeoJSON Polygon or MultiPolygon), profile (car or
+// truck), vehicle (a truck's dimensions) and alternatives;
 // radiuses, bearings and approaches: OSRM's semicolon lists, "from;to",
 // an empty entry for the default; snapping: default or any.
 // Answers: 200 with the route; 400 {"message"} naming a bad parameter; 404
@@ -59,6 +60,10 @@ type routeHandler struct{ opts RouteOptions }
 type routeAnswer struct {
 	// Routing is the metric the route minimises.
 	Routing string `json:"routing"`
+	// Profile is the vehicle routed (car or truck); Vehicle the truck's
+	// dimensions, defaults filled in (absent for a car).
+	Profile string       `json:"profile"`
+	Vehicle *vehicleJSON `json:"vehicle,omitempty"`
 	// DurationS and DistanceM are the route's, in whole seconds and metres.
 	DurationS int `json:"duration"`
 	DistanceM int `json:"distance"`
@@ -182,7 +187,7 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if err != nil {
 		return err
 	}
-	ans := routeAnswer{Routing: spec.Objective.String(), DurationS: r.DurationS, DistanceM: r.DistanceM,
+	ans := routeAnswer{Routing: spec.Objective.String(), Profile: spec.Profile.String(), Vehicle: vehicleOf(spec), DurationS: r.DurationS, DistanceM: r.DistanceM,
 		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r)}
 	if alts > 0 {
 		rs, err := g.Alternatives(ctx, spec, snaps[0], snaps[1], alts+1)
@@ -224,8 +229,10 @@ func routeGeometry(r *routing.Route) routeLine {
 // routeSpecOf reads the metric parameters of a route: routing (fastest,
 // shortest, efficient or most_efficient, safest), speeds
 // ("Motorway:80,LocalRoadCity:20", km/h by RoadType), avoid
-// ("toll,ferry") and avoid_polygons (a GeoJSON Polygon or MultiPolygon).
-// It returns a message naming the bad parameter.
+// ("toll,ferry"), profile (car or truck), vehicle
+// ("height_m:4.5,weight_t:40,hazmat:true", truck only) and avoid_polygons
+// (a GeoJSON Polygon or MultiPolygon). It returns a message naming the
+// bad parameter.
 func routeSpecOf(q url.Values) (routing.Metric, string) {
 	r := strings.TrimSpace(q.Get("routing"))
 	spec, err := routing.NewMetric(r, nil, nil)
@@ -252,6 +259,9 @@ func routeSpecOf(q url.Values) (routing.Metric, string) {
 			}
 			spec.Avoid |= f
 		}
+	}
+	if msg := routeProfileOf(q, &spec); msg != "" {
+		return spec, msg
 	}
 	if v := strings.TrimSpace(q.Get("avoid_polygons")); v != "" || q.Has("avoid_polygons") {
 		a, err := routing.ParseAreas([]byte(v))

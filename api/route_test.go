@@ -62,6 +62,11 @@ func TestRouteV1(t *testing.T) {
 		// Every road is OtherRoadCity: at 50 km/h 379.644 m take 27.334 s,
 		// plus the 0.280 s of turns.
 		{"from=10.002,0.000&to=10.004,0.002&speeds=OtherRoadCity:50,Motorway:20", 28, 380, nil},
+		// A truck: the fixture's roads are residential, at 20 km/h for a
+		// truck (configs/truck.yaml): 68.336 s plus 0.280 s of turns; at
+		// a top speed of 15 km/h 91.115 s plus the turns.
+		{"from=10.002,0.000&to=10.004,0.002&profile=truck", 69, 380, []string{"South Arm", "Ring", "East Arm", "East Arm"}},
+		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m:4.5,weight_t:40,hazmat:true,max_speed_kmh:15", 91, 380, nil},
 	} {
 		t.Run(tc.q, func(t *testing.T) {
 			code, body := get(tc.q)
@@ -96,6 +101,11 @@ func TestRouteV1(t *testing.T) {
 		want string
 	}{
 		{"to=10.004,0.002", 400, "from is required"},
+		{"from=10.002,0.000&to=10.004,0.002&profile=bus", 400, "profile \\\"bus\\\" is not a profile: use car or truck"},
+		{"from=10.002,0.000&to=10.004,0.002&vehicle=height_m:4", 400, "vehicle is only for profile=truck"},
+		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m:12", 400, "vehicle.height_m: 12 is out of range (0, 6]"},
+		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m", 400, "vehicle: \\\"height_m\\\" is not field:value"},
+		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=hazmat:maybe", 400, "vehicle.hazmat: \\\"maybe\\\" is not true or false"},
 		{"from=10.002&to=10.004,0.002", 400, "from:"},
 		{"from=0.000,10.002&to=10.004,0.002", 404, "from: no road"},
 		{"from=10.002,0.000&to=10.004,0.002&routing=bogus", 400, "routing"},

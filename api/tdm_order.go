@@ -66,6 +66,8 @@ type orderBody struct {
 	Speeds       json.RawMessage `json:"speeds"`
 	Avoid        json.RawMessage `json:"avoid"`
 	AvoidAreas   json.RawMessage `json:"avoid_polygons"`
+	Profile      json.RawMessage `json:"profile"`
+	Vehicle      json.RawMessage `json:"vehicle"`
 }
 
 // parseOrder validates an order body. It returns the order (without owner)
@@ -92,11 +94,13 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 		Speeds:       fields["speeds"],
 		Avoid:        fields["avoid"],
 		AvoidAreas:   fields["avoid_polygons"],
+		Profile:      fields["profile"],
+		Vehicle:      fields["vehicle"],
 	}
 	var unknown []string
 	for k := range fields {
 		switch k {
-		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid", "avoid_polygons":
+		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid", "avoid_polygons", "profile", "vehicle":
 		default:
 			if !slices.Contains(orderSnapFields, k) {
 				unknown = append(unknown, k)
@@ -105,7 +109,7 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, avoid_polygons, " +
+		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, avoid_polygons, profile, vehicle, " +
 			strings.Join(orderSnapFields, ", ") + " (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
@@ -269,8 +273,9 @@ func isDecimal(s string) bool {
 const routingWant = `"fastest" (default), "shortest", "efficient" (or "most_efficient") or "safest"`
 
 // parseMetric reads the optional "routing", "speeds" (km/h by RoadType
-// name), "avoid" (ferry, motorway, toll, unpaved) and "avoid_polygons" (a
-// GeoJSON Polygon or MultiPolygon) into the canonical key of a
+// name), "avoid" (ferry, motorway, toll, unpaved), "avoid_polygons" (a
+// GeoJSON Polygon or MultiPolygon), "profile" (car or truck) and
+// "vehicle" (a truck's dimensions) into the canonical key of a
 // routing.Metric (its String), the job's own stored value.
 func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 	n := len(errs)
@@ -321,6 +326,8 @@ func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 			errs = append(errs, fieldError{fmt.Sprintf("avoid[%d]", i), fmt.Sprintf(`%q is not an avoid option: want "ferry", "motorway", "toll" or "unpaved"`, a)})
 		}
 	}
+	var prof routing.Metric
+	errs = parseProfileVehicle(b.Profile, b.Vehicle, &prof, errs)
 	var areas routing.Areas
 	if !isNull(b.AvoidAreas) {
 		var err error
@@ -336,6 +343,7 @@ func parseMetric(b orderBody, errs []fieldError) (string, []fieldError) {
 		return "", append(errs, fieldError{"routing", err.Error()})
 	}
 	spec.Areas = areas
+	spec.Profile, spec.Vehicle = prof.Profile, prof.Vehicle
 	return spec.String(), errs
 }
 

@@ -221,6 +221,19 @@ func TestTDMOrderValidation(t *testing.T) {
 		{"avoid_polygons crossing", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"MultiPolygon","coordinates":[[[[-75,39],[-74.9,39.1],[-74.9,39],[-75,39.1],[-75,39]]]]}}`, "avoid_polygons.coordinates[0][0][0]", "crosses or touches itself"},
 		{"avoid_polygons coordinate", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-74.9,"39.1"],[-75,39]]]}}`, "avoid_polygons.coordinates[0][2]", "must be a position"},
 		{"avoid_polygons latitude", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-74.9,91],[-75,39]]]}}`, "avoid_polygons.coordinates[0][2]", "latitude 91 is out of range"},
+		{"profile unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"bus"}`, "profile", `unknown profile "bus": want "car" or "truck"`},
+		{"profile not a string", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":2}`, "profile", "must be a string"},
+		{"vehicle for a car", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"vehicle":{"height_m":4}}`, "vehicle", `is only for "profile": "truck"`},
+		{"vehicle for profile car", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"car","vehicle":{}}`, "vehicle", `is only for "profile": "truck"`},
+		{"vehicle not an object", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":[4]}`, "vehicle", "must be an object of height_m"},
+		{"vehicle height too high", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"height_m":12}}`, "vehicle.height_m", "12 is out of range (0, 6]"},
+		{"vehicle height zero", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"height_m":0}}`, "vehicle.height_m", "0 is out of range (0, 6]"},
+		{"vehicle weight", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"weight_t":100.5}}`, "vehicle.weight_t", "100.5 is out of range (0, 100]"},
+		{"vehicle speed", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"max_speed_kmh":131}}`, "vehicle.max_speed_kmh", "131 is out of range (0, 130]"},
+		{"vehicle negative width", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"width_m":-2.5}}`, "vehicle.width_m", "-2.5 is out of range (0, 4]"},
+		{"vehicle length string", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"length_m":"16.5"}}`, "vehicle.length_m", "must be a number"},
+		{"vehicle hazmat not a bool", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"hazmat":"yes"}}`, "vehicle.hazmat", "must be true or false"},
+		{"vehicle unknown field", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"truck","vehicle":{"height":4}}`, "vehicle.height", "unknown vehicle field (want height_m, width_m, length_m, weight_t, axle_load_t, hazmat, max_speed_kmh)"},
 		{"avoid_polygons huge", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-76,38],[-74,38],[-74,40],[-76,40],[-76,38]]]}}`, "avoid_polygons.coordinates", "a polygon may span at most 200 km"},
 	}
 	for _, tt := range tests {
@@ -327,6 +340,10 @@ func TestTDMOrderAccepted(t *testing.T) {
 		{`"speeds":{"LocalRoadCity":20},"avoid":["unpaved","motorway"]`, "fastest;speeds=LocalRoadCity:20;avoid=motorway,unpaved"},
 		{`"avoid":["toll"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75.66,39.548],[-75.65,39.548],[-75.65,39.553],[-75.66,39.553],[-75.66,39.548]]]}`, "fastest;avoid=toll;areas=" + testAreasKey(t, `{"type":"Polygon","coordinates":[[[-75.65,39.548],[-75.65,39.553],[-75.66,39.553],[-75.66,39.548],[-75.65,39.548]]]}`)},
 		{`"avoid_polygons":null`, "fastest"},
+		{`"profile":"car"`, "fastest"},
+		{`"profile":"truck"`, "fastest;profile=truck;vehicle=h4.11,w2.6,l21.64,wt36.29,ax9.07,hz0,ms100"},
+		{`"profile":"truck","vehicle":{"height_m":4.5,"weight_t":40,"hazmat":true},"routing":"shortest","avoid":["toll"]`, "shortest;profile=truck;vehicle=h4.5,w2.6,l21.64,wt40,ax9.07,hz1,ms100;avoid=toll"},
+		{`"profile":"Truck","vehicle":{"width_m":2.55,"length_m":16.5,"axle_load_t":10,"max_speed_kmh":90,"hazmat":false}`, "fastest;profile=truck;vehicle=h4.11,w2.55,l16.5,wt36.29,ax10,hz0,ms90"},
 	} {
 		id := f.order(t, `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],`+tc.body+`}`)
 		cells++

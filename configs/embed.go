@@ -1,7 +1,8 @@
 // Package configs holds geosvc's default configuration files and embeds
 // them into the binary, so that a geosvc binary runs with no file beside it:
 // geosvc.yaml (the service settings, every key documented), car.yaml (the
-// car routing profile read by routing/profile), health.yaml (the health
+// car routing profile read by routing/profile), truck.yaml (the truck
+// profile, a metric on the car graph), health.yaml (the health
 // alert zone data sets read by geo/covid), world.yaml (the rules
 // geo/world's generator applies to its sources), plans.yaml (the plans API
 // keys belong to, read by package keys) and the other layers' tables.
@@ -20,6 +21,9 @@ const ServiceFile = "geosvc.yaml"
 // ProfileFile is the base name of the car routing profile.
 const ProfileFile = "car.yaml"
 
+// TruckProfileFile is the base name of the truck routing profile.
+const TruckProfileFile = "truck.yaml"
+
 // WorldFile is the base name of the world base layer's generation rules.
 const WorldFile = "world.yaml"
 
@@ -35,6 +39,9 @@ func Service() []byte { return mustRead(ServiceFile) }
 // CarProfile returns the embedded car routing profile (car.yaml), or an
 // error when this build carries none.
 func CarProfile() ([]byte, error) { return FS.ReadFile(ProfileFile) }
+
+// TruckProfile returns the embedded truck routing profile (truck.yaml).
+func TruckProfile() []byte { return mustRead(TruckProfileFile) }
 
 func mustRead(name string) []byte {
 	b, err := FS.ReadFile(name)

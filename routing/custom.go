@@ -25,6 +25,8 @@ type customMetric struct {
 	usable []bool
 	// areas is what closing the spec's areas found and cost.
 	areas areaClosure
+	// truck holds a truck metric's rules (nil for a car).
+	truck *truckRules
 	// weights[i] is turn arc i's input weight (Inf when avoided).
 	weights []cch.Weight
 	m       *cch.Metric
@@ -40,6 +42,7 @@ func (g *Graph) compileMetric(spec Metric, tab *metricTables) *customMetric {
 	n := len(b.nodeEdge)
 	cm := &customMetric{g: g, spec: spec, nodeW: make([]int64, n), nodeMS: make([]uint32, n)}
 	cm.usable, cm.areas = g.usableNodes(spec)
+	cm.truck = g.truckRulesOf(spec, tab)
 	cm.weights = make([]cch.Weight, len(b.turnHead))
 	// Nodes, then arcs (which read the nodes' weights), each split over
 	// the customization's goroutines.
@@ -56,8 +59,12 @@ func (g *Graph) compileMetric(spec Metric, tab *metricTables) *customMetric {
 					cm.weights[i] = cch.Inf
 					continue
 				}
+				w := cm.turnW(tab, i) + cm.nodeW[h]
+				if cm.truck != nil {
+					w += cm.truck.turnPenalty(v, h)
+				}
 				cm.weights[i] = cch.Weight{
-					W: cm.turnW(tab, i) + cm.nodeW[h],
+					W: w,
 					S: weight(chFastest, int64(b.turnMS[i])+int64(cm.nodeMS[h]), int64(b.nodeDist[h])),
 				}
 			}
@@ -81,6 +88,9 @@ func (cm *customMetric) compileNode(v int, tab *metricTables) {
 	}
 	if kmh > 0 {
 		ms = uint32(math.Round(g.edgeLen[e] / (kmh / 3.6) * 1000))
+	}
+	if cm.truck != nil {
+		ms = cm.truck.truckMS(g, e, ms, kmh > 0)
 	}
 	cm.nodeMS[v] = ms
 	switch spec.Objective {
@@ -203,8 +213,8 @@ func (g *Graph) avoidFilter(m Metric) func(e uint32) bool {
 	return cm.accepts
 }
 
-// usableNodes returns, per node, whether m's avoid flags and areas leave
-// it usable, and what closing the areas found.
+// usableNodes returns, per node, whether m's avoid flags, areas and (for
+// a truck) vehicle leave it usable, and what closing the areas found.
 func (g *Graph) usableNodes(m Metric) ([]bool, areaClosure) {
 	avoid := m.Avoid
 	usable := make([]bool, len(g.base.nodeEdge))
@@ -227,6 +237,9 @@ func (g *Graph) usableNodes(m Metric) ([]bool, areaClosure) {
 	for v, id := range g.base.nodeEdge {
 		e := id / 2
 		usable[v] = g.edgeFlags[e]&flags == 0 && !motorway[g.edgeClass[e]]
+	}
+	if m.Profile == ProfileTruck {
+		g.closeForTruck(m.Vehicle, usable)
 	}
 	closure := g.closeAreas(m.Areas)
 	for _, e := range closure.edges {

@@ -12,8 +12,9 @@ import (
 // Snap places p on the nearest road within radiusM metres (the default
 // radius when radiusM <= 0) that m does not avoid: not of an avoided kind
 // and not closed by an avoided area (a point inside an area snaps to the
-// nearest open road, outside it or in a hole, within the radius). The
-// result's OK is false when there is none.
+// nearest open road, outside it or in a hole, within the radius) and, for
+// a truck, not closed to its vehicle. The result's OK is false when there
+// is none.
 func (g *Graph) Snap(m Metric, p orb.Point, radiusM float64) Snap {
 	return g.snapAccepting(p, radiusM, g.snapFilter(m))
 }
@@ -21,7 +22,7 @@ func (g *Graph) Snap(m Metric, p orb.Point, radiusM float64) Snap {
 // snapFilter returns which edges m lets a point snap to, nil when m
 // avoids nothing (every edge).
 func (g *Graph) snapFilter(m Metric) func(uint32) bool {
-	if m.Avoid == 0 && m.Areas.IsZero() {
+	if m.Avoid == 0 && m.Areas.IsZero() && m.Profile == ProfileCar {
 		return nil
 	}
 	return g.avoidFilter(m)

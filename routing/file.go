@@ -24,8 +24,11 @@ import (
 // inverse order), read by memory-mapping; every strongly connected
 // component kept, small ones flagged on their edges. Version 7: via-way
 // turn restrictions as copies of edge-based nodes, the last meta.copies
-// nodes (each on its original's directed edge).
-const formatVersion uint32 = 7
+// nodes (each on its original's directed edge). Version 8: what each
+// edge's tags say to trucks (edge.truck: hgv access per direction and
+// hazmat bans; truck.edges and truck.limits: the height, width, length,
+// weight and axle-load limits of the edges that have any).
+const formatVersion uint32 = 8
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -137,6 +140,7 @@ func (g *Graph) writeBase(w partSink) {
 	w.AddUint32s("turn.head", g.base.turnHead)
 	w.AddUint32s("turn.ms", g.base.turnMS)
 	w.AddUint8s("turn.kind", g.base.turnKind)
+	g.writeTruck(w)
 }
 
 // writeSnap adds the snapping index.
@@ -278,6 +282,7 @@ func (g *Graph) readBase(f *binfmt.File) error {
 	g.base.turnHead = r.u32("turn.head")
 	g.base.turnMS = r.u32("turn.ms")
 	g.base.turnKind = r.u8("turn.kind")
+	g.readTruck(&r)
 	return r.err
 }
 
@@ -327,6 +332,9 @@ func (g *Graph) checkSizes() error {
 	case g.meta.Nodes != n || g.meta.Edges != nE:
 		return fmt.Errorf("%w: meta says %d nodes, %d edges; the arrays hold %d, %d", binfmt.ErrCorrupt, g.meta.Nodes, g.meta.Edges, n, nE)
 	}
+	if err := g.checkTruck(); err != nil {
+		return err
+	}
 	if g.cch.Nodes() != n || g.cch.InputArcs() != len(g.base.turnHead) {
 		return fmt.Errorf("%w: CCH topology of %d nodes, %d arcs for %d nodes, %d turns", binfmt.ErrCorrupt, g.cch.Nodes(), g.cch.InputArcs(), n, len(g.base.turnHead))
 	}
@@ -372,6 +380,9 @@ func (g *Graph) validate() error {
 				return fmt.Errorf("%w: name out of range", binfmt.ErrCorrupt)
 			}
 		}
+	}
+	if err := g.validateTruck(); err != nil {
+		return err
 	}
 	for m := range g.h {
 		if err := g.h[m].Validate(); err != nil {

@@ -110,6 +110,12 @@ type Graph struct {
 	edgeRoadType     []uint8
 	edgeFlags        []uint8 // edgeToll | edgeUnpaved | edgeFerry
 	edgeNode         []int32 // dense node of directed id 2e+dir, or -1
+	// Truck tags: per edge the hgv access of each direction and the
+	// hazmat bans (truckBits); the edges with dimension limits,
+	// ascending, and numTruckLimits limits of each (truckedges.go).
+	edgeTruck   []uint8
+	truckEdges  []uint32
+	truckLimits []uint32
 
 	base baseCSR
 	h    [2]*ch.Hierarchy
@@ -220,6 +226,7 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		g.shape = append(g.shape, net.Shape[e.ShapeStart:e.ShapeEnd]...)
 	}
 	g.shapeFirst[nE] = uint32(len(g.shape))
+	g.copyTruck(net.Edges)
 }
 
 // signText returns the name-table text of edge e in one of the sign

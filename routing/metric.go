@@ -115,6 +115,11 @@ type Metric struct {
 	Avoid  Avoid
 	// Areas are polygons whose roads the metric does not use.
 	Areas Areas
+	// Profile is the vehicle routed: car (the zero value) or truck.
+	Profile Profile
+	// Vehicle is the truck's dimensions (profile truck only; the zero
+	// value for a car). SetProfile gives a truck the default vehicle.
+	Vehicle Vehicle
 }
 
 // Fastest and Shortest are the plain metrics: least travel time (ties
@@ -185,6 +190,15 @@ func roadTypeList() string {
 	return strings.Join(names, ", ")
 }
 
+// SetProfile sets the metric's profile: a truck gets the default
+// vehicle (DefaultVehicle), a car none.
+func (m *Metric) SetProfile(p Profile) {
+	m.Profile, m.Vehicle = p, Vehicle{}
+	if p == ProfileTruck {
+		m.Vehicle = DefaultVehicle()
+	}
+}
+
 // hasSpeeds reports whether any speed is given.
 func (m Metric) hasSpeeds() bool {
 	return m.Speeds != [numRoadTypes]float64{}
@@ -196,7 +210,7 @@ func (m Metric) hasSpeeds() bool {
 // other metric, false and the hierarchy whose packing its durations and
 // distances use (chFastest).
 func (m Metric) hierarchy() (chMetric, bool) {
-	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() {
+	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() || m.Profile != ProfileCar {
 		return chFastest, false
 	}
 	switch m.Objective {
@@ -208,7 +222,9 @@ func (m Metric) hierarchy() (chMetric, bool) {
 	return chFastest, false
 }
 
-// String returns the canonical key: the objective, then ";speeds=" with
+// String returns the canonical key: the objective, then for a truck
+// ";profile=truck;vehicle=" with every field of its vehicle
+// ("h4.11,w2.6,l21.64,wt36.29,ax9.07,hz0,ms100"), then ";speeds=" with
 // the given speeds by RoadType order ("Motorway:80,LocalRoadCity:20"),
 // then ";avoid=" with the avoided kinds, then ";areas=" with the avoided
 // areas' canonical encoding (Areas.String). Equal metrics have equal keys
@@ -217,6 +233,12 @@ func (m Metric) hierarchy() (chMetric, bool) {
 func (m Metric) String() string {
 	var b strings.Builder
 	b.WriteString(m.Objective.String())
+	if m.Profile != ProfileCar {
+		b.WriteString(";profile=")
+		b.WriteString(m.Profile.String())
+		b.WriteString(";vehicle=")
+		b.WriteString(m.Vehicle.key())
+	}
 	if m.hasSpeeds() {
 		b.WriteString(";speeds=")
 		first := true
@@ -245,7 +267,9 @@ func (m Metric) String() string {
 }
 
 // ParseMetric reads a canonical key written by String (and plain
-// objective names: "fastest", "most_efficient", ...).
+// objective names: "fastest", "most_efficient", ...). A truck key without
+// a vehicle part, or with only some of its fields, takes the default
+// vehicle's for the others.
 func ParseMetric(key string) (Metric, error) {
 	parts := strings.Split(key, ";")
 	var m Metric
@@ -253,9 +277,18 @@ func ParseMetric(key string) (Metric, error) {
 	if m.Objective, err = ParseObjective(parts[0]); err != nil {
 		return Metric{}, err
 	}
+	vehicle := ""
 	for _, p := range parts[1:] {
 		name, val, _ := strings.Cut(p, "=")
 		switch name {
+		case "profile":
+			pr, err := ParseProfile(val)
+			if err != nil {
+				return Metric{}, err
+			}
+			m.SetProfile(pr)
+		case "vehicle":
+			vehicle = val
 		case "speeds":
 			for _, kv := range strings.Split(val, ",") {
 				rt, v, ok := strings.Cut(kv, ":")
@@ -281,6 +314,14 @@ func ParseMetric(key string) (Metric, error) {
 			}
 		default:
 			return Metric{}, &SpecError{Field: "metric", Msg: fmt.Sprintf("unknown part %q", p)}
+		}
+	}
+	if vehicle != "" {
+		if m.Profile != ProfileTruck {
+			return Metric{}, &SpecError{Field: "vehicle", Msg: "a vehicle is given for profile truck only"}
+		}
+		if err := parseVehicleKey(&m.Vehicle, vehicle); err != nil {
+			return Metric{}, err
 		}
 	}
 	return m, nil

@@ -186,7 +186,8 @@ func startsWith(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 // FuzzParseMetric: any key either fails or round-trips exactly.
 func FuzzParseMetric(f *testing.F) {
 	for _, s := range []string{"fastest", "shortest;speeds=Motorway:80,LocalRoadCity:20;avoid=ferry,toll", "safest;avoid=unpaved", "efficient;speeds=Defaultspeed:1e2", "x;y",
-		"fastest;avoid=toll;areas=AQEBBP-yxtEF4JKT-QLgxQgAAODFCN_FCAA"} {
+		"fastest;avoid=toll;areas=AQEBBP-yxtEF4JKT-QLgxQgAAODFCN_FCAA",
+		"fastest;profile=truck;vehicle=h4.5,w2.55,l16.5,wt40,ax10,hz1,ms90", "shortest;profile=truck", "fastest;vehicle=h3;profile=truck;avoid=toll"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, key string) {

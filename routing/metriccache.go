@@ -35,11 +35,13 @@ type metricKey struct {
 	speeds    [numRoadTypes]float64
 	avoid     Avoid
 	areas     [32]byte
+	profile   Profile
+	vehicle   Vehicle
 }
 
 // keyOf returns m's cache key.
 func keyOf(m Metric) metricKey {
-	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash()}
+	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle}
 }
 
 type metricEntry struct {

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -31,7 +33,13 @@ type tdmClient struct {
 	extra map[string]any
 	// avoidPolygons, when set, go into every order (avoid_polygons).
 	avoidPolygons orb.MultiPolygon
-	orders        atomic.Int64
+	// profile and vehicle, when set, go into every order; with
+	// newVehicle the k-th order's weight_t is k x 0.01 t less, a vehicle
+	// never seen before.
+	profile    string
+	vehicle    map[string]any
+	newVehicle bool
+	orders     atomic.Int64
 }
 
 // newTDMClient returns a client of base (e.g. "http://127.0.0.1:8080").
@@ -106,8 +114,8 @@ func (c *tdmClient) order(ctx context.Context, origins, destinations []string, r
 	if metric != "" {
 		body["routing"] = metric
 	}
+	k := c.orders.Add(1) - 1
 	if len(c.speeds) > 0 {
-		k := c.orders.Add(1) - 1
 		sp := make(map[string]float64, len(c.speeds))
 		for t, v := range c.speeds {
 			if c.newSpeeds {
@@ -119,6 +127,16 @@ func (c *tdmClient) order(ctx context.Context, origins, destinations []string, r
 	}
 	if len(c.avoidPolygons) > 0 {
 		body["avoid_polygons"] = geojson.NewGeometry(c.avoidPolygons)
+	}
+	if c.profile != "" {
+		body["profile"] = c.profile
+	}
+	if c.vehicle != nil {
+		v := maps.Clone(c.vehicle)
+		if w, ok := v["weight_t"].(float64); ok && c.newVehicle {
+			v["weight_t"] = math.Round((w-float64(k)/100)*100) / 100
+		}
+		body["vehicle"] = v
 	}
 	code, _, b, err := c.post(ctx, "order", body, false)
 	if err != nil {

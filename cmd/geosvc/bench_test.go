@@ -279,3 +279,51 @@ func TestConcurrentTable(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchTruck: --profile and --vehicle are checked as routing reads
+// them, and the orders carry the profile and the whole vehicle, a
+// lighter one per order with --new-vehicle.
+func TestBenchTruck(t *testing.T) {
+	for _, tc := range []struct {
+		profile, vehicle string
+		newVehicle       bool
+		wantErr          bool
+		want             []float64 // weight_t of the first orders (nil: no vehicle)
+	}{
+		{"car", "", false, false, []float64{0, 0}},
+		{"truck", "", false, false, []float64{36.29, 36.29}},
+		{"truck", "height_m:4.5,weight_t:40,hazmat:true", true, false, []float64{40, 39.99, 39.98}},
+		{"bus", "", false, true, nil},
+		{"car", "height_m:4", false, true, nil},
+		{"truck", "height_m:12", false, true, nil},
+	} {
+		c := benchConfig{metric: "fastest", profile: tc.profile, vehicle: tc.vehicle, newVehicle: tc.newVehicle}
+		if _, err := c.spec(); (err != nil) != tc.wantErr {
+			t.Errorf("%s %q: spec error %v, want error %v", tc.profile, tc.vehicle, err, tc.wantErr)
+			continue
+		}
+		if tc.wantErr {
+			continue
+		}
+		var got []float64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body struct {
+				Profile string             `json:"profile"`
+				Vehicle map[string]float64 `json:"vehicle"`
+			}
+			json.NewDecoder(r.Body).Decode(&body)
+			got = append(got, body.Vehicle["weight_t"])
+			w.Write([]byte(`{"uuid":"x"}`))
+		}))
+		cl := c.client(srv.URL, "k")
+		for range tc.want {
+			if _, err := cl.order(context.Background(), []string{"1,2"}, []string{"3,4"}, nil, "fastest"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		srv.Close()
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %q: orders' weights %v, want %v", tc.profile, tc.vehicle, got, tc.want)
+		}
+	}
+}

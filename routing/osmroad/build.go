@@ -28,6 +28,7 @@ const noVertex = ^uint32(0)
 // builder collects what the OSM passes deliver and builds the Network.
 type builder struct {
 	prof  *profile.Profile
+	truck *profile.Truck
 	start time.Time
 
 	// Counters written from the PBF decoder goroutines.
@@ -67,11 +68,14 @@ type wayRec struct {
 	// exit number (junction:ref).
 	ref, dest, exit uint32
 	w               profile.Way
+	// truck is what the way's tags say to trucks.
+	truck profile.TruckTags
 }
 
 func newBuilder(prof *profile.Profile) *builder {
 	return &builder{
 		prof:     prof,
+		truck:    profile.DefaultTruck(),
 		start:    time.Now(),
 		names:    map[string]uint32{"": 0},
 		nameList: []string{""},
@@ -129,6 +133,8 @@ func (b *builder) way(w *osm.Way) {
 	if attrs.Route {
 		b.rep.Ferries++
 	}
+	tt := b.truck.TruckTags(w.Tags)
+	b.rep.Truck.countWay(tt, w.Tags.Find("hgv") != "")
 	b.ways = append(b.ways, wayRec{
 		id:       int64(w.ID),
 		refStart: uint32(start),
@@ -138,6 +144,7 @@ func (b *builder) way(w *osm.Way) {
 		dest:     b.intern(destination(w.Tags)),
 		exit:     b.intern(strings.TrimSpace(w.Tags.Find("junction:ref"))),
 		w:        attrs,
+		truck:    tt,
 	})
 }
 
@@ -310,6 +317,9 @@ func (b *builder) build() *Network {
 	r.Vertices = len(net.Vertices)
 	r.Edges = len(net.Edges)
 	r.ShapePoints = len(net.Shape)
+	for i := range net.Edges {
+		r.Truck.countEdge(net.Edges[i].Truck)
+	}
 	for v := range net.Vertices {
 		if net.Signal[v] {
 			r.TrafficSignals++
@@ -567,6 +577,7 @@ func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Ed
 		Ferry:       a.Route,
 		Toll:        a.Toll,
 		Unpaved:     a.Unpaved,
+		Truck:       w.truck,
 		ShapeStart:  start,
 		ShapeEnd:    uint32(len(net.Shape)),
 		WayID:       w.id,

@@ -93,6 +93,9 @@ type Edge struct {
 	// Unpaved is true on a road whose surface=* is unpaved (the profile's
 	// unpaved_surfaces).
 	Unpaved bool
+	// Truck is what the way's tags say to trucks: hgv access per
+	// direction (Fwd: From->To), dimension limits and hazmat bans.
+	Truck profile.TruckTags
 	// ShapeStart and ShapeEnd delimit the geometry in Network.Shape.
 	ShapeStart, ShapeEnd uint32
 	// WayID is the OSM way the edge came from.
@@ -177,4 +180,7 @@ type Report struct {
 	MissingNodeRefs int
 	// WaysTooShort counts car ways with fewer than two distinct nodes.
 	WaysTooShort int
+	// Truck counts the car ways and edges that carry each truck
+	// restriction.
+	Truck TruckReport
 }
