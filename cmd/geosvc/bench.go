@@ -20,6 +20,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -50,6 +51,7 @@ type benchConfig struct {
 	newSpeeds                               bool
 	radius, bearingRange                    float64 // per-point snapping options; 0 and -1: none
 	avoidPolygons                           string  // --avoid-polygons: a GeoJSON file
+	profile                                 string  // --profile: car, bicycle or foot
 	serverArgs                              []string
 	n, runs, concurrent, batches, wait      int
 	ndjson                                  bool
@@ -71,6 +73,7 @@ func runBench(args []string) error {
 	fs.Float64Var(&c.radius, "radius", 0, "give every point of the orders this snapping radius in metres (origin_radiuses, destination_radiuses); 0: none")
 	fs.Float64Var(&c.bearingRange, "bearing-range", -1, "give every point of the orders a bearing [value, this range] (origin_bearings, destination_bearings), the value drawn at random (seeded); -1: none")
 	fs.StringVar(&c.avoidPolygons, "avoid-polygons", "", "GeoJSON file of a Polygon or MultiPolygon the orders avoid (avoid_polygons): a customized metric")
+	fs.StringVar(&c.profile, "profile", "car", "routing profile of the orders (car, bicycle, foot): its graph must be in the bundle (geosvc build --profiles)")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")
@@ -130,7 +133,7 @@ func envOr(name, def string) string {
 
 // bench runs the benchmark and prints its report to out.
 func bench(ctx context.Context, c benchConfig, out io.Writer) error {
-	g, err := routing.Load(c.data)
+	g, err := routing.Load(bundle.GraphDir(c.data, c.profile))
 	if err != nil {
 		return err
 	}
@@ -452,6 +455,7 @@ func (c benchConfig) client(base, key string) *tdmClient {
 	if spec, err := c.spec(); err == nil && !spec.Areas.IsZero() {
 		cl.avoidPolygons = spec.Areas.MultiPolygon()
 	}
+	cl.profile = c.profile
 	return cl
 }
 

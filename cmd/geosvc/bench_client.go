@@ -31,7 +31,9 @@ type tdmClient struct {
 	extra map[string]any
 	// avoidPolygons, when set, go into every order (avoid_polygons).
 	avoidPolygons orb.MultiPolygon
-	orders        atomic.Int64
+	// profile, when set and not the car's, goes into every order.
+	profile string
+	orders  atomic.Int64
 }
 
 // newTDMClient returns a client of base (e.g. "http://127.0.0.1:8080").
@@ -119,6 +121,9 @@ func (c *tdmClient) order(ctx context.Context, origins, destinations []string, r
 	}
 	if len(c.avoidPolygons) > 0 {
 		body["avoid_polygons"] = geojson.NewGeometry(c.avoidPolygons)
+	}
+	if c.profile != "" && c.profile != "car" {
+		body["profile"] = c.profile
 	}
 	code, _, b, err := c.post(ctx, "order", body, false)
 	if err != nil {
