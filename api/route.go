@@ -147,9 +147,17 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	profile, msg := parseProfile(q.Get("profile"))
+	if msg != "" {
+		return httpError(http.StatusBadRequest, "profile: "+msg)
+	}
 	var g *routing.Graph
-	if b := h.opts.Bundle.Load(); b != nil {
-		g = b.Graph
+	b := h.opts.Bundle.Load()
+	if b != nil {
+		if msg := profileMissing(b, profile); msg != "" {
+			return httpError(http.StatusBadRequest, "profile: "+msg)
+		}
+		g = b.GraphFor(profile)
 	}
 	if g == nil {
 		return errBundleLoading
