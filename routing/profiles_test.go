@@ -61,8 +61,8 @@ func testProfileGraph(t testing.TB, extract, name string) *profileGraph {
 	return pg
 }
 
-// wayTags reads the tags of every way of a PBF extract (once per test
-// binary): highway, name, oneway, bicycle, foot.
+// wayTags reads the tags of every road and route way of a PBF extract
+// (once per test binary): highway, route, name, oneway, bicycle, foot.
 var wayTags = sync.OnceValues(func() (map[int64]map[string]string, error) {
 	return readWayTags(delawarePBF)
 })
@@ -82,11 +82,11 @@ func readWayTags(path string) (map[int64]map[string]string, error) {
 	out := map[int64]map[string]string{}
 	for s.Scan() {
 		w, ok := s.Object().(*osm.Way)
-		if !ok || w.Tags.Find("highway") == "" {
+		if !ok || w.Tags.Find("highway") == "" && w.Tags.Find("route") == "" {
 			continue
 		}
 		m := map[string]string{}
-		for _, k := range []string{"highway", "name", "oneway", "bicycle", "foot"} {
+		for _, k := range []string{"highway", "route", "name", "oneway", "bicycle", "foot"} {
 			if v := w.Tags.Find(k); v != "" {
 				m[k] = v
 			}
@@ -217,8 +217,9 @@ func TestFootAgainstOnewayDelaware(t *testing.T) {
 	}
 }
 
-// TestBicycleCyclewayDelaware: a bicycle route between two points of the
-// Northern Delaware Greenway rides it; the car graph has no edge of it.
+// TestBicycleCyclewayDelaware: a bicycle route between two neighbouring
+// points of the Northern Delaware Greenway rides it; the car graph has no
+// edge of it and no road within 5 m.
 func TestBicycleCyclewayDelaware(t *testing.T) {
 	bike := testProfileGraph(t, "delaware", "bicycle")
 	car := testProfileGraph(t, "delaware", "car")
@@ -238,18 +239,19 @@ func TestBicycleCyclewayDelaware(t *testing.T) {
 		}
 	}
 	shape := bike.g.edgeShape(best)
-	a, b := bike.g.Snap(Fastest, shape[1], 5), bike.g.Snap(Fastest, shape[len(shape)-2], 5)
+	mid := len(shape) / 2
+	a, b := bike.g.Snap(Fastest, shape[mid-1], 5), bike.g.Snap(Fastest, shape[mid], 5)
 	r, err := bike.g.Route(bg, Fastest, a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range r.Segments {
-		if s.Class != "cycleway" {
-			t.Errorf("segment on %s (%s), want the cycleway", s.Class, s.Name)
+		if s.Class != "cycleway" || bike.way[s.Edge] != bike.way[best] {
+			t.Errorf("segment on %s (%s, way %d), want the greenway", s.Class, s.Name, bike.way[s.Edge])
 		}
 	}
 	t.Logf("bicycle: %d m, %d s on way %d of the Northern Delaware Greenway", r.DistanceM, r.DurationS, bike.way[best])
-	if c := car.g.Snap(Fastest, shape[1], 5); c.OK {
+	if c := car.g.Snap(Fastest, shape[mid], 5); c.OK {
 		t.Errorf("a car snaps within 5 m of the greenway, onto way %d", car.way[c.Edge])
 	}
 }
