@@ -72,6 +72,16 @@ func (b *Bundle) GraphFor(profile string) *routing.Graph {
 	return b.graphs[profile]
 }
 
+// SetMetricCacheBytes bounds the cache of customized metrics of every
+// profile's graph to n bytes each (routing.Graph.SetMetricCacheBytes).
+func (b *Bundle) SetMetricCacheBytes(n int64) {
+	for _, p := range b.Profiles() {
+		if g := b.GraphFor(p); g != nil {
+			g.SetMetricCacheBytes(n)
+		}
+	}
+}
+
 // profileDir is the directory, inside a bundle, of a graph profile's
 // routing files ("" for the car's, which lie in the bundle's top).
 func profileDir(profile string) string {

@@ -61,15 +61,26 @@ func testProfileGraph(t testing.TB, extract, name string) *profileGraph {
 	return pg
 }
 
-// wayTags reads the tags of every road and route way of a PBF extract
-// (once per test binary): highway, route, name, oneway, bicycle, foot.
-var wayTags = sync.OnceValues(func() (map[int64]map[string]string, error) {
-	return readWayTags(delawarePBF)
-})
+var (
+	delawareTagsOnce sync.Once
+	delawareTags     map[int64]map[string]string
+	delawareTagsErr  error
+)
 
-// delawarePBF is set by the tests that read wayTags.
-var delawarePBF string
+// delawareWayTags returns the tags of Delaware's road and route ways,
+// read once per test binary (readWayTags).
+func delawareWayTags(t testing.TB) map[int64]map[string]string {
+	t.Helper()
+	path := extractPath(t, "delaware")
+	delawareTagsOnce.Do(func() { delawareTags, delawareTagsErr = readWayTags(path) })
+	if delawareTagsErr != nil {
+		t.Fatal(delawareTagsErr)
+	}
+	return delawareTags
+}
 
+// readWayTags reads the tags of every road and route way of a PBF
+// extract: highway, route, name, oneway, bicycle, foot.
 func readWayTags(path string) (map[int64]map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -109,11 +120,7 @@ const (
 // bicycle=no way in the bicycle graph, cycleways in both (the bicycle's
 // for riding, the foot's only where foot=designated/yes).
 func TestProfileGraphWaysDelaware(t *testing.T) {
-	delawarePBF = extractPath(t, "delaware")
-	tags, err := wayTags()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tags := delawareWayTags(t)
 	car := testProfileGraph(t, "delaware", "car")
 	carWays := map[int64]bool{}
 	for _, w := range car.way {
