@@ -159,8 +159,10 @@ var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /geoboundariesv1/xy2bounddata", "query geo_boundary", "is not a category", "a category of the loaded bundle"},
 	{"POST /keysv1/checkout", "body plan", "is not a plan sold online", "any other name is a 400"},
 	{"GET /routev1/route", "query avoid_polygons", "must be a GeoJSON Polygon or MultiPolygon object", "a GeoJSON Polygon or MultiPolygon object"},
-	{"GET /routev1/route", "query profile", "vehicle is only for profile=truck", "a `vehicle` with profile car"},
+	{"GET /routev1/route", "query profile", "vehicle is only for profile=truck", "a `vehicle` with any profile but truck"},
 	{"GET /routev1/route", "query vehicle", "is out of range (0, ", "is out of range"},
+	{"GET /routev1/route", "query profile", "is not in this bundle", "else a 400 names the build flag"},
+	{"POST /tdmv1/order", "body profile", "is not in this bundle", "else a 400 on `profile` names the build flag"},
 }
 
 // oaSkipped are operations whose inputs cannot be probed alone, and why.

@@ -31,6 +31,9 @@ type bundleInfo struct {
 	Edges int `json:"edges"`
 	// Layers lists the bundle's layers ("routing", ...).
 	Layers []string `json:"layers"`
+	// Profiles lists the routing profiles the bundle routes ("car",
+	// "bicycle", "foot": geosvc build --profiles).
+	Profiles []string `json:"profiles"`
 	// BBox is the extent of the road network, [west, south, east, north];
 	// nil when the graph is not loaded.
 	BBox *[4]float64 `json:"bbox,omitempty"`
@@ -48,6 +51,7 @@ func describe(b *bundle.Bundle) *bundleInfo {
 		Nodes:        m.Nodes,
 		Edges:        m.Edges,
 		Layers:       m.LayerNames(),
+		Profiles:     b.Profiles(),
 		BBox:         b.BBox(),
 	}
 	if b.Graph != nil {

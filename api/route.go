@@ -155,9 +155,17 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	profile, msg := parseProfile(q.Get("profile"))
+	if msg != "" {
+		return httpError(http.StatusBadRequest, "profile: "+msg)
+	}
 	var g *routing.Graph
-	if b := h.opts.Bundle.Load(); b != nil {
-		g = b.Graph
+	b := h.opts.Bundle.Load()
+	if b != nil {
+		if msg := profileMissing(b, profile.graph); msg != "" {
+			return httpError(http.StatusBadRequest, "profile: "+msg)
+		}
+		g = b.GraphFor(profile.graph)
 	}
 	if g == nil {
 		return errBundleLoading
@@ -187,7 +195,7 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if err != nil {
 		return err
 	}
-	ans := routeAnswer{Routing: spec.Objective.String(), Profile: spec.Profile.String(), Vehicle: vehicleOf(spec), DurationS: r.DurationS, DistanceM: r.DistanceM,
+	ans := routeAnswer{Routing: spec.Objective.String(), Profile: profile.String(), Vehicle: vehicleOf(spec), DurationS: r.DurationS, DistanceM: r.DistanceM,
 		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r)}
 	if alts > 0 {
 		rs, err := g.Alternatives(ctx, spec, snaps[0], snaps[1], alts+1)

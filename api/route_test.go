@@ -101,7 +101,7 @@ func TestRouteV1(t *testing.T) {
 		want string
 	}{
 		{"to=10.004,0.002", 400, "from is required"},
-		{"from=10.002,0.000&to=10.004,0.002&profile=bus", 400, "profile \\\"bus\\\" is not a profile: use car or truck"},
+		{"from=10.002,0.000&to=10.004,0.002&profile=bus", 400, "profile: unknown profile \\\"bus\\\": want car, truck, bicycle or foot"},
 		{"from=10.002,0.000&to=10.004,0.002&vehicle=height_m:4", 400, "vehicle is only for profile=truck"},
 		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m:12", 400, "vehicle.height_m: 12 is out of range (0, 6]"},
 		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m", 400, "vehicle: \\\"height_m\\\" is not field:value"},

@@ -153,6 +153,9 @@ func (h *tdmHandler) order(c echo.Context) error {
 	o.Owner = keyIDOf(c)
 	if b := h.opts.Bundle.Load(); b != nil {
 		o.Bundle = b.ID
+		if msg := profileMissing(b, o.Profile); msg != "" {
+			return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", []fieldError{{"profile", msg}}))
+		}
 	}
 	// The matrix-cell quota of the key's plan (api/quota.go), checked
 	// before the order is accepted; given back if it is not.

@@ -109,15 +109,32 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, avoid_polygons, profile, vehicle, " +
+		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, " +
 			strings.Join(orderSnapFields, ", ") + " (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)
 	o.Origins, o.OriginPoints, errs = parseAddresses("origin_addresses", "origins", b.Origins, limit, errs)
 	o.Destinations, o.DestinationPoints, errs = parseAddresses("destination_addresses", "destinations", b.Destinations, limit, errs)
 	o.Routing, errs = parseMetric(b, errs)
+	o.Profile, errs = parseOrderProfile(fields["profile"], errs)
 	o.Options, errs = parseOrderOptions(fields, len(o.Origins), len(o.Destinations), errs)
 	return o, errs
+}
+
+// parseOrderProfile reads "profile" (parseProfile): absent or null is
+// the car.
+func parseOrderProfile(raw json.RawMessage, errs []fieldError) (string, []fieldError) {
+	var v string
+	if !isNull(raw) {
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", append(errs, fieldError{"profile", "must be a string: " + profileValues})
+		}
+	}
+	p, reason := parseProfile(v)
+	if reason != "" {
+		return "", append(errs, fieldError{"profile", reason})
+	}
+	return p.graph, errs
 }
 
 // bodyReason explains why a body is not the JSON object expected.

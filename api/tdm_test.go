@@ -221,7 +221,7 @@ func TestTDMOrderValidation(t *testing.T) {
 		{"avoid_polygons crossing", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"MultiPolygon","coordinates":[[[[-75,39],[-74.9,39.1],[-74.9,39],[-75,39.1],[-75,39]]]]}}`, "avoid_polygons.coordinates[0][0][0]", "crosses or touches itself"},
 		{"avoid_polygons coordinate", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-74.9,"39.1"],[-75,39]]]}}`, "avoid_polygons.coordinates[0][2]", "must be a position"},
 		{"avoid_polygons latitude", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"avoid_polygons":{"type":"Polygon","coordinates":[[[-75,39],[-74.9,39],[-74.9,91],[-75,39]]]}}`, "avoid_polygons.coordinates[0][2]", "latitude 91 is out of range"},
-		{"profile unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"bus"}`, "profile", `unknown profile "bus": want "car" or "truck"`},
+		{"profile unknown", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"bus"}`, "profile", `unknown profile "bus": want car, truck, bicycle or foot`},
 		{"profile not a string", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":2}`, "profile", "must be a string"},
 		{"vehicle for a car", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"vehicle":{"height_m":4}}`, "vehicle", `is only for "profile": "truck"`},
 		{"vehicle for profile car", `{"origin_addresses":["-75,39"],"destination_addresses":["-75,39"],"profile":"car","vehicle":{}}`, "vehicle", `is only for "profile": "truck"`},

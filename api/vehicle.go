@@ -10,38 +10,25 @@ import (
 	"github.com/geosvc/geosvc/routing"
 )
 
-// profileWant lists the profiles for error messages (routing.ParseProfile
-// is the one parser; its names are listed here as they are).
-func profileWant() string {
-	names := routing.ProfileNames()
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, " or ")
-}
-
 // vehicleWant describes the vehicle object for error messages.
 func vehicleWant() string {
 	return "an object of " + strings.Join(routing.VehicleFieldNames(), ", ") + " (hazmat a boolean, the others numbers)"
 }
 
-// parseProfileVehicle reads tdmv1's "profile" ("car" by default, or
-// "truck") and "vehicle" (profile truck only; missing fields take the
-// truck profile's defaults) and sets them on spec.
+// parseProfileVehicle sets on spec the vehicle of tdmv1's "profile" (a
+// truck for "truck"; parseOrderProfile reports a bad profile, here it
+// only skips the vehicle) and reads "vehicle" (profile truck only;
+// missing fields take the truck profile's defaults).
 func parseProfileVehicle(rawProfile, rawVehicle json.RawMessage, spec *routing.Metric, errs []fieldError) []fieldError {
-	prof := routing.ProfileCar
-	if !isNull(rawProfile) {
-		var s string
-		if err := json.Unmarshal(rawProfile, &s); err != nil {
-			return append(errs, fieldError{"profile", "must be a string: " + profileWant()})
-		}
-		p, err := routing.ParseProfile(s)
-		if err != nil {
-			return append(errs, fieldError{"profile", fmt.Sprintf("unknown profile %q: want %s", s, profileWant())})
-		}
-		prof = p
+	var s string
+	if !isNull(rawProfile) && json.Unmarshal(rawProfile, &s) != nil {
+		return errs
 	}
+	rp, bad := parseProfile(s)
+	if bad != "" {
+		return errs
+	}
+	prof := rp.vehicle
 	spec.SetProfile(prof)
 	if isNull(rawVehicle) {
 		return errs
@@ -100,10 +87,11 @@ func known(n string) bool {
 // ("height_m:4.5,weight_t:40,hazmat:true", the syntax of speeds) into
 // spec; it returns a message naming the bad parameter.
 func routeProfileOf(q url.Values, spec *routing.Metric) string {
-	p, err := routing.ParseProfile(q.Get("profile"))
-	if err != nil {
-		return fmt.Sprintf("profile %s is not a profile: use %s", quoteEcho(strings.TrimSpace(q.Get("profile"))), strings.Join(routing.ProfileNames(), " or "))
+	rp, msg := parseProfile(q.Get("profile"))
+	if msg != "" {
+		return "profile: " + msg
 	}
+	p := rp.vehicle
 	spec.SetProfile(p)
 	v := strings.TrimSpace(q.Get("vehicle"))
 	if v == "" && !q.Has("vehicle") {

@@ -27,6 +27,10 @@ type Options struct {
 	// Profile is a car routing profile YAML file; "" means the embedded
 	// configs/car.yaml.
 	Profile string
+	// Profiles are the graph profiles to build besides the car's
+	// (ParseProfiles: "bicycle", "foot"), each from its embedded
+	// configs/NAME.yaml into a directory NAME/ of the bundle.
+	Profiles []string
 	// Boundaries are GeoJSON files of areas to add to or replace in the
 	// boundary layer.
 	Boundaries []string
@@ -103,6 +107,11 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, err
 	}
+	profIn, err := profileInputs(opts.Profiles)
+	if err != nil {
+		return Manifest{}, err
+	}
+	inputs = append(inputs, profIn...)
 	if opts.IfStale {
 		if m, err := Read(opts.Out); err == nil {
 			stale, why := Stale(opts.Out, m, Version(), src, inputs)
@@ -161,19 +170,17 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 		fmt.Fprintln(opts.Report, rep.String())
 	}
 	nodes, edges := g.Meta().Nodes, g.Meta().Edges
-	var routingLayers []Layer
-	var graphBytes int64
-	for i, f := range routing.Files() {
-		fi, err := os.Stat(filepath.Join(opts.Out, f))
+	routingFiles, graphBytes, err := routingLayers(opts.Out, ProfileCar)
+	if err != nil {
+		return Manifest{}, err
+	}
+	for _, p := range opts.Profiles {
+		layers, size, err := buildProfileGraph(ctx, opts, p)
 		if err != nil {
 			return Manifest{}, err
 		}
-		name := LayerRouting
-		if i > 0 {
-			name += "." + strings.TrimPrefix(f, "routing.")
-		}
-		routingLayers = append(routingLayers, Layer{Name: name, File: f, Size: fi.Size()})
-		graphBytes += fi.Size()
+		routingFiles = append(routingFiles, layers...)
+		graphBytes += size
 	}
 	bc := &buildContext{ctx: ctx, opts: opts, countries: countries}
 	fmt.Fprintf(opts.Report, "extract countries (world base layer, by road vertices): %s\n", bc.countries)
@@ -187,14 +194,15 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 		Inputs:        inputs,
 		OSMTimestamp:  osmTime,
 		BuiltAt:       time.Now().UTC().Truncate(time.Second),
-		Layers:        append(routingLayers, layers...),
+		Layers:        append(routingFiles, layers...),
 		Nodes:         nodes,
 		Edges:         edges,
+		Profiles:      opts.Profiles,
 	}
 	if err := publish(work, final, m); err != nil {
 		return Manifest{}, err
 	}
-	fmt.Fprintf(opts.Report, "wrote bundle %s (version %s, routing graph %d MB) in %v\n", final, m.BundleVersion, graphBytes>>20, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(opts.Report, "wrote bundle %s (version %s, profiles %s, routing graphs %d MB) in %v\n", final, m.BundleVersion, strings.Join(append([]string{ProfileCar}, m.Profiles...), ","), graphBytes>>20, time.Since(start).Round(time.Millisecond))
 	return m, nil
 }
 
@@ -211,6 +219,9 @@ func publish(work, dir string, m Manifest) error {
 		return err
 	}
 	for _, l := range m.Layers {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, l.File)), 0o755); err != nil {
+			return err
+		}
 		if err := os.Rename(filepath.Join(work, l.File), filepath.Join(dir, l.File)); err != nil {
 			return fmt.Errorf("bundle: move %s into %s: %w", l.File, dir, err)
 		}

@@ -38,6 +38,10 @@ type Manifest struct {
 	// not route (geosvc api) can report them without loading it.
 	Nodes int `json:"nodes,omitempty"`
 	Edges int `json:"edges,omitempty"`
+	// Profiles are the routing profiles built besides the car's, each a
+	// graph of its own in a directory of its name ("bicycle", "foot");
+	// empty for a bundle of the car only (and every older bundle).
+	Profiles []string `json:"profiles,omitempty"`
 }
 
 // Source identifies an input file by name, size and SHA-256.

@@ -54,6 +54,10 @@ type Bundle struct {
 	// SOAP maps).
 	Map *mapdata.Layer
 
+	// graphs are the routing graphs by profile (GraphFor), the car's
+	// included.
+	graphs map[string]*routing.Graph
+
 	mapOnce    sync.Once
 	mapSources cartography.Sources
 }
@@ -96,19 +100,20 @@ func Open(dir string) (*Bundle, error) {
 	return b, nil
 }
 
-// OpenRouting opens the manifest and the routing graph of the bundle in
-// dir only (what a matrix worker uses), after Check; the graph's
+// OpenRouting opens the manifest and the routing graphs of the bundle in
+// dir only (what a matrix worker uses), after Check: the car's and each
+// profile's it was built with, memory-mapped side by side; the graphs'
 // checksums are left to Verify.
 func OpenRouting(dir string) (*Bundle, error) {
 	m, id, err := check(dir)
 	if err != nil {
 		return nil, err
 	}
-	g, err := routing.LoadDeferred(dir)
+	gs, err := loadGraphs(dir, m)
 	if err != nil {
 		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
 	}
-	return &Bundle{Dir: dir, ID: id, Manifest: m, Graph: g}, nil
+	return &Bundle{Dir: dir, ID: id, Manifest: m, Graph: gs[ProfileCar], graphs: gs}, nil
 }
 
 // openLayers opens the layers besides the graph, each on a goroutine of
@@ -172,10 +177,14 @@ func (b *Bundle) openLayers() error {
 }
 
 // Verify verifies the checksums Open left for later (the routing
-// graph's): a corrupt file is an error naming it.
+// graphs', every profile's): a corrupt file is an error naming it.
 func (b *Bundle) Verify() error {
-	if b.Graph != nil {
-		return b.Graph.Verify()
+	for _, p := range b.Profiles() {
+		if g := b.GraphFor(p); g != nil {
+			if err := g.Verify(); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -184,8 +193,10 @@ func (b *Bundle) Verify() error {
 // process's resident set (it is no longer served); anything that still
 // reads them reads them again from the files, which stay mapped.
 func (b *Bundle) Release() {
-	if b.Graph != nil {
-		b.Graph.Release()
+	for _, p := range b.Profiles() {
+		if g := b.GraphFor(p); g != nil {
+			g.Release()
+		}
 	}
 }
 

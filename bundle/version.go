@@ -13,8 +13,11 @@ import (
 )
 
 // layout is the version of the bundle directory layout (which files, the
-// manifest); bump it when a layer is added or changes.
-const layout = 1
+// manifest); bump it when a layer is added or changes. Layout 2: the
+// routing graphs of other profiles than the car's, each in a directory of
+// its name (bicycle/routing.graph, ...), listed in the manifest's
+// profiles.
+const layout = 2
 
 // Layer names, as manifest.json lists them.
 const (

@@ -1,8 +1,9 @@
 // Package configs holds geosvc's default configuration files and embeds
 // them into the binary, so that a geosvc binary runs with no file beside it:
-// geosvc.yaml (the service settings, every key documented), car.yaml (the
-// car routing profile read by routing/profile), truck.yaml (the truck
-// profile, a metric on the car graph), health.yaml (the health
+// geosvc.yaml (the service settings, every key documented), car.yaml,
+// bicycle.yaml and foot.yaml (the routing profiles read by
+// routing/profile), truck.yaml (the truck profile, a metric on the car
+// graph), health.yaml (the health
 // alert zone data sets read by geo/covid), world.yaml (the rules
 // geo/world's generator applies to its sources), plans.yaml (the plans API
 // keys belong to, read by package keys) and the other layers' tables.
@@ -42,6 +43,10 @@ func CarProfile() ([]byte, error) { return FS.ReadFile(ProfileFile) }
 
 // TruckProfile returns the embedded truck routing profile (truck.yaml).
 func TruckProfile() []byte { return mustRead(TruckProfileFile) }
+
+// RoutingProfile returns the embedded routing profile NAME.yaml ("car",
+// "bicycle", "foot"), or an error when this build carries none.
+func RoutingProfile(name string) ([]byte, error) { return FS.ReadFile(name + ".yaml") }
 
 func mustRead(name string) []byte {
 	b, err := FS.ReadFile(name)

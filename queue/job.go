@@ -76,6 +76,9 @@ type Order struct {
 	Bundle string
 	// Options are the snapping and fallback options (zero: none).
 	Options Options
+	// Profile is the routing profile whose graph the job is computed on
+	// ("bicycle", "foot"; "" or "car": the car's).
+	Profile string
 }
 
 // Job is the stored state of a matrix job, without its addresses and
@@ -128,6 +131,10 @@ type Spec struct {
 	// Options are the job's snapping and fallback options (zero for a job
 	// ordered without them, or before they were stored).
 	Options Options
+	// Profile is the routing profile whose graph computes the job: ""
+	// for the car (every record written before profiles, and every car
+	// order), else "bicycle" or "foot".
+	Profile string
 }
 
 // ChunkRange returns the origin rows [lo, hi) of chunk i.

@@ -148,6 +148,11 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 		"pts_o":        encodePoints(o.OriginPoints),
 		"pts_d":        encodePoints(o.DestinationPoints),
 	}
+	if o.Profile != "" && o.Profile != "car" {
+		// Written only for another profile than the car's: a record
+		// without it reads as a car job, as every older record does.
+		fields["profile"] = o.Profile
+	}
 	if options != "" {
 		// Written only when there are options: a record without the
 		// field reads as a job without them, as every older record does.

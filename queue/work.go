@@ -60,11 +60,12 @@ func (q *Queue) beginQueued(ctx context.Context, id string, i int) (run bool, st
 }
 
 // specFields are the fields of the job record a Spec is read from.
-var specFields = []string{"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d", "bundle", "options"}
+var specFields = []string{"metric", "outputs", "chunks", "chunk_rows", "pts_o", "pts_d", "bundle", "options", "profile"}
 
 // optionalSpecFields are the fields of specFields a record may lack: jobs
-// ordered before they were recorded, or without options, have none.
-var optionalSpecFields = map[string]bool{"bundle": true, "options": true}
+// ordered before they were recorded, without options, or for the car
+// (no profile) have none.
+var optionalSpecFields = map[string]bool{"bundle": true, "options": true, "profile": true}
 
 // Spec reads what a worker needs to compute the job's chunks.
 func (q *Queue) Spec(ctx context.Context, id string) (*Spec, error) {
@@ -90,6 +91,7 @@ func parseSpec(id string, v []any) (*Spec, error) {
 	spec := &Spec{
 		ID: id, Routing: s[0], Outputs: Outputs(outputs), Chunks: chunks, ChunkRows: chunkRows,
 		Origins: decodePoints([]byte(s[4])), Destinations: decodePoints([]byte(s[5])), Bundle: s[6],
+		Profile: s[8],
 	}
 	if chunkRows < 1 || chunks != ChunkCount(len(spec.Origins), chunkRows) || len(spec.Destinations) == 0 {
 		return nil, fmt.Errorf("queue: job %s: inconsistent record", id)

@@ -54,7 +54,9 @@ func newComputer(e engine, snapRadiusM float64) *Computer {
 // build; or any more: one that swapped past it); asynq retries the chunk.
 var errBundleNotLoaded = errors.New("the job's data bundle is not loaded in this process")
 
-// engineOf returns the engine of the bundle spec was ordered on.
+// engineOf returns the engine of the graph of spec's profile (the car's
+// for a record without one) in the bundle spec was ordered on. A bundle
+// without that profile's graph fails the job: no retry can compute it.
 func (c *Computer) engineOf(spec *queue.Spec) (engine, error) {
 	if c.engine != nil {
 		return c.engine, nil
@@ -63,7 +65,11 @@ func (c *Computer) engineOf(spec *queue.Spec) (engine, error) {
 	if b == nil || b.Graph == nil {
 		return nil, fmt.Errorf("worker: job %s: bundle %q: %w", spec.ID, spec.Bundle, errBundleNotLoaded)
 	}
-	return graphEngine{b.Graph}, nil
+	g := b.GraphFor(spec.Profile)
+	if g == nil {
+		return nil, fmt.Errorf("worker: job %s: bundle %q has no %s graph (geosvc build --profiles): %w", spec.ID, spec.Bundle, spec.Profile, asynq.SkipRetry)
+	}
+	return graphEngine{g}, nil
 }
 
 // prepare parses a job's routing (once per job and process), snaps its

@@ -17,6 +17,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -41,7 +42,7 @@ benchmarks a running deployment, e.g. ` + "`geosvc api`" + ` + N ` + "`geosvc wo
 
 // bench runs the benchmark and prints its report to out.
 func bench(ctx context.Context, c benchConfig, out io.Writer) error {
-	g, err := routing.Load(c.data)
+	g, err := routing.Load(bundle.GraphDir(c.data, c.graphProfile()))
 	if err != nil {
 		return err
 	}

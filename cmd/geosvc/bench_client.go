@@ -33,9 +33,9 @@ type tdmClient struct {
 	extra map[string]any
 	// avoidPolygons, when set, go into every order (avoid_polygons).
 	avoidPolygons orb.MultiPolygon
-	// profile and vehicle, when set, go into every order; with
-	// newVehicle the k-th order's weight_t is k x 0.01 t less, a vehicle
-	// never seen before.
+	// profile (when set and not the car's) and vehicle (when set) go
+	// into every order; with newVehicle the k-th order's weight_t is
+	// k x 0.01 t less, a vehicle never seen before.
 	profile    string
 	vehicle    map[string]any
 	newVehicle bool
@@ -128,7 +128,7 @@ func (c *tdmClient) order(ctx context.Context, origins, destinations []string, r
 	if len(c.avoidPolygons) > 0 {
 		body["avoid_polygons"] = geojson.NewGeometry(c.avoidPolygons)
 	}
-	if c.profile != "" {
+	if c.profile != "" && c.profile != "car" {
 		body["profile"] = c.profile
 	}
 	if c.vehicle != nil {

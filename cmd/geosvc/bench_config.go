@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -45,7 +46,7 @@ func runBench(args []string) error {
 	fs.Float64Var(&c.radius, "radius", 0, "give every point of the orders this snapping radius in metres (origin_radiuses, destination_radiuses); 0: none")
 	fs.Float64Var(&c.bearingRange, "bearing-range", -1, "give every point of the orders a bearing [value, this range] (origin_bearings, destination_bearings), the value drawn at random (seeded); -1: none")
 	fs.StringVar(&c.avoidPolygons, "avoid-polygons", "", "GeoJSON file of a Polygon or MultiPolygon the orders avoid (avoid_polygons): a customized metric")
-	fs.StringVar(&c.profile, "profile", "car", "profile of the orders: car or truck")
+	fs.StringVar(&c.profile, "profile", "car", "profile of the orders: car, truck, bicycle or foot (bicycle and foot: their graph must be in the bundle, geosvc build --profiles)")
 	fs.StringVar(&c.vehicle, "vehicle", "", "with --profile truck: the vehicle, field:value,... as routev1 takes it (e.g. height_m:4.5,weight_t:40,hazmat:true); missing fields take the truck profile's defaults")
 	fs.BoolVar(&c.newVehicle, "new-vehicle", false, "with --profile truck: the k-th order's vehicle is k x 10 kg lighter, a metric never customized before")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
@@ -167,9 +168,11 @@ func (c benchConfig) spec() (routing.Metric, error) {
 	if err != nil {
 		return spec, fmt.Errorf("--routing %q --speeds %q: %w", c.metric, c.speeds, err)
 	}
-	p, err := routing.ParseProfile(c.profile)
-	if err != nil {
-		return spec, fmt.Errorf("--profile: %w", err)
+	p := routing.ProfileCar
+	if g := c.graphProfile(); g == bundle.ProfileCar {
+		if p, err = routing.ParseProfile(c.profile); err != nil {
+			return spec, fmt.Errorf("--profile %q: want car, truck, bicycle or foot", c.profile)
+		}
 	}
 	spec.SetProfile(p)
 	if (c.vehicle != "" || c.newVehicle) && p != routing.ProfileTruck {
@@ -212,6 +215,9 @@ func (c benchConfig) client(base, key string) *tdmClient {
 	if spec, err := c.spec(); err == nil && !spec.Areas.IsZero() {
 		cl.avoidPolygons = spec.Areas.MultiPolygon()
 	}
+	if g := c.graphProfile(); g != bundle.ProfileCar {
+		cl.profile = g
+	}
 	if spec, err := c.spec(); err == nil && spec.Profile == routing.ProfileTruck {
 		v := spec.Vehicle
 		cl.profile = spec.Profile.String()
@@ -220,6 +226,16 @@ func (c benchConfig) client(base, key string) *tdmClient {
 		cl.newVehicle = c.newVehicle
 	}
 	return cl
+}
+
+// graphProfile returns the bundle graph the orders route on: bicycle or
+// foot for those profiles, else the car's (a truck is a metric on it).
+func (c benchConfig) graphProfile() string {
+	switch p := strings.ToLower(strings.TrimSpace(c.profile)); p {
+	case bundle.ProfileBicycle, bundle.ProfileFoot:
+		return p
+	}
+	return bundle.ProfileCar
 }
 
 // profileTitle names the orders' profile for the report's title (""

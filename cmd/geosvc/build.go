@@ -13,7 +13,7 @@ import (
 )
 
 func runBuild(args []string) error {
-	fs := newFlagSet("build", "build --osm FILE --out DIR [--profile car.yaml] [--if-stale]",
+	fs := newFlagSet("build", "build --osm FILE --out DIR [--profile car.yaml] [--profiles car,bicycle,foot] [--if-stale]",
 		"Build a data bundle from an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2 or\n"+
 			".osm.gz): the routing graph with its contraction hierarchies, the snapping\n"+
 			"index, and the boundary, ZIP+4 and geocoder layers, listed in manifest.json.\n"+
@@ -23,6 +23,7 @@ func runBuild(args []string) error {
 	fs.StringVar(&opts.OSMPath, "osm", "", "OSM extract to read (required)")
 	fs.StringVar(&opts.Out, "out", "./data", "bundle directory to write")
 	fs.StringVar(&opts.Profile, "profile", "", "car routing profile YAML (default: the embedded configs/car.yaml)")
+	profiles := fs.String("profiles", "car", "routing profiles to build, comma-separated: car (always built), truck (routes on the car's graph: nothing extra), bicycle, foot (each a graph of its own)")
 	fs.BoolVar(&opts.IfStale, "if-stale", false, "do nothing when DIR already holds a bundle of this version built from the same files (extract, profile, --boundaries, --zip4)")
 	fs.Var(&boundaries, "boundaries", "GeoJSON `FILE` of areas to add or replace in the boundary layer (properties name, iso_a3, admin_level or category; repeatable)")
 	fs.StringVar(&opts.Zip4, "zip4", "", "authoritative ZIP+4 GeoJSON (Polygon/MultiPolygon features with zip9, or zip + plus4) replacing the ZIP+4 layer derived from TIGER streets")
@@ -45,6 +46,9 @@ func runBuild(args []string) error {
 		return fmt.Errorf("--contraction: %w", err)
 	}
 	opts.Contraction = c
+	if opts.Profiles, err = bundle.ParseProfiles(*profiles); err != nil {
+		return fmt.Errorf("--profiles: %w", err)
+	}
 	if opts.OSMPath == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return errUsage

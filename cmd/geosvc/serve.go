@@ -221,9 +221,9 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	}
 	// bundleOpened readies a bundle just opened (at start or by a swap).
 	bundleOpened := func(b, old *bundle.Bundle, took time.Duration) {
-		b.Graph.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
+		b.SetMetricCacheBytes(cfg.Worker.MetricCacheBytes)
 		m := b.Manifest
-		log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name(), "id", b.ID, "bundle_version", m.BundleVersion,
+		log.Info("data bundle loaded", "dir", cfg.DataDir, "name", b.Name(), "id", b.ID, "bundle_version", m.BundleVersion, "profiles", b.Profiles(),
 			"nodes", b.Graph.Meta().Nodes, "edges", b.Graph.Meta().Edges, "took", took.Round(time.Millisecond))
 		pm.BundleLoaded(b, old, took)
 		// Opening decodes and indexes (the time zones, the world layer):

@@ -12,10 +12,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Profile is a car routing profile, read from YAML (configs/car.yaml). The
-// exported fields mirror the YAML keys; Parse fills the lookup tables the
-// methods use. A Profile is read-only after Parse and safe for concurrent
-// use.
+// Profile is a routing profile, read from YAML (configs/car.yaml,
+// configs/bicycle.yaml, configs/foot.yaml). The exported fields mirror the
+// YAML keys; Parse fills the lookup tables the methods use. A Profile is
+// read-only after Parse and safe for concurrent use.
 type Profile struct {
 	// Name names the profile ("car").
 	Name string `yaml:"name"`
@@ -49,6 +49,9 @@ type Profile struct {
 	// UnpavedSurfaces are the surface=* values that make a road unpaved
 	// (the "avoid unpaved" option of routing metrics).
 	UnpavedSurfaces []string `yaml:"unpaved_surfaces"`
+	// Push says where a cyclist walks beside the bicycle (empty for the
+	// car and foot profiles).
+	Push PushRules `yaml:"push"`
 
 	zones         Zones
 	denied        set
@@ -66,6 +69,28 @@ type Profile struct {
 	cityClasses   set
 	classTypes    map[string][2]RoadType
 	routeTypes    map[string]RoadType
+	required      set
+	allowed       set
+	blocking      set
+	contraflow    map[string]set
+	impliedBy     map[string]set
+	pushClasses   set
+	pushValues    set
+	rideValues    set
+}
+
+// PushRules say where a cyclist walks beside the bicycle, at SpeedKmh:
+// on the Highways classes unless the access value allows riding, and on
+// any way whose access value is one of Values (bicycle=dismount).
+type PushRules struct {
+	// SpeedKmh is the walking speed with a bicycle.
+	SpeedKmh float64 `yaml:"speed_kmh"`
+	// Highways are the classes pushed along by default (footway, ...).
+	Highways []string `yaml:"highways"`
+	// RideValues are the access values that allow riding on them.
+	RideValues []string `yaml:"ride_values"`
+	// Values are the access values that mean pushing on any way.
+	Values []string `yaml:"values"`
 }
 
 // RouteRule is one car-carrying route=* value.
@@ -100,6 +125,15 @@ type AccessRules struct {
 	Hierarchy []string `yaml:"hierarchy"`
 	// Denied lists the values that close a way to cars.
 	Denied []string `yaml:"denied"`
+	// RequiredClasses are highway classes usable only when the access
+	// value is one of Allowed or a tag of ImpliedBy says so (foot on a
+	// trunk road); empty for the car.
+	RequiredClasses []string `yaml:"required_classes"`
+	// Allowed are the access values that open a required class.
+	Allowed []string `yaml:"allowed"`
+	// ImpliedBy opens a required class when a tag has one of the values
+	// (sidewalk=both).
+	ImpliedBy map[string][]string `yaml:"implied_by"`
 }
 
 // ExcludeRules list the tags that make a way no car road.
@@ -114,6 +148,8 @@ type ExcludeRules struct {
 	Impassable bool `yaml:"impassable"`
 	// Service lists the service=* values a car may not use.
 	Service []string `yaml:"service"`
+	// Motorroad excludes motorroad=yes (motor vehicles only).
+	Motorroad bool `yaml:"motorroad"`
 }
 
 // OnewayRules hold the one-way handling.
@@ -127,6 +163,9 @@ type OnewayRules struct {
 	ImpliedJunctions []string `yaml:"implied_junctions"`
 	// ClosedValues are oneway values that close the way (reversible).
 	ClosedValues []string `yaml:"closed_values"`
+	// Contraflow opens the other direction of a one-way road when a tag
+	// has one of the values (cycleway=opposite_lane for a bicycle).
+	Contraflow map[string][]string `yaml:"contraflow"`
 }
 
 // BarrierRules say which barrier nodes stop a car.
@@ -137,6 +176,10 @@ type BarrierRules struct {
 	DeniedAccess []string `yaml:"denied_access"`
 	// PassableIf makes a blocking barrier passable when a tag has a value.
 	PassableIf map[string][]string `yaml:"passable_if"`
+	// Blocking, when set, lists the only barrier=* values that block (a
+	// bicycle or a walker passes bollards and gates); Passable is then
+	// not used.
+	Blocking []string `yaml:"blocking"`
 }
 
 // RestrictionRules say which restriction relations apply to cars.
@@ -144,6 +187,9 @@ type RestrictionRules struct {
 	// VehicleTypes are the vehicle types a car belongs to, most specific
 	// first.
 	VehicleTypes []string `yaml:"vehicle_types"`
+	// Ignore applies no restriction relation (a walker): every one is
+	// "not for this vehicle".
+	Ignore bool `yaml:"ignore"`
 }
 
 // TurnRules are the turn-cost parameters (OSRM car.lua process_turn).
@@ -231,15 +277,18 @@ func (p *Profile) compile() error {
 		bad("min_route_duration_s must be >= 0, got %v", p.MinRouteDurationS)
 	}
 
+	// A profile without maxspeed keys (bicycle, foot) reads no limit and
+	// needs no factor; max_kmh, when given, still caps every speed.
 	m := p.Maxspeed
-	if len(m.Keys) == 0 {
-		bad("maxspeed.keys is empty")
+	if len(m.Keys) > 0 {
+		if !(m.Factor > 0 && m.Factor <= 2) {
+			bad("maxspeed.factor must be in (0, 2], got %v", m.Factor)
+		}
+		positive("maxspeed.max_kmh", m.MaxKmh)
+		positive("maxspeed.none_kmh", m.NoneKmh)
+	} else if m.MaxKmh < 0 {
+		bad("maxspeed.max_kmh must be >= 0, got %v", m.MaxKmh)
 	}
-	if !(m.Factor > 0 && m.Factor <= 2) {
-		bad("maxspeed.factor must be in (0, 2], got %v", m.Factor)
-	}
-	positive("maxspeed.max_kmh", m.MaxKmh)
-	positive("maxspeed.none_kmh", m.NoneKmh)
 	p.zones = Zones{
 		Exact:    map[string]float64{},
 		BySuffix: map[string]float64{},
@@ -291,11 +340,41 @@ func (p *Profile) compile() error {
 	for k, vs := range p.Barriers.PassableIf {
 		p.passableIf[k] = toSet(vs)
 	}
-	if len(p.Restrictions.VehicleTypes) == 0 {
-		bad("restrictions.vehicle_types is empty")
+	if len(p.Restrictions.VehicleTypes) == 0 && !p.Restrictions.Ignore {
+		bad("restrictions.vehicle_types is empty (set restrictions.ignore to apply none)")
 	}
 	p.vehicleTypes = toSet(p.Restrictions.VehicleTypes)
 	p.unpaved = toSet(p.UnpavedSurfaces)
+	p.required = toSet(p.Access.RequiredClasses)
+	p.allowed = toSet(p.Access.Allowed)
+	for _, k := range p.Access.RequiredClasses {
+		if _, ok := p.HighwaySpeedsKmh[k]; !ok {
+			bad("access.required_classes: %q has no speed in highway_speeds_kmh", k)
+		}
+	}
+	p.blocking = toSet(p.Barriers.Blocking)
+	if len(p.Barriers.Blocking) > 0 && len(p.Barriers.Passable) > 0 {
+		bad("barriers: give passable or blocking, not both")
+	}
+	p.contraflow = map[string]set{}
+	for k, vs := range p.Oneway.Contraflow {
+		p.contraflow[k] = toSet(vs)
+	}
+	p.impliedBy = map[string]set{}
+	for k, vs := range p.Access.ImpliedBy {
+		p.impliedBy[k] = toSet(vs)
+	}
+	p.pushClasses = toSet(p.Push.Highways)
+	p.pushValues = toSet(p.Push.Values)
+	p.rideValues = toSet(p.Push.RideValues)
+	if len(p.Push.Highways)+len(p.Push.Values) > 0 {
+		positive("push.speed_kmh", p.Push.SpeedKmh)
+	}
+	for _, k := range p.Push.Highways {
+		if _, ok := p.HighwaySpeedsKmh[k]; !ok {
+			bad("push.highways: %q has no speed in highway_speeds_kmh", k)
+		}
+	}
 
 	t := p.Turns
 	if t.TurnPenaltyS < 0 || t.UTurnPenaltyS < 0 || t.TrafficSignalPenaltyS < 0 {

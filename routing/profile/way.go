@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// Way is what the profile makes of one OSM way that a car may use.
+// Way is what the profile makes of one OSM way that its vehicle (a car, a
+// bicycle, a walker) may use.
 type Way struct {
 	// Class is the highway value, or the route value ("ferry") of a route.
 	Class string
@@ -33,6 +34,9 @@ type Way struct {
 	// Unpaved is true when the way's surface=* is one of the profile's
 	// unpaved_surfaces.
 	Unpaved bool
+	// Pushed is true when a cyclist walks beside the bicycle along the
+	// way (the profile's push rules): its speeds are the push speed.
+	Pushed bool
 }
 
 // Way evaluates a way's tags. ok is false when a car may not use the way at
@@ -50,6 +54,10 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 	if p.excluded(t) || p.wayAccess(t) == accessDenied {
 		return Way{}, false
 	}
+	av := accessValue(t, p.Access.Hierarchy)
+	if !isRoute && p.required[highway] && !p.allowed[av] && !p.implied(t) {
+		return Way{}, false
+	}
 	junction := t.Find("junction")
 	w.Roundabout = p.impliedJct[junction]
 	implied := w.Roundabout || (!isRoute && p.impliedHwy[highway])
@@ -57,6 +65,9 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 	dir := parseOneway(ov, implied)
 	if dir == onewayClosed || p.closedOneway[strings.ToLower(strings.TrimSpace(ov))] {
 		return Way{}, false
+	}
+	if (dir == onewayForward || dir == onewayBackward) && p.hasTagValue(t, p.contraflow) {
+		dir = onewayNo // a contraflow lane (cycleway=opposite_lane)
 	}
 	w.Forward, w.Backward = dir.Forward(), dir.Backward()
 	w.Toll = isToll(t)
@@ -75,6 +86,9 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 	w.Class = highway
 	fwd, bwd := p.maxspeeds(t)
 	w.maxspeedFwd, w.maxspeedBwd = fwd, bwd
+	if p.pushValues[av] || p.pushClasses[highway] && !p.rideValues[av] {
+		w.Pushed, hwSpeed = true, p.Push.SpeedKmh
+	}
 	w.SpeedFwdKmh = p.roadSpeed(hwSpeed, fwd, t)
 	w.SpeedBwdKmh = p.roadSpeed(hwSpeed, bwd, t)
 	w.RoadType = p.roadTypeFor(highway, p.isCity(highway, fwd, bwd))
@@ -93,6 +107,9 @@ func (p *Profile) excluded(t Tags) bool {
 		return true
 	}
 	if p.Exclude.Impassable && (t.Find("impassable") == "yes" || t.Find("status") == "impassable") {
+		return true
+	}
+	if p.Exclude.Motorroad && t.Find("motorroad") == "yes" {
 		return true
 	}
 	return p.service[t.Find("service")]
@@ -136,7 +153,24 @@ func (p *Profile) roadSpeed(classKmh float64, m maxspeed, t Tags) float64 {
 	if cap, ok := p.SurfaceSpeedsKmh[t.Find("surface")]; ok && cap < s {
 		s = cap
 	}
-	return math.Min(s, p.Maxspeed.MaxKmh)
+	if p.Maxspeed.MaxKmh > 0 {
+		s = math.Min(s, p.Maxspeed.MaxKmh)
+	}
+	return s
+}
+
+// implied reports whether a tag of access.implied_by opens a required
+// class (sidewalk=both on a trunk road for a walker).
+func (p *Profile) implied(t Tags) bool { return p.hasTagValue(t, p.impliedBy) }
+
+// hasTagValue reports whether one of the tags of m has one of its values.
+func (p *Profile) hasTagValue(t Tags, m map[string]set) bool {
+	for k, vs := range m {
+		if vs[strings.ToLower(strings.TrimSpace(t.Find(k)))] {
+			return true
+		}
+	}
+	return false
 }
 
 // isCity decides whether a road is a City road type (see road_types in
@@ -178,7 +212,7 @@ func (p *Profile) Node(t Tags) (signal, barrier bool) {
 		return signal, p.barrierDenied[v]
 	}
 	b := t.Find("barrier")
-	if b == "" || p.passable[b] {
+	if b == "" || p.passable[b] || len(p.blocking) > 0 && !p.blocking[b] {
 		return signal, false
 	}
 	for k, vs := range p.passableIf {
@@ -218,6 +252,9 @@ const (
 // vehicles (restriction:hgv, ...), is RestrictionNotCar; one with only a
 // conditional value is RestrictionConditional.
 func (p *Profile) Restriction(t Tags) (kind string, only bool, status RestrictionStatus) {
+	if p.Restrictions.Ignore {
+		return "", false, RestrictionNotCar
+	}
 	for _, e := range strings.Split(t.Find("except"), ";") {
 		if p.vehicleTypes[strings.TrimSpace(e)] {
 			return "", false, RestrictionNotCar
