@@ -242,10 +242,17 @@ func (g *Graph) usableNodes(m Metric) ([]bool, areaClosure) {
 		g.closeForTruck(m.Vehicle, usable)
 	}
 	closure := g.closeAreas(m.Areas)
-	for _, e := range closure.edges {
-		for dir := uint32(0); dir < 2; dir++ {
-			if n := g.edgeNode[directedID(e, dir)]; n >= 0 {
-				usable[n] = false
+	if len(closure.edges) > 0 {
+		// Every node of a closed edge: its two directions and the
+		// copies via-way restrictions made of them, which share their
+		// original's directed edge.
+		closed := make([]bool, len(g.edgeFrom))
+		for _, e := range closure.edges {
+			closed[e] = true
+		}
+		for v, id := range g.base.nodeEdge {
+			if closed[id/2] {
+				usable[v] = false
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/geosvc/geosvc/routing/ch"
 	"github.com/geosvc/geosvc/routing/osmroad"
+	"github.com/paulmach/orb"
 )
 
 // viaWayGraphs returns the engine's graph of an OSM file and the state
@@ -232,5 +233,48 @@ func TestViaWayDelaware(t *testing.T) {
 	t.Logf("%d via-way restriction paths, %d pairs, %d of them with an unrestricted shortest path that drives a restricted sequence", len(o.rs), pairs, restricted)
 	if restricted < 3 {
 		t.Errorf("only %d pairs whose unrestricted shortest path drives a restricted sequence, want at least 3", restricted)
+	}
+}
+
+// TestViaWayCopiesClosedByAreas: an avoided area closes the copies of
+// the road directions it closes too, so no route escapes the area
+// through a via-way restriction's copy.
+func TestViaWayCopiesClosedByAreas(t *testing.T) {
+	path := filepath.Join("testdata", "via_way_no.osm")
+	g, _ := viaWayGraphs(t, path)
+	n := len(g.base.nodeEdge)
+	first := n - g.Meta().Copies
+	if first == n {
+		t.Fatal("the fixture has no copies")
+	}
+	// An area around the middle of the first copy's road.
+	e := g.base.nodeEdge[first] / 2
+	shape := g.edgeShape(e)
+	mid := shape[len(shape)/2]
+	if len(shape) == 2 {
+		mid = orb.Point{(shape[0][0] + shape[1][0]) / 2, (shape[0][1] + shape[1][1]) / 2}
+	}
+	m := Metric{Areas: areasOfGeometry(t, orb.Polygon{box(mid, 0.0002, 0.0002)})}
+	usable, closure := g.usableNodes(m)
+	closedEdge := map[uint32]bool{}
+	for _, c := range closure.edges {
+		closedEdge[c] = true
+	}
+	if !closedEdge[e] {
+		t.Fatalf("the area around %v does not close edge %d", mid, e)
+	}
+	closedCopies := 0
+	for v := range usable {
+		if closedEdge[g.base.nodeEdge[v]/2] {
+			if usable[v] {
+				t.Errorf("node %d of closed edge %d is usable", v, g.base.nodeEdge[v]/2)
+			}
+			if v >= first {
+				closedCopies++
+			}
+		}
+	}
+	if closedCopies == 0 {
+		t.Error("no copy of the closed edge was closed")
 	}
 }
