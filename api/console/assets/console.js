@@ -439,7 +439,7 @@
     try { info = await (await fetch('/v1/info')).json(); } catch (e) { status('no /v1/info: ' + e.message); }
     state.attribution = info.attribution || '(c) OpenStreetMap contributors, ODbL';
     const d = info.data;
-    state.info = info;
+    state.v1info = info; // /v1/info's answer
     state.options.offer(info);
     if (d) $('dataset').textContent = d.name + ', OSM of ' + String(d.osm_timestamp).slice(0, 10);
     if (d && d.bbox) map.fitBounds([[d.bbox[1], d.bbox[0]], [d.bbox[3], d.bbox[2]]]);
