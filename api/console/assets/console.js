@@ -261,6 +261,7 @@
     const bar = $('matrix-progress');
     const st = $('matrix-status');
     $('heatmap-box').textContent = '';
+    bar.hidden = true;
     let pts;
     try { pts = readMatrixPoints(); } catch (e) { st.textContent = e.message; return; }
     if (pts.length < 2) { st.textContent = 'Give two points at least.'; return; }
