@@ -235,6 +235,24 @@ func consoleOptionsInBrowser(p *consolePage) (orderRefused bool) {
 	p.waitFor("matrix answered", `document.querySelectorAll('#heatmap td.cell').length === 4 || /^invalid order/.test(document.getElementById('matrix-status').textContent)`)
 	st := evalJS[string](p, "matrix status", `document.getElementById('matrix-status').textContent`)
 	t.Logf("the truck's matrix: %q", st)
+
+	// The limits the console keeps: an outline that crosses itself does not
+	// close, and corners stop at 2000 positions (1999 corners and the
+	// closing position).
+	p.mode("avoid")
+	p.view(39.5505, -75.6565, 15)
+	bowtie := evalJS[[]any](p, "a bow-tie", `(() => { const o = geosvcConsole.options; o.clear();
+		for (const [lat, lon] of [[39.547, -75.66], [39.554, -75.653], [39.547, -75.653], [39.554, -75.66]]) o.click(L.latLng(lat, lon));
+		o.finish(); return [o.polygons.length, o.corners.length, o.message]; })()`)
+	if fmt.Sprint(bowtie) != "[0 4 the outline crosses itself: undo corners]" {
+		t.Errorf("a bow-tie's Finish: [polygons corners message] %v, want it refused", bowtie)
+	}
+	limit := evalJS[[]any](p, "2000 positions", `(() => { const o = geosvcConsole.options; o.clear();
+		for (let i = 0; i < 2100; i++) o.click(L.latLng(39.5 + (i % 2) * 0.01, -75.7 + i * 0.0005));
+		const r = [o.positions(), o.corners.length, o.message]; o.clear(); return r; })()`)
+	if fmt.Sprint(limit) != "[2000 1999 at most 2000 positions in all: finish or clear]" {
+		t.Errorf("2100 corners clicked: [positions corners message] %v, want 2000 positions", limit)
+	}
 	return strings.HasPrefix(st, "invalid order")
 }
 

@@ -75,6 +75,7 @@
       sketch: L.layerGroup().addTo(map), // the polygon being drawn
       polygons: [], // finished: arrays of L.LatLng corners (not closed)
       corners: [], // the polygon being drawn
+      line: null, // the outline being drawn
       drawing: false,
       message: '',
     };
@@ -185,16 +186,17 @@
       $('avoid-undo').disabled = o.corners.length === 0;
     }
 
+    const corner = (c, first) => L.circleMarker(c, { radius: first ? 5 : 3, color: '#b00', interactive: false }).addTo(o.sketch);
+
+    // redraw draws the finished areas and the polygon being drawn afresh.
     function redraw() {
       o.layer.clearLayers();
       for (const p of o.polygons) {
         L.polygon(p, { color: '#b00', weight: 2, fillOpacity: 0.2, interactive: false }).addTo(o.layer);
       }
       o.sketch.clearLayers();
-      if (o.corners.length) {
-        L.polyline(o.corners, { color: '#b00', weight: 2, dashArray: '4 4', interactive: false }).addTo(o.sketch);
-        o.corners.forEach((c, i) => L.circleMarker(c, { radius: i ? 3 : 5, color: '#b00', interactive: false }).addTo(o.sketch));
-      }
+      o.line = L.polyline(o.corners, { color: '#b00', weight: 2, dashArray: '4 4', interactive: false }).addTo(o.sketch);
+      o.corners.forEach((c, i) => corner(c, i === 0));
     }
 
     // setDrawing shows the drawing controls (mode "draws an area to
@@ -219,7 +221,9 @@
         return;
       }
       c.push(ll);
-      redraw();
+      // One corner more: no redraw of the others (a polygon may have 1999).
+      o.line.addLatLng(ll);
+      corner(ll, c.length === 1);
       show('');
     };
 
@@ -245,6 +249,7 @@
     $('avoid-clear').addEventListener('click', () => o.clear());
     map.on('dblclick', () => { if (o.drawing) o.finish(); });
     o.offer({});
+    redraw();
     show('');
     return o;
   };
