@@ -1,6 +1,7 @@
 package api
 
 import (
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -27,6 +28,7 @@ func TestServeConsole(t *testing.T) {
 		{"GET", "/", "text/html", "<title>geosvc console</title>", true},
 		{"HEAD", "/", "text/html", "", true},
 		{"GET", "/console/console.js", "javascript", "window.geosvcConsole", false},
+		{"GET", "/console/options.js", "javascript", "window.geosvcOptions", false},
 		{"GET", "/console/vendor/leaflet/leaflet.js", "javascript", "Leaflet", false},
 		{"GET", "/console/favicon.svg", "image/svg+xml", "<svg", false},
 		{"GET", "/favicon.ico", "image/svg+xml", "<svg", false},
@@ -62,5 +64,49 @@ func TestServeConsole(t *testing.T) {
 				t.Errorf("If-None-Match %s: status %d, want 304", etag, rec.Code)
 			}
 		})
+	}
+}
+
+// TestConsoleOptions: the page loads options.js before console.js and
+// carries the controls of the options of routes and matrices under the
+// parameter names the server takes: profile, the truck's vehicle fields
+// (data-field), and avoid_polygons with its 2000-position limit.
+func TestConsoleOptions(t *testing.T) {
+	files := console.Files()
+	read := func(name string) string {
+		b, err := fs.ReadFile(files, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	page, opts, js := read("index.html"), read("options.js"), read("console.js")
+	if o, c := strings.Index(page, `src="/console/options.js"`), strings.Index(page, `src="/console/console.js"`); o < 0 || c < 0 || o > c {
+		t.Errorf("index.html loads options.js at %d and console.js at %d: want both, options.js first", o, c)
+	}
+	for _, want := range []string{
+		`<select id="profile"`, `value="avoid"`, `id="avoid-finish"`, `id="avoid-clear"`,
+		`data-field="height_m"`, `data-field="width_m"`, `data-field="length_m"`, `data-field="weight_t"`,
+		`data-field="axle_load_t"`, `data-field="hazmat" type="checkbox"`, `data-field="max_speed_kmh"`,
+		// The server's limits as the inputs' ranges.
+		`data-field="height_m" type="number" value="4" min="1" max="6"`,
+		`data-field="weight_t" type="number" value="40" min="1" max="100"`,
+		`data-field="max_speed_kmh" type="number" value="90" min="5" max="130"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	for _, want := range []string{"p.profile = profile", "p.vehicle = v", "p.avoid_polygons = JSON.stringify(g)",
+		"f.profile = profile", "f.vehicle = o.vehicle()", "f.avoid_polygons = g", "MAX_POSITIONS = 2000",
+		"type: 'MultiPolygon'", "info.profiles"} {
+		if !strings.Contains(opts, want) {
+			t.Errorf("options.js lacks %q", want)
+		}
+	}
+	for _, want := range []string{"state.options.routeParams()", "state.options.orderFields()", "state.options.offer(info)"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("console.js lacks %q", want)
+		}
 	}
 }

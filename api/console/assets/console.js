@@ -22,11 +22,14 @@
     info: L.layerGroup(),
     route: L.layerGroup(),
     routeFrom: null,
+    lastRoute: null, // routev1's last answer
     matrix: L.layerGroup(),
     matrixPoints: [],
     covid: L.layerGroup(),
     covidTiles: new Map(), // "z/x/y" -> true once drawn or asked for
     covidSeq: 0,
+    options: null, // options.js: profile, truck, areas to avoid
+    requests: [], // the last 100 API calls: {method, url, body}
   };
   // For tests and debugging in the browser's console.
   window.geosvcConsole = state;
@@ -44,6 +47,8 @@
     init = init || {};
     const headers = Object.assign({ 'x-api-key': state.key }, init.headers || {});
     if (init.body !== undefined) headers['content-type'] = 'application/json';
+    state.requests.push({ method: init.method || 'GET', url: path, body: init.body === undefined ? null : init.body });
+    if (state.requests.length > 100) state.requests.shift();
     const res = await fetch(path, Object.assign({}, init, { headers }));
     let body = null;
     const text = await res.text();
@@ -204,7 +209,9 @@
     L.circleMarker(ll, { radius: 7, color: '#a00', fillOpacity: 0.8 }).addTo(state.route);
     $('route-summary').textContent = 'Planning…';
     try {
-      const r = await api('/routev1/route?' + q({ from: from.lng + ',' + from.lat, to: ll.lng + ',' + ll.lat }));
+      const params = Object.assign({ from: from.lng + ',' + from.lat, to: ll.lng + ',' + ll.lat }, state.options.routeParams());
+      const r = await api('/routev1/route?' + q(params));
+      state.lastRoute = r;
       L.geoJSON(r.geometry, { style: { color: '#2155d6', weight: 5, opacity: 0.8 } }).addTo(state.route);
       $('route-summary').textContent = (r.distance / 1000).toFixed(1) + ' km, ' + duration(r.duration) + ' (' + r.routing + ')';
       const ol = $('route-steps');
@@ -254,6 +261,7 @@
     const bar = $('matrix-progress');
     const st = $('matrix-status');
     $('heatmap-box').textContent = '';
+    bar.hidden = true;
     let pts;
     try { pts = readMatrixPoints(); } catch (e) { st.textContent = e.message; return; }
     if (pts.length < 2) { st.textContent = 'Give two points at least.'; return; }
@@ -262,8 +270,10 @@
     const addrs = pts.map((p) => p.lng + ',' + p.lat);
     const order = await api('/tdmv1/order', {
       method: 'POST',
-      body: JSON.stringify({ result: ['duration', 'distance'], origin_addresses: addrs, destination_addresses: addrs }),
+      body: JSON.stringify(Object.assign({ result: ['duration', 'distance'], origin_addresses: addrs, destination_addresses: addrs },
+        state.options.orderFields())),
     });
+    const profile = state.options.profile();
     bar.hidden = false;
     bar.max = pts.length;
     bar.value = 0;
@@ -274,14 +284,14 @@
       const job = await api('/tdmv1/fetch', { method: 'POST', body: JSON.stringify({ uuid: order.uuid, wait: 2 }) });
       if (job.progress) { bar.max = job.progress.rows_total; bar.value = job.progress.rows_done; }
       st.textContent = job.status + (job.message ? ': ' + job.message : '');
-      if (job.status === 'Finished') { bar.value = bar.max; heatmap(job); return; }
+      if (job.status === 'Finished') { bar.value = bar.max; heatmap(job, profile); return; }
       if (job.status !== 'Queued' && job.status !== 'Processing') return;
     }
   }
 
   // heatmap draws the duration matrix as a table of coloured cells, green
   // (shortest) to red (longest); an unreachable cell is grey.
-  function heatmap(job) {
+  function heatmap(job, profile) {
     const d = job.duration;
     let lo = Infinity, hi = -Infinity;
     for (const row of d) for (const v of row) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
@@ -317,7 +327,7 @@
     box.appendChild(t);
     const legend = document.createElement('p');
     legend.className = 'legend';
-    legend.textContent = 'minutes by car, row to column; green ' + duration(lo) + ' … red ' + duration(hi);
+    legend.textContent = 'minutes by ' + profile + ', row to column; green ' + duration(lo) + ' … red ' + duration(hi);
     box.appendChild(legend);
   }
 
@@ -389,6 +399,8 @@
     $('info-section').hidden = mode !== 'info';
     $('route-section').hidden = mode !== 'route';
     $('matrix-section').hidden = mode !== 'matrix';
+    $('travel-section').hidden = mode === 'info';
+    state.options.setDrawing(mode === 'avoid');
     state.routeFrom = null;
   }
 
@@ -397,6 +409,7 @@
     const run = (p) => p.catch((err) => status(err.message));
     if (state.mode === 'info') run(describe(ll));
     else if (state.mode === 'route') run(routeClick(ll));
+    else if (state.mode === 'avoid') state.options.click(ll);
     else {
       state.matrixPoints.push(ll);
       $('matrix-points').value = matrixText();
@@ -408,6 +421,7 @@
     const map = L.map('map', { worldCopyJump: true });
     state.map = map;
     for (const g of [state.covid, state.search, state.info, state.route, state.matrix]) g.addTo(map);
+    state.options = window.geosvcOptions(map);
     map.on('click', onClick);
     map.on('moveend', () => drawCovid().catch((e) => status(e.message)));
 
@@ -426,6 +440,8 @@
     try { info = await (await fetch('/v1/info')).json(); } catch (e) { status('no /v1/info: ' + e.message); }
     state.attribution = info.attribution || '(c) OpenStreetMap contributors, ODbL';
     const d = info.data;
+    state.v1info = info; // /v1/info's answer
+    state.options.offer(info);
     if (d) $('dataset').textContent = d.name + ', OSM of ' + String(d.osm_timestamp).slice(0, 10);
     if (d && d.bbox) map.fitBounds([[d.bbox[1], d.bbox[0]], [d.bbox[3], d.bbox[2]]]);
     else map.setView([20, 0], 2);
