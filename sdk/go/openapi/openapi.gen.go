@@ -175,6 +175,27 @@ func (e AvoidPolygonType) Valid() bool {
 	}
 }
 
+// Defines values for BundleProfiles.
+const (
+	BundleProfilesBicycle BundleProfiles = "bicycle"
+	BundleProfilesCar     BundleProfiles = "car"
+	BundleProfilesFoot    BundleProfiles = "foot"
+)
+
+// Valid indicates whether the value is a known member of the BundleProfiles enum.
+func (e BundleProfiles) Valid() bool {
+	switch e {
+	case BundleProfilesBicycle:
+		return true
+	case BundleProfilesCar:
+		return true
+	case BundleProfilesFoot:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CRSPropertiesName.
 const (
 	UrnOgcDefCrsEPSG4326 CRSPropertiesName = "urn:ogc:def:crs:EPSG::4326"
@@ -541,6 +562,30 @@ func (e ReadyStatus) Valid() bool {
 	}
 }
 
+// Defines values for RouteProfile.
+const (
+	RouteProfileBicycle RouteProfile = "bicycle"
+	RouteProfileCar     RouteProfile = "car"
+	RouteProfileFoot    RouteProfile = "foot"
+	RouteProfileTruck   RouteProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the RouteProfile enum.
+func (e RouteProfile) Valid() bool {
+	switch e {
+	case RouteProfileBicycle:
+		return true
+	case RouteProfileCar:
+		return true
+	case RouteProfileFoot:
+		return true
+	case RouteProfileTruck:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RouteRouting.
 const (
 	RouteRoutingEfficient RouteRouting = "efficient"
@@ -709,6 +754,30 @@ func (e TDMOrderOriginApproaches) Valid() bool {
 	case TDMOrderOriginApproachesCurb:
 		return true
 	case TDMOrderOriginApproachesUnrestricted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TDMOrderProfile.
+const (
+	TDMOrderProfileBicycle TDMOrderProfile = "bicycle"
+	TDMOrderProfileCar     TDMOrderProfile = "car"
+	TDMOrderProfileFoot    TDMOrderProfile = "foot"
+	TDMOrderProfileTruck   TDMOrderProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the TDMOrderProfile enum.
+func (e TDMOrderProfile) Valid() bool {
+	switch e {
+	case TDMOrderProfileBicycle:
+		return true
+	case TDMOrderProfileCar:
+		return true
+	case TDMOrderProfileFoot:
+		return true
+	case TDMOrderProfileTruck:
 		return true
 	default:
 		return false
@@ -1045,6 +1114,30 @@ func (e RouteParamsRouting) Valid() bool {
 	}
 }
 
+// Defines values for RouteParamsProfile.
+const (
+	RouteParamsProfileBicycle RouteParamsProfile = "bicycle"
+	RouteParamsProfileCar     RouteParamsProfile = "car"
+	RouteParamsProfileFoot    RouteParamsProfile = "foot"
+	RouteParamsProfileTruck   RouteParamsProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the RouteParamsProfile enum.
+func (e RouteParamsProfile) Valid() bool {
+	switch e {
+	case RouteParamsProfileBicycle:
+		return true
+	case RouteParamsProfileCar:
+		return true
+	case RouteParamsProfileFoot:
+		return true
+	case RouteParamsProfileTruck:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RouteParamsSnapping.
 const (
 	RouteParamsSnappingAny     RouteParamsSnapping = "any"
@@ -1195,7 +1288,13 @@ type Bundle struct {
 
 	// OsmTimestamp The data date of the OSM extract.
 	OsmTimestamp time.Time `json:"osm_timestamp"`
+
+	// Profiles The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them.
+	Profiles []BundleProfiles `json:"profiles"`
 }
+
+// BundleProfiles defines model for Bundle.Profiles.
+type BundleProfiles string
 
 // CRS defines model for CRS.
 type CRS struct {
@@ -1652,13 +1751,22 @@ type Route struct {
 	Distance int `json:"distance"`
 
 	// Duration Seconds.
-	Duration int          `json:"duration"`
-	From     RouteEnd     `json:"from"`
-	Geometry RouteLine    `json:"geometry"`
-	Routing  RouteRouting `json:"routing"`
-	Steps    []RouteStep  `json:"steps"`
-	To       RouteEnd     `json:"to"`
+	Duration int       `json:"duration"`
+	From     RouteEnd  `json:"from"`
+	Geometry RouteLine `json:"geometry"`
+
+	// Profile Who travelled (the request's profile).
+	Profile RouteProfile `json:"profile"`
+	Routing RouteRouting `json:"routing"`
+	Steps   []RouteStep  `json:"steps"`
+	To      RouteEnd     `json:"to"`
+
+	// Vehicle A truck's vehicle with every field, the defaults filled in; absent for a car.
+	Vehicle *Vehicle `json:"vehicle,omitempty"`
 }
+
+// RouteProfile Who travelled (the request's profile).
+type RouteProfile string
 
 // RouteRouting defines model for Route.Routing.
 type RouteRouting string
@@ -1870,6 +1978,26 @@ type TDMOrder struct {
 	// Example: [50,null]
 	OriginRadiuses *[]*float64 `json:"origin_radiuses,omitempty"`
 
+	// Profile An extension: who travels, any case. `car` (default); `truck`:
+	// a heavy goods vehicle of the dimensions in `vehicle`, routed on
+	// the car roads its hgv access, height, width, length, weight and
+	// axle-load limits and hazmat bans leave open, at truck speeds
+	// (configs/truck.yaml; docs/routing.md, "Trucks"), a metric on
+	// the car graph; `bicycle` or `foot`, each routed on a graph of
+	// its own (bicycle: cycleways, paths and roads a bicycle may use,
+	// one-ways with their contraflow exceptions, footways pushed at
+	// walking speed; foot: footways, paths, steps and streets at
+	// 5 km/h, one-ways both ways). A bicycle or foot bundle must have
+	// been built with the profile (`geosvc build --profiles
+	// car,bicycle,foot`; `/v1/info` lists them), else a 400 on
+	// `profile` names the build flag. Any other value is a 400
+	// listing these. `routing`, `speeds`, `avoid` and
+	// `avoid_polygons` apply to the profile's graph.
+	//
+	//
+	// Example: truck
+	Profile *TDMOrderProfile `json:"profile,omitempty"`
+
 	// Result The matrices to compute: `duration`, `distance`, or `cost` (an
 	// alias of duration), any case. Left out or null: both.
 	Result *[]TDMOrderResult `json:"result,omitempty"`
@@ -1904,6 +2032,20 @@ type TDMOrder struct {
 	//
 	// Example: {"LocalRoadCity":20,"Motorway":80}
 	Speeds *map[string]float64 `json:"speeds,omitempty"`
+
+	// Vehicle An extension, with `profile` `truck` only (else a 400): the truck's
+	// dimensions. Missing fields take the truck profile's defaults (a US
+	// tractor with a 53 ft semi-trailer: 4.11 m high, 2.6 m wide,
+	// 21.64 m long, 36.29 t, 9.07 t per axle, no hazmat, 100 km/h).
+	// Numbers are rounded to hundredths; each is more than 0 and at most
+	// its maximum, else a 400 naming it
+	// (`vehicle.height_m: 12 is out of range (0, 6]`); an unknown field
+	// is a 400 too. Each vehicle is a metric of its own, customized on
+	// its first order and cached for the next ones.
+	//
+	//
+	// Example: {"hazmat":true,"height_m":4.5,"weight_t":40}
+	Vehicle *Vehicle `json:"vehicle,omitempty"`
 }
 
 // TDMOrderAvoid defines model for TDMOrder.Avoid.
@@ -1943,6 +2085,25 @@ type TDMOrderFallbackCoordinate string
 
 // TDMOrderOriginApproaches defines model for TDMOrder.OriginApproaches.
 type TDMOrderOriginApproaches string
+
+// TDMOrderProfile An extension: who travels, any case. `car` (default); `truck`:
+// a heavy goods vehicle of the dimensions in `vehicle`, routed on
+// the car roads its hgv access, height, width, length, weight and
+// axle-load limits and hazmat bans leave open, at truck speeds
+// (configs/truck.yaml; docs/routing.md, "Trucks"), a metric on
+// the car graph; `bicycle` or `foot`, each routed on a graph of
+// its own (bicycle: cycleways, paths and roads a bicycle may use,
+// one-ways with their contraflow exceptions, footways pushed at
+// walking speed; foot: footways, paths, steps and streets at
+// 5 km/h, one-ways both ways). A bicycle or foot bundle must have
+// been built with the profile (`geosvc build --profiles
+// car,bicycle,foot`; `/v1/info` lists them), else a 400 on
+// `profile` names the build flag. Any other value is a 400
+// listing these. `routing`, `speeds`, `avoid` and
+// `avoid_polygons` apply to the profile's graph.
+//
+// Example: truck
+type TDMOrderProfile string
 
 // TDMOrderResult defines model for TDMOrder.Result.
 type TDMOrderResult string
@@ -2027,6 +2188,40 @@ type TrialRequest struct {
 type ValidationError struct {
 	Errors  []FieldError `json:"errors"`
 	Message string       `json:"message"`
+}
+
+// Vehicle An extension, with `profile` `truck` only (else a 400): the truck's
+// dimensions. Missing fields take the truck profile's defaults (a US
+// tractor with a 53 ft semi-trailer: 4.11 m high, 2.6 m wide,
+// 21.64 m long, 36.29 t, 9.07 t per axle, no hazmat, 100 km/h).
+// Numbers are rounded to hundredths; each is more than 0 and at most
+// its maximum, else a 400 naming it
+// (`vehicle.height_m: 12 is out of range (0, 6]`); an unknown field
+// is a 400 too. Each vehicle is a metric of its own, customized on
+// its first order and cached for the next ones.
+//
+// Example: {"hazmat":true,"height_m":4.5,"weight_t":40}
+type Vehicle struct {
+	// AxleLoadT Weight per axle in tonnes (maxaxleload).
+	AxleLoadT *float64 `json:"axle_load_t,omitempty"`
+
+	// Hazmat Dangerous goods: hazmat=no and hazmat:water=no edges are closed.
+	Hazmat *bool `json:"hazmat,omitempty"`
+
+	// HeightM Height in metres: edges with a lower maxheight (or maxheight:physical) are closed.
+	HeightM *float64 `json:"height_m,omitempty"`
+
+	// LengthM Length in metres (maxlength).
+	LengthM *float64 `json:"length_m,omitempty"`
+
+	// MaxSpeedKmh The vehicle's top speed: no edge is driven faster.
+	MaxSpeedKmh *float64 `json:"max_speed_kmh,omitempty"`
+
+	// WeightT Gross weight in tonnes (maxweight).
+	WeightT *float64 `json:"weight_t,omitempty"`
+
+	// WidthM Width in metres (maxwidth).
+	WidthM *float64 `json:"width_m,omitempty"`
 }
 
 // WebhookAck defines model for WebhookAck.
@@ -2405,6 +2600,22 @@ type RouteParams struct {
 	// MultiPolygon object`).
 	AvoidPolygons *string `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
 
+	// Profile Who travels, as tdmv1's `profile`: `car` (default), `truck` (a
+	// metric on the car graph, with `vehicle`), `bicycle` or `foot`
+	// (each routed on its own graph; the bundle must have been built
+	// with it, `/v1/info` lists its profiles, else a 400 names the
+	// build flag). Any other value is a 400 listing them, and so is a
+	// `vehicle` with any profile but truck.
+	Profile *RouteParamsProfile `form:"profile,omitempty" json:"profile,omitempty"`
+
+	// Vehicle With `profile=truck` only (else a 400): the truck's dimensions
+	// as tdmv1's `vehicle`, written `field:value,...` as `speeds`
+	// (`height_m:4.5,weight_t:40,hazmat:true`); missing fields take
+	// the defaults. A value out of its field's range (more than 0, at
+	// most the maximum of tdmv1's `vehicle`) is out of range: a 400
+	// naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+	Vehicle *string `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
 	// Alternatives Up to this many alternative routes besides the best one, in
 	// `alternatives` (an empty list when none is admissible; absent
 	// when 0 or not asked): the SOAP route planner's Fastest2/3 and
@@ -2439,6 +2650,9 @@ type RouteParams struct {
 
 // RouteParamsRouting defines parameters for Route.
 type RouteParamsRouting string
+
+// RouteParamsProfile defines parameters for Route.
+type RouteParamsProfile string
 
 // RouteParamsSnapping defines parameters for Route.
 type RouteParamsSnapping string
@@ -5353,6 +5567,30 @@ func NewRouteRequest(server string, params *RouteParams) (*http.Request, error) 
 		if params.AvoidPolygons != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Profile != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "profile", *params.Profile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Vehicle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -933,6 +933,8 @@ export interface components {
             /** @description Edges of the routing graph. */
             edges: number;
             layers: string[];
+            /** @description The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them. */
+            profiles: ("car" | "bicycle" | "foot")[];
             /** @description The extent of the road network: [west, south, east, north] in degrees (longitude first); left out until the graph is loaded (API processes load it). */
             bbox?: number[];
         } | null;
@@ -1336,6 +1338,81 @@ export interface components {
              *     by their hash for the next ones (docs/routing.md).
              */
             avoid_polygons?: components["schemas"]["AvoidPolygon"] | components["schemas"]["AvoidMultiPolygon"];
+            /**
+             * @description An extension: who travels, any case. `car` (default); `truck`:
+             *     a heavy goods vehicle of the dimensions in `vehicle`, routed on
+             *     the car roads its hgv access, height, width, length, weight and
+             *     axle-load limits and hazmat bans leave open, at truck speeds
+             *     (configs/truck.yaml; docs/routing.md, "Trucks"), a metric on
+             *     the car graph; `bicycle` or `foot`, each routed on a graph of
+             *     its own (bicycle: cycleways, paths and roads a bicycle may use,
+             *     one-ways with their contraflow exceptions, footways pushed at
+             *     walking speed; foot: footways, paths, steps and streets at
+             *     5 km/h, one-ways both ways). A bicycle or foot bundle must have
+             *     been built with the profile (`geosvc build --profiles
+             *     car,bicycle,foot`; `/v1/info` lists them), else a 400 on
+             *     `profile` names the build flag. Any other value is a 400
+             *     listing these. `routing`, `speeds`, `avoid` and
+             *     `avoid_polygons` apply to the profile's graph.
+             * @default car
+             * @example truck
+             * @enum {string}
+             */
+            profile?: "car" | "truck" | "bicycle" | "foot";
+            vehicle?: components["schemas"]["Vehicle"];
+        };
+        /**
+         * @description An extension, with `profile` `truck` only (else a 400): the truck's
+         *     dimensions. Missing fields take the truck profile's defaults (a US
+         *     tractor with a 53 ft semi-trailer: 4.11 m high, 2.6 m wide,
+         *     21.64 m long, 36.29 t, 9.07 t per axle, no hazmat, 100 km/h).
+         *     Numbers are rounded to hundredths; each is more than 0 and at most
+         *     its maximum, else a 400 naming it
+         *     (`vehicle.height_m: 12 is out of range (0, 6]`); an unknown field
+         *     is a 400 too. Each vehicle is a metric of its own, customized on
+         *     its first order and cached for the next ones.
+         * @example {
+         *       "height_m": 4.5,
+         *       "weight_t": 40,
+         *       "hazmat": true
+         *     }
+         */
+        Vehicle: {
+            /**
+             * @description Height in metres: edges with a lower maxheight (or maxheight:physical) are closed.
+             * @default 4.11
+             */
+            height_m?: number;
+            /**
+             * @description Width in metres (maxwidth).
+             * @default 2.6
+             */
+            width_m?: number;
+            /**
+             * @description Length in metres (maxlength).
+             * @default 21.64
+             */
+            length_m?: number;
+            /**
+             * @description Gross weight in tonnes (maxweight).
+             * @default 36.29
+             */
+            weight_t?: number;
+            /**
+             * @description Weight per axle in tonnes (maxaxleload).
+             * @default 9.07
+             */
+            axle_load_t?: number;
+            /**
+             * @description Dangerous goods: hazmat=no and hazmat:water=no edges are closed.
+             * @default false
+             */
+            hazmat?: boolean;
+            /**
+             * @description The vehicle's top speed: no edge is driven faster.
+             * @default 100
+             */
+            max_speed_kmh?: number;
         };
         /**
          * @description A GeoJSON Polygon (avoid_polygons).
@@ -1654,6 +1731,13 @@ export interface components {
         Route: {
             /** @enum {string} */
             routing: "fastest" | "shortest" | "efficient" | "safest";
+            /**
+             * @description Who travelled (the request's profile).
+             * @enum {string}
+             */
+            profile: "car" | "truck" | "bicycle" | "foot";
+            /** @description A truck's vehicle with every field, the defaults filled in; absent for a car. */
+            vehicle?: components["schemas"]["Vehicle"];
             /** @description Seconds. */
             duration: number;
             /** @description Metres. */
@@ -1869,7 +1953,7 @@ export interface components {
                  *         },
                  *         {
                  *           "field": "results",
-                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, speeds, avoid, avoid_polygons, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
+                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
                  *         }
                  *       ]
                  *     }
@@ -2151,7 +2235,7 @@ export interface operations {
                      *       "data": {
                      *         "name": "delaware-latest",
                      *         "id": "6b75b23bbe74",
-                     *         "bundle_version": "1.7+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
+                     *         "bundle_version": "2.8+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
                      *         "osm_timestamp": "2016-08-10T19:28:03Z",
                      *         "built_at": "2026-05-01T09:14:02Z",
                      *         "nodes": 171892,
@@ -2163,6 +2247,11 @@ export interface operations {
                      *           "geocode",
                      *           "health",
                      *           "mapdata"
+                     *         ],
+                     *         "profiles": [
+                     *           "car",
+                     *           "bicycle",
+                     *           "foot"
                      *         ],
                      *         "bbox": [
                      *           -75.789,
@@ -3192,6 +3281,26 @@ export interface operations {
                  */
                 avoid_polygons?: string;
                 /**
+                 * @description Who travels, as tdmv1's `profile`: `car` (default), `truck` (a
+                 *     metric on the car graph, with `vehicle`), `bicycle` or `foot`
+                 *     (each routed on its own graph; the bundle must have been built
+                 *     with it, `/v1/info` lists its profiles, else a 400 names the
+                 *     build flag). Any other value is a 400 listing them, and so is a
+                 *     `vehicle` with any profile but truck.
+                 * @example truck
+                 */
+                profile?: "car" | "truck" | "bicycle" | "foot";
+                /**
+                 * @description With `profile=truck` only (else a 400): the truck's dimensions
+                 *     as tdmv1's `vehicle`, written `field:value,...` as `speeds`
+                 *     (`height_m:4.5,weight_t:40,hazmat:true`); missing fields take
+                 *     the defaults. A value out of its field's range (more than 0, at
+                 *     most the maximum of tdmv1's `vehicle`) is out of range: a 400
+                 *     naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+                 * @example height_m:4.5,weight_t:40,hazmat:true
+                 */
+                vehicle?: string;
+                /**
                  * @description Up to this many alternative routes besides the best one, in
                  *     `alternatives` (an empty list when none is admissible; absent
                  *     when 0 or not asked): the SOAP route planner's Fastest2/3 and
@@ -3246,6 +3355,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "routing": "fastest",
+                     *       "profile": "car",
                      *       "duration": 55,
                      *       "distance": 380,
                      *       "from": {
