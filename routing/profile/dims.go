@@ -51,13 +51,8 @@ var noLimit = map[string]bool{"none": true, "default": true, "no": true, "no-sig
 // false for garbage, zero, negative or absurd (100 m or more) values.
 func ParseLength(v string) (l Limit, ok bool) {
 	s := firstValue(v)
-	switch {
-	case s == "":
-		return Limit{}, false
-	case noLimit[s]:
-		return Limit{}, true
-	case s == "below_default":
-		return Limit{BelowDefault: true}, true
+	if l, ok, done := wordLimit(s); done {
+		return l, ok
 	}
 	cm, ok := lengthCm(s)
 	if !ok || !(cm >= 1) || cm >= maxLengthCm {
@@ -127,6 +122,20 @@ func leadingNumber(s string) (float64, string) {
 	return f, s[i:]
 }
 
+// wordLimit reads the values that are words rather than numbers: done
+// is true when s is one (or empty), with its limit and ok.
+func wordLimit(s string) (l Limit, ok, done bool) {
+	switch {
+	case s == "":
+		return Limit{}, false, true
+	case noLimit[s]:
+		return Limit{}, true, true
+	case s == "below_default":
+		return Limit{BelowDefault: true}, true, true
+	}
+	return Limit{}, false, false
+}
+
 // ParseWeight reads a maxweight or maxaxleload value: metric tonnes
 // ("7.5", "7.5 t", "7.5 tonnes"), kilograms ("7500 kg"), short tons
 // ("10 st", and "10 tons" or "10 ton", as US signs write short tons),
@@ -136,13 +145,8 @@ func leadingNumber(s string) (float64, string) {
 // garbage, zero, negative or absurd (1000 t or more) values.
 func ParseWeight(v string) (l Limit, ok bool) {
 	s := firstValue(v)
-	switch {
-	case s == "":
-		return Limit{}, false
-	case noLimit[s]:
-		return Limit{}, true
-	case s == "below_default":
-		return Limit{BelowDefault: true}, true
+	if l, ok, done := wordLimit(s); done {
+		return l, ok
 	}
 	num, rest := leadingNumber(s)
 	if num < 0 {
