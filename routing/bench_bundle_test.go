@@ -37,6 +37,9 @@ func BenchmarkTableBundle(b *testing.B) {
 				g.tableParallel(src, t, workers)
 				rows += time.Since(t0)
 			}
+			if t, err := g.NewTargets(bg, Fastest, dst, workers); err == nil {
+				reportSearchSpace(b, t, len(dst))
+			}
 			b.ReportMetric(buckets.Seconds()*1000/float64(b.N), "buckets-ms")
 			b.ReportMetric(rows.Seconds()*1000/float64(b.N), "rows-ms")
 		})

@@ -107,13 +107,15 @@ func BenchmarkTable(b *testing.B) {
 			src := roadPoints(g, tc.rows, 31, 15)
 			dst := roadPoints(g, tc.cols, 32, 15)
 			b.ResetTimer()
+			var t *Targets
 			for i := 0; i < b.N; i++ {
-				t, err := g.NewTargets(bg, Fastest, dst, tc.workers)
-				if err != nil {
+				var err error
+				if t, err = g.NewTargets(bg, Fastest, dst, tc.workers); err != nil {
 					b.Fatal(err)
 				}
 				g.tableParallel(src, t, tc.workers)
 			}
+			reportSearchSpace(b, t, tc.cols)
 		})
 	}
 }
@@ -150,5 +152,14 @@ func BenchmarkSnap1000(b *testing.B) {
 		for _, s := range in {
 			g.Snap(Fastest, s.Input, 0)
 		}
+	}
+}
+
+// reportSearchSpace reports the targets' mean backward search space (the
+// bucket entries per target: the hierarchy's order decides it, and the
+// rows' work grows with it), a figure no load on the machine changes.
+func reportSearchSpace(b *testing.B, t *Targets, cols int) {
+	if bk := t.chBuckets(); bk != nil && cols > 0 {
+		b.ReportMetric(float64(bk.Entries())/float64(cols), "entries/target")
 	}
 }

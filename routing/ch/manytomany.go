@@ -157,6 +157,11 @@ func (h *Hierarchy) bucketsOf(targets int, entries []bucketEntry) *Buckets {
 	return b
 }
 
+// Entries returns the number of bucket entries: the sum over the
+// targets of their backward search spaces, which a row scans a share of
+// at every node it settles (the hierarchy's order decides it).
+func (b *Buckets) Entries() int { return len(b.target) }
+
 // Bytes returns the memory held by the buckets.
 func (b *Buckets) Bytes() int64 {
 	return int64(len(b.slots))*8 + int64(len(b.first))*5 + int64(len(b.target))*12
