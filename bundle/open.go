@@ -90,13 +90,28 @@ func check(dir string) (Manifest, string, error) {
 // graph's checksums, most of a bundle's bytes, are left to Verify, so
 // that opening takes about as long at any size.
 func Open(dir string) (*Bundle, error) {
-	b, err := OpenRouting(dir)
+	m, id, err := check(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.openLayers(); err != nil {
-		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
+	// The graphs map while the layers open.
+	var gs map[string]*routing.Graph
+	var gErr error
+	mapped := make(chan struct{})
+	go func() {
+		defer close(mapped)
+		gs, gErr = loadGraphs(dir, m)
+	}()
+	b := &Bundle{Dir: dir, ID: id, Manifest: m}
+	lErr := b.openLayers()
+	<-mapped
+	if gErr != nil {
+		return nil, fmt.Errorf("data bundle %s: %w", dir, gErr)
 	}
+	if lErr != nil {
+		return nil, fmt.Errorf("data bundle %s: %w", dir, lErr)
+	}
+	b.Graph, b.graphs = gs[ProfileCar], gs
 	return b, nil
 }
 
@@ -117,12 +132,12 @@ func OpenRouting(dir string) (*Bundle, error) {
 }
 
 // openLayers opens the layers besides the graph, each on a goroutine of
-// its own (they are independent, except the time-zone index, which
-// takes the boundary layer's areas and so follows it): start-up takes
-// as long as the slowest chain, not the sum. The first error in layer
-// order is returned.
+// its own, the time-zone polygons (tzf, the slowest, a fixed second or
+// so) beside the boundary layer whose areas the time-zone index then
+// groups by zone: start-up takes as long as the slowest layer, not the
+// sum. The first error in layer order is returned.
 func (b *Bundle) openLayers() error {
-	errs := make([]error, 5)
+	errs := make([]error, 6)
 	var wg sync.WaitGroup
 	run := func(i int, f func() error) {
 		wg.Add(1)
@@ -131,16 +146,19 @@ func (b *Bundle) openLayers() error {
 			errs[i] = f()
 		}()
 	}
-	run(0, func() error {
-		var err error
+	run(0, func() (err error) {
 		if b.Boundaries, err = boundary.Load(b.Dir); err != nil {
-			return fmt.Errorf("layer %s: %w", LayerBoundaries, err)
+			err = fmt.Errorf("layer %s: %w", LayerBoundaries, err)
 		}
+		return err
+	})
+	var finder *timezone.Finder
+	run(5, func() (err error) {
 		start := time.Now()
-		if b.TimeZones, err = timezone.NewIndex(timezone.Options{Areas: boundaryAreas{b.Boundaries}, Clock: time.Now}); err != nil {
+		if finder, err = timezone.NewFinder(); err != nil {
 			return fmt.Errorf("layer %s: %w", LayerTimeZone, err)
 		}
-		slog.Info("time-zone layer loaded", "with_areas", true, "took", time.Since(start).Round(time.Millisecond))
+		slog.Info("time-zone polygons loaded", "took", time.Since(start).Round(time.Millisecond))
 		return nil
 	})
 	run(1, func() (err error) {
@@ -172,6 +190,10 @@ func (b *Bundle) openLayers() error {
 		if err != nil {
 			return err
 		}
+	}
+	var err error
+	if b.TimeZones, err = timezone.NewIndex(timezone.Options{Finder: finder, Areas: boundaryAreas{b.Boundaries}, Clock: time.Now}); err != nil {
+		return fmt.Errorf("layer %s: %w", LayerTimeZone, err)
 	}
 	return nil
 }
