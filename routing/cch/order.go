@@ -234,6 +234,9 @@ func (ws *workspace) components(n int) int {
 func (d *dissector) cut(ws *workspace, part []uint32) {
 	n := len(part)
 	ws.cut.rev = reverseSlots(ws.first, ws.head, ws.cut.rev)
+	// The local graph both goroutines read, taken before either starts:
+	// each swaps its own cutter's slices, never the other's.
+	g := localGraph{ws.first, ws.head, ws.cut.rev}
 	all := []int{0, 1, 2, 3}
 	if n >= parallelCut {
 		select {
@@ -243,9 +246,9 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 			var size2, big2 int
 			go func() {
 				defer wg.Done()
-				size2, big2 = d.tryDirections(other, ws, part, []int{1, 3})
+				size2, big2 = d.tryDirections(other, g, part, []int{1, 3})
 			}()
-			size1, big1 := d.tryDirections(ws, ws, part, []int{0, 2})
+			size1, big1 := d.tryDirections(ws, g, part, []int{0, 2})
 			wg.Wait()
 			if size2 < size1 || (size2 == size1 && big2 < big1) {
 				copy(ws.best[:n], other.best[:n])
@@ -255,21 +258,24 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 		default:
 		}
 	}
-	d.tryDirections(ws, ws, part, all)
+	d.tryDirections(ws, g, part, all)
 }
 
 // parallelCut is the smallest part whose directions are tried on two
 // goroutines.
 const parallelCut = 20000
 
+// localGraph is a part's local CSR and the reverse slot of every edge.
+type localGraph struct{ first, head, rev []uint32 }
+
 // tryDirections computes the cuts of the given projection directions of
-// the part whose local graph and reverse slots are in owner, with w's
-// scratch, keeps the best in w.best and returns its size and larger side.
-func (d *dissector) tryDirections(w, owner *workspace, part []uint32, dirs []int) (int, int) {
+// the part whose local graph is g, with w's scratch, keeps the best in
+// w.best and returns its size and larger side.
+func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dirs []int) (int, int) {
 	n := len(part)
 	c := &w.cut
 	ownRev := c.rev
-	c.first, c.head, c.rev = owner.first, owner.head, owner.cut.rev
+	c.first, c.head, c.rev = g.first, g.head, g.rev
 	defer func() { c.rev = ownRev }()
 	w.side = resize(w.side, n)
 	w.best = resize(w.best, n)

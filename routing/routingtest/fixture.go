@@ -2,7 +2,8 @@
 // routing's hand-written OSM fixtures (routing/testdata/*.osm, each with
 // its routes worked out by hand in its comment) and of the real extracts
 // (Delaware, Andorra, ...), built with the car profile of
-// configs/car.yaml, once per fixture or extract and test binary.
+// configs/car.yaml and the hierarchies derived from the CCH, once per
+// fixture or extract and test binary.
 package routingtest
 
 import (
@@ -85,6 +86,10 @@ func build(path string) (*routing.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, _, err := routing.Build(net, prof)
+	// Other packages' tests take the hierarchies derived from the CCH,
+	// built in seconds even under the race detector (the greedy
+	// contraction of Delaware takes minutes there); routing's own tests
+	// check both contractions (TestContractionsAgree).
+	g, _, err := routing.Build(net, prof, routing.WithContraction(routing.ContractionDerived))
 	return g, err
 }
