@@ -106,6 +106,8 @@ func TestRouteV1(t *testing.T) {
 		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m:12", 400, "vehicle.height_m: 12 is out of range (0, 6]"},
 		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m", 400, "vehicle: \\\"height_m\\\" is not field:value"},
 		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=hazmat:maybe", 400, "vehicle.hazmat: \\\"maybe\\\" is not true or false"},
+		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m:4.5,height_m:3", 400, "vehicle.height_m: given twice"},
+		{"from=10.002,0.000&to=10.004,0.002&profile=truck&vehicle=height_m:4.5;weight_t:40", 400, "vehicle: fields are separated by ','"},
 		{"from=10.002&to=10.004,0.002", 400, "from:"},
 		{"from=0.000,10.002&to=10.004,0.002", 404, "from: no road"},
 		{"from=10.002,0.000&to=10.004,0.002&routing=bogus", 400, "routing"},

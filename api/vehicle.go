@@ -100,12 +100,21 @@ func routeProfileOf(q url.Values, spec *routing.Metric) string {
 	if p != routing.ProfileTruck {
 		return "vehicle is only for profile=truck"
 	}
+	if strings.Contains(v, ";") {
+		return "vehicle: fields are separated by ',', not ';' (e.g. vehicle=height_m:4.5,weight_t:40,hazmat:true)"
+	}
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(v, ",") {
 		name, val, ok := strings.Cut(strings.TrimSpace(kv), ":")
 		if !ok {
 			return fmt.Sprintf("vehicle: %s is not field:value (e.g. vehicle=height_m:4.5,weight_t:40,hazmat:true)", quoteEcho(kv))
 		}
-		if err := spec.Vehicle.Set(strings.TrimSpace(name), val); err != nil {
+		name = strings.TrimSpace(name)
+		if seen[name] {
+			return fmt.Sprintf("vehicle.%s: given twice", name)
+		}
+		seen[name] = true
+		if err := spec.Vehicle.Set(name, val); err != nil {
 			return err.Error()
 		}
 	}
