@@ -269,28 +269,11 @@ func TestAreasMatrixMatchesDijkstra(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := newAreaOracle(t, g, spec)
-			routes := 0
+			rows := make([][]cch.Weight, len(src))
 			for i, s := range src {
-				for j, want := range o.row(s, dst) {
-					if got := cm.weightOf(s, dst[j]); got != want {
-						t.Fatalf("pair %d,%d: %v, dijkstra %v", i, j, got, want)
-					}
-					d, m := tab.At(i, j)
-					if want.IsInf() {
-						if d != NoRoute {
-							t.Fatalf("cell %d,%d: %d s, dijkstra: no route", i, j, d)
-						}
-						continue
-					}
-					routes++
-					if wd, wm := toUnits(chFastest, want.S); d != wd || m != wm {
-						t.Fatalf("cell %d,%d: %d s %d m, dijkstra %d s %d m", i, j, d, m, wd, wm)
-					}
-				}
+				rows[i] = o.row(s, dst)
 			}
-			if routes < len(src)*len(dst)/2 {
-				t.Fatalf("only %d routes", routes)
-			}
+			routes := checkTableAgainstRows(t, cm, tab, src, dst, rows)
 			t.Logf("%d of %d cells routed; %d edges closed in %v", routes, len(src)*len(dst), len(cm.areas.edges), cm.areas.took)
 		})
 	}
@@ -441,4 +424,35 @@ func TestAreasKey(t *testing.T) {
 	if _, _, after := g.MetricCacheStats(); after != before+1 {
 		t.Fatalf("%d customizations for one metric", after-before)
 	}
+}
+
+// checkTableAgainstRows checks, for every cell, the custom metric's
+// pair weight, and the table's seconds and metres, against rows (an
+// oracle's weights, rows[i][j] from src[i] to dst[j]), and that at least
+// half the cells are routed; it returns the routed cells.
+func checkTableAgainstRows(t *testing.T, cm *customMetric, tab Table, src, dst []Snap, rows [][]cch.Weight) int {
+	t.Helper()
+	routes := 0
+	for i, s := range src {
+		for j, want := range rows[i] {
+			if got := cm.weightOf(s, dst[j]); got != want {
+				t.Fatalf("pair %d,%d: %v, dijkstra %v", i, j, got, want)
+			}
+			d, m := tab.At(i, j)
+			if want.IsInf() {
+				if d != NoRoute {
+					t.Fatalf("cell %d,%d: %d s, dijkstra: no route", i, j, d)
+				}
+				continue
+			}
+			routes++
+			if wd, wm := toUnits(chFastest, want.S); d != wd || m != wm {
+				t.Fatalf("cell %d,%d: %d s %d m, dijkstra %d s %d m", i, j, d, m, wd, wm)
+			}
+		}
+	}
+	if routes < len(src)*len(dst)/2 {
+		t.Fatalf("only %d routes", routes)
+	}
+	return routes
 }

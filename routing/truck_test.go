@@ -289,28 +289,7 @@ func TestTruckMatrixMatchesDijkstra(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			routes := 0
-			for i, s := range src {
-				for j, want := range rows[i] {
-					if got := cm.weightOf(s, dst[j]); got != want {
-						t.Fatalf("pair %d,%d: %v, dijkstra %v", i, j, got, want)
-					}
-					d, m := tab.At(i, j)
-					if want.IsInf() {
-						if d != NoRoute {
-							t.Fatalf("cell %d,%d: %d s, dijkstra: no route", i, j, d)
-						}
-						continue
-					}
-					routes++
-					if wd, wm := toUnits(chFastest, want.S); d != wd || m != wm {
-						t.Fatalf("cell %d,%d: %d s %d m, dijkstra %d s %d m", i, j, d, m, wd, wm)
-					}
-				}
-			}
-			if routes < len(src)*len(dst)/2 {
-				t.Fatalf("only %d routes", routes)
-			}
+			routes := checkTableAgainstRows(t, cm, tab, src, dst, rows)
 			car := matrixOf(t, g, Fastest, g.SnapAll(Fastest, inputs(src), 0), g.SnapAll(Fastest, inputs(dst), 0))
 			slower := 0
 			for k := range car.Durations {
