@@ -23,19 +23,7 @@ import (
 // routing's own matrix of the same metric.
 func TestRoutingOptionsThroughTheQueue(t *testing.T) {
 	g := routingtest.Graph(t, "motorway.osm")
-	env := queuetest.New(t)
-	cfg := env.Config
-	cfg.ChunkRows = 1
-	q, err := queue.New(env.Client, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := newWorker(Options{Redis: env.Client, Queue: q, Concurrency: 1, RetryDelay: time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, graphEngine{g})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.jobs.close)
+	q, w := graphWorker(t, g, 1)
 	// W (9.999, 0) to E (10.011, 0) and to K (10.021, 0) on the island.
 	origins := []orb.Point{{9.999, 0}}
 	dests := []orb.Point{{10.011, 0}, {10.021, 0}}
@@ -97,4 +85,25 @@ func TestRoutingOptionsThroughTheQueue(t *testing.T) {
 	if _, _, runs := g.MetricCacheStats(); runs != 7 {
 		t.Errorf("%d customizations for 7 custom metrics (fastest and shortest use the hierarchies)", runs)
 	}
+}
+
+// graphWorker returns a queue with chunks of chunkRows on the test Redis
+// (queuetest: REDIS_URL's, else an embedded one) and one worker on it
+// computing on graph g.
+func graphWorker(t *testing.T, g *routing.Graph, chunkRows int) (*queue.Queue, *Worker) {
+	t.Helper()
+	env := queuetest.New(t)
+	cfg := env.Config
+	cfg.ChunkRows = chunkRows
+	q, err := queue.New(env.Client, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWorker(Options{Redis: env.Client, Queue: q, Concurrency: 1, RetryDelay: time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, graphEngine{g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.jobs.close)
+	return q, w
 }

@@ -3,17 +3,13 @@ package worker
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"math"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/queue"
-	"github.com/geosvc/geosvc/queue/queuetest"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )
@@ -72,19 +68,7 @@ func stored(t *testing.T, q *queue.Queue, id string) (dur, dist []int32, snaps [
 // with the haversine distance computed here.
 func TestSnapOptionsThroughTheQueue(t *testing.T) {
 	g := routingtest.Extract(t, "delaware")
-	env := queuetest.New(t)
-	cfg := env.Config
-	cfg.ChunkRows = 2
-	q, err := queue.New(env.Client, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := newWorker(Options{Redis: env.Client, Queue: q, Concurrency: 1, RetryDelay: time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, graphEngine{g})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.jobs.close)
+	q, w := graphWorker(t, g, 2)
 	inline := newComputer(graphEngine{g}, 0)
 
 	// Newark, Elsmere, 28.7 m from Academy Street (Newark), Dover, the sea.
