@@ -85,6 +85,9 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 	if len(vals) == 0 && s.tokens != nil && c.Request().URL.Query().Has("token") && c.Path() == tilePath {
 		k, err = s.authenticateToken(c)
 	} else {
+		if interfaceOf(c) == osrmInterface {
+			vals = osrmKeys(c.Request(), vals) // the key may be in the path or the query
+		}
 		k, err = s.opts.Gate.Authenticate(ctx, vals, interfaceOf(c))
 	}
 	if err != nil {
@@ -200,6 +203,9 @@ func interfaceOf(c echo.Context) string {
 	p = strings.TrimPrefix(p, "/")
 	if i := strings.IndexByte(p, '/'); i >= 0 {
 		p = p[:i]
+	}
+	if p == osrmMount[1:] {
+		return osrmInterface // served under /osrm, as OSRM clients expect
 	}
 	return p
 }

@@ -185,6 +185,7 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 		})
 		srv.SetMaxLocations(cfg.TDM.MaxLocations)
 		registerLookups(srv.Protected(), cur)
+		registerOSRM(srv.Protected(), cur, cfg.OSRM)
 		api.RegisterKeys(srv, api.KeysOptions{Store: store, PublicURL: cfg.HTTP.PublicURL, Logger: log, Stripe: api.StripeOptions{
 			SecretKey: cfg.Stripe.SecretKey, WebhookSecret: cfg.Stripe.WebhookSecret, APIURL: cfg.Stripe.APIURL,
 		}})

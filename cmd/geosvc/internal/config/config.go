@@ -41,6 +41,26 @@ type Config struct {
 	Stripe Stripe `yaml:"stripe"`
 	// Admin configures the admin listener.
 	Admin Admin `yaml:"admin"`
+	// OSRM configures the OSRM-compatible API's limits.
+	OSRM OSRM `yaml:"osrm"`
+}
+
+// OSRM holds the limits of the OSRM-compatible API (/osrm), named after
+// osrm-routed's flags (--max-table-size, ...).
+type OSRM struct {
+	// MaxTableSize: a table of more than this squared cells answers TooBig.
+	MaxTableSize int `yaml:"max_table_size"`
+	// MaxViarouteSize is the most coordinates of a route.
+	MaxViarouteSize int `yaml:"max_viaroute_size"`
+	// MaxTripSize is the most coordinates of a trip.
+	MaxTripSize int `yaml:"max_trip_size"`
+	// MaxNearestSize is the largest number= of a nearest request.
+	MaxNearestSize int `yaml:"max_nearest_size"`
+	// MaxMatchingSize is the most coordinates of a match request (the
+	// match service is not served yet).
+	MaxMatchingSize int `yaml:"max_matching_size"`
+	// MaxAlternatives is the largest alternatives= of a route.
+	MaxAlternatives int `yaml:"max_alternatives"`
 }
 
 // DefaultAdminAddr is the admin listener's built-in address.
@@ -253,5 +273,6 @@ func Defaults() Config {
 			MaxLocations:       1000,
 		},
 		Admin: Admin{Addr: DefaultAdminAddr},
+		OSRM:  OSRM{MaxTableSize: 100, MaxViarouteSize: 500, MaxTripSize: 100, MaxNearestSize: 100, MaxMatchingSize: 100, MaxAlternatives: 3},
 	}
 }

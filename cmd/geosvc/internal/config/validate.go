@@ -107,6 +107,18 @@ func (c Config) Validate() error {
 	if c.TDM.MaxLocations < 1 || c.TDM.MaxLocations > 10_000 {
 		bad("tdm.max_locations: %d, want 1 to 10000", c.TDM.MaxLocations)
 	}
+	for _, l := range []struct {
+		key    string
+		v, max int
+	}{
+		{"osrm.max_table_size", c.OSRM.MaxTableSize, 1000}, {"osrm.max_viaroute_size", c.OSRM.MaxViarouteSize, 10_000},
+		{"osrm.max_trip_size", c.OSRM.MaxTripSize, 1000}, {"osrm.max_nearest_size", c.OSRM.MaxNearestSize, 1000},
+		{"osrm.max_matching_size", c.OSRM.MaxMatchingSize, 10_000}, {"osrm.max_alternatives", c.OSRM.MaxAlternatives, 10},
+	} {
+		if l.v < 1 || l.v > l.max {
+			bad("%s: %d, want 1 to %d", l.key, l.v, l.max)
+		}
+	}
 	if c.TDM.SnapRadiusM <= 0 {
 		bad("tdm.snap_radius_m: %v, want more than 0", c.TDM.SnapRadiusM)
 	}
