@@ -20,6 +20,7 @@ require (
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/ringsaturn/tzf v1.0.2
 	github.com/stripe/stripe-go/v82 v82.5.1
+	github.com/twpayne/go-polyline v1.1.1
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.47.0
 	golang.org/x/text v0.43.0
@@ -48,7 +49,6 @@ require (
 	github.com/tidwall/geoindex v1.7.0 // indirect
 	github.com/tidwall/geojson v1.4.5 // indirect
 	github.com/tidwall/rtree v1.10.0 // indirect
-	github.com/twpayne/go-polyline v1.1.1 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/valyala/fasttemplate v1.2.2 // indirect
 	github.com/yuin/gopher-lua v1.1.1 // indirect
