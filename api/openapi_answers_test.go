@@ -61,6 +61,7 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 	RegisterGeoBoundaries(g, bo)
 	RegisterCovid(g, CovidOptions{Bundle: &f.cur})
 	RegisterRoute(g, RouteOptions{Bundle: &f.cur})
+	RegisterOSRM(g, OSRMOptions{Bundle: &f.cur})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
 		if f.cur.Load() == nil {
 			return nil, ErrNotReady
@@ -95,14 +96,18 @@ func (f *oaFixture) load(t *testing.T, tz *timezone.Index, delaware *boundary.La
 // oaPathOf maps the routes whose document path Echo cannot write: a
 // parameter followed by a suffix in one segment ({y}.png) is a parameter
 // of its own in Echo, which cuts the suffix itself.
-var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png"}
+var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png",
+	osrmRoutePath(osrmRoute): "/osrm/route/v1/{profile}/{coordinates}", osrmRoutePath(osrmTable): "/osrm/table/v1/{profile}/{coordinates}",
+	osrmRoutePath(osrmNearest): "/osrm/nearest/v1/{profile}/{coordinates}", osrmRoutePath(osrmTrip): "/osrm/trip/v1/{profile}/{coordinates}"}
 
 // oaRoutes returns the server's routes as OpenAPI "METHOD /path" keys,
 // without Echo's internal catch-all routes.
 func oaRoutes(srv *Server) map[string]*echo.Route {
 	out := map[string]*echo.Route{}
 	for _, r := range srv.Echo().Routes() {
-		if r.Method == echo.RouteNotFound || r.Path == "" || r.Path == "/*" {
+		// The OSRM API's catch-all serves the key-in-path form of its four
+		// documented operations and OSRM's answers to malformed URLs.
+		if r.Method == echo.RouteNotFound || r.Path == "" || r.Path == "/*" || r.Path == osrmMount+"/*" {
 			continue
 		}
 		if doc, ok := oaPathOf[r.Path]; ok {
@@ -388,6 +393,8 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "tile loading", method: "GET", target: "/tilesv1/0/0/0.png", route: tileDoc, key: k, status: 503},
 		{name: "tile bad zoom", method: "GET", target: "/tilesv1/21/0/0.png", route: tileDoc, key: k, status: 400},
 		{name: "tile token", method: "POST", target: "/tilesv1/token", key: k, status: 200},
+		{name: "osrm route loading", method: "GET", target: "/osrm/route/v1/driving/10.002,0.000;10.004,0.002", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 503},
+		{name: "osrm route bad coordinates", method: "GET", target: "/osrm/route/v1/driving/10.002;10.004,0.002", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 400},
 		{name: "covid bad zoom", method: "GET", target: "/covidv1/xy2tile?x=-75.5&y=39.1&zoom=21", key: k, status: 400},
 
 		{name: "readyz", method: "GET", target: "/readyz", status: 200, before: load},
@@ -407,6 +414,14 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "tile not modified", method: "GET", target: "/tilesv1/14/4754/6252.png", route: tileDoc, key: k, hdr: map[string]string{"If-None-Match": "*"}, status: 304},
 		{name: "tile bad token", method: "GET", target: "/tilesv1/14/4754/6252.png?token=x.1.y", route: tileDoc, status: 403},
 		{name: "route", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 200},
+		{name: "osrm route", method: "GET", target: "/osrm/route/v1/driving/10.002,0.000;10.004,0.002?steps=true&annotations=true&alternatives=true", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 200},
+		{name: "osrm route geojson", method: "GET", target: "/osrm/route/v1/car/10.002,0.000;10.004,0.002.json?steps=true&geometries=geojson&overview=full", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 200},
+		{name: "osrm route no segment", method: "GET", target: "/osrm/route/v1/driving/0,10;10.004,0.002", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 400},
+		{name: "osrm table", method: "GET", target: "/osrm/table/v1/driving/10.002,0.000;10.004,0.002;10.000,0.002?annotations=duration,distance&sources=0", route: "/osrm/table/v1/{profile}/{coordinates}", key: k, status: 200},
+		{name: "osrm table bad sources", method: "GET", target: "/osrm/table/v1/driving/10.002,0.000;10.004,0.002?sources=7", route: "/osrm/table/v1/{profile}/{coordinates}", key: k, status: 400},
+		{name: "osrm nearest", method: "GET", target: "/osrm/nearest/v1/driving/10.002,0.0005?number=2", route: "/osrm/nearest/v1/{profile}/{coordinates}", key: k, status: 200},
+		{name: "osrm trip", method: "GET", target: "/osrm/trip/v1/driving/10.002,0.000;10.004,0.002;10.000,0.002?steps=true", route: "/osrm/trip/v1/{profile}/{coordinates}", key: k, status: 200},
+		{name: "osrm trip, key in the path", method: "GET", target: "/osrm/" + k + "/trip/v1/driving/10.002,0.000;10.004,0.002", route: "/osrm/trip/v1/{profile}/{coordinates}", status: 200},
 		{name: "route shortest", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.000,0.002&routing=shortest", key: k, status: 200},
 		{name: "route no road", method: "GET", target: "/routev1/route?from=0.000,10.002&to=10.004,0.002", key: k, status: 404},
 		{name: "covid countries", method: "GET", target: "/covidv1/countries/list", key: k, status: 200, needs: needCovid},

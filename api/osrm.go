@@ -86,7 +86,18 @@ func RegisterOSRM(g *echo.Group, opts OSRMOptions) {
 	}
 	opts.Limits = opts.Limits.withDefaults()
 	h := &osrmHandler{opts: opts}
+	for _, svc := range osrmServices {
+		g.GET(osrmRoutePath(svc), h.serve)
+	}
+	// The key-in-path form, and OSRM's own answers to unknown services
+	// and malformed URLs.
 	g.GET(osrmMount+"/*", h.serve)
+}
+
+// osrmRoutePath is the route of a service with the key in the header or
+// the query: /osrm/route/v1/:profile/:coordinates.
+func osrmRoutePath(service string) string {
+	return osrmMount + "/" + service + "/v1/:profile/:coordinates"
 }
 
 type osrmHandler struct{ opts OSRMOptions }
