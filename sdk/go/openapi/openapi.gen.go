@@ -435,13 +435,13 @@ func (e GeocodeResultGeometryLocationType) Valid() bool {
 
 // Defines values for HealthStatus.
 const (
-	Ok HealthStatus = "ok"
+	HealthStatusOk HealthStatus = "ok"
 )
 
 // Valid indicates whether the value is a known member of the HealthStatus enum.
 func (e HealthStatus) Valid() bool {
 	switch e {
-	case Ok:
+	case HealthStatusOk:
 		return true
 	default:
 		return false
@@ -523,6 +523,246 @@ const (
 func (e MatrixResultStatus) Valid() bool {
 	switch e {
 	case MatrixResultStatusFinished:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMErrorCode.
+const (
+	InvalidOptions OSRMErrorCode = "InvalidOptions"
+	InvalidQuery   OSRMErrorCode = "InvalidQuery"
+	InvalidService OSRMErrorCode = "InvalidService"
+	InvalidUrl     OSRMErrorCode = "InvalidUrl"
+	InvalidValue   OSRMErrorCode = "InvalidValue"
+	InvalidVersion OSRMErrorCode = "InvalidVersion"
+	NoRoute        OSRMErrorCode = "NoRoute"
+	NoSegment      OSRMErrorCode = "NoSegment"
+	NoTrips        OSRMErrorCode = "NoTrips"
+	NotImplemented OSRMErrorCode = "NotImplemented"
+	TooBig         OSRMErrorCode = "TooBig"
+)
+
+// Valid indicates whether the value is a known member of the OSRMErrorCode enum.
+func (e OSRMErrorCode) Valid() bool {
+	switch e {
+	case InvalidOptions:
+		return true
+	case InvalidQuery:
+		return true
+	case InvalidService:
+		return true
+	case InvalidUrl:
+		return true
+	case InvalidValue:
+		return true
+	case InvalidVersion:
+		return true
+	case NoRoute:
+		return true
+	case NoSegment:
+		return true
+	case NoTrips:
+		return true
+	case NotImplemented:
+		return true
+	case TooBig:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMNearestResponseCode.
+const (
+	OSRMNearestResponseCodeOk OSRMNearestResponseCode = "Ok"
+)
+
+// Valid indicates whether the value is a known member of the OSRMNearestResponseCode enum.
+func (e OSRMNearestResponseCode) Valid() bool {
+	switch e {
+	case OSRMNearestResponseCodeOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMRouteWeightName.
+const (
+	OSRMRouteWeightNameDistance OSRMRouteWeightName = "distance"
+	OSRMRouteWeightNameDuration OSRMRouteWeightName = "duration"
+)
+
+// Valid indicates whether the value is a known member of the OSRMRouteWeightName enum.
+func (e OSRMRouteWeightName) Valid() bool {
+	switch e {
+	case OSRMRouteWeightNameDistance:
+		return true
+	case OSRMRouteWeightNameDuration:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMRouteResponseCode.
+const (
+	OSRMRouteResponseCodeOk OSRMRouteResponseCode = "Ok"
+)
+
+// Valid indicates whether the value is a known member of the OSRMRouteResponseCode enum.
+func (e OSRMRouteResponseCode) Valid() bool {
+	switch e {
+	case OSRMRouteResponseCodeOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMStepDrivingSide.
+const (
+	OSRMStepDrivingSideLeft  OSRMStepDrivingSide = "left"
+	OSRMStepDrivingSideRight OSRMStepDrivingSide = "right"
+)
+
+// Valid indicates whether the value is a known member of the OSRMStepDrivingSide enum.
+func (e OSRMStepDrivingSide) Valid() bool {
+	switch e {
+	case OSRMStepDrivingSideLeft:
+		return true
+	case OSRMStepDrivingSideRight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMStepManeuverModifier.
+const (
+	OSRMStepManeuverModifierLeft        OSRMStepManeuverModifier = "left"
+	OSRMStepManeuverModifierRight       OSRMStepManeuverModifier = "right"
+	OSRMStepManeuverModifierSharpLeft   OSRMStepManeuverModifier = "sharp left"
+	OSRMStepManeuverModifierSharpRight  OSRMStepManeuverModifier = "sharp right"
+	OSRMStepManeuverModifierSlightLeft  OSRMStepManeuverModifier = "slight left"
+	OSRMStepManeuverModifierSlightRight OSRMStepManeuverModifier = "slight right"
+	OSRMStepManeuverModifierStraight    OSRMStepManeuverModifier = "straight"
+	OSRMStepManeuverModifierUturn       OSRMStepManeuverModifier = "uturn"
+)
+
+// Valid indicates whether the value is a known member of the OSRMStepManeuverModifier enum.
+func (e OSRMStepManeuverModifier) Valid() bool {
+	switch e {
+	case OSRMStepManeuverModifierLeft:
+		return true
+	case OSRMStepManeuverModifierRight:
+		return true
+	case OSRMStepManeuverModifierSharpLeft:
+		return true
+	case OSRMStepManeuverModifierSharpRight:
+		return true
+	case OSRMStepManeuverModifierSlightLeft:
+		return true
+	case OSRMStepManeuverModifierSlightRight:
+		return true
+	case OSRMStepManeuverModifierStraight:
+		return true
+	case OSRMStepManeuverModifierUturn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMStepManeuverType.
+const (
+	OSRMStepManeuverTypeArrive   OSRMStepManeuverType = "arrive"
+	OSRMStepManeuverTypeContinue OSRMStepManeuverType = "continue"
+	OSRMStepManeuverTypeDepart   OSRMStepManeuverType = "depart"
+	OSRMStepManeuverTypeFork     OSRMStepManeuverType = "fork"
+	OSRMStepManeuverTypeMerge    OSRMStepManeuverType = "merge"
+	OSRMStepManeuverTypeNewName  OSRMStepManeuverType = "new name"
+	OSRMStepManeuverTypeOffRamp  OSRMStepManeuverType = "off ramp"
+	OSRMStepManeuverTypeOnRamp   OSRMStepManeuverType = "on ramp"
+	OSRMStepManeuverTypeTurn     OSRMStepManeuverType = "turn"
+)
+
+// Valid indicates whether the value is a known member of the OSRMStepManeuverType enum.
+func (e OSRMStepManeuverType) Valid() bool {
+	switch e {
+	case OSRMStepManeuverTypeArrive:
+		return true
+	case OSRMStepManeuverTypeContinue:
+		return true
+	case OSRMStepManeuverTypeDepart:
+		return true
+	case OSRMStepManeuverTypeFork:
+		return true
+	case OSRMStepManeuverTypeMerge:
+		return true
+	case OSRMStepManeuverTypeNewName:
+		return true
+	case OSRMStepManeuverTypeOffRamp:
+		return true
+	case OSRMStepManeuverTypeOnRamp:
+		return true
+	case OSRMStepManeuverTypeTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMStepMode.
+const (
+	OSRMStepModeCycling OSRMStepMode = "cycling"
+	OSRMStepModeDriving OSRMStepMode = "driving"
+	OSRMStepModeFerry   OSRMStepMode = "ferry"
+	OSRMStepModeWalking OSRMStepMode = "walking"
+)
+
+// Valid indicates whether the value is a known member of the OSRMStepMode enum.
+func (e OSRMStepMode) Valid() bool {
+	switch e {
+	case OSRMStepModeCycling:
+		return true
+	case OSRMStepModeDriving:
+		return true
+	case OSRMStepModeFerry:
+		return true
+	case OSRMStepModeWalking:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMTableResponseCode.
+const (
+	OSRMTableResponseCodeOk OSRMTableResponseCode = "Ok"
+)
+
+// Valid indicates whether the value is a known member of the OSRMTableResponseCode enum.
+func (e OSRMTableResponseCode) Valid() bool {
+	switch e {
+	case OSRMTableResponseCodeOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMTripResponseCode.
+const (
+	OSRMTripResponseCodeOk OSRMTripResponseCode = "Ok"
+)
+
+// Valid indicates whether the value is a known member of the OSRMTripResponseCode enum.
+func (e OSRMTripResponseCode) Valid() bool {
+	switch e {
+	case OSRMTripResponseCodeOk:
 		return true
 	default:
 		return false
@@ -684,22 +924,22 @@ func (e SnapHint) Valid() bool {
 
 // Defines values for TDMOrderAvoid.
 const (
-	Ferry    TDMOrderAvoid = "ferry"
-	Motorway TDMOrderAvoid = "motorway"
-	Toll     TDMOrderAvoid = "toll"
-	Unpaved  TDMOrderAvoid = "unpaved"
+	TDMOrderAvoidFerry    TDMOrderAvoid = "ferry"
+	TDMOrderAvoidMotorway TDMOrderAvoid = "motorway"
+	TDMOrderAvoidToll     TDMOrderAvoid = "toll"
+	TDMOrderAvoidUnpaved  TDMOrderAvoid = "unpaved"
 )
 
 // Valid indicates whether the value is a known member of the TDMOrderAvoid enum.
 func (e TDMOrderAvoid) Valid() bool {
 	switch e {
-	case Ferry:
+	case TDMOrderAvoidFerry:
 		return true
-	case Motorway:
+	case TDMOrderAvoidMotorway:
 		return true
-	case Toll:
+	case TDMOrderAvoidToll:
 		return true
-	case Unpaved:
+	case TDMOrderAvoidUnpaved:
 		return true
 	default:
 		return false
@@ -726,16 +966,16 @@ func (e TDMOrderDestinationApproaches) Valid() bool {
 
 // Defines values for TDMOrderFallbackCoordinate.
 const (
-	Input   TDMOrderFallbackCoordinate = "input"
-	Snapped TDMOrderFallbackCoordinate = "snapped"
+	TDMOrderFallbackCoordinateInput   TDMOrderFallbackCoordinate = "input"
+	TDMOrderFallbackCoordinateSnapped TDMOrderFallbackCoordinate = "snapped"
 )
 
 // Valid indicates whether the value is a known member of the TDMOrderFallbackCoordinate enum.
 func (e TDMOrderFallbackCoordinate) Valid() bool {
 	switch e {
-	case Input:
+	case TDMOrderFallbackCoordinateInput:
 		return true
-	case Snapped:
+	case TDMOrderFallbackCoordinateSnapped:
 		return true
 	default:
 		return false
@@ -786,19 +1026,19 @@ func (e TDMOrderProfile) Valid() bool {
 
 // Defines values for TDMOrderResult.
 const (
-	Cost     TDMOrderResult = "cost"
-	Distance TDMOrderResult = "distance"
-	Duration TDMOrderResult = "duration"
+	TDMOrderResultCost     TDMOrderResult = "cost"
+	TDMOrderResultDistance TDMOrderResult = "distance"
+	TDMOrderResultDuration TDMOrderResult = "duration"
 )
 
 // Valid indicates whether the value is a known member of the TDMOrderResult enum.
 func (e TDMOrderResult) Valid() bool {
 	switch e {
-	case Cost:
+	case TDMOrderResultCost:
 		return true
-	case Distance:
+	case TDMOrderResultDistance:
 		return true
-	case Duration:
+	case TDMOrderResultDuration:
 		return true
 	default:
 		return false
@@ -994,6 +1234,180 @@ func (e Format) Valid() bool {
 	}
 }
 
+// Defines values for OSRMFormat.
+const (
+	OSRMFormatJson OSRMFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the OSRMFormat enum.
+func (e OSRMFormat) Valid() bool {
+	switch e {
+	case OSRMFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMGenerateHints.
+const (
+	OSRMGenerateHintsFalse OSRMGenerateHints = "false"
+	OSRMGenerateHintsTrue  OSRMGenerateHints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OSRMGenerateHints enum.
+func (e OSRMGenerateHints) Valid() bool {
+	switch e {
+	case OSRMGenerateHintsFalse:
+		return true
+	case OSRMGenerateHintsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMGeometries.
+const (
+	OSRMGeometriesGeojson   OSRMGeometries = "geojson"
+	OSRMGeometriesPolyline  OSRMGeometries = "polyline"
+	OSRMGeometriesPolyline6 OSRMGeometries = "polyline6"
+)
+
+// Valid indicates whether the value is a known member of the OSRMGeometries enum.
+func (e OSRMGeometries) Valid() bool {
+	switch e {
+	case OSRMGeometriesGeojson:
+		return true
+	case OSRMGeometriesPolyline:
+		return true
+	case OSRMGeometriesPolyline6:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMOverview.
+const (
+	OSRMOverviewFalse      OSRMOverview = "false"
+	OSRMOverviewFull       OSRMOverview = "full"
+	OSRMOverviewSimplified OSRMOverview = "simplified"
+)
+
+// Valid indicates whether the value is a known member of the OSRMOverview enum.
+func (e OSRMOverview) Valid() bool {
+	switch e {
+	case OSRMOverviewFalse:
+		return true
+	case OSRMOverviewFull:
+		return true
+	case OSRMOverviewSimplified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMProfile.
+const (
+	OSRMProfileBicycle OSRMProfile = "bicycle"
+	OSRMProfileBike    OSRMProfile = "bike"
+	OSRMProfileCar     OSRMProfile = "car"
+	OSRMProfileCycling OSRMProfile = "cycling"
+	OSRMProfileDriving OSRMProfile = "driving"
+	OSRMProfileFoot    OSRMProfile = "foot"
+	OSRMProfileTruck   OSRMProfile = "truck"
+	OSRMProfileWalking OSRMProfile = "walking"
+)
+
+// Valid indicates whether the value is a known member of the OSRMProfile enum.
+func (e OSRMProfile) Valid() bool {
+	switch e {
+	case OSRMProfileBicycle:
+		return true
+	case OSRMProfileBike:
+		return true
+	case OSRMProfileCar:
+		return true
+	case OSRMProfileCycling:
+		return true
+	case OSRMProfileDriving:
+		return true
+	case OSRMProfileFoot:
+		return true
+	case OSRMProfileTruck:
+		return true
+	case OSRMProfileWalking:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMRouting.
+const (
+	OSRMRoutingEfficient     OSRMRouting = "efficient"
+	OSRMRoutingFastest       OSRMRouting = "fastest"
+	OSRMRoutingMostEfficient OSRMRouting = "most_efficient"
+	OSRMRoutingSafest        OSRMRouting = "safest"
+	OSRMRoutingShortest      OSRMRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the OSRMRouting enum.
+func (e OSRMRouting) Valid() bool {
+	switch e {
+	case OSRMRoutingEfficient:
+		return true
+	case OSRMRoutingFastest:
+		return true
+	case OSRMRoutingMostEfficient:
+		return true
+	case OSRMRoutingSafest:
+		return true
+	case OSRMRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMSkipWaypoints.
+const (
+	OSRMSkipWaypointsFalse OSRMSkipWaypoints = "false"
+	OSRMSkipWaypointsTrue  OSRMSkipWaypoints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OSRMSkipWaypoints enum.
+func (e OSRMSkipWaypoints) Valid() bool {
+	switch e {
+	case OSRMSkipWaypointsFalse:
+		return true
+	case OSRMSkipWaypointsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMSnapping.
+const (
+	OSRMSnappingAny     OSRMSnapping = "any"
+	OSRMSnappingDefault OSRMSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the OSRMSnapping enum.
+func (e OSRMSnapping) Valid() bool {
+	switch e {
+	case OSRMSnappingAny:
+		return true
+	case OSRMSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Xy2admininfoParamsType.
 const (
 	Xy2admininfoParamsTypeAdmin0 Xy2admininfoParamsType = "admin0"
@@ -1081,6 +1495,771 @@ func (e KeysUsageParamsFormat) Valid() bool {
 	case KeysUsageParamsFormatCsv:
 		return true
 	case KeysUsageParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmNearestParamsGenerateHints.
+const (
+	OsrmNearestParamsGenerateHintsFalse OsrmNearestParamsGenerateHints = "false"
+	OsrmNearestParamsGenerateHintsTrue  OsrmNearestParamsGenerateHints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmNearestParamsGenerateHints enum.
+func (e OsrmNearestParamsGenerateHints) Valid() bool {
+	switch e {
+	case OsrmNearestParamsGenerateHintsFalse:
+		return true
+	case OsrmNearestParamsGenerateHintsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmNearestParamsSnapping.
+const (
+	OsrmNearestParamsSnappingAny     OsrmNearestParamsSnapping = "any"
+	OsrmNearestParamsSnappingDefault OsrmNearestParamsSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the OsrmNearestParamsSnapping enum.
+func (e OsrmNearestParamsSnapping) Valid() bool {
+	switch e {
+	case OsrmNearestParamsSnappingAny:
+		return true
+	case OsrmNearestParamsSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmNearestParamsSkipWaypoints.
+const (
+	OsrmNearestParamsSkipWaypointsFalse OsrmNearestParamsSkipWaypoints = "false"
+	OsrmNearestParamsSkipWaypointsTrue  OsrmNearestParamsSkipWaypoints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmNearestParamsSkipWaypoints enum.
+func (e OsrmNearestParamsSkipWaypoints) Valid() bool {
+	switch e {
+	case OsrmNearestParamsSkipWaypointsFalse:
+		return true
+	case OsrmNearestParamsSkipWaypointsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmNearestParamsFormat.
+const (
+	OsrmNearestParamsFormatJson OsrmNearestParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the OsrmNearestParamsFormat enum.
+func (e OsrmNearestParamsFormat) Valid() bool {
+	switch e {
+	case OsrmNearestParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmNearestParamsRouting.
+const (
+	OsrmNearestParamsRoutingEfficient     OsrmNearestParamsRouting = "efficient"
+	OsrmNearestParamsRoutingFastest       OsrmNearestParamsRouting = "fastest"
+	OsrmNearestParamsRoutingMostEfficient OsrmNearestParamsRouting = "most_efficient"
+	OsrmNearestParamsRoutingSafest        OsrmNearestParamsRouting = "safest"
+	OsrmNearestParamsRoutingShortest      OsrmNearestParamsRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the OsrmNearestParamsRouting enum.
+func (e OsrmNearestParamsRouting) Valid() bool {
+	switch e {
+	case OsrmNearestParamsRoutingEfficient:
+		return true
+	case OsrmNearestParamsRoutingFastest:
+		return true
+	case OsrmNearestParamsRoutingMostEfficient:
+		return true
+	case OsrmNearestParamsRoutingSafest:
+		return true
+	case OsrmNearestParamsRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmNearestParamsProfile.
+const (
+	OsrmNearestParamsProfileBicycle OsrmNearestParamsProfile = "bicycle"
+	OsrmNearestParamsProfileBike    OsrmNearestParamsProfile = "bike"
+	OsrmNearestParamsProfileCar     OsrmNearestParamsProfile = "car"
+	OsrmNearestParamsProfileCycling OsrmNearestParamsProfile = "cycling"
+	OsrmNearestParamsProfileDriving OsrmNearestParamsProfile = "driving"
+	OsrmNearestParamsProfileFoot    OsrmNearestParamsProfile = "foot"
+	OsrmNearestParamsProfileTruck   OsrmNearestParamsProfile = "truck"
+	OsrmNearestParamsProfileWalking OsrmNearestParamsProfile = "walking"
+)
+
+// Valid indicates whether the value is a known member of the OsrmNearestParamsProfile enum.
+func (e OsrmNearestParamsProfile) Valid() bool {
+	switch e {
+	case OsrmNearestParamsProfileBicycle:
+		return true
+	case OsrmNearestParamsProfileBike:
+		return true
+	case OsrmNearestParamsProfileCar:
+		return true
+	case OsrmNearestParamsProfileCycling:
+		return true
+	case OsrmNearestParamsProfileDriving:
+		return true
+	case OsrmNearestParamsProfileFoot:
+		return true
+	case OsrmNearestParamsProfileTruck:
+		return true
+	case OsrmNearestParamsProfileWalking:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsSteps.
+const (
+	OsrmRouteParamsStepsFalse OsrmRouteParamsSteps = "false"
+	OsrmRouteParamsStepsTrue  OsrmRouteParamsSteps = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsSteps enum.
+func (e OsrmRouteParamsSteps) Valid() bool {
+	switch e {
+	case OsrmRouteParamsStepsFalse:
+		return true
+	case OsrmRouteParamsStepsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsGeometries.
+const (
+	OsrmRouteParamsGeometriesGeojson   OsrmRouteParamsGeometries = "geojson"
+	OsrmRouteParamsGeometriesPolyline  OsrmRouteParamsGeometries = "polyline"
+	OsrmRouteParamsGeometriesPolyline6 OsrmRouteParamsGeometries = "polyline6"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsGeometries enum.
+func (e OsrmRouteParamsGeometries) Valid() bool {
+	switch e {
+	case OsrmRouteParamsGeometriesGeojson:
+		return true
+	case OsrmRouteParamsGeometriesPolyline:
+		return true
+	case OsrmRouteParamsGeometriesPolyline6:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsOverview.
+const (
+	OsrmRouteParamsOverviewFalse      OsrmRouteParamsOverview = "false"
+	OsrmRouteParamsOverviewFull       OsrmRouteParamsOverview = "full"
+	OsrmRouteParamsOverviewSimplified OsrmRouteParamsOverview = "simplified"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsOverview enum.
+func (e OsrmRouteParamsOverview) Valid() bool {
+	switch e {
+	case OsrmRouteParamsOverviewFalse:
+		return true
+	case OsrmRouteParamsOverviewFull:
+		return true
+	case OsrmRouteParamsOverviewSimplified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsContinueStraight.
+const (
+	OsrmRouteParamsContinueStraightDefault OsrmRouteParamsContinueStraight = "default"
+	OsrmRouteParamsContinueStraightFalse   OsrmRouteParamsContinueStraight = "false"
+	OsrmRouteParamsContinueStraightTrue    OsrmRouteParamsContinueStraight = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsContinueStraight enum.
+func (e OsrmRouteParamsContinueStraight) Valid() bool {
+	switch e {
+	case OsrmRouteParamsContinueStraightDefault:
+		return true
+	case OsrmRouteParamsContinueStraightFalse:
+		return true
+	case OsrmRouteParamsContinueStraightTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsGenerateHints.
+const (
+	OsrmRouteParamsGenerateHintsFalse OsrmRouteParamsGenerateHints = "false"
+	OsrmRouteParamsGenerateHintsTrue  OsrmRouteParamsGenerateHints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsGenerateHints enum.
+func (e OsrmRouteParamsGenerateHints) Valid() bool {
+	switch e {
+	case OsrmRouteParamsGenerateHintsFalse:
+		return true
+	case OsrmRouteParamsGenerateHintsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsSnapping.
+const (
+	OsrmRouteParamsSnappingAny     OsrmRouteParamsSnapping = "any"
+	OsrmRouteParamsSnappingDefault OsrmRouteParamsSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsSnapping enum.
+func (e OsrmRouteParamsSnapping) Valid() bool {
+	switch e {
+	case OsrmRouteParamsSnappingAny:
+		return true
+	case OsrmRouteParamsSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsSkipWaypoints.
+const (
+	OsrmRouteParamsSkipWaypointsFalse OsrmRouteParamsSkipWaypoints = "false"
+	OsrmRouteParamsSkipWaypointsTrue  OsrmRouteParamsSkipWaypoints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsSkipWaypoints enum.
+func (e OsrmRouteParamsSkipWaypoints) Valid() bool {
+	switch e {
+	case OsrmRouteParamsSkipWaypointsFalse:
+		return true
+	case OsrmRouteParamsSkipWaypointsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsFormat.
+const (
+	OsrmRouteParamsFormatJson OsrmRouteParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsFormat enum.
+func (e OsrmRouteParamsFormat) Valid() bool {
+	switch e {
+	case OsrmRouteParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsRouting.
+const (
+	OsrmRouteParamsRoutingEfficient     OsrmRouteParamsRouting = "efficient"
+	OsrmRouteParamsRoutingFastest       OsrmRouteParamsRouting = "fastest"
+	OsrmRouteParamsRoutingMostEfficient OsrmRouteParamsRouting = "most_efficient"
+	OsrmRouteParamsRoutingSafest        OsrmRouteParamsRouting = "safest"
+	OsrmRouteParamsRoutingShortest      OsrmRouteParamsRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsRouting enum.
+func (e OsrmRouteParamsRouting) Valid() bool {
+	switch e {
+	case OsrmRouteParamsRoutingEfficient:
+		return true
+	case OsrmRouteParamsRoutingFastest:
+		return true
+	case OsrmRouteParamsRoutingMostEfficient:
+		return true
+	case OsrmRouteParamsRoutingSafest:
+		return true
+	case OsrmRouteParamsRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmRouteParamsProfile.
+const (
+	OsrmRouteParamsProfileBicycle OsrmRouteParamsProfile = "bicycle"
+	OsrmRouteParamsProfileBike    OsrmRouteParamsProfile = "bike"
+	OsrmRouteParamsProfileCar     OsrmRouteParamsProfile = "car"
+	OsrmRouteParamsProfileCycling OsrmRouteParamsProfile = "cycling"
+	OsrmRouteParamsProfileDriving OsrmRouteParamsProfile = "driving"
+	OsrmRouteParamsProfileFoot    OsrmRouteParamsProfile = "foot"
+	OsrmRouteParamsProfileTruck   OsrmRouteParamsProfile = "truck"
+	OsrmRouteParamsProfileWalking OsrmRouteParamsProfile = "walking"
+)
+
+// Valid indicates whether the value is a known member of the OsrmRouteParamsProfile enum.
+func (e OsrmRouteParamsProfile) Valid() bool {
+	switch e {
+	case OsrmRouteParamsProfileBicycle:
+		return true
+	case OsrmRouteParamsProfileBike:
+		return true
+	case OsrmRouteParamsProfileCar:
+		return true
+	case OsrmRouteParamsProfileCycling:
+		return true
+	case OsrmRouteParamsProfileDriving:
+		return true
+	case OsrmRouteParamsProfileFoot:
+		return true
+	case OsrmRouteParamsProfileTruck:
+		return true
+	case OsrmRouteParamsProfileWalking:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsAnnotations.
+const (
+	OsrmTableParamsAnnotationsDistance         OsrmTableParamsAnnotations = "distance"
+	OsrmTableParamsAnnotationsDistanceduration OsrmTableParamsAnnotations = "distance,duration"
+	OsrmTableParamsAnnotationsDuration         OsrmTableParamsAnnotations = "duration"
+	OsrmTableParamsAnnotationsDurationdistance OsrmTableParamsAnnotations = "duration,distance"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsAnnotations enum.
+func (e OsrmTableParamsAnnotations) Valid() bool {
+	switch e {
+	case OsrmTableParamsAnnotationsDistance:
+		return true
+	case OsrmTableParamsAnnotationsDistanceduration:
+		return true
+	case OsrmTableParamsAnnotationsDuration:
+		return true
+	case OsrmTableParamsAnnotationsDurationdistance:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsFallbackCoordinate.
+const (
+	OsrmTableParamsFallbackCoordinateInput   OsrmTableParamsFallbackCoordinate = "input"
+	OsrmTableParamsFallbackCoordinateSnapped OsrmTableParamsFallbackCoordinate = "snapped"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsFallbackCoordinate enum.
+func (e OsrmTableParamsFallbackCoordinate) Valid() bool {
+	switch e {
+	case OsrmTableParamsFallbackCoordinateInput:
+		return true
+	case OsrmTableParamsFallbackCoordinateSnapped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsGenerateHints.
+const (
+	OsrmTableParamsGenerateHintsFalse OsrmTableParamsGenerateHints = "false"
+	OsrmTableParamsGenerateHintsTrue  OsrmTableParamsGenerateHints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsGenerateHints enum.
+func (e OsrmTableParamsGenerateHints) Valid() bool {
+	switch e {
+	case OsrmTableParamsGenerateHintsFalse:
+		return true
+	case OsrmTableParamsGenerateHintsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsSnapping.
+const (
+	OsrmTableParamsSnappingAny     OsrmTableParamsSnapping = "any"
+	OsrmTableParamsSnappingDefault OsrmTableParamsSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsSnapping enum.
+func (e OsrmTableParamsSnapping) Valid() bool {
+	switch e {
+	case OsrmTableParamsSnappingAny:
+		return true
+	case OsrmTableParamsSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsSkipWaypoints.
+const (
+	OsrmTableParamsSkipWaypointsFalse OsrmTableParamsSkipWaypoints = "false"
+	OsrmTableParamsSkipWaypointsTrue  OsrmTableParamsSkipWaypoints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsSkipWaypoints enum.
+func (e OsrmTableParamsSkipWaypoints) Valid() bool {
+	switch e {
+	case OsrmTableParamsSkipWaypointsFalse:
+		return true
+	case OsrmTableParamsSkipWaypointsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsFormat.
+const (
+	OsrmTableParamsFormatJson OsrmTableParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsFormat enum.
+func (e OsrmTableParamsFormat) Valid() bool {
+	switch e {
+	case OsrmTableParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsRouting.
+const (
+	OsrmTableParamsRoutingEfficient     OsrmTableParamsRouting = "efficient"
+	OsrmTableParamsRoutingFastest       OsrmTableParamsRouting = "fastest"
+	OsrmTableParamsRoutingMostEfficient OsrmTableParamsRouting = "most_efficient"
+	OsrmTableParamsRoutingSafest        OsrmTableParamsRouting = "safest"
+	OsrmTableParamsRoutingShortest      OsrmTableParamsRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsRouting enum.
+func (e OsrmTableParamsRouting) Valid() bool {
+	switch e {
+	case OsrmTableParamsRoutingEfficient:
+		return true
+	case OsrmTableParamsRoutingFastest:
+		return true
+	case OsrmTableParamsRoutingMostEfficient:
+		return true
+	case OsrmTableParamsRoutingSafest:
+		return true
+	case OsrmTableParamsRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTableParamsProfile.
+const (
+	OsrmTableParamsProfileBicycle OsrmTableParamsProfile = "bicycle"
+	OsrmTableParamsProfileBike    OsrmTableParamsProfile = "bike"
+	OsrmTableParamsProfileCar     OsrmTableParamsProfile = "car"
+	OsrmTableParamsProfileCycling OsrmTableParamsProfile = "cycling"
+	OsrmTableParamsProfileDriving OsrmTableParamsProfile = "driving"
+	OsrmTableParamsProfileFoot    OsrmTableParamsProfile = "foot"
+	OsrmTableParamsProfileTruck   OsrmTableParamsProfile = "truck"
+	OsrmTableParamsProfileWalking OsrmTableParamsProfile = "walking"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTableParamsProfile enum.
+func (e OsrmTableParamsProfile) Valid() bool {
+	switch e {
+	case OsrmTableParamsProfileBicycle:
+		return true
+	case OsrmTableParamsProfileBike:
+		return true
+	case OsrmTableParamsProfileCar:
+		return true
+	case OsrmTableParamsProfileCycling:
+		return true
+	case OsrmTableParamsProfileDriving:
+		return true
+	case OsrmTableParamsProfileFoot:
+		return true
+	case OsrmTableParamsProfileTruck:
+		return true
+	case OsrmTableParamsProfileWalking:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsRoundtrip.
+const (
+	OsrmTripParamsRoundtripFalse OsrmTripParamsRoundtrip = "false"
+	OsrmTripParamsRoundtripTrue  OsrmTripParamsRoundtrip = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsRoundtrip enum.
+func (e OsrmTripParamsRoundtrip) Valid() bool {
+	switch e {
+	case OsrmTripParamsRoundtripFalse:
+		return true
+	case OsrmTripParamsRoundtripTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsSource.
+const (
+	OsrmTripParamsSourceAny   OsrmTripParamsSource = "any"
+	OsrmTripParamsSourceFirst OsrmTripParamsSource = "first"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsSource enum.
+func (e OsrmTripParamsSource) Valid() bool {
+	switch e {
+	case OsrmTripParamsSourceAny:
+		return true
+	case OsrmTripParamsSourceFirst:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsDestination.
+const (
+	OsrmTripParamsDestinationAny  OsrmTripParamsDestination = "any"
+	OsrmTripParamsDestinationLast OsrmTripParamsDestination = "last"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsDestination enum.
+func (e OsrmTripParamsDestination) Valid() bool {
+	switch e {
+	case OsrmTripParamsDestinationAny:
+		return true
+	case OsrmTripParamsDestinationLast:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsSteps.
+const (
+	OsrmTripParamsStepsFalse OsrmTripParamsSteps = "false"
+	OsrmTripParamsStepsTrue  OsrmTripParamsSteps = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsSteps enum.
+func (e OsrmTripParamsSteps) Valid() bool {
+	switch e {
+	case OsrmTripParamsStepsFalse:
+		return true
+	case OsrmTripParamsStepsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsGeometries.
+const (
+	OsrmTripParamsGeometriesGeojson   OsrmTripParamsGeometries = "geojson"
+	OsrmTripParamsGeometriesPolyline  OsrmTripParamsGeometries = "polyline"
+	OsrmTripParamsGeometriesPolyline6 OsrmTripParamsGeometries = "polyline6"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsGeometries enum.
+func (e OsrmTripParamsGeometries) Valid() bool {
+	switch e {
+	case OsrmTripParamsGeometriesGeojson:
+		return true
+	case OsrmTripParamsGeometriesPolyline:
+		return true
+	case OsrmTripParamsGeometriesPolyline6:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsOverview.
+const (
+	OsrmTripParamsOverviewFalse      OsrmTripParamsOverview = "false"
+	OsrmTripParamsOverviewFull       OsrmTripParamsOverview = "full"
+	OsrmTripParamsOverviewSimplified OsrmTripParamsOverview = "simplified"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsOverview enum.
+func (e OsrmTripParamsOverview) Valid() bool {
+	switch e {
+	case OsrmTripParamsOverviewFalse:
+		return true
+	case OsrmTripParamsOverviewFull:
+		return true
+	case OsrmTripParamsOverviewSimplified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsGenerateHints.
+const (
+	OsrmTripParamsGenerateHintsFalse OsrmTripParamsGenerateHints = "false"
+	OsrmTripParamsGenerateHintsTrue  OsrmTripParamsGenerateHints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsGenerateHints enum.
+func (e OsrmTripParamsGenerateHints) Valid() bool {
+	switch e {
+	case OsrmTripParamsGenerateHintsFalse:
+		return true
+	case OsrmTripParamsGenerateHintsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsSnapping.
+const (
+	OsrmTripParamsSnappingAny     OsrmTripParamsSnapping = "any"
+	OsrmTripParamsSnappingDefault OsrmTripParamsSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsSnapping enum.
+func (e OsrmTripParamsSnapping) Valid() bool {
+	switch e {
+	case OsrmTripParamsSnappingAny:
+		return true
+	case OsrmTripParamsSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsSkipWaypoints.
+const (
+	OsrmTripParamsSkipWaypointsFalse OsrmTripParamsSkipWaypoints = "false"
+	OsrmTripParamsSkipWaypointsTrue  OsrmTripParamsSkipWaypoints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsSkipWaypoints enum.
+func (e OsrmTripParamsSkipWaypoints) Valid() bool {
+	switch e {
+	case OsrmTripParamsSkipWaypointsFalse:
+		return true
+	case OsrmTripParamsSkipWaypointsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsFormat.
+const (
+	OsrmTripParamsFormatJson OsrmTripParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsFormat enum.
+func (e OsrmTripParamsFormat) Valid() bool {
+	switch e {
+	case OsrmTripParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsRouting.
+const (
+	OsrmTripParamsRoutingEfficient     OsrmTripParamsRouting = "efficient"
+	OsrmTripParamsRoutingFastest       OsrmTripParamsRouting = "fastest"
+	OsrmTripParamsRoutingMostEfficient OsrmTripParamsRouting = "most_efficient"
+	OsrmTripParamsRoutingSafest        OsrmTripParamsRouting = "safest"
+	OsrmTripParamsRoutingShortest      OsrmTripParamsRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsRouting enum.
+func (e OsrmTripParamsRouting) Valid() bool {
+	switch e {
+	case OsrmTripParamsRoutingEfficient:
+		return true
+	case OsrmTripParamsRoutingFastest:
+		return true
+	case OsrmTripParamsRoutingMostEfficient:
+		return true
+	case OsrmTripParamsRoutingSafest:
+		return true
+	case OsrmTripParamsRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmTripParamsProfile.
+const (
+	OsrmTripParamsProfileBicycle OsrmTripParamsProfile = "bicycle"
+	OsrmTripParamsProfileBike    OsrmTripParamsProfile = "bike"
+	OsrmTripParamsProfileCar     OsrmTripParamsProfile = "car"
+	OsrmTripParamsProfileCycling OsrmTripParamsProfile = "cycling"
+	OsrmTripParamsProfileDriving OsrmTripParamsProfile = "driving"
+	OsrmTripParamsProfileFoot    OsrmTripParamsProfile = "foot"
+	OsrmTripParamsProfileTruck   OsrmTripParamsProfile = "truck"
+	OsrmTripParamsProfileWalking OsrmTripParamsProfile = "walking"
+)
+
+// Valid indicates whether the value is a known member of the OsrmTripParamsProfile enum.
+func (e OsrmTripParamsProfile) Valid() bool {
+	switch e {
+	case OsrmTripParamsProfileBicycle:
+		return true
+	case OsrmTripParamsProfileBike:
+		return true
+	case OsrmTripParamsProfileCar:
+		return true
+	case OsrmTripParamsProfileCycling:
+		return true
+	case OsrmTripParamsProfileDriving:
+		return true
+	case OsrmTripParamsProfileFoot:
+		return true
+	case OsrmTripParamsProfileTruck:
+		return true
+	case OsrmTripParamsProfileWalking:
 		return true
 	default:
 		return false
@@ -1681,6 +2860,170 @@ type MetricTotal struct {
 	Metric    string  `json:"metric"`
 	Price     *string `json:"price,omitempty"`
 	Quota     *string `json:"quota,omitempty"`
+}
+
+// OSRMError defines model for OSRMError.
+type OSRMError struct {
+	Code    OSRMErrorCode `json:"code"`
+	Message string        `json:"message"`
+}
+
+// OSRMErrorCode defines model for OSRMError.Code.
+type OSRMErrorCode string
+
+// OSRMGeometry An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson).
+type OSRMGeometry struct {
+	union json.RawMessage
+}
+
+// OSRMGeometry0 defines model for OSRMGeometry.0.
+type OSRMGeometry0 = string
+
+// OSRMLeg defines model for OSRMLeg.
+type OSRMLeg struct {
+	// Annotation One entry per stretch between consecutive points of the leg's full geometry.
+	Annotation *struct {
+		Datasources *[]int     `json:"datasources,omitempty"`
+		Distance    *[]float64 `json:"distance,omitempty"`
+		Duration    *[]float64 `json:"duration,omitempty"`
+		Speed       *[]float64 `json:"speed,omitempty"`
+		Weight      *[]float64 `json:"weight,omitempty"`
+	} `json:"annotation,omitempty"`
+	Distance float64    `json:"distance"`
+	Duration float64    `json:"duration"`
+	Steps    []OSRMStep `json:"steps"`
+	Summary  string     `json:"summary"`
+	Weight   float64    `json:"weight"`
+}
+
+// OSRMLocation [lon, lat], 6 decimals.
+type OSRMLocation = []float64
+
+// OSRMNearestResponse defines model for OSRMNearestResponse.
+type OSRMNearestResponse struct {
+	Code      OSRMNearestResponseCode `json:"code"`
+	Waypoints []OSRMWaypoint          `json:"waypoints"`
+}
+
+// OSRMNearestResponseCode defines model for OSRMNearestResponse.Code.
+type OSRMNearestResponseCode string
+
+// OSRMRoute defines model for OSRMRoute.
+type OSRMRoute struct {
+	// Distance Metres
+	Distance float64 `json:"distance"`
+
+	// Duration Seconds
+	Duration float64 `json:"duration"`
+
+	// Geometry An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson).
+	Geometry   *OSRMGeometry       `json:"geometry,omitempty"`
+	Legs       []OSRMLeg           `json:"legs"`
+	Weight     float64             `json:"weight"`
+	WeightName OSRMRouteWeightName `json:"weight_name"`
+}
+
+// OSRMRouteWeightName defines model for OSRMRoute.WeightName.
+type OSRMRouteWeightName string
+
+// OSRMRouteResponse defines model for OSRMRouteResponse.
+type OSRMRouteResponse struct {
+	Code      OSRMRouteResponseCode `json:"code"`
+	Routes    []OSRMRoute           `json:"routes"`
+	Waypoints *[]OSRMWaypoint       `json:"waypoints,omitempty"`
+}
+
+// OSRMRouteResponseCode defines model for OSRMRouteResponse.Code.
+type OSRMRouteResponseCode string
+
+// OSRMStep defines model for OSRMStep.
+type OSRMStep struct {
+	Destinations *string             `json:"destinations,omitempty"`
+	Distance     float64             `json:"distance"`
+	DrivingSide  OSRMStepDrivingSide `json:"driving_side"`
+	Duration     float64             `json:"duration"`
+	Exits        *string             `json:"exits,omitempty"`
+
+	// Geometry An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson).
+	Geometry      OSRMGeometry `json:"geometry"`
+	Intersections []struct {
+		Bearings []int  `json:"bearings"`
+		Entry    []bool `json:"entry"`
+		In       *int   `json:"in,omitempty"`
+
+		// Location [lon, lat], 6 decimals.
+		Location OSRMLocation `json:"location"`
+		Out      *int         `json:"out,omitempty"`
+	} `json:"intersections"`
+	Maneuver struct {
+		BearingAfter  int `json:"bearing_after"`
+		BearingBefore int `json:"bearing_before"`
+
+		// Location [lon, lat], 6 decimals.
+		Location OSRMLocation              `json:"location"`
+		Modifier *OSRMStepManeuverModifier `json:"modifier,omitempty"`
+		Type     OSRMStepManeuverType      `json:"type"`
+	} `json:"maneuver"`
+	Mode   OSRMStepMode `json:"mode"`
+	Name   string       `json:"name"`
+	Ref    *string      `json:"ref,omitempty"`
+	Weight float64      `json:"weight"`
+}
+
+// OSRMStepDrivingSide defines model for OSRMStep.DrivingSide.
+type OSRMStepDrivingSide string
+
+// OSRMStepManeuverModifier defines model for OSRMStep.Maneuver.Modifier.
+type OSRMStepManeuverModifier string
+
+// OSRMStepManeuverType defines model for OSRMStep.Maneuver.Type.
+type OSRMStepManeuverType string
+
+// OSRMStepMode defines model for OSRMStep.Mode.
+type OSRMStepMode string
+
+// OSRMTableResponse defines model for OSRMTableResponse.
+type OSRMTableResponse struct {
+	Code               OSRMTableResponseCode `json:"code"`
+	Destinations       *[]OSRMWaypoint       `json:"destinations,omitempty"`
+	Distances          *[][]*float64         `json:"distances,omitempty"`
+	Durations          *[][]*float64         `json:"durations,omitempty"`
+	FallbackSpeedCells *[][]int              `json:"fallback_speed_cells,omitempty"`
+	Sources            *[]OSRMWaypoint       `json:"sources,omitempty"`
+}
+
+// OSRMTableResponseCode defines model for OSRMTableResponse.Code.
+type OSRMTableResponseCode string
+
+// OSRMTripResponse defines model for OSRMTripResponse.
+type OSRMTripResponse struct {
+	Code      OSRMTripResponseCode `json:"code"`
+	Trips     []OSRMRoute          `json:"trips"`
+	Waypoints *[]OSRMWaypoint      `json:"waypoints,omitempty"`
+}
+
+// OSRMTripResponseCode defines model for OSRMTripResponse.Code.
+type OSRMTripResponseCode string
+
+// OSRMWaypoint defines model for OSRMWaypoint.
+type OSRMWaypoint struct {
+	// Distance Metres from the coordinate to the road.
+	Distance float64 `json:"distance"`
+
+	// Hint Opaque; absent with generate_hints=false.
+	Hint *string `json:"hint,omitempty"`
+
+	// Location [lon, lat], 6 decimals.
+	Location OSRMLocation `json:"location"`
+
+	// Name The road's name
+	Name string `json:"name"`
+
+	// TripsIndex Trip answers only.
+	TripsIndex *int `json:"trips_index,omitempty"`
+
+	// WaypointIndex Trip answers only: the coordinate's place in the trip.
+	WaypointIndex *int `json:"waypoint_index,omitempty"`
 }
 
 // OrderAccepted defines model for OrderAccepted.
@@ -2318,6 +3661,66 @@ type LocationType = string
 // LonX defines model for LonX.
 type LonX = float64
 
+// OSRMAPIKey defines model for OSRMAPIKey.
+type OSRMAPIKey = string
+
+// OSRMAnnotations defines model for OSRMAnnotations.
+type OSRMAnnotations = string
+
+// OSRMApproaches defines model for OSRMApproaches.
+type OSRMApproaches = string
+
+// OSRMAvoid defines model for OSRMAvoid.
+type OSRMAvoid = string
+
+// OSRMAvoidPolygons defines model for OSRMAvoidPolygons.
+type OSRMAvoidPolygons = string
+
+// OSRMBearings defines model for OSRMBearings.
+type OSRMBearings = string
+
+// OSRMCoordinates defines model for OSRMCoordinates.
+type OSRMCoordinates = string
+
+// OSRMExclude defines model for OSRMExclude.
+type OSRMExclude = string
+
+// OSRMFormat defines model for OSRMFormat.
+type OSRMFormat string
+
+// OSRMGenerateHints defines model for OSRMGenerateHints.
+type OSRMGenerateHints string
+
+// OSRMGeometries defines model for OSRMGeometries.
+type OSRMGeometries string
+
+// OSRMHints defines model for OSRMHints.
+type OSRMHints = string
+
+// OSRMOverview defines model for OSRMOverview.
+type OSRMOverview string
+
+// OSRMProfile defines model for OSRMProfile.
+type OSRMProfile string
+
+// OSRMRadiuses defines model for OSRMRadiuses.
+type OSRMRadiuses = string
+
+// OSRMRouting defines model for OSRMRouting.
+type OSRMRouting string
+
+// OSRMSkipWaypoints defines model for OSRMSkipWaypoints.
+type OSRMSkipWaypoints string
+
+// OSRMSnapping defines model for OSRMSnapping.
+type OSRMSnapping string
+
+// OSRMSpeeds defines model for OSRMSpeeds.
+type OSRMSpeeds = string
+
+// OSRMVehicle defines model for OSRMVehicle.
+type OSRMVehicle = string
+
 // ResultType defines model for ResultType.
 type ResultType = string
 
@@ -2558,6 +3961,369 @@ type KeysUsageParamsFormat string
 // KeysStripeWebhookJSONBody defines parameters for KeysStripeWebhook.
 type KeysStripeWebhookJSONBody map[string]interface{}
 
+// OsrmNearestParams defines parameters for OsrmNearest.
+type OsrmNearestParams struct {
+	// Number How many roads, at least 1 and at most osrm.max_nearest_size (100 by default).
+	Number *int `form:"number,omitempty" json:"number,omitempty"`
+
+	// Bearings `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings).
+	Bearings *OSRMBearings `form:"bearings,omitempty" json:"bearings,omitempty"`
+
+	// Radiuses Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m).
+	Radiuses *OSRMRadiuses `form:"radiuses,omitempty" json:"radiuses,omitempty"`
+
+	// Approaches `curb` or `unrestricted` per coordinate, `;`-separated.
+	Approaches *OSRMApproaches `form:"approaches,omitempty" json:"approaches,omitempty"`
+
+	// Hints Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh).
+	Hints *OSRMHints `form:"hints,omitempty" json:"hints,omitempty"`
+
+	// GenerateHints Give each waypoint a hint.
+	GenerateHints *OsrmNearestParamsGenerateHints `form:"generate_hints,omitempty" json:"generate_hints,omitempty"`
+
+	// Exclude Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+	Exclude *OSRMExclude `form:"exclude,omitempty" json:"exclude,omitempty"`
+
+	// Snapping `default` (a road of the main component first) or `any`.
+	Snapping *OsrmNearestParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
+
+	// SkipWaypoints Leave the waypoints out of the answer.
+	SkipWaypoints *OsrmNearestParamsSkipWaypoints `form:"skip_waypoints,omitempty" json:"skip_waypoints,omitempty"`
+
+	// Format Only `json` is served (not flatbuffers).
+	Format *OsrmNearestParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Routing geosvc's extension: what the route minimises, as routev1's `routing`.
+	Routing *OsrmNearestParamsRouting `form:"routing,omitempty" json:"routing,omitempty"`
+
+	// Speeds geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+	Speeds *OSRMSpeeds `form:"speeds,omitempty" json:"speeds,omitempty"`
+
+	// Avoid geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+	Avoid *OSRMAvoid `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// AvoidPolygons geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`.
+	AvoidPolygons *OSRMAvoidPolygons `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
+
+	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
+	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+}
+
+// OsrmNearestParamsGenerateHints defines parameters for OsrmNearest.
+type OsrmNearestParamsGenerateHints string
+
+// OsrmNearestParamsSnapping defines parameters for OsrmNearest.
+type OsrmNearestParamsSnapping string
+
+// OsrmNearestParamsSkipWaypoints defines parameters for OsrmNearest.
+type OsrmNearestParamsSkipWaypoints string
+
+// OsrmNearestParamsFormat defines parameters for OsrmNearest.
+type OsrmNearestParamsFormat string
+
+// OsrmNearestParamsRouting defines parameters for OsrmNearest.
+type OsrmNearestParamsRouting string
+
+// OsrmNearestParamsProfile defines parameters for OsrmNearest.
+type OsrmNearestParamsProfile string
+
+// OsrmRouteParams defines parameters for OsrmRoute.
+type OsrmRouteParams struct {
+	// Alternatives `true` (one), `false`, or how many alternative routes to search for (at most osrm.max_alternatives, 3 by default); between two coordinates only.
+	Alternatives *string `form:"alternatives,omitempty" json:"alternatives,omitempty"`
+
+	// Steps Return the turn-by-turn steps of each leg.
+	Steps *OsrmRouteParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
+
+	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
+
+	// Geometries How geometries are written.
+	Geometries *OsrmRouteParamsGeometries `form:"geometries,omitempty" json:"geometries,omitempty"`
+
+	// Overview The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none.
+	Overview *OsrmRouteParamsOverview `form:"overview,omitempty" json:"overview,omitempty"`
+
+	// ContinueStraight Accepted for compatibility; geosvc's routes do not turn round at via points unless the road network requires it.
+	ContinueStraight *OsrmRouteParamsContinueStraight `form:"continue_straight,omitempty" json:"continue_straight,omitempty"`
+
+	// Waypoints Indexes of the coordinates that split legs (the others are via points), `;`-separated, the first and the last included, increasing.
+	Waypoints *string `form:"waypoints,omitempty" json:"waypoints,omitempty"`
+
+	// Bearings `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings).
+	Bearings *OSRMBearings `form:"bearings,omitempty" json:"bearings,omitempty"`
+
+	// Radiuses Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m).
+	Radiuses *OSRMRadiuses `form:"radiuses,omitempty" json:"radiuses,omitempty"`
+
+	// Approaches `curb` or `unrestricted` per coordinate, `;`-separated.
+	Approaches *OSRMApproaches `form:"approaches,omitempty" json:"approaches,omitempty"`
+
+	// Hints Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh).
+	Hints *OSRMHints `form:"hints,omitempty" json:"hints,omitempty"`
+
+	// GenerateHints Give each waypoint a hint.
+	GenerateHints *OsrmRouteParamsGenerateHints `form:"generate_hints,omitempty" json:"generate_hints,omitempty"`
+
+	// Exclude Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+	Exclude *OSRMExclude `form:"exclude,omitempty" json:"exclude,omitempty"`
+
+	// Snapping `default` (a road of the main component first) or `any`.
+	Snapping *OsrmRouteParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
+
+	// SkipWaypoints Leave the waypoints out of the answer.
+	SkipWaypoints *OsrmRouteParamsSkipWaypoints `form:"skip_waypoints,omitempty" json:"skip_waypoints,omitempty"`
+
+	// Format Only `json` is served (not flatbuffers).
+	Format *OsrmRouteParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Routing geosvc's extension: what the route minimises, as routev1's `routing`.
+	Routing *OsrmRouteParamsRouting `form:"routing,omitempty" json:"routing,omitempty"`
+
+	// Speeds geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+	Speeds *OSRMSpeeds `form:"speeds,omitempty" json:"speeds,omitempty"`
+
+	// Avoid geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+	Avoid *OSRMAvoid `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// AvoidPolygons geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`.
+	AvoidPolygons *OSRMAvoidPolygons `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
+
+	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
+	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+}
+
+// OsrmRouteParamsSteps defines parameters for OsrmRoute.
+type OsrmRouteParamsSteps string
+
+// OsrmRouteParamsGeometries defines parameters for OsrmRoute.
+type OsrmRouteParamsGeometries string
+
+// OsrmRouteParamsOverview defines parameters for OsrmRoute.
+type OsrmRouteParamsOverview string
+
+// OsrmRouteParamsContinueStraight defines parameters for OsrmRoute.
+type OsrmRouteParamsContinueStraight string
+
+// OsrmRouteParamsGenerateHints defines parameters for OsrmRoute.
+type OsrmRouteParamsGenerateHints string
+
+// OsrmRouteParamsSnapping defines parameters for OsrmRoute.
+type OsrmRouteParamsSnapping string
+
+// OsrmRouteParamsSkipWaypoints defines parameters for OsrmRoute.
+type OsrmRouteParamsSkipWaypoints string
+
+// OsrmRouteParamsFormat defines parameters for OsrmRoute.
+type OsrmRouteParamsFormat string
+
+// OsrmRouteParamsRouting defines parameters for OsrmRoute.
+type OsrmRouteParamsRouting string
+
+// OsrmRouteParamsProfile defines parameters for OsrmRoute.
+type OsrmRouteParamsProfile string
+
+// OsrmTableParams defines parameters for OsrmTable.
+type OsrmTableParams struct {
+	// Sources Indexes of the coordinates to use as sources, `;`-separated, or `all` (default).
+	Sources *string `form:"sources,omitempty" json:"sources,omitempty"`
+
+	// Destinations Indexes of the coordinates to use as destinations, `;`-separated, or `all` (default).
+	Destinations *string `form:"destinations,omitempty" json:"destinations,omitempty"`
+
+	// Annotations `duration` (default), `distance` or `duration,distance`.
+	Annotations *OsrmTableParamsAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
+
+	// FallbackSpeed For a pair without a route, estimate the duration from the straight-line distance at this speed in metres per second (OSRM's unit; tdmv1's fallback_speed is in km/h); the cell is listed in fallback_speed_cells.
+	FallbackSpeed *float64 `form:"fallback_speed,omitempty" json:"fallback_speed,omitempty"`
+
+	// FallbackCoordinate Which coordinates the straight-line distance joins.
+	FallbackCoordinate *OsrmTableParamsFallbackCoordinate `form:"fallback_coordinate,omitempty" json:"fallback_coordinate,omitempty"`
+
+	// ScaleFactor Multiply every duration by this factor.
+	ScaleFactor *float64 `form:"scale_factor,omitempty" json:"scale_factor,omitempty"`
+
+	// Bearings `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings).
+	Bearings *OSRMBearings `form:"bearings,omitempty" json:"bearings,omitempty"`
+
+	// Radiuses Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m).
+	Radiuses *OSRMRadiuses `form:"radiuses,omitempty" json:"radiuses,omitempty"`
+
+	// Approaches `curb` or `unrestricted` per coordinate, `;`-separated.
+	Approaches *OSRMApproaches `form:"approaches,omitempty" json:"approaches,omitempty"`
+
+	// Hints Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh).
+	Hints *OSRMHints `form:"hints,omitempty" json:"hints,omitempty"`
+
+	// GenerateHints Give each waypoint a hint.
+	GenerateHints *OsrmTableParamsGenerateHints `form:"generate_hints,omitempty" json:"generate_hints,omitempty"`
+
+	// Exclude Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+	Exclude *OSRMExclude `form:"exclude,omitempty" json:"exclude,omitempty"`
+
+	// Snapping `default` (a road of the main component first) or `any`.
+	Snapping *OsrmTableParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
+
+	// SkipWaypoints Leave the waypoints out of the answer.
+	SkipWaypoints *OsrmTableParamsSkipWaypoints `form:"skip_waypoints,omitempty" json:"skip_waypoints,omitempty"`
+
+	// Format Only `json` is served (not flatbuffers).
+	Format *OsrmTableParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Routing geosvc's extension: what the route minimises, as routev1's `routing`.
+	Routing *OsrmTableParamsRouting `form:"routing,omitempty" json:"routing,omitempty"`
+
+	// Speeds geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+	Speeds *OSRMSpeeds `form:"speeds,omitempty" json:"speeds,omitempty"`
+
+	// Avoid geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+	Avoid *OSRMAvoid `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// AvoidPolygons geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`.
+	AvoidPolygons *OSRMAvoidPolygons `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
+
+	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
+	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+}
+
+// OsrmTableParamsAnnotations defines parameters for OsrmTable.
+type OsrmTableParamsAnnotations string
+
+// OsrmTableParamsFallbackCoordinate defines parameters for OsrmTable.
+type OsrmTableParamsFallbackCoordinate string
+
+// OsrmTableParamsGenerateHints defines parameters for OsrmTable.
+type OsrmTableParamsGenerateHints string
+
+// OsrmTableParamsSnapping defines parameters for OsrmTable.
+type OsrmTableParamsSnapping string
+
+// OsrmTableParamsSkipWaypoints defines parameters for OsrmTable.
+type OsrmTableParamsSkipWaypoints string
+
+// OsrmTableParamsFormat defines parameters for OsrmTable.
+type OsrmTableParamsFormat string
+
+// OsrmTableParamsRouting defines parameters for OsrmTable.
+type OsrmTableParamsRouting string
+
+// OsrmTableParamsProfile defines parameters for OsrmTable.
+type OsrmTableParamsProfile string
+
+// OsrmTripParams defines parameters for OsrmTrip.
+type OsrmTripParams struct {
+	// Roundtrip Return to the first stop.
+	Roundtrip *OsrmTripParamsRoundtrip `form:"roundtrip,omitempty" json:"roundtrip,omitempty"`
+
+	// Source `first`: start at the first coordinate; `any`.
+	Source *OsrmTripParamsSource `form:"source,omitempty" json:"source,omitempty"`
+
+	// Destination `last`: end at the last coordinate; `any`.
+	Destination *OsrmTripParamsDestination `form:"destination,omitempty" json:"destination,omitempty"`
+
+	// Steps Return the turn-by-turn steps of each leg.
+	Steps *OsrmTripParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
+
+	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
+
+	// Geometries How geometries are written.
+	Geometries *OsrmTripParamsGeometries `form:"geometries,omitempty" json:"geometries,omitempty"`
+
+	// Overview The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none.
+	Overview *OsrmTripParamsOverview `form:"overview,omitempty" json:"overview,omitempty"`
+
+	// Bearings `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings).
+	Bearings *OSRMBearings `form:"bearings,omitempty" json:"bearings,omitempty"`
+
+	// Radiuses Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m).
+	Radiuses *OSRMRadiuses `form:"radiuses,omitempty" json:"radiuses,omitempty"`
+
+	// Approaches `curb` or `unrestricted` per coordinate, `;`-separated.
+	Approaches *OSRMApproaches `form:"approaches,omitempty" json:"approaches,omitempty"`
+
+	// Hints Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh).
+	Hints *OSRMHints `form:"hints,omitempty" json:"hints,omitempty"`
+
+	// GenerateHints Give each waypoint a hint.
+	GenerateHints *OsrmTripParamsGenerateHints `form:"generate_hints,omitempty" json:"generate_hints,omitempty"`
+
+	// Exclude Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+	Exclude *OSRMExclude `form:"exclude,omitempty" json:"exclude,omitempty"`
+
+	// Snapping `default` (a road of the main component first) or `any`.
+	Snapping *OsrmTripParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
+
+	// SkipWaypoints Leave the waypoints out of the answer.
+	SkipWaypoints *OsrmTripParamsSkipWaypoints `form:"skip_waypoints,omitempty" json:"skip_waypoints,omitempty"`
+
+	// Format Only `json` is served (not flatbuffers).
+	Format *OsrmTripParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Routing geosvc's extension: what the route minimises, as routev1's `routing`.
+	Routing *OsrmTripParamsRouting `form:"routing,omitempty" json:"routing,omitempty"`
+
+	// Speeds geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+	Speeds *OSRMSpeeds `form:"speeds,omitempty" json:"speeds,omitempty"`
+
+	// Avoid geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+	Avoid *OSRMAvoid `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// AvoidPolygons geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`.
+	AvoidPolygons *OSRMAvoidPolygons `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
+
+	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
+	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+}
+
+// OsrmTripParamsRoundtrip defines parameters for OsrmTrip.
+type OsrmTripParamsRoundtrip string
+
+// OsrmTripParamsSource defines parameters for OsrmTrip.
+type OsrmTripParamsSource string
+
+// OsrmTripParamsDestination defines parameters for OsrmTrip.
+type OsrmTripParamsDestination string
+
+// OsrmTripParamsSteps defines parameters for OsrmTrip.
+type OsrmTripParamsSteps string
+
+// OsrmTripParamsGeometries defines parameters for OsrmTrip.
+type OsrmTripParamsGeometries string
+
+// OsrmTripParamsOverview defines parameters for OsrmTrip.
+type OsrmTripParamsOverview string
+
+// OsrmTripParamsGenerateHints defines parameters for OsrmTrip.
+type OsrmTripParamsGenerateHints string
+
+// OsrmTripParamsSnapping defines parameters for OsrmTrip.
+type OsrmTripParamsSnapping string
+
+// OsrmTripParamsSkipWaypoints defines parameters for OsrmTrip.
+type OsrmTripParamsSkipWaypoints string
+
+// OsrmTripParamsFormat defines parameters for OsrmTrip.
+type OsrmTripParamsFormat string
+
+// OsrmTripParamsRouting defines parameters for OsrmTrip.
+type OsrmTripParamsRouting string
+
+// OsrmTripParamsProfile defines parameters for OsrmTrip.
+type OsrmTripParamsProfile string
+
 // PricingPageParams defines parameters for PricingPage.
 type PricingPageParams struct {
 	// Checkout `success` or `cancelled`, as the payment provider returns; the
@@ -2709,6 +4475,68 @@ type TdmFetchJSONRequestBody = JobRequest
 
 // TdmOrderJSONRequestBody defines body for TdmOrder for application/json ContentType.
 type TdmOrderJSONRequestBody = TDMOrder
+
+// AsOSRMGeometry0 returns the union data inside the OSRMGeometry as a OSRMGeometry0
+func (t OSRMGeometry) AsOSRMGeometry0() (OSRMGeometry0, error) {
+	var body OSRMGeometry0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOSRMGeometry0 overwrites any union data inside the OSRMGeometry as the provided OSRMGeometry0
+func (t *OSRMGeometry) FromOSRMGeometry0(v OSRMGeometry0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOSRMGeometry0 performs a merge with any union data inside the OSRMGeometry, using the provided OSRMGeometry0
+func (t *OSRMGeometry) MergeOSRMGeometry0(v OSRMGeometry0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRouteLine returns the union data inside the OSRMGeometry as a RouteLine
+func (t OSRMGeometry) AsRouteLine() (RouteLine, error) {
+	var body RouteLine
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRouteLine overwrites any union data inside the OSRMGeometry as the provided RouteLine
+func (t *OSRMGeometry) FromRouteLine(v RouteLine) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRouteLine performs a merge with any union data inside the OSRMGeometry, using the provided RouteLine
+func (t *OSRMGeometry) MergeRouteLine(v RouteLine) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OSRMGeometry) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OSRMGeometry) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsAvoidPolygon returns the union data inside the TDMOrder_AvoidPolygons as a AvoidPolygon
 func (t TDMOrder_AvoidPolygons) AsAvoidPolygon() (AvoidPolygon, error) {
@@ -3399,6 +5227,52 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OsrmNearest OSRM-compatible nearest roads
+	//
+	// OSRM v5's nearest service: the `number` nearest roads to one
+	// coordinate, nearest first, one waypoint each (OSM node ids are not
+	// given). Keys as for the route service.
+	//
+	// Corresponds with GET /osrm/nearest/v1/{profile}/{coordinates} (the `OsrmNearest` operationId).
+	OsrmNearest(ctx context.Context, profile OsrmNearestParamsProfile, coordinates OSRMCoordinates, params *OsrmNearestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OsrmRoute OSRM-compatible route
+	//
+	// OSRM v5's route service, request and answer field for field
+	// (docs/osrm.md): the fastest route through the coordinates in
+	// order, with legs between waypoints, optional steps, annotations
+	// and alternatives. The key may also be given as `?api_key=` or as
+	// the first path segment (`/osrm/{key}/route/v1/...`), for clients
+	// that only take a server URL. Errors are OSRM's: HTTP 400 with
+	// `{"code", "message"}` (InvalidUrl, InvalidQuery, InvalidValue,
+	// InvalidOptions, TooBig, NoSegment, NoRoute, ...).
+	//
+	// Corresponds with GET /osrm/route/v1/{profile}/{coordinates} (the `OsrmRoute` operationId).
+	OsrmRoute(ctx context.Context, profile OsrmRouteParamsProfile, coordinates OSRMCoordinates, params *OsrmRouteParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OsrmTable OSRM-compatible duration and distance table
+	//
+	// OSRM v5's table service: the durations (seconds) and distances
+	// (metres) of the fastest routes from every source to every
+	// destination, null where none joins them. A table of more than
+	// osrm.max_table_size squared cells (100 x 100 by default) answers
+	// TooBig: order larger matrices from tdmv1. Keys as for the route
+	// service.
+	//
+	// Corresponds with GET /osrm/table/v1/{profile}/{coordinates} (the `OsrmTable` operationId).
+	OsrmTable(ctx context.Context, profile OsrmTableParamsProfile, coordinates OSRMCoordinates, params *OsrmTableParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OsrmTrip OSRM-compatible trip (travelling salesman)
+	//
+	// OSRM v5's trip service: the coordinates visited in the order of
+	// least duration (exact up to 12 coordinates, nearest neighbour and
+	// 2-opt beyond), as one route. roundtrip=false needs source=first
+	// or destination=last (else NotImplemented, as OSRM). Keys as for
+	// the route service.
+	//
+	// Corresponds with GET /osrm/trip/v1/{profile}/{coordinates} (the `OsrmTrip` operationId).
+	OsrmTrip(ctx context.Context, profile OsrmTripParamsProfile, coordinates OSRMCoordinates, params *OsrmTripParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PricingPage The plans and their prices (HTML)
 	//
@@ -4098,6 +5972,92 @@ func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJS
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetOpenAPIRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OsrmNearest OSRM-compatible nearest roads
+//
+// OSRM v5's nearest service: the `number` nearest roads to one
+// coordinate, nearest first, one waypoint each (OSM node ids are not
+// given). Keys as for the route service.
+//
+// Corresponds with GET /osrm/nearest/v1/{profile}/{coordinates} (the `OsrmNearest` operationId).
+func (c *Client) OsrmNearest(ctx context.Context, profile OsrmNearestParamsProfile, coordinates OSRMCoordinates, params *OsrmNearestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOsrmNearestRequest(c.Server, profile, coordinates, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OsrmRoute OSRM-compatible route
+//
+// OSRM v5's route service, request and answer field for field
+// (docs/osrm.md): the fastest route through the coordinates in
+// order, with legs between waypoints, optional steps, annotations
+// and alternatives. The key may also be given as `?api_key=` or as
+// the first path segment (`/osrm/{key}/route/v1/...`), for clients
+// that only take a server URL. Errors are OSRM's: HTTP 400 with
+// `{"code", "message"}` (InvalidUrl, InvalidQuery, InvalidValue,
+// InvalidOptions, TooBig, NoSegment, NoRoute, ...).
+//
+// Corresponds with GET /osrm/route/v1/{profile}/{coordinates} (the `OsrmRoute` operationId).
+func (c *Client) OsrmRoute(ctx context.Context, profile OsrmRouteParamsProfile, coordinates OSRMCoordinates, params *OsrmRouteParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOsrmRouteRequest(c.Server, profile, coordinates, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OsrmTable OSRM-compatible duration and distance table
+//
+// OSRM v5's table service: the durations (seconds) and distances
+// (metres) of the fastest routes from every source to every
+// destination, null where none joins them. A table of more than
+// osrm.max_table_size squared cells (100 x 100 by default) answers
+// TooBig: order larger matrices from tdmv1. Keys as for the route
+// service.
+//
+// Corresponds with GET /osrm/table/v1/{profile}/{coordinates} (the `OsrmTable` operationId).
+func (c *Client) OsrmTable(ctx context.Context, profile OsrmTableParamsProfile, coordinates OSRMCoordinates, params *OsrmTableParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOsrmTableRequest(c.Server, profile, coordinates, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OsrmTrip OSRM-compatible trip (travelling salesman)
+//
+// OSRM v5's trip service: the coordinates visited in the order of
+// least duration (exact up to 12 coordinates, nearest neighbour and
+// 2-opt beyond), as one route. roundtrip=false needs source=first
+// or destination=last (else NotImplemented, as OSRM). Keys as for
+// the route service.
+//
+// Corresponds with GET /osrm/trip/v1/{profile}/{coordinates} (the `OsrmTrip` operationId).
+func (c *Client) OsrmTrip(ctx context.Context, profile OsrmTripParamsProfile, coordinates OSRMCoordinates, params *OsrmTripParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOsrmTripRequest(c.Server, profile, coordinates, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5403,6 +7363,1202 @@ func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewOsrmNearestRequest constructs an http.Request for the OsrmNearest method
+func NewOsrmNearestRequest(server string, profile OsrmNearestParamsProfile, coordinates OSRMCoordinates, params *OsrmNearestParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "profile", profile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "coordinates", coordinates, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/osrm/nearest/v1/%s/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Number != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "number", *params.Number, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bearings != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bearings", *params.Bearings, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Radiuses != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Approaches != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "approaches", *params.Approaches, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Hints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "hints", *params.Hints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.GenerateHints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "generate_hints", *params.GenerateHints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exclude != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclude", *params.Exclude, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Snapping != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SkipWaypoints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip_waypoints", *params.SkipWaypoints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Routing != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "routing", *params.Routing, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Speeds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "speeds", *params.Speeds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AvoidPolygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Vehicle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ApiKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOsrmRouteRequest constructs an http.Request for the OsrmRoute method
+func NewOsrmRouteRequest(server string, profile OsrmRouteParamsProfile, coordinates OSRMCoordinates, params *OsrmRouteParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "profile", profile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "coordinates", coordinates, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/osrm/route/v1/%s/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Alternatives != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "alternatives", *params.Alternatives, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Steps != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "steps", *params.Steps, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Annotations != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "annotations", *params.Annotations, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Geometries != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "geometries", *params.Geometries, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Overview != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "overview", *params.Overview, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ContinueStraight != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "continue_straight", *params.ContinueStraight, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Waypoints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "waypoints", *params.Waypoints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bearings != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bearings", *params.Bearings, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Radiuses != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Approaches != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "approaches", *params.Approaches, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Hints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "hints", *params.Hints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.GenerateHints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "generate_hints", *params.GenerateHints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exclude != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclude", *params.Exclude, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Snapping != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SkipWaypoints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip_waypoints", *params.SkipWaypoints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Routing != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "routing", *params.Routing, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Speeds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "speeds", *params.Speeds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AvoidPolygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Vehicle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ApiKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOsrmTableRequest constructs an http.Request for the OsrmTable method
+func NewOsrmTableRequest(server string, profile OsrmTableParamsProfile, coordinates OSRMCoordinates, params *OsrmTableParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "profile", profile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "coordinates", coordinates, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/osrm/table/v1/%s/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Sources != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sources", *params.Sources, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Destinations != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "destinations", *params.Destinations, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Annotations != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "annotations", *params.Annotations, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.FallbackSpeed != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fallback_speed", *params.FallbackSpeed, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.FallbackCoordinate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fallback_coordinate", *params.FallbackCoordinate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ScaleFactor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scale_factor", *params.ScaleFactor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bearings != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bearings", *params.Bearings, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Radiuses != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Approaches != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "approaches", *params.Approaches, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Hints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "hints", *params.Hints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.GenerateHints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "generate_hints", *params.GenerateHints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exclude != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclude", *params.Exclude, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Snapping != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SkipWaypoints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip_waypoints", *params.SkipWaypoints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Routing != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "routing", *params.Routing, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Speeds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "speeds", *params.Speeds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AvoidPolygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Vehicle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ApiKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOsrmTripRequest constructs an http.Request for the OsrmTrip method
+func NewOsrmTripRequest(server string, profile OsrmTripParamsProfile, coordinates OSRMCoordinates, params *OsrmTripParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "profile", profile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "coordinates", coordinates, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/osrm/trip/v1/%s/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Roundtrip != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "roundtrip", *params.Roundtrip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Destination != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "destination", *params.Destination, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Steps != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "steps", *params.Steps, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Annotations != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "annotations", *params.Annotations, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Geometries != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "geometries", *params.Geometries, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Overview != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "overview", *params.Overview, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bearings != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bearings", *params.Bearings, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Radiuses != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Approaches != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "approaches", *params.Approaches, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Hints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "hints", *params.Hints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.GenerateHints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "generate_hints", *params.GenerateHints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exclude != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclude", *params.Exclude, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Snapping != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SkipWaypoints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip_waypoints", *params.SkipWaypoints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Routing != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "routing", *params.Routing, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Speeds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "speeds", *params.Speeds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AvoidPolygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Vehicle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ApiKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPricingPageRequest constructs an http.Request for the PricingPage method
 func NewPricingPageRequest(server string, params *PricingPageParams) (*http.Request, error) {
 	var err error
@@ -6430,6 +9586,60 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIReply, error)
+
+	// OsrmNearestWithResponse OSRM-compatible nearest roads
+	//
+	// OSRM v5's nearest service: the `number` nearest roads to one
+	// coordinate, nearest first, one waypoint each (OSM node ids are not
+	// given). Keys as for the route service.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /osrm/nearest/v1/{profile}/{coordinates} (the `OsrmNearest` operationId).
+	OsrmNearestWithResponse(ctx context.Context, profile OsrmNearestParamsProfile, coordinates OSRMCoordinates, params *OsrmNearestParams, reqEditors ...RequestEditorFn) (*OsrmNearestReply, error)
+
+	// OsrmRouteWithResponse OSRM-compatible route
+	//
+	// OSRM v5's route service, request and answer field for field
+	// (docs/osrm.md): the fastest route through the coordinates in
+	// order, with legs between waypoints, optional steps, annotations
+	// and alternatives. The key may also be given as `?api_key=` or as
+	// the first path segment (`/osrm/{key}/route/v1/...`), for clients
+	// that only take a server URL. Errors are OSRM's: HTTP 400 with
+	// `{"code", "message"}` (InvalidUrl, InvalidQuery, InvalidValue,
+	// InvalidOptions, TooBig, NoSegment, NoRoute, ...).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /osrm/route/v1/{profile}/{coordinates} (the `OsrmRoute` operationId).
+	OsrmRouteWithResponse(ctx context.Context, profile OsrmRouteParamsProfile, coordinates OSRMCoordinates, params *OsrmRouteParams, reqEditors ...RequestEditorFn) (*OsrmRouteReply, error)
+
+	// OsrmTableWithResponse OSRM-compatible duration and distance table
+	//
+	// OSRM v5's table service: the durations (seconds) and distances
+	// (metres) of the fastest routes from every source to every
+	// destination, null where none joins them. A table of more than
+	// osrm.max_table_size squared cells (100 x 100 by default) answers
+	// TooBig: order larger matrices from tdmv1. Keys as for the route
+	// service.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /osrm/table/v1/{profile}/{coordinates} (the `OsrmTable` operationId).
+	OsrmTableWithResponse(ctx context.Context, profile OsrmTableParamsProfile, coordinates OSRMCoordinates, params *OsrmTableParams, reqEditors ...RequestEditorFn) (*OsrmTableReply, error)
+
+	// OsrmTripWithResponse OSRM-compatible trip (travelling salesman)
+	//
+	// OSRM v5's trip service: the coordinates visited in the order of
+	// least duration (exact up to 12 coordinates, nearest neighbour and
+	// 2-opt beyond), as one route. roundtrip=false needs source=first
+	// or destination=last (else NotImplemented, as OSRM). Keys as for
+	// the route service.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /osrm/trip/v1/{profile}/{coordinates} (the `OsrmTrip` operationId).
+	OsrmTripWithResponse(ctx context.Context, profile OsrmTripParamsProfile, coordinates OSRMCoordinates, params *OsrmTripParams, reqEditors ...RequestEditorFn) (*OsrmTripReply, error)
 
 	// PricingPageWithResponse The plans and their prices (HTML)
 	//
@@ -7882,6 +11092,310 @@ func (r GetOpenAPIReply) ContentType() string {
 	return ""
 }
 
+// OsrmNearestReply429Headers the declared response headers of an HTTP 429 response for OsrmNearest
+type OsrmNearestReply429Headers struct {
+	RetryAfter *int
+}
+
+type OsrmNearestReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OSRMNearestResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *OSRMError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *OsrmNearestReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OsrmNearestReply) GetJSON200() *OSRMNearestResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r OsrmNearestReply) GetJSON400() *OSRMError {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r OsrmNearestReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r OsrmNearestReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r OsrmNearestReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r OsrmNearestReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OsrmNearestReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OsrmNearestReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OsrmNearestReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// OsrmRouteReply429Headers the declared response headers of an HTTP 429 response for OsrmRoute
+type OsrmRouteReply429Headers struct {
+	RetryAfter *int
+}
+
+type OsrmRouteReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OSRMRouteResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *OSRMError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *OsrmRouteReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OsrmRouteReply) GetJSON200() *OSRMRouteResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r OsrmRouteReply) GetJSON400() *OSRMError {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r OsrmRouteReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r OsrmRouteReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r OsrmRouteReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r OsrmRouteReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OsrmRouteReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OsrmRouteReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OsrmRouteReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// OsrmTableReply429Headers the declared response headers of an HTTP 429 response for OsrmTable
+type OsrmTableReply429Headers struct {
+	RetryAfter *int
+}
+
+type OsrmTableReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OSRMTableResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *OSRMError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *OsrmTableReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OsrmTableReply) GetJSON200() *OSRMTableResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r OsrmTableReply) GetJSON400() *OSRMError {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r OsrmTableReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r OsrmTableReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r OsrmTableReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r OsrmTableReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OsrmTableReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OsrmTableReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OsrmTableReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// OsrmTripReply429Headers the declared response headers of an HTTP 429 response for OsrmTrip
+type OsrmTripReply429Headers struct {
+	RetryAfter *int
+}
+
+type OsrmTripReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OSRMTripResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *OSRMError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *OsrmTripReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OsrmTripReply) GetJSON200() *OSRMTripResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r OsrmTripReply) GetJSON400() *OSRMError {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r OsrmTripReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r OsrmTripReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r OsrmTripReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r OsrmTripReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OsrmTripReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OsrmTripReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OsrmTripReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type PricingPageReply struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9194,6 +12708,84 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 		return nil, err
 	}
 	return ParseGetOpenAPIReply(rsp)
+}
+
+// OsrmNearestWithResponse OSRM-compatible nearest roads
+//
+// OSRM v5's nearest service: the `number` nearest roads to one
+// coordinate, nearest first, one waypoint each (OSM node ids are not
+// given). Keys as for the route service.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /osrm/nearest/v1/{profile}/{coordinates} (the `OsrmNearest` operationId).
+func (c *ClientWithResponses) OsrmNearestWithResponse(ctx context.Context, profile OsrmNearestParamsProfile, coordinates OSRMCoordinates, params *OsrmNearestParams, reqEditors ...RequestEditorFn) (*OsrmNearestReply, error) {
+	rsp, err := c.OsrmNearest(ctx, profile, coordinates, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOsrmNearestReply(rsp)
+}
+
+// OsrmRouteWithResponse OSRM-compatible route
+//
+// OSRM v5's route service, request and answer field for field
+// (docs/osrm.md): the fastest route through the coordinates in
+// order, with legs between waypoints, optional steps, annotations
+// and alternatives. The key may also be given as `?api_key=` or as
+// the first path segment (`/osrm/{key}/route/v1/...`), for clients
+// that only take a server URL. Errors are OSRM's: HTTP 400 with
+// `{"code", "message"}` (InvalidUrl, InvalidQuery, InvalidValue,
+// InvalidOptions, TooBig, NoSegment, NoRoute, ...).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /osrm/route/v1/{profile}/{coordinates} (the `OsrmRoute` operationId).
+func (c *ClientWithResponses) OsrmRouteWithResponse(ctx context.Context, profile OsrmRouteParamsProfile, coordinates OSRMCoordinates, params *OsrmRouteParams, reqEditors ...RequestEditorFn) (*OsrmRouteReply, error) {
+	rsp, err := c.OsrmRoute(ctx, profile, coordinates, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOsrmRouteReply(rsp)
+}
+
+// OsrmTableWithResponse OSRM-compatible duration and distance table
+//
+// OSRM v5's table service: the durations (seconds) and distances
+// (metres) of the fastest routes from every source to every
+// destination, null where none joins them. A table of more than
+// osrm.max_table_size squared cells (100 x 100 by default) answers
+// TooBig: order larger matrices from tdmv1. Keys as for the route
+// service.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /osrm/table/v1/{profile}/{coordinates} (the `OsrmTable` operationId).
+func (c *ClientWithResponses) OsrmTableWithResponse(ctx context.Context, profile OsrmTableParamsProfile, coordinates OSRMCoordinates, params *OsrmTableParams, reqEditors ...RequestEditorFn) (*OsrmTableReply, error) {
+	rsp, err := c.OsrmTable(ctx, profile, coordinates, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOsrmTableReply(rsp)
+}
+
+// OsrmTripWithResponse OSRM-compatible trip (travelling salesman)
+//
+// OSRM v5's trip service: the coordinates visited in the order of
+// least duration (exact up to 12 coordinates, nearest neighbour and
+// 2-opt beyond), as one route. roundtrip=false needs source=first
+// or destination=last (else NotImplemented, as OSRM). Keys as for
+// the route service.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /osrm/trip/v1/{profile}/{coordinates} (the `OsrmTrip` operationId).
+func (c *ClientWithResponses) OsrmTripWithResponse(ctx context.Context, profile OsrmTripParamsProfile, coordinates OSRMCoordinates, params *OsrmTripParams, reqEditors ...RequestEditorFn) (*OsrmTripReply, error) {
+	rsp, err := c.OsrmTrip(ctx, profile, coordinates, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOsrmTripReply(rsp)
 }
 
 // PricingPageWithResponse The plans and their prices (HTML)
@@ -10584,6 +14176,274 @@ func ParseGetOpenAPIReply(rsp *http.Response) (*GetOpenAPIReply, error) {
 		}
 		response.YAML200 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseOsrmNearestReply parses an HTTP response from a OsrmNearestWithResponse call
+func ParseOsrmNearestReply(rsp *http.Response) (*OsrmNearestReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OsrmNearestReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OSRMNearestResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest OSRMError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers OsrmNearestReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseOsrmRouteReply parses an HTTP response from a OsrmRouteWithResponse call
+func ParseOsrmRouteReply(rsp *http.Response) (*OsrmRouteReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OsrmRouteReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OSRMRouteResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest OSRMError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers OsrmRouteReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseOsrmTableReply parses an HTTP response from a OsrmTableWithResponse call
+func ParseOsrmTableReply(rsp *http.Response) (*OsrmTableReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OsrmTableReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OSRMTableResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest OSRMError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers OsrmTableReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseOsrmTripReply parses an HTTP response from a OsrmTripWithResponse call
+func ParseOsrmTripReply(rsp *http.Response) (*OsrmTripReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OsrmTripReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OSRMTripResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest OSRMError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers OsrmTripReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -758,6 +758,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/osrm/route/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible route
+         * @description OSRM v5's route service, request and answer field for field
+         *     (docs/osrm.md): the fastest route through the coordinates in
+         *     order, with legs between waypoints, optional steps, annotations
+         *     and alternatives. The key may also be given as `?api_key=` or as
+         *     the first path segment (`/osrm/{key}/route/v1/...`), for clients
+         *     that only take a server URL. Errors are OSRM's: HTTP 400 with
+         *     `{"code", "message"}` (InvalidUrl, InvalidQuery, InvalidValue,
+         *     InvalidOptions, TooBig, NoSegment, NoRoute, ...).
+         */
+        get: operations["osrmRoute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/osrm/table/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible duration and distance table
+         * @description OSRM v5's table service: the durations (seconds) and distances
+         *     (metres) of the fastest routes from every source to every
+         *     destination, null where none joins them. A table of more than
+         *     osrm.max_table_size squared cells (100 x 100 by default) answers
+         *     TooBig: order larger matrices from tdmv1. Keys as for the route
+         *     service.
+         */
+        get: operations["osrmTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/osrm/nearest/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible nearest roads
+         * @description OSRM v5's nearest service: the `number` nearest roads to one
+         *     coordinate, nearest first, one waypoint each (OSM node ids are not
+         *     given). Keys as for the route service.
+         */
+        get: operations["osrmNearest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/osrm/trip/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible trip (travelling salesman)
+         * @description OSRM v5's trip service: the coordinates visited in the order of
+         *     least duration (exact up to 12 coordinates, nearest neighbour and
+         *     2-opt beyond), as one route. roundtrip=false needs source=first
+         *     or destination=last (else NotImplemented, as OSRM). Keys as for
+         *     the route service.
+         */
+        get: operations["osrmTrip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1786,8 +1884,133 @@ export interface components {
             /** @description How far the point was moved to the road */
             moved_m: number;
         };
+        OSRMError: {
+            /** @enum {string} */
+            code: "InvalidUrl" | "InvalidService" | "InvalidVersion" | "InvalidQuery" | "InvalidValue" | "InvalidOptions" | "NotImplemented" | "TooBig" | "NoSegment" | "NoRoute" | "NoTrips";
+            message: string;
+        };
+        /** @description [lon, lat], 6 decimals. */
+        OSRMLocation: number[];
+        OSRMWaypoint: {
+            /** @description Opaque; absent with generate_hints=false. */
+            hint?: string;
+            /** @description Metres from the coordinate to the road. */
+            distance: number;
+            /** @description The road's name */
+            name: string;
+            location: components["schemas"]["OSRMLocation"];
+            /** @description Trip answers only. */
+            trips_index?: number;
+            /** @description Trip answers only: the coordinate's place in the trip. */
+            waypoint_index?: number;
+        };
+        /** @description An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson). */
+        OSRMGeometry: string | components["schemas"]["RouteLine"];
+        OSRMRoute: {
+            geometry?: components["schemas"]["OSRMGeometry"];
+            legs: components["schemas"]["OSRMLeg"][];
+            /** @enum {string} */
+            weight_name: "duration" | "distance";
+            weight: number;
+            /** @description Seconds */
+            duration: number;
+            /** @description Metres */
+            distance: number;
+        };
+        OSRMLeg: {
+            steps: components["schemas"]["OSRMStep"][];
+            summary: string;
+            weight: number;
+            duration: number;
+            distance: number;
+            /** @description One entry per stretch between consecutive points of the leg's full geometry. */
+            annotation?: {
+                duration?: number[];
+                distance?: number[];
+                speed?: number[];
+                weight?: number[];
+                datasources?: number[];
+            };
+        };
+        OSRMStep: {
+            geometry: components["schemas"]["OSRMGeometry"];
+            maneuver: {
+                bearing_after: number;
+                bearing_before: number;
+                location: components["schemas"]["OSRMLocation"];
+                /** @enum {string} */
+                type: "depart" | "arrive" | "turn" | "new name" | "continue" | "on ramp" | "off ramp" | "fork" | "merge";
+                /** @enum {string} */
+                modifier?: "uturn" | "sharp right" | "right" | "slight right" | "straight" | "slight left" | "left" | "sharp left";
+            };
+            /** @enum {string} */
+            mode: "driving" | "cycling" | "walking" | "ferry";
+            /** @enum {string} */
+            driving_side: "left" | "right";
+            name: string;
+            ref?: string;
+            destinations?: string;
+            exits?: string;
+            intersections: {
+                location: components["schemas"]["OSRMLocation"];
+                bearings: number[];
+                entry: boolean[];
+                in?: number;
+                out?: number;
+            }[];
+            weight: number;
+            duration: number;
+            distance: number;
+        };
+        OSRMRouteResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            routes: components["schemas"]["OSRMRoute"][];
+            waypoints?: components["schemas"]["OSRMWaypoint"][];
+        };
+        OSRMTableResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            durations?: (number | null)[][];
+            distances?: (number | null)[][];
+            sources?: components["schemas"]["OSRMWaypoint"][];
+            destinations?: components["schemas"]["OSRMWaypoint"][];
+            fallback_speed_cells?: number[][];
+        };
+        OSRMNearestResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            waypoints: components["schemas"]["OSRMWaypoint"][];
+        };
+        OSRMTripResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            trips: components["schemas"]["OSRMRoute"][];
+            waypoints?: components["schemas"]["OSRMWaypoint"][];
+        };
     };
     responses: {
+        /**
+         * @description OSRM's error answer, with HTTP 400 as OSRM sends it: the request is
+         *     malformed (InvalidUrl, InvalidService, InvalidVersion,
+         *     InvalidQuery, InvalidValue, InvalidOptions, NotImplemented), too
+         *     big (TooBig), or has no answer (NoSegment: a coordinate with no
+         *     road within its radius; NoRoute; NoTrips).
+         */
+        OSRMError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "TooBig",
+                 *       "message": "Too many table coordinates: 200 x 200 is more than 100 x 100 cells; order larger matrices from tdmv1 (POST /tdmv1/order, docs/tdmv1.md)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OSRMError"];
+            };
+        };
         /** @description A missing, malformed, unknown or revoked key, or a key not allowed to use the interface. */
         Forbidden: {
             headers: {
@@ -2080,6 +2303,67 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+         * @example driving
+         */
+        OSRMProfile: "driving" | "car" | "truck" | "cycling" | "bicycle" | "bike" | "walking" | "foot";
+        /**
+         * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+         * @example 10.002,0.000;10.004,0.002
+         */
+        OSRMCoordinates: string;
+        /**
+         * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+         * @example duration,distance
+         */
+        OSRMAnnotations: string;
+        /** @description How geometries are written. */
+        OSRMGeometries: "polyline" | "polyline6" | "geojson";
+        /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+        OSRMOverview: "simplified" | "full" | "false";
+        /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+        OSRMBearings: string;
+        /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+        OSRMRadiuses: string;
+        /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+        OSRMApproaches: string;
+        /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+        OSRMHints: string;
+        /** @description Give each waypoint a hint. */
+        OSRMGenerateHints: "true" | "false";
+        /**
+         * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+         * @example toll,ferry
+         */
+        OSRMExclude: string;
+        /** @description `default` (a road of the main component first) or `any`. */
+        OSRMSnapping: "default" | "any";
+        /** @description Leave the waypoints out of the answer. */
+        OSRMSkipWaypoints: "true" | "false";
+        /** @description Only `json` is served (not flatbuffers). */
+        OSRMFormat: "json";
+        /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+        OSRMRouting: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
+        /**
+         * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+         * @example Motorway:80,LocalRoadCity:20
+         */
+        OSRMSpeeds: string;
+        /**
+         * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+         * @example toll
+         */
+        OSRMAvoid: string;
+        /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+        OSRMAvoidPolygons: string;
+        /**
+         * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+         * @example height_m:4.5,weight_t:40
+         */
+        OSRMVehicle: string;
+        /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+        OSRMAPIKey: string;
         /**
          * @description The administrative level, 0 to 8, also written admin0 to admin8.
          * @example 2
@@ -3897,6 +4181,378 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    osrmRoute: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (one), `false`, or how many alternative routes to search for (at most osrm.max_alternatives, 3 by default); between two coordinates only.
+                 * @example true
+                 */
+                alternatives?: string;
+                /** @description Return the turn-by-turn steps of each leg. */
+                steps?: "true" | "false";
+                /**
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+                 * @example duration,distance
+                 */
+                annotations?: components["parameters"]["OSRMAnnotations"];
+                /** @description How geometries are written. */
+                geometries?: components["parameters"]["OSRMGeometries"];
+                /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+                overview?: components["parameters"]["OSRMOverview"];
+                /** @description Accepted for compatibility; geosvc's routes do not turn round at via points unless the road network requires it. */
+                continue_straight?: "default" | "true" | "false";
+                /**
+                 * @description Indexes of the coordinates that split legs (the others are via points), `;`-separated, the first and the last included, increasing.
+                 * @example 0;1
+                 */
+                waypoints?: string;
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The route(s), OSRM's RouteResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMRouteResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmTable: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Indexes of the coordinates to use as sources, `;`-separated, or `all` (default).
+                 * @example 0
+                 */
+                sources?: string;
+                /**
+                 * @description Indexes of the coordinates to use as destinations, `;`-separated, or `all` (default).
+                 * @example all
+                 */
+                destinations?: string;
+                /** @description `duration` (default), `distance` or `duration,distance`. */
+                annotations?: "duration" | "distance" | "duration,distance" | "distance,duration";
+                /** @description For a pair without a route, estimate the duration from the straight-line distance at this speed in metres per second (OSRM's unit; tdmv1's fallback_speed is in km/h); the cell is listed in fallback_speed_cells. */
+                fallback_speed?: number;
+                /** @description Which coordinates the straight-line distance joins. */
+                fallback_coordinate?: "input" | "snapped";
+                /** @description Multiply every duration by this factor. */
+                scale_factor?: number;
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table, OSRM's TableResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMTableResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmNearest: {
+        parameters: {
+            query?: {
+                /** @description How many roads, at least 1 and at most osrm.max_nearest_size (100 by default). */
+                number?: number;
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nearest roads, OSRM's NearestResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMNearestResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmTrip: {
+        parameters: {
+            query?: {
+                /** @description Return to the first stop. */
+                roundtrip?: "true" | "false";
+                /** @description `first`: start at the first coordinate; `any`. */
+                source?: "any" | "first";
+                /** @description `last`: end at the last coordinate; `any`. */
+                destination?: "any" | "last";
+                /** @description Return the turn-by-turn steps of each leg. */
+                steps?: "true" | "false";
+                /**
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+                 * @example duration,distance
+                 */
+                annotations?: components["parameters"]["OSRMAnnotations"];
+                /** @description How geometries are written. */
+                geometries?: components["parameters"]["OSRMGeometries"];
+                /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+                overview?: components["parameters"]["OSRMOverview"];
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trip, OSRM's TripResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMTripResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
         };
     };
 }
