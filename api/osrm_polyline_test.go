@@ -3,6 +3,7 @@ package api
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,6 +111,39 @@ func FuzzOSRMCoordinates(f *testing.F) {
 						t.Fatalf("%q: point %d %v, again %v", s, i, pts[i], again[i])
 					}
 				}
+			}
+		}
+	})
+}
+
+// FuzzOSRMURL: the whole request parser (path and query) never panics;
+// it answers a request with every coordinate in range and one
+// snapping option per coordinate, or one of OSRM's codes.
+func FuzzOSRMURL(f *testing.F) {
+	for _, s := range [][2]string{
+		{"route/v1/driving/13.38,52.51;13.39,52.52.json", "steps=true&annotations=duration,speed&geometries=geojson&overview=full"},
+		{"table/v1/car/polyline(ofp_Ik_vpAilAyu@te@g`E)", "sources=0&destinations=all&fallback_speed=10&scale_factor=1.5"},
+		{"trip/v1/foot/1,2;3,4;5,6", "roundtrip=false&source=first&radiuses=5;unlimited;&bearings=;90,10;&approaches=curb;;"},
+		{"nearest/v1/truck/1,2", "number=3&vehicle=height_m:4&exclude=toll,ferry&hints=x"},
+		{"match/v2/x/y/z", "a=%zz&b"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	codes := []string{"InvalidUrl", "InvalidService", "InvalidVersion", "InvalidQuery", "InvalidValue", "InvalidOptions"}
+	f.Fuzz(func(t *testing.T, path, query string) {
+		r, oe := parseOSRMURL(path, query, 6)
+		if oe != nil {
+			if !slices.Contains(codes, oe.Code) || oe.Message == "" {
+				t.Fatalf("%q ? %q: %+v", path, query, oe)
+			}
+			return
+		}
+		if len(r.coords) == 0 || len(r.snap) != len(r.coords) {
+			t.Fatalf("%q ? %q: %d coordinates, %d snapping options", path, query, len(r.coords), len(r.snap))
+		}
+		for _, p := range r.coords {
+			if !(p[0] >= -180 && p[0] <= 180 && p[1] >= -90 && p[1] <= 90) {
+				t.Fatalf("%q: point %v out of range", path, p)
 			}
 		}
 	})

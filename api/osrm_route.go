@@ -124,6 +124,9 @@ func summaryOf(steps []routing.Step) string {
 // stepsOf turns geosvc's steps into OSRM's: each step's geometry is the
 // stretch of line from its maneuver to the next one's.
 func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routing.Step, line []orb.Point, shape osrmShape) []osrmStep {
+	if len(steps) == 0 || len(line) == 0 {
+		return []osrmStep{}
+	}
 	// at[k] is the index in line of step k's maneuver point.
 	at := make([]int, len(steps))
 	i := 0
