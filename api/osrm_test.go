@@ -24,6 +24,7 @@ import (
 type osrmServer struct {
 	srv   *Server
 	key   string
+	keyID string
 	store *keys.Store
 }
 
@@ -31,7 +32,7 @@ func newOSRMServer(t *testing.T, g *routing.Graph, limits OSRMLimits) *osrmServe
 	t.Helper()
 	rd := redistest.New(t)
 	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "osrm test"})
+	k, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "osrm test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func newOSRMServer(t *testing.T, g *routing.Graph, limits OSRMLimits) *osrmServe
 		cur.Store(&bundle.Bundle{Graph: g})
 	}
 	RegisterOSRM(srv.Protected(), OSRMOptions{Bundle: cur, Limits: limits})
-	return &osrmServer{srv: srv, key: key, store: store}
+	return &osrmServer{srv: srv, key: key, keyID: k.ID, store: store}
 }
 
 // get sends GET path with the key in the x-api-key header.
@@ -168,6 +169,12 @@ func TestOSRMKeys(t *testing.T) {
 		if code != tc.code || (code == 403 && strings.TrimSpace(body) != `{"message":"Forbidden"}`) || (code == 200 && !strings.Contains(body, `"code":"Ok"`)) {
 			t.Errorf("%s: %d %s, want %d", tc.name, code, body, tc.code)
 		}
+	}
+	// The four answers of s.key counted as osrmv1 requests; its refusal
+	// (two keys) not.
+	u, err := s.store.Usage(context.Background(), s.keyID, 1)
+	if err != nil || u[0].Counts[keys.OSRMV1] != 4 || len(u[0].Counts) != 1 {
+		t.Errorf("usage %+v (%v), want 4 osrmv1 requests", u, err)
 	}
 	if got := osrmKeys(httptest.NewRequest(http.MethodGet, "/osrm/"+s.key+"/"+rest, nil), nil); len(got) != 1 || got[0] != s.key {
 		t.Errorf("osrmKeys = %v", got)

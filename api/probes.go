@@ -130,6 +130,9 @@ func (s *Server) Interfaces() []string {
 		if i := strings.IndexByte(seg, '/'); i >= 0 {
 			seg = seg[:i]
 		}
+		if seg == osrmMount[1:] {
+			seg = osrmInterface // the OSRM API is mounted at /osrm
+		}
 		if seg != "" && !slices.Contains(out, seg) {
 			out = append(out, seg)
 		}
