@@ -28,7 +28,7 @@ type osrmServer struct {
 	store *keys.Store
 }
 
-func newOSRMServer(t *testing.T, g *routing.Graph, limits OSRMLimits) *osrmServer {
+func newOSRMServer(t testing.TB, g *routing.Graph, limits OSRMLimits) *osrmServer {
 	t.Helper()
 	rd := redistest.New(t)
 	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
@@ -46,13 +46,13 @@ func newOSRMServer(t *testing.T, g *routing.Graph, limits OSRMLimits) *osrmServe
 }
 
 // get sends GET path with the key in the x-api-key header.
-func (s *osrmServer) get(t *testing.T, path string) (int, string) {
+func (s *osrmServer) get(t testing.TB, path string) (int, string) {
 	t.Helper()
 	return s.do(t, path, s.key)
 }
 
 // do sends GET path with header as the x-api-key ("" for none).
-func (s *osrmServer) do(t *testing.T, path, header string) (int, string) {
+func (s *osrmServer) do(t testing.TB, path, header string) (int, string) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	if header != "" {
