@@ -306,3 +306,26 @@ func TestOSRMRouteFixture(t *testing.T) {
 		t.Errorf("waypoints=0;2: %s", body)
 	}
 }
+
+// TestOSRMClientRequests: the requests OSRM's clients send, as they
+// write them, answer Ok: VROOM's table and route (6-decimal coordinates,
+// radiuses=35 each; the key in the path, after VROOM's -a HOST/PATH),
+// Leaflet Routing Machine's route (hints, alternatives=true), routingpy's.
+func TestOSRMClientRequests(t *testing.T) {
+	s := newOSRMServer(t, routingtest.Graph(t, "roundabout.osm"), OSRMLimits{})
+	const c = "10.002000,0.000000;10.004000,0.002000;10.000000,0.002000"
+	for _, path := range []string{
+		"/osrm/" + s.key + "/table/v1/car/" + c + "?annotations=duration,distance&radiuses=35;35;35",
+		"/osrm/" + s.key + "/route/v1/car/" + c + "?alternatives=false&steps=false&overview=full&continue_straight=false&radiuses=35;35;35",
+		"/osrm/" + s.key + "/route/v1/driving/10.002,0;10.004,0.002?overview=false&alternatives=true&steps=true&hints=;",
+		"/osrm/" + s.key + "/route/v1/driving/10.002,0;10.004,0.002?overview=false&alternatives=true&steps=true&hints=BAAAAAAAAAAAAAAA;BQAAAAAAAAAAAPA_",
+		"/osrm/" + s.key + "/route/v1/driving/10.002,0;10.004,0.002?overview=full&alternatives=true&steps=true&continue_straight=false",
+		"/osrm/route/v1/driving/10.002,0;10.004,0.002?alternatives=false&steps=true&annotations=true&geometries=geojson&overview=full&continue_straight=default&api_key=" + s.key,
+		"/osrm/table/v1/driving/10.002,0;10.004,0.002?sources=0&destinations=1&annotations=distance,duration&api_key=" + s.key,
+	} {
+		code, body := s.do(t, path, "")
+		if code != 200 || !strings.Contains(body, `"code":"Ok"`) {
+			t.Errorf("%s: %d %.300s", path, code, body)
+		}
+	}
+}
