@@ -329,3 +329,43 @@ func TestOSRMClientRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestOSRMUnreachable: island.osm's Island Road joins nothing: from A to
+// I2 (snapped on the island with radiuses=;100: the main roads, 1496 m
+// away, are within the default radius) is NoRoute, a trip through it
+// NoTrips, and its table cells null, or with fallback_speed the
+// straight line at that speed, listed in fallback_speed_cells.
+func TestOSRMUnreachable(t *testing.T) {
+	s := newOSRMServer(t, routingtest.Graph(t, "island.osm"), OSRMLimits{})
+	const a, c, i2 = "10.000,0.000", "10.000,0.002", "10.010,0.011"
+	for _, tc := range []struct{ path, code, want string }{
+		{"/osrm/route/v1/driving/" + a + ";" + i2 + "?radiuses=;100", "NoRoute", "Impossible route between points"},
+		{"/osrm/trip/v1/driving/" + a + ";" + c + ";" + i2 + "?radiuses=;;100", "NoTrips", "No trip visiting all destinations possible."},
+	} {
+		code, body := s.get(t, tc.path)
+		if code != 400 || !strings.Contains(body, `"code":"`+tc.code+`"`) || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d %s", tc.path, code, body)
+		}
+	}
+	code, body := s.get(t, "/osrm/table/v1/driving/"+a+";"+c+";"+i2+"?radiuses=;;100&annotations=duration,distance")
+	var tab osrmTableAnswer
+	if err := json.Unmarshal([]byte(body), &tab); err != nil || code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	// A -> C: 222.390 m, 32.031 s by hand (the fixture's comment).
+	if d := tab.Durations[0][1]; d == nil || *d != 32 || *tab.Distances[0][1] != 222 || tab.Durations[0][2] != nil || tab.Distances[2][0] != nil || tab.FallbackSpeedCells != nil {
+		t.Errorf("table %s", body)
+	}
+	_, body = s.get(t, "/osrm/table/v1/driving/"+a+";"+c+";"+i2+"?radiuses=;;100&annotations=duration,distance&fallback_speed=10")
+	tab = osrmTableAnswer{}
+	_ = json.Unmarshal([]byte(body), &tab)
+	// A to I2 as the crow flies: 0.010 degrees east, 0.011 north at the
+	// equator, 111.195 km a degree.
+	crow := math.Hypot(0.010, 0.011) * 111195
+	if d := tab.Distances[0][2]; d == nil || math.Abs(*d-crow) > 2 || math.Abs(*tab.Durations[0][2]-crow/10) > 0.3 {
+		t.Errorf("fallback cell A -> I2: %s, want %.1f m, %.1f s", body, crow, crow/10)
+	}
+	if want := [][2]int{{0, 2}, {1, 2}, {2, 0}, {2, 1}}; len(tab.FallbackSpeedCells) != 4 || tab.FallbackSpeedCells[0] != want[0] || tab.FallbackSpeedCells[3] != want[3] {
+		t.Errorf("fallback_speed_cells %v, want %v", tab.FallbackSpeedCells, want)
+	}
+}
