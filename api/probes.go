@@ -29,6 +29,11 @@ type bundleInfo struct {
 	// Nodes and Edges count the routing graph.
 	Nodes int `json:"nodes"`
 	Edges int `json:"edges"`
+	// DrivingSide is the car profile's side of the road, LeftHandEdges
+	// the car graph's road edges where traffic keeps left (their
+	// country's side or the profile's).
+	DrivingSide   string `json:"driving_side,omitempty"`
+	LeftHandEdges int    `json:"left_hand_edges"`
 	// Layers lists the bundle's layers ("routing", ...).
 	Layers []string `json:"layers"`
 	// Profiles lists the routing profiles the bundle routes ("car",
@@ -57,6 +62,7 @@ func describe(b *bundle.Bundle) *bundleInfo {
 	if b.Graph != nil {
 		meta := b.Graph.Meta()
 		info.Nodes, info.Edges = meta.Nodes, meta.Edges
+		info.DrivingSide, info.LeftHandEdges = meta.DrivingSide, meta.LeftHandEdges
 	}
 	return info
 }

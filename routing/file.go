@@ -28,7 +28,7 @@ import (
 // edge's tags say to trucks (edge.truck: hgv access per direction and
 // hazmat bans; truck.edges and truck.limits: the height, width, length,
 // weight and axle-load limits of the edges that have any).
-const formatVersion uint32 = 8
+const formatVersion uint32 = 9
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}

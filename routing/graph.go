@@ -41,8 +41,12 @@ type Meta struct {
 	OffMainNodes int `json:"off_main_nodes"`
 	// Bounds is the extent of the roads, [west, south, east, north].
 	Bounds [4]float64 `json:"bounds"`
-	// DrivingSide is "right" or "left".
+	// DrivingSide is "right" or "left": the profile's side, that of
+	// every road outside the countries whose OSM boundary relation states
+	// another (drivingside.go).
 	DrivingSide string `json:"driving_side"`
+	// LeftHandEdges counts the road edges where traffic keeps left.
+	LeftHandEdges int `json:"left_hand_edges"`
 	// BuiltAt is when the graph was built.
 	BuiltAt time.Time `json:"built_at"`
 }
@@ -64,7 +68,9 @@ type BuildReport struct {
 	// nodes of the others; Small counts the components below OSRM's
 	// small-component size (1000 nodes).
 	Largest, OffMainNodes, Small int
-	Shortcuts                    [2]int
+	// LeftHandEdges counts the road edges where traffic keeps left.
+	LeftHandEdges int
+	Shortcuts     [2]int
 	// Greedy is true when the hierarchies were contracted greedily
 	// rather than derived from the CCH (Contraction).
 	Greedy        bool

@@ -175,6 +175,24 @@ func (e AvoidPolygonType) Valid() bool {
 	}
 }
 
+// Defines values for BundleDrivingSide.
+const (
+	BundleDrivingSideLeft  BundleDrivingSide = "left"
+	BundleDrivingSideRight BundleDrivingSide = "right"
+)
+
+// Valid indicates whether the value is a known member of the BundleDrivingSide enum.
+func (e BundleDrivingSide) Valid() bool {
+	switch e {
+	case BundleDrivingSideLeft:
+		return true
+	case BundleDrivingSideRight:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BundleProfiles.
 const (
 	BundleProfilesBicycle BundleProfiles = "bicycle"
@@ -1273,12 +1291,18 @@ type Bundle struct {
 	// BundleVersion The bundle format version, naming every layer and its format version.
 	BundleVersion string `json:"bundle_version"`
 
+	// DrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
+	DrivingSide *BundleDrivingSide `json:"driving_side,omitempty"`
+
 	// Edges Edges of the routing graph.
 	Edges int `json:"edges"`
 
 	// Id This build's id (the first 12 hex digits of its manifest's SHA-256): it changes with every build, and a process swaps to a new build without a restart (docs/operations.md). tdmv1's fetch answers the id of the bundle a job was computed on.
 	Id     *string  `json:"id,omitempty"`
 	Layers []string `json:"layers"`
+
+	// LeftHandEdges Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile).
+	LeftHandEdges *int `json:"left_hand_edges,omitempty"`
 
 	// Name The data set's name, from the OSM file it was built from.
 	Name string `json:"name"`
@@ -1292,6 +1316,9 @@ type Bundle struct {
 	// Profiles The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them.
 	Profiles []BundleProfiles `json:"profiles"`
 }
+
+// BundleDrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
+type BundleDrivingSide string
 
 // BundleProfiles defines model for Bundle.Profiles.
 type BundleProfiles string
@@ -1945,7 +1972,8 @@ type TDMOrder struct {
 	// `unrestricted` (any case), or null (unrestricted). A `curb` origin
 	// on a two-way road is left only in the direction of travel that
 	// has it on the kerb side: the right where traffic drives on the
-	// right (the routing profile's `driving_side`), else the left.
+	// right (the road's country's side, else the profile's
+	// `driving_side`), else the left.
 	// One-way roads are unaffected. A list of another length than
 	// `origin_addresses` is a 400.
 	//

@@ -932,6 +932,13 @@ export interface components {
             nodes: number;
             /** @description Edges of the routing graph. */
             edges: number;
+            /**
+             * @description The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
+             * @enum {string}
+             */
+            driving_side?: "right" | "left";
+            /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
+            left_hand_edges?: number;
             layers: string[];
             /** @description The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them. */
             profiles: ("car" | "bicycle" | "foot")[];
@@ -1270,7 +1277,8 @@ export interface components {
              *     `unrestricted` (any case), or null (unrestricted). A `curb` origin
              *     on a two-way road is left only in the direction of travel that
              *     has it on the kerb side: the right where traffic drives on the
-             *     right (the routing profile's `driving_side`), else the left.
+             *     right (the road's country's side, else the profile's
+             *     `driving_side`), else the left.
              *     One-way roads are unaffected. A list of another length than
              *     `origin_addresses` is a 400.
              * @example [
@@ -2235,11 +2243,13 @@ export interface operations {
                      *       "data": {
                      *         "name": "delaware-latest",
                      *         "id": "6b75b23bbe74",
-                     *         "bundle_version": "2.8+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
+                     *         "bundle_version": "2.9+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
                      *         "osm_timestamp": "2016-08-10T19:28:03Z",
                      *         "built_at": "2026-05-01T09:14:02Z",
                      *         "nodes": 171892,
                      *         "edges": 94513,
+                     *         "driving_side": "right",
+                     *         "left_hand_edges": 0,
                      *         "layers": [
                      *           "routing",
                      *           "boundaries",
