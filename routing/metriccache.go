@@ -37,11 +37,12 @@ type metricKey struct {
 	areas     [32]byte
 	profile   Profile
 	vehicle   Vehicle
+	bucket    SpeedBucket
 }
 
 // keyOf returns m's cache key.
 func keyOf(m Metric) metricKey {
-	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle}
+	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle, bucket: m.Bucket}
 }
 
 type metricEntry struct {
@@ -130,6 +131,21 @@ func (c *metricCache) evict() {
 	for c.bytes > c.maxBytes && c.lru.Len() > 1 {
 		e := c.lru.Remove(c.lru.Back()).(*metricEntry)
 		delete(c.entries, e.key)
+		c.bytes -= e.m.bytes()
+	}
+}
+
+// dropUnheld drops the cached metrics whose speed version held no
+// longer accepts (a metric being customized stays until done).
+func (c *metricCache) dropUnheld(held func(version string) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.entries {
+		if k.bucket.IsZero() || e.elem == nil || held(k.bucket.Version) {
+			continue
+		}
+		c.lru.Remove(e.elem)
+		delete(c.entries, k)
 		c.bytes -= e.m.bytes()
 	}
 }
