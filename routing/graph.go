@@ -100,7 +100,7 @@ type Graph struct {
 	edgeFrom, edgeTo []uint32
 	shapeFirst       []uint32 // edge e's shape is shape[shapeFirst[e]:shapeFirst[e+1]]
 	shape            []orb.Point
-	shapeNode        []int64 // OSM node id of each shape point (empty for a graph without them)
+	shapeNode        []int64   // OSM node id of each shape point (empty for a graph without them)
 	edgeLen          []float64 // metres
 	edgeName         []uint32
 	edgeRef          []uint32 // route numbers, destination and exit number
