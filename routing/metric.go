@@ -213,7 +213,7 @@ func (m Metric) hasSpeeds() bool {
 // other metric, false and the hierarchy whose packing its durations and
 // distances use (chFastest).
 func (m Metric) hierarchy() (chMetric, bool) {
-	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() || m.Profile != ProfileCar || !m.Bucket.IsZero() {
+	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() || m.Profile != ProfileCar || m.Bucket.changes() {
 		return chFastest, false
 	}
 	switch m.Objective {

@@ -42,6 +42,9 @@ type metricKey struct {
 
 // keyOf returns m's cache key.
 func keyOf(m Metric) metricKey {
+	if !m.Bucket.changes() {
+		m.Bucket = SpeedBucket{}
+	}
 	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle, bucket: m.Bucket}
 }
 

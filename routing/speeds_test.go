@@ -177,7 +177,7 @@ func TestSpeedsFixture(t *testing.T) {
 		{8 + 24, S, T, false, "Lead Road, Main Street, Exit Road"},
 	} {
 		m, v := g.AtHour(Fastest, c.hour)
-		if v != d.Version || m.Bucket.IsZero() == c.bucket {
+		if v != d.Version || m.Bucket.Version != d.Version || (m.Bucket.Hour >= 0) != c.bucket {
 			t.Errorf("hour %d: metric %v version %q", c.hour, m, v)
 		}
 		r, err := g.Route(bg, m, c.from, c.to)
@@ -261,7 +261,7 @@ func TestSpeedRules(t *testing.T) {
 			t.Errorf("node %d: %d ms, want twice %d", v, ms[v], g.base.nodeTime[v])
 		}
 	}
-	if m, _ := g.AtHour(Fastest, 9); !m.Bucket.IsZero() {
+	if m, _ := g.AtHour(Fastest, 9); m.Bucket.Hour != -1 {
 		t.Errorf("hour 9 has a bucket")
 	}
 }
@@ -283,7 +283,7 @@ func TestSpeedsMatchDijkstra(t *testing.T) {
 	for _, h := range []int{0, 8, 17, 100} {
 		for _, base := range []Metric{Fastest, {Objective: ObjectiveFastest, Avoid: AvoidToll}} {
 			m, _ := g.AtHour(base, h)
-			if m.Bucket.IsZero() {
+			if m.Bucket.Hour < 0 {
 				t.Fatalf("hour %d: no bucket", h)
 			}
 			tab := matrixOf(t, g, m, pts[:10], pts[10:])

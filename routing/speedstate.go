@@ -21,8 +21,11 @@ var ErrSpeedVersion = errors.New("routing: speed version not held")
 
 // SpeedBucket selects the travel times of a speed profile at one hour
 // bucket: Version is the profile's (SpeedProfile.Version; "" for none),
-// Hour the bucket's first hour of the week (SpeedProfile.Bucket). The
-// bucket's times apply to the whole trip (time-bucketed routing).
+// Hour the bucket's first hour of the week (SpeedProfile.Bucket), or -1
+// where the profile changes nothing at the hour asked (the metric is
+// then computed as without a bucket; the key still records the
+// version). The bucket's times apply to the whole trip (time-bucketed
+// routing).
 type SpeedBucket struct {
 	Version string
 	Hour    int16
@@ -31,6 +34,9 @@ type SpeedBucket struct {
 // IsZero reports whether no speed bucket is selected.
 func (b SpeedBucket) IsZero() bool { return b.Version == "" }
 
+// changes reports whether the bucket changes any travel time.
+func (b SpeedBucket) changes() bool { return b.Version != "" && b.Hour >= 0 }
+
 // String returns "version@hour".
 func (b SpeedBucket) String() string { return b.Version + "@" + strconv.Itoa(int(b.Hour)) }
 
@@ -38,7 +44,7 @@ func (b SpeedBucket) String() string { return b.Version + "@" + strconv.Itoa(int
 func parseBucketKey(s string) (SpeedBucket, error) {
 	v, h, ok := strings.Cut(s, "@")
 	hour, err := strconv.Atoi(h)
-	if !ok || v == "" || err != nil || hour < 0 || hour >= speeds.Hours {
+	if !ok || v == "" || err != nil || hour < -1 || hour >= speeds.Hours {
 		return SpeedBucket{}, &SpecError{Field: "bucket", Msg: fmt.Sprintf("%q is not version@hour", s)}
 	}
 	return SpeedBucket{Version: v, Hour: int16(hour)}, nil
@@ -82,15 +88,17 @@ func (g *Graph) speedProfile(version string) *SpeedProfile {
 
 // AtHour returns m at hour of the week h (0..167) on the graph's current
 // speed profile, and that profile's version ("" without one): m with the
-// bucket of h, or m without a bucket where nothing changes at h.
+// bucket of h (Hour -1 where nothing changes at h), or m without a
+// bucket on a graph without speed data.
 func (g *Graph) AtHour(m Metric, h int) (Metric, string) {
 	p := g.Speeds()
 	m.Bucket = SpeedBucket{}
 	if p == nil {
 		return m, ""
 	}
+	m.Bucket = SpeedBucket{Version: p.version, Hour: -1}
 	if rep, ok := p.Bucket(h); ok {
-		m.Bucket = SpeedBucket{Version: p.version, Hour: int16(rep)}
+		m.Bucket.Hour = int16(rep)
 	}
 	return m, p.version
 }
@@ -98,7 +106,7 @@ func (g *Graph) AtHour(m Metric, h int) (Metric, string) {
 // checkBucket returns ErrSpeedVersion when b names a version the graph
 // does not hold.
 func (g *Graph) checkBucket(b SpeedBucket) error {
-	if !b.IsZero() && g.speedProfile(b.Version) == nil {
+	if b.changes() && g.speedProfile(b.Version) == nil {
 		return fmt.Errorf("%w: %s (the graph holds %s)", ErrSpeedVersion, b.Version, g.heldVersions())
 	}
 	return nil
@@ -107,7 +115,7 @@ func (g *Graph) checkBucket(b SpeedBucket) error {
 // bucketOverrides returns the dense per-directed-edge times (0:
 // unchanged) of spec's bucket, nil without a bucket.
 func (g *Graph) bucketOverrides(spec Metric) ([]uint32, error) {
-	if err := g.checkBucket(spec.Bucket); err != nil || spec.Bucket.IsZero() {
+	if err := g.checkBucket(spec.Bucket); err != nil || !spec.Bucket.changes() {
 		return nil, err
 	}
 	p := g.speedProfile(spec.Bucket.Version)
