@@ -2683,7 +2683,9 @@ type RouteParams struct {
 
 	// ArrivalTime As `departure_time`, the time to arrive at `to`: the departure
 	// is the arrival less the route's duration, on the bucket of the
-	// hour it falls in.
+	// hour it falls in. Not with `departure_time` (a 400 says to give
+	// one of them, not both); a malformed time is a 400 naming the
+	// parameter.
 	ArrivalTime *string `form:"arrival_time,omitempty" json:"arrival_time,omitempty"`
 
 	// Radiuses OSRM's `radiuses`: the snapping radius of `from` and `to` in

@@ -3366,8 +3366,9 @@ export interface operations {
                 /**
                  * @description As `departure_time`, the time to arrive at `to`: the departure
                  *     is the arrival less the route's duration, on the bucket of the
-                 *     hour it falls in.
-                 * @example 2026-11-30T09:00:00-05:00
+                 *     hour it falls in. Not with `departure_time` (a 400 says to give
+                 *     one of them, not both); a malformed time is a 400 naming the
+                 *     parameter.
                  */
                 arrival_time?: string;
                 /**
