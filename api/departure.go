@@ -98,11 +98,6 @@ func speedVersionOf(key string) string {
 	return v
 }
 
-// timedMetric returns spec at the hour clock shows, on g's speed data.
-func timedMetric(g *routing.Graph, spec routing.Metric, clock tripClock) (routing.Metric, string) {
-	return g.AtHour(spec, clock.Hour)
-}
-
 // timedOrder puts the speed bucket of the departure's local hour at the
 // first origin into the order's metric key (on the car's graph: the one
 // with speed data). A bundle without speed data leaves the order as it
