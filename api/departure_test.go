@@ -90,10 +90,10 @@ func TestParseTripTime(t *testing.T) {
 	}
 }
 
-// timedRouteServer serves routev1 on a graph of its own of
-// alternatives.osm with speed data: Main Street's C1->C2 (OSM nodes
-// 3->4) at 5 km/h at hour 8 (Monday 08:00-08:59 local).
-func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data) {
+// timedGraph builds a graph of its own of alternatives.osm with speed
+// data: Main Street's C1->C2 (OSM nodes 3->4) at 5 km/h at hour 8
+// (Monday 08:00-08:59 local).
+func timedGraph(t *testing.T) (*routing.Graph, *speeds.Data) {
 	t.Helper()
 	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
 	if err != nil {
@@ -111,6 +111,14 @@ func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, d
+}
+
+// timedRouteServer serves routev1 on timedGraph's graph with its speed
+// data applied.
+func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data) {
+	t.Helper()
+	g, d := timedGraph(t)
 	cur := bundle.NewCurrent(&bundle.Bundle{Graph: g, TimeZones: tzIndex(t)})
 	cur.SetSpeeds(d)
 	rd := redistest.New(t)
