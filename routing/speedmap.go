@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/paulmach/orb"
@@ -127,8 +128,15 @@ func (g *Graph) MapSpeeds(d *speeds.Data) *SpeedProfile {
 
 	rowSeg := g.matchSegments(d.Segments, rep)
 	ruleSegs := make([][]segRef, len(d.Rules))
+	matched := map[string][]segRef{} // rules matching the same roads share a list
 	for i := range d.Rules {
-		ruleSegs[i] = g.matchRule(&d.Rules[i])
+		key := strings.Join(d.Rules[i].Classes, ",") + "|" + d.Rules[i].Area.Key()
+		segs, ok := matched[key]
+		if !ok {
+			segs = g.matchRule(&d.Rules[i])
+			matched[key] = segs
+		}
+		ruleSegs[i] = segs
 		rep.RuleSegments += len(ruleSegs[i])
 		if len(ruleSegs[i]) == 0 {
 			name := d.Rules[i].Name
