@@ -124,6 +124,10 @@ func WatchSpeeds(cur *bundle.Current, path string, interval time.Duration, stop 
 			return err
 		}
 		rep := cur.SetSpeeds(d)
+		if cur.Load() == nil {
+			log.Info("speed data read: applied when the data bundle is loaded", "version", d.Version, "source", path)
+			return nil
+		}
 		log.Info("speed data applied", "version", rep.Version, "source", path, "took", time.Since(t0), "report", rep.String())
 		return nil
 	}
