@@ -153,6 +153,21 @@ func (c *metricCache) dropUnheld(held func(version string) bool) {
 	}
 }
 
+// specsOf returns up to n cached metrics of buckets of speed version v
+// that change times, most recently used first.
+func (c *metricCache) specsOf(v string, n int) []Metric {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Metric
+	for el := c.lru.Front(); el != nil && len(out) < n; el = el.Next() {
+		e := el.Value.(*metricEntry)
+		if e.key.bucket.Version == v && e.key.bucket.changes() {
+			out = append(out, e.spec)
+		}
+	}
+	return out
+}
+
 // stats returns the number of cached metrics, their bytes and the
 // customizations run so far.
 func (c *metricCache) stats() (metrics int, bytes, customizations int64) {

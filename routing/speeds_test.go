@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paulmach/orb"
 
@@ -232,8 +233,33 @@ func TestSpeedVersions(t *testing.T) {
 			}
 		}
 	}
+	// Each update customized the metric in use again on the new version
+	// (in the background): one per held version is cached, and the
+	// route of the current version finds it there.
+	for range 2000 {
+		if n, _, _ := g.MetricCacheStats(); n == keepSpeedVersions {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	if n, _, _ := g.MetricCacheStats(); n != keepSpeedVersions {
 		t.Errorf("%d cached metrics, want %d (one per held version)", n, keepSpeedVersions)
+	}
+	_, _, before := g.MetricCacheStats()
+	g.SetSpeeds(g.MapSpeeds(mustSpeeds(t, "s.csv", "3,4,99\n")))
+	m, _ := g.AtHour(Fastest, 0)
+	var runs int64
+	for range 2000 {
+		if _, _, runs = g.MetricCacheStats(); runs == before+1 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := g.Route(bg, m, pts[0], pts[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, after := g.MetricCacheStats(); runs != before+1 || after != runs {
+		t.Errorf("customizations: %d after the update's warm-up, %d after the route; want %d both (the update warmed the metric)", runs, after, before+1)
 	}
 }
 

@@ -54,7 +54,16 @@ func parseBucketKey(s string) (SpeedBucket, error) {
 // current speed profile; nil removes speed data. The previous profiles
 // stay held (keepSpeedVersions in all) for metrics that name them;
 // cached metrics of profiles no longer held are dropped.
+//
+// The metrics in use on the version it replaces (cached custom metrics
+// of its buckets) are customized again on p in the background, at the
+// same hours (at most maxWarm of them, most recently used first), so
+// that the orders that follow find them ready.
 func (g *Graph) SetSpeeds(p *SpeedProfile) {
+	var warm []Metric
+	if old := g.Speeds(); old != nil && p != nil {
+		warm = g.metrics.specsOf(old.version, maxWarm)
+	}
 	g.speedMu.Lock()
 	held := []*SpeedProfile{}
 	if p != nil {
@@ -69,7 +78,17 @@ func (g *Graph) SetSpeeds(p *SpeedProfile) {
 	g.speedCur.Store(p)
 	g.speedMu.Unlock()
 	g.metrics.dropUnheld(func(v string) bool { return g.speedProfile(v) != nil })
+	if len(warm) > 0 {
+		go func() {
+			for _, m := range warm {
+				_ = g.Warm(context.Background(), m, int(m.Bucket.Hour))
+			}
+		}()
+	}
 }
+
+// maxWarm is the most metrics an update customizes again at once.
+const maxWarm = 4
 
 // Speeds returns the graph's current speed profile, nil without one.
 func (g *Graph) Speeds() *SpeedProfile { return g.speedCur.Load() }
