@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -42,6 +43,19 @@ type bundleInfo struct {
 	// BBox is the extent of the road network, [west, south, east, north];
 	// nil when the graph is not loaded.
 	BBox *[4]float64 `json:"bbox,omitempty"`
+	// Speeds describes the speed data applied (its version, when it was
+	// loaded and how old it is); absent without speed data.
+	Speeds *speedsInfo `json:"speeds,omitempty"`
+}
+
+// speedsInfo is /v1/info's description of the speed data applied.
+type speedsInfo struct {
+	Version  string    `json:"version"`
+	LoadedAt time.Time `json:"loaded_at"`
+	AgeS     float64   `json:"age_s"`
+	Matched  int       `json:"matched_segments"`
+	Unknown  int       `json:"unknown_segments"`
+	Rules    int       `json:"rules"`
 }
 
 // describe returns the /v1/info description of b.
@@ -63,6 +77,10 @@ func describe(b *bundle.Bundle) *bundleInfo {
 		meta := b.Graph.Meta()
 		info.Nodes, info.Edges = meta.Nodes, meta.Edges
 		info.DrivingSide, info.LeftHandEdges = meta.DrivingSide, meta.LeftHandEdges
+	}
+	if sp := b.Speeds(); sp != nil {
+		info.Speeds = &speedsInfo{Version: sp.Version, LoadedAt: sp.LoadedAt, AgeS: math.Round(time.Since(sp.LoadedAt).Seconds()*10) / 10,
+			Matched: sp.Report.Matched, Unknown: sp.Report.Unknown, Rules: sp.Report.Rules}
 	}
 	return info
 }

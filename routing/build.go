@@ -342,7 +342,7 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	}
 	g.meta.FormatVersion = formatVersion
 	// The network is copied: let its edges, shape and restrictions go.
-	net.Edges, net.Shape, net.Restrictions, net.WayRestrictions = nil, nil, nil, nil
+	net.Edges, net.Shape, net.ShapeNodes, net.Restrictions, net.WayRestrictions = nil, nil, nil, nil, nil
 	return g, in, nil
 }
 

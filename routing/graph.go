@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paulmach/orb"
@@ -105,6 +106,7 @@ type Graph struct {
 	edgeFrom, edgeTo []uint32
 	shapeFirst       []uint32 // edge e's shape is shape[shapeFirst[e]:shapeFirst[e+1]]
 	shape            []orb.Point
+	shapeNode        []int64   // OSM node id of each shape point (empty for a graph without them)
 	edgeLen          []float64 // metres
 	edgeName         []uint32
 	edgeRef          []uint32 // route numbers, destination and exit number
@@ -130,6 +132,12 @@ type Graph struct {
 	// arc i is turn i of base); custom metrics customize it.
 	cch     *cch.Topology
 	metrics *metricCache
+
+	// Speed profiles: the current one and the ones held for metrics that
+	// name them, newest first (speedstate.go).
+	speedMu   sync.Mutex
+	speedCur  atomic.Pointer[SpeedProfile]
+	speedHeld []*SpeedProfile
 
 	pools [2]sync.Pool // *ch.Query per metric
 
@@ -232,6 +240,13 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		g.shape = append(g.shape, net.Shape[e.ShapeStart:e.ShapeEnd]...)
 	}
 	g.shapeFirst[nE] = uint32(len(g.shape))
+	if len(net.ShapeNodes) == len(net.Shape) {
+		g.shapeNode = make([]int64, 0, len(g.shape))
+		for i := range net.Edges {
+			e := &net.Edges[i]
+			g.shapeNode = append(g.shapeNode, net.ShapeNodes[e.ShapeStart:e.ShapeEnd]...)
+		}
+	}
 	g.copyTruck(net.Edges)
 }
 

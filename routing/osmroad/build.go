@@ -556,6 +556,7 @@ func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Ed
 			length += geo.HaversineM(net.Shape[len(net.Shape)-1], p)
 		}
 		net.Shape = append(net.Shape, p)
+		net.ShapeNodes = append(net.ShapeNodes, b.ids[n])
 	}
 	a := &w.w
 	exit := w.exit

@@ -38,6 +38,9 @@ type Network struct {
 	// Shape[e.ShapeStart:e.ShapeEnd], from Vertices[e.From] to Vertices[e.To]
 	// inclusive (so at least two points).
 	Shape []orb.Point
+	// ShapeNodes[i] is the OSM node id of Shape[i]: segment speed data
+	// names a road segment by its two nodes.
+	ShapeNodes []int64
 	// Names is the table of street names, refs, destinations and exit
 	// numbers; index 0 is the empty name.
 	Names []string

@@ -1315,6 +1315,25 @@ type Bundle struct {
 
 	// Profiles The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them.
 	Profiles []BundleProfiles `json:"profiles"`
+
+	// Speeds The speed data applied (docs/data.md, "Speed data"); absent without any.
+	Speeds *struct {
+		// AgeS Seconds since it was loaded.
+		AgeS     float64   `json:"age_s"`
+		LoadedAt time.Time `json:"loaded_at"`
+
+		// MatchedSegments CSV rows matched onto a road segment.
+		MatchedSegments int `json:"matched_segments"`
+
+		// Rules YAML rules.
+		Rules int `json:"rules"`
+
+		// UnknownSegments CSV rows naming no road segment of the bundle.
+		UnknownSegments int `json:"unknown_segments"`
+
+		// Version The first 12 hex digits of the speed file's SHA-256.
+		Version string `json:"version"`
+	} `json:"speeds,omitempty"`
 }
 
 // BundleDrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
@@ -1604,10 +1623,13 @@ type JobStatus struct {
 	Bundle *string `json:"bundle,omitempty"`
 
 	// Message Why a job Failed, or why a cancel was refused.
-	Message  *string            `json:"message,omitempty"`
-	Progress Progress           `json:"progress"`
-	Status   JobStatusStatus    `json:"status"`
-	Uuid     openapi_types.UUID `json:"uuid"`
+	Message  *string  `json:"message,omitempty"`
+	Progress Progress `json:"progress"`
+
+	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
+	SpeedVersion *string            `json:"speed_version,omitempty"`
+	Status       JobStatusStatus    `json:"status"`
+	Uuid         openapi_types.UUID `json:"uuid"`
 }
 
 // JobStatusStatus defines model for JobStatus.Status.
@@ -1683,8 +1705,11 @@ type MatrixResult struct {
 		Destinations []Snap `json:"destinations"`
 		Origins      []Snap `json:"origins"`
 	} `json:"snapping"`
-	Status MatrixResultStatus `json:"status"`
-	Uuid   openapi_types.UUID `json:"uuid"`
+
+	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
+	SpeedVersion *string            `json:"speed_version,omitempty"`
+	Status       MatrixResultStatus `json:"status"`
+	Uuid         openapi_types.UUID `json:"uuid"`
 }
 
 // MatrixResultRouting The order's routing option (without its speeds and avoid).
@@ -1774,6 +1799,12 @@ type Route struct {
 		Steps    []RouteStep `json:"steps"`
 	} `json:"alternatives,omitempty"`
 
+	// ArrivalTime With `departure_time` or `arrival_time`, the arrival (the departure plus the duration), local to `from`.
+	ArrivalTime *time.Time `json:"arrival_time,omitempty"`
+
+	// DepartureTime With `departure_time` or `arrival_time`, the departure, local to `from` with its offset.
+	DepartureTime *time.Time `json:"departure_time,omitempty"`
+
 	// Distance Metres.
 	Distance int `json:"distance"`
 
@@ -1785,8 +1816,14 @@ type Route struct {
 	// Profile Who travelled (the request's profile).
 	Profile RouteProfile `json:"profile"`
 	Routing RouteRouting `json:"routing"`
-	Steps   []RouteStep  `json:"steps"`
-	To      RouteEnd     `json:"to"`
+
+	// SpeedVersion With `departure_time` or `arrival_time` on a bundle with speed data, the version of the speed data applied.
+	SpeedVersion *string     `json:"speed_version,omitempty"`
+	Steps        []RouteStep `json:"steps"`
+
+	// TimeZone With `departure_time` or `arrival_time`, the IANA time zone at `from` the times are read in (UTC where none is known).
+	TimeZone *string  `json:"time_zone,omitempty"`
+	To       RouteEnd `json:"to"`
 
 	// Vehicle A truck's vehicle with every field, the defaults filled in; absent for a car.
 	Vehicle *Vehicle `json:"vehicle,omitempty"`
@@ -1927,6 +1964,17 @@ type TDMOrder struct {
 	// customized on the first order with these polygons and cached
 	// by their hash for the next ones (docs/routing.md).
 	AvoidPolygons *TDMOrder_AvoidPolygons `json:"avoid_polygons,omitempty"`
+
+	// DepartureTime An extension: an RFC 3339 time or "now", from 1970 on and at
+	// most a year from now. The matrix is computed on the speed
+	// data's travel times of the hour of the week it falls in, local
+	// to the first origin (docs/tdmv1.md, "Departure time"); fetch
+	// answers the `speed_version`. A malformed time, one before 1970
+	// or more than a year away is a 400 naming `departure_time`.
+	//
+	//
+	// Example: 2026-11-30T08:30:00-05:00
+	DepartureTime *string `json:"departure_time,omitempty"`
 
 	// DestinationAddresses At most `tdm.max_locations`, as `origin_addresses`.
 	DestinationAddresses []LonLat `json:"destination_addresses"`
@@ -2649,6 +2697,24 @@ type RouteParams struct {
 	// when 0 or not asked): the SOAP route planner's Fastest2/3 and
 	// Shortest2/3 on the same metric (docs/routing.md).
 	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
+
+	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
+	// or `now`, from 1970 on and at most a year from now: the route
+	// is computed on the speed data's travel times of the hour of
+	// the week it falls in, local to `from` (its time zone, daylight
+	// saving time included), for the whole trip (docs/routing.md,
+	// "Departure times"). The answer then has `departure_time`,
+	// `arrival_time`, `time_zone` and `speed_version`. Not with
+	// `arrival_time`; a malformed time, one before 1970 or more than
+	// a year away is a 400 naming the parameter.
+	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
+
+	// ArrivalTime As `departure_time`, the time to arrive at `to`: the departure
+	// is the arrival less the route's duration, on the bucket of the
+	// hour it falls in. Not with `departure_time` (a 400 says to give
+	// one of them, not both); a malformed time is a 400 naming the
+	// parameter.
+	ArrivalTime *string `form:"arrival_time,omitempty" json:"arrival_time,omitempty"`
 
 	// Radiuses OSRM's `radiuses`: the snapping radius of `from` and `to` in
 	// metres, `from;to`, an empty entry for the default (1000 m);
@@ -5631,6 +5697,30 @@ func NewRouteRequest(server string, params *RouteParams) (*http.Request, error) 
 		if params.Alternatives != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "alternatives", *params.Alternatives, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DepartureTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "departure_time", *params.DepartureTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ArrivalTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "arrival_time", *params.ArrivalTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -940,6 +940,21 @@ export interface components {
             /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
             left_hand_edges?: number;
             layers: string[];
+            /** @description The speed data applied (docs/data.md, "Speed data"); absent without any. */
+            speeds?: {
+                /** @description The first 12 hex digits of the speed file's SHA-256. */
+                version: string;
+                /** Format: date-time */
+                loaded_at: string;
+                /** @description Seconds since it was loaded. */
+                age_s: number;
+                /** @description CSV rows matched onto a road segment. */
+                matched_segments: number;
+                /** @description CSV rows naming no road segment of the bundle. */
+                unknown_segments: number;
+                /** @description YAML rules. */
+                rules: number;
+            };
             /** @description The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them. */
             profiles: ("car" | "bicycle" | "foot")[];
             /** @description The extent of the road network: [west, south, east, north] in degrees (longitude first); left out until the graph is loaded (API processes load it). */
@@ -1325,6 +1340,16 @@ export interface components {
              */
             fallback_coordinate?: "input" | "snapped" | null;
             /**
+             * @description An extension: an RFC 3339 time or "now", from 1970 on and at
+             *     most a year from now. The matrix is computed on the speed
+             *     data's travel times of the hour of the week it falls in, local
+             *     to the first origin (docs/tdmv1.md, "Departure time"); fetch
+             *     answers the `speed_version`. A malformed time, one before 1970
+             *     or more than a year away is a 400 naming `departure_time`.
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
+            /**
              * @description An extension: areas the routes do not enter, a GeoJSON Polygon
              *     or MultiPolygon object (RFC 7946; a position's altitude and
              *     other members such as bbox are ignored). Rings are closed (the
@@ -1588,6 +1613,8 @@ export interface components {
             progress: components["schemas"]["Progress"];
             /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
             bundle?: string;
+            /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
+            speed_version?: string;
         };
         /** @description One row per origin, one column per destination; null where there is no route. */
         Matrix: (number | null)[][];
@@ -1618,6 +1645,8 @@ export interface components {
             routing: "fastest" | "shortest" | "efficient" | "safest";
             /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
             bundle?: string;
+            /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
+            speed_version?: string;
             /** @description The origins as sent. */
             origin_addresses: string[];
             /** @description The destinations as sent. */
@@ -1754,6 +1783,20 @@ export interface components {
             to: components["schemas"]["RouteEnd"];
             steps: components["schemas"]["RouteStep"][];
             geometry: components["schemas"]["RouteLine"];
+            /**
+             * Format: date-time
+             * @description With `departure_time` or `arrival_time`, the departure, local to `from` with its offset.
+             */
+            departure_time?: string;
+            /**
+             * Format: date-time
+             * @description With `departure_time` or `arrival_time`, the arrival (the departure plus the duration), local to `from`.
+             */
+            arrival_time?: string;
+            /** @description With `departure_time` or `arrival_time`, the IANA time zone at `from` the times are read in (UTC where none is known). */
+            time_zone?: string;
+            /** @description With `departure_time` or `arrival_time` on a bundle with speed data, the version of the speed data applied. */
+            speed_version?: string;
             /** @description With `alternatives=N`, up to N other routes between the same snapped points, best first; absent otherwise. */
             alternatives?: {
                 /** @description Seconds. */
@@ -1961,7 +2004,7 @@ export interface components {
                  *         },
                  *         {
                  *           "field": "results",
-                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
+                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, departure_time, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
                  *         }
                  *       ]
                  *     }
@@ -3317,6 +3360,27 @@ export interface operations {
                  *     Shortest2/3 on the same metric (docs/routing.md).
                  */
                 alternatives?: number;
+                /**
+                 * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
+                 *     or `now`, from 1970 on and at most a year from now: the route
+                 *     is computed on the speed data's travel times of the hour of
+                 *     the week it falls in, local to `from` (its time zone, daylight
+                 *     saving time included), for the whole trip (docs/routing.md,
+                 *     "Departure times"). The answer then has `departure_time`,
+                 *     `arrival_time`, `time_zone` and `speed_version`. Not with
+                 *     `arrival_time`; a malformed time, one before 1970 or more than
+                 *     a year away is a 400 naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: string;
+                /**
+                 * @description As `departure_time`, the time to arrive at `to`: the departure
+                 *     is the arrival less the route's duration, on the bucket of the
+                 *     hour it falls in. Not with `departure_time` (a 400 says to give
+                 *     one of them, not both); a malformed time is a 400 naming the
+                 *     parameter.
+                 */
+                arrival_time?: string;
                 /**
                  * @description OSRM's `radiuses`: the snapping radius of `from` and `to` in
                  *     metres, `from;to`, an empty entry for the default (1000 m);
