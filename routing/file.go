@@ -29,8 +29,8 @@ import (
 // hazmat bans; truck.edges and truck.limits: the height, width, length,
 // weight and axle-load limits of the edges that have any). Version 9: the
 // OSM node id of every shape point (shape.osmnode), which segment speed
-// data names road segments by; the
-// edgeLeftHand flag of edge.flags (the road's country keeps left).
+// data names road segments by; the edgeLeftHand flag of edge.flags (the
+// road's country keeps left).
 const formatVersion uint32 = 9
 
 // fileMagic starts every routing graph file.
