@@ -35,9 +35,10 @@ type MatchOptions struct {
 //
 // Answers: 200 {"code": "Ok", ...}; 400 {"code": "InvalidInput",
 // "message", "errors": [{"field", "reason"}]} naming the field and index
-// of a bad input; 400 {"code": "NoSegment"} when no point has a road
-// within its radius, {"code": "NoMatch"} when no two points could be
-// joined; 503 while the bundle loads.
+// of a bad input; 404 {"code": "NoSegment", "message"} when no point has
+// a road within its radius, {"code": "NoMatch"} when no two points could
+// be joined (routev1's status for no road or route); 503 while the
+// bundle loads.
 func RegisterMatch(g *echo.Group, opts MatchOptions) {
 	h := &matchHandler{opts: opts}
 	g.POST("/"+matchInterface+"/match", h.match)
@@ -101,6 +102,12 @@ func badMatch(code, msg string, errs []fieldError) error {
 	return echo.NewHTTPError(http.StatusBadRequest, matchError{Code: code, Message: msg, Errors: errs})
 }
 
+// noMatch is a 404 with OSRM's code: the input is valid, but no road (or
+// route) answers it, as routev1's 404.
+func noMatch(code, msg string) error {
+	return echo.NewHTTPError(http.StatusNotFound, matchError{Code: code, Message: msg})
+}
+
 func (h *matchHandler) match(c echo.Context) error {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
@@ -124,9 +131,9 @@ func (h *matchHandler) match(c echo.Context) error {
 	var te *routing.TraceError
 	switch {
 	case errors.Is(err, routing.ErrNoSegment):
-		return badMatch("NoSegment", "no point of the trace has a road within its radius", nil)
+		return noMatch("NoSegment", "no point of the trace has a road within its radius")
 	case errors.Is(err, routing.ErrNoMatch):
-		return badMatch("NoMatch", "no two points of the trace could be joined by a route", nil)
+		return noMatch("NoMatch", "no two points of the trace could be joined by a route")
 	case errors.As(err, &te):
 		return badMatch("InvalidInput", te.Error(), nil)
 	case err != nil:

@@ -30,12 +30,8 @@ type matchBody struct {
 	Gaps     json.RawMessage `json:"gaps"`
 	Tidy     json.RawMessage `json:"tidy"`
 	// The metric, as routev1's parameters of the same names.
-	Routing       json.RawMessage `json:"routing"`
-	Speeds        json.RawMessage `json:"speeds"`
-	Avoid         json.RawMessage `json:"avoid"`
-	AvoidPolygons json.RawMessage `json:"avoid_polygons"`
-	Profile       json.RawMessage `json:"profile"`
-	Vehicle       json.RawMessage `json:"vehicle"`
+	Routing json.RawMessage `json:"routing"`
+	Profile json.RawMessage `json:"profile"`
 }
 
 // matchPointBody is one point of a trace.
@@ -61,7 +57,7 @@ func parseMatch(body []byte) (matchRequest, *fieldError) {
 	var r matchRequest
 	var b matchBody
 	if err := strictUnmarshal(body, &b); err != nil {
-		return r, &fieldError{Field: "body", Reason: "must be a JSON object with points (and optional radiuses, gaps, tidy, routing, speeds, avoid, avoid_polygons, profile, vehicle): " + err.Error()}
+		return r, &fieldError{Field: "body", Reason: "must be a JSON object with points (and optional radiuses, gaps, tidy, routing, profile): " + err.Error()}
 	}
 	if isAbsent(b.Points) {
 		return r, &fieldError{Field: "points", Reason: "is required: a list of {lon, lat, time, accuracy_m}"}
@@ -177,14 +173,15 @@ func parseRadiuses(raw json.RawMessage, pts []routing.TracePoint) *fieldError {
 	return nil
 }
 
-// parseMatchMetric reads the metric fields, strings with routev1's
-// syntax (avoid_polygons: a GeoJSON object), through routeSpecOf.
+// parseMatchMetric reads the metric fields, routing and profile, strings
+// with routev1's syntax, through routeSpecOf (the default truck's
+// vehicle; speeds, avoid and areas are not taken yet).
 func parseMatchMetric(b matchBody, r *matchRequest) *fieldError {
 	q := url.Values{}
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
-	}{{"routing", b.Routing}, {"speeds", b.Speeds}, {"avoid", b.Avoid}, {"profile", b.Profile}, {"vehicle", b.Vehicle}} {
+	}{{"routing", b.Routing}, {"profile", b.Profile}} {
 		if isAbsent(f.raw) {
 			continue
 		}
@@ -194,15 +191,12 @@ func parseMatchMetric(b matchBody, r *matchRequest) *fieldError {
 		}
 		q.Set(f.name, s)
 	}
-	if !isAbsent(b.AvoidPolygons) {
-		q.Set("avoid_polygons", string(b.AvoidPolygons))
-	}
 	spec, msg := routeSpecOf(q)
 	if msg != "" {
 		field, _, _ := strings.Cut(msg, " ")
 		field = strings.TrimSuffix(field, ":")
 		switch field {
-		case "routing", "speeds", "avoid", "profile", "vehicle", "avoid_polygons":
+		case "routing", "profile":
 		default:
 			field = "routing"
 		}

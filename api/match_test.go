@@ -125,7 +125,8 @@ func TestMatchV1(t *testing.T) {
 }
 
 // TestMatchV1BadInput: every bad input is a 400 naming the field (and
-// index), never a 5xx.
+// index), never a 5xx; a trace with no road near (in the sea) is a 404
+// NoSegment, one whose points cannot be joined a 404 NoMatch.
 func TestMatchV1BadInput(t *testing.T) {
 	srv, key := newMatchServer(t, "roundabout.osm", true)
 	pt := `{"lon": 10.002, "lat": 0.001}`
@@ -151,13 +152,18 @@ func TestMatchV1BadInput(t *testing.T) {
 		{"tidy", `{"points": [` + pt + `,` + pt + `], "tidy": -1}`, "InvalidInput", "tidy"},
 		{"profile", `{"points": [` + pt + `,` + pt + `], "profile": "boat"}`, "InvalidInput", "profile"},
 		{"routing", `{"points": [` + pt + `,` + pt + `], "routing": 3}`, "InvalidInput", "routing"},
+		{"speeds not taken", `{"points": [` + pt + `,` + pt + `], "speeds": "Motorway:80"}`, "InvalidInput", "body"},
 		{"sea", `{"points": [{"lon": 11, "lat": 1}, {"lon": 11.001, "lat": 1}]}`, "NoSegment", ""},
 		{"no road near the second", `{"points": [` + pt + `, {"lon": 11, "lat": 1}]}`, "NoMatch", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, body := postMatch(srv, key, tc.body)
 			var e matchError
-			if err := json.Unmarshal([]byte(body), &e); err != nil || code != 400 {
+			want := 400
+			if tc.code != "InvalidInput" {
+				want = 404
+			}
+			if err := json.Unmarshal([]byte(body), &e); err != nil || code != want {
 				t.Fatalf("%d %s", code, body)
 			}
 			if e.Code != tc.code || e.Message == "" {
@@ -177,9 +183,9 @@ func FuzzParseMatch(f *testing.F) {
 	for _, s := range []string{
 		`{"points": ` + roundaboutTrace + `}`,
 		`{"points": [{"lon": 1, "lat": 2}, {"lon": 1, "lat": 2.001, "accuracy_m": 20}], "radiuses": [null, 30], "gaps": "ignore", "tidy": true}`,
-		`{"points": [{"lon": 1, "lat": 2, "time": 0}, {"lon": 1, "lat": 2, "time": "1970-01-01T00:00:01Z"}], "tidy": 15, "profile": "truck", "vehicle": "height_m:4"}`,
+		`{"points": [{"lon": 1, "lat": 2, "time": 0}, {"lon": 1, "lat": 2, "time": "1970-01-01T00:00:01Z"}], "tidy": 15, "profile": "truck", "routing": "shortest"}`,
 		`{"points": [{"lon": 1e400, "lat": 2}]}`,
-		`{"points": null, "avoid_polygons": {"type": "Polygon", "coordinates": []}}`,
+		`{"points": null, "profile": 5}`,
 		`[]`, `{"points": [{}, {}]}`, `{"points": [{"lon": 1, "lat": 2}, {"lon": 1, "lat": 2}], "radiuses": [1e309, -0]}`,
 	} {
 		f.Add([]byte(s))

@@ -163,6 +163,7 @@ var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /routev1/route", "query vehicle", "is out of range (0, ", "is out of range"},
 	{"GET /routev1/route", "query profile", "is not in this bundle", "else a 400 names the build flag"},
 	{"POST /tdmv1/order", "body profile", "is not in this bundle", "else a 400 on `profile` names the build flag"},
+	{"POST /matchv1/match", "body profile", "is not in this bundle", "else a 400 on `profile` names the build flag"},
 }
 
 // oaSkipped are operations whose inputs cannot be probed alone, and why.
