@@ -307,14 +307,17 @@ func (mt *matcher) result(ctx context.Context) (*MatchResult, error) {
 				mg.Legs = append(mg.Legs, leg)
 				mg.DurationS += leg.DurationS
 				mg.DistanceM += leg.DistanceM
-				for k, p := range rt.Geometry {
-					if k == 0 && len(mg.Geometry) > 0 && mg.Geometry[len(mg.Geometry)-1] == p {
+				for _, p := range rt.Geometry {
+					if len(mg.Geometry) > 0 && mg.Geometry[len(mg.Geometry)-1] == p {
 						continue
 					}
 					mg.Geometry = append(mg.Geometry, p)
 				}
 			}
 			prev = s
+		}
+		if len(mg.Geometry) == 1 {
+			mg.Geometry = append(mg.Geometry, mg.Geometry[0]) // a vehicle that did not move: a LineString has two points
 		}
 		res.Matchings = append(res.Matchings, mg)
 	}
