@@ -269,3 +269,26 @@ func TestCheckTrace(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchMetrics: a trace matched on the shortest metric (CH) and on a
+// truck (a customized CCH metric) is one matching on the roads of the
+// route it was made from.
+func TestMatchMetrics(t *testing.T) {
+	g := testGraph(t, "delaware")
+	truck := Fastest
+	truck.SetProfile(ProfileTruck)
+	rng := rand.New(rand.NewSource(17))
+	for _, r := range testRoutes(t, g, Fastest, 2, 29, 4000, 15000) {
+		pts, _ := traceOf(r, 10, 10, rng)
+		for _, m := range []Metric{Shortest, truck} {
+			res, err := g.Match(context.Background(), m, pts, MatchOptions{})
+			if err != nil {
+				t.Fatalf("%v: %v", m, err)
+			}
+			checkMatchShape(t, pts, res)
+			if a := agreement(r, res.Matchings...); len(res.Matchings) != 1 || a < 0.9 {
+				t.Errorf("%v: %d matchings, agreement %.3f with the route, want 1 and >= 0.9", m, len(res.Matchings), a)
+			}
+		}
+	}
+}
