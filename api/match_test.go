@@ -20,7 +20,7 @@ import (
 
 // newMatchServer serves matchv1 on the graph of routing/testdata's
 // fixture (nil while not loaded) and returns it with a key.
-func newMatchServer(t *testing.T, fixture string, loaded bool) (*Server, string) {
+func newMatchServer(t testing.TB, fixture string, loaded bool) (*Server, string) {
 	t.Helper()
 	g := routingtest.Graph(t, fixture)
 	rd := redistest.New(t)
