@@ -30,8 +30,12 @@ type matchBody struct {
 	Gaps     json.RawMessage `json:"gaps"`
 	Tidy     json.RawMessage `json:"tidy"`
 	// The metric, as routev1's parameters of the same names.
-	Routing json.RawMessage `json:"routing"`
-	Profile json.RawMessage `json:"profile"`
+	Routing       json.RawMessage `json:"routing"`
+	Speeds        json.RawMessage `json:"speeds"`
+	Avoid         json.RawMessage `json:"avoid"`
+	AvoidPolygons json.RawMessage `json:"avoid_polygons"`
+	Profile       json.RawMessage `json:"profile"`
+	Vehicle       json.RawMessage `json:"vehicle"`
 }
 
 // matchPointBody is one point of a trace.
@@ -57,7 +61,7 @@ func parseMatch(body []byte) (matchRequest, *fieldError) {
 	var r matchRequest
 	var b matchBody
 	if err := strictUnmarshal(body, &b); err != nil {
-		return r, &fieldError{Field: "body", Reason: "must be a JSON object with points (and optional radiuses, gaps, tidy, routing, profile): " + err.Error()}
+		return r, &fieldError{Field: "body", Reason: "must be a JSON object with points (and optional radiuses, gaps, tidy, routing, speeds, avoid, avoid_polygons, profile, vehicle): " + err.Error()}
 	}
 	if isAbsent(b.Points) {
 		return r, &fieldError{Field: "points", Reason: "is required: a list of {lon, lat, time, accuracy_m}"}
@@ -173,15 +177,14 @@ func parseRadiuses(raw json.RawMessage, pts []routing.TracePoint) *fieldError {
 	return nil
 }
 
-// parseMatchMetric reads the metric fields, routing and profile, strings
-// with routev1's syntax, through routeSpecOf (the default truck's
-// vehicle; speeds, avoid and areas are not taken yet).
+// parseMatchMetric reads the metric fields, strings with routev1's
+// syntax (avoid_polygons: a GeoJSON object), through routeSpecOf.
 func parseMatchMetric(b matchBody, r *matchRequest) *fieldError {
 	q := url.Values{}
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
-	}{{"routing", b.Routing}, {"profile", b.Profile}} {
+	}{{"routing", b.Routing}, {"speeds", b.Speeds}, {"avoid", b.Avoid}, {"profile", b.Profile}, {"vehicle", b.Vehicle}} {
 		if isAbsent(f.raw) {
 			continue
 		}
@@ -191,14 +194,17 @@ func parseMatchMetric(b matchBody, r *matchRequest) *fieldError {
 		}
 		q.Set(f.name, s)
 	}
+	if !isAbsent(b.AvoidPolygons) {
+		q.Set("avoid_polygons", string(b.AvoidPolygons))
+	}
 	spec, msg := routeSpecOf(q)
 	if msg != "" {
-		field, _, _ := strings.Cut(msg, " ")
-		field = strings.TrimSuffix(field, ":")
-		switch field {
-		case "routing", "profile":
-		default:
-			field = "routing"
+		field := "routing"
+		for _, name := range []string{"avoid_polygons", "speeds", "avoid", "profile", "vehicle"} {
+			if strings.HasPrefix(msg, name) {
+				field = name
+				break
+			}
 		}
 		return &fieldError{Field: field, Reason: msg}
 	}

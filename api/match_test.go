@@ -115,6 +115,17 @@ func TestMatchV1(t *testing.T) {
 		t.Errorf("a fix off the roads: %s", body)
 	}
 
+	// Every road at 50 km/h: 379.644 m take 27.334 s, plus the 0.280 s of
+	// turns (routev1's figures on this fixture).
+	code, body = postMatch(srv, key, `{"points": `+roundaboutTrace+`, "speeds": "OtherRoadCity:50", "profile": "truck", "vehicle": "height_m:4", "avoid": "toll"}`)
+	a = matchAnswer{}
+	if err := json.Unmarshal([]byte(body), &a); err != nil || code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	if len(a.Matchings) != 1 || math.Abs(a.Matchings[0].DurationS-27.6) > 0.15 {
+		t.Errorf("speeds OtherRoadCity:50: %s, want 27.6 s", body)
+	}
+
 	if code, body := postMatch(srv, "", `{"points": `+roundaboutTrace+`}`); code != 403 || strings.TrimSpace(body) != `{"message":"Forbidden"}` {
 		t.Errorf("no key: %d %s", code, body)
 	}
@@ -152,7 +163,11 @@ func TestMatchV1BadInput(t *testing.T) {
 		{"tidy", `{"points": [` + pt + `,` + pt + `], "tidy": -1}`, "InvalidInput", "tidy"},
 		{"profile", `{"points": [` + pt + `,` + pt + `], "profile": "boat"}`, "InvalidInput", "profile"},
 		{"routing", `{"points": [` + pt + `,` + pt + `], "routing": 3}`, "InvalidInput", "routing"},
-		{"speeds not taken", `{"points": [` + pt + `,` + pt + `], "speeds": "Motorway:80"}`, "InvalidInput", "body"},
+		{"speeds", `{"points": [` + pt + `,` + pt + `], "speeds": "Motorway:900"}`, "InvalidInput", "speeds"},
+		{"avoid", `{"points": [` + pt + `,` + pt + `], "avoid": "tolls"}`, "InvalidInput", "avoid"},
+		{"vehicle without truck", `{"points": [` + pt + `,` + pt + `], "vehicle": "height_m:4"}`, "InvalidInput", "vehicle"},
+		{"vehicle out of range", `{"points": [` + pt + `,` + pt + `], "profile": "truck", "vehicle": "height_m:12"}`, "InvalidInput", "vehicle"},
+		{"avoid_polygons", `{"points": [` + pt + `,` + pt + `], "avoid_polygons": {"type": "Point", "coordinates": [0, 0]}}`, "InvalidInput", "avoid_polygons"},
 		{"sea", `{"points": [{"lon": 11, "lat": 1}, {"lon": 11.001, "lat": 1}]}`, "NoSegment", ""},
 		{"no road near the second", `{"points": [` + pt + `, {"lon": 11, "lat": 1}]}`, "NoMatch", ""},
 	} {
@@ -186,6 +201,7 @@ func FuzzParseMatch(f *testing.F) {
 		`{"points": [{"lon": 1, "lat": 2, "time": 0}, {"lon": 1, "lat": 2, "time": "1970-01-01T00:00:01Z"}], "tidy": 15, "profile": "truck", "routing": "shortest"}`,
 		`{"points": [{"lon": 1e400, "lat": 2}]}`,
 		`{"points": null, "profile": 5}`,
+		`{"points": [{"lon": 1, "lat": 2}, {"lon": 1, "lat": 2.01}], "profile": "truck", "vehicle": "height_m:4.5", "speeds": "Motorway:80", "avoid": "toll", "avoid_polygons": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}}`,
 		`[]`, `{"points": [{}, {}]}`, `{"points": [{"lon": 1, "lat": 2}, {"lon": 1, "lat": 2}], "radiuses": [1e309, -0]}`,
 	} {
 		f.Add([]byte(s))

@@ -2776,6 +2776,16 @@ type KeysStripeWebhookJSONBody map[string]interface{}
 
 // MatchJSONBody defines parameters for Match.
 type MatchJSONBody struct {
+	// Avoid Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
+	//
+	// Example: toll,ferry
+	Avoid *string `json:"avoid,omitempty"`
+
+	// AvoidPolygons Areas the route does not enter, as routev1's `avoid_polygons`, a GeoJSON Polygon or MultiPolygon object (not a string); anything else is a 400 (`avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object`).
+	//
+	// Example: {"coordinates":[[[-75.66,39.547],[-75.653,39.547],[-75.653,39.554],[-75.66,39.554],[-75.66,39.547]]],"type":"Polygon"}
+	AvoidPolygons *map[string]interface{} `json:"avoid_polygons,omitempty"`
+
 	// Gaps split starts a new matching after a time gap longer than the larger of 60 s and ten times the trace's median interval; ignore does not.
 	Gaps *MatchJSONBodyGaps `json:"gaps,omitempty"`
 
@@ -2790,7 +2800,7 @@ type MatchJSONBody struct {
 	// else max(50 m, 4 x accuracy).
 	Points []TracePoint `json:"points"`
 
-	// Profile The road graph matched on, as routev1's `profile` (truck with the default vehicle); a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
+	// Profile The road graph matched on, as routev1's `profile` (truck on the car graph, with `vehicle`); a `vehicle` with any profile but truck is a 400; a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
 	Profile *MatchJSONBodyProfile `json:"profile,omitempty"`
 
 	// Radiuses One entry per point (as long as `points`), null for the default, else the point's search radius in metres, above 0 and at most 10000.
@@ -2801,8 +2811,18 @@ type MatchJSONBody struct {
 	// Routing The metric whose routes join the points, as routev1's `routing`.
 	Routing *MatchJSONBodyRouting `json:"routing,omitempty"`
 
+	// Speeds Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250; a bad one is a 400 naming it).
+	//
+	// Example: Motorway:80,LocalRoadCity:20
+	Speeds *string `json:"speeds,omitempty"`
+
 	// Tidy Drops every point closer than this many metres to the last point kept (its tracepoint is null); the server also reads `true` (10 m) and `false` (0, the default).
 	Tidy *float64 `json:"tidy,omitempty"`
+
+	// Vehicle With `profile` truck only (else a 400, `vehicle is only for profile=truck`), the truck's dimensions as routev1's `vehicle` (`height_m:4.5,weight_t:40,hazmat:true`); a value out of its field's range is out of range, a 400 naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+	//
+	// Example: height_m:4.5,weight_t:40,hazmat:true
+	Vehicle *string `json:"vehicle,omitempty"`
 }
 
 // MatchJSONBodyGaps defines parameters for Match.

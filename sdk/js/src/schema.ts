@@ -3607,7 +3607,8 @@ export interface operations {
                  *       "gaps": "split",
                  *       "tidy": 0,
                  *       "routing": "fastest",
-                 *       "profile": "car"
+                 *       "profile": "truck",
+                 *       "vehicle": "height_m:4.5,weight_t:40,hazmat:true"
                  *     }
                  */
                 "application/json": {
@@ -3647,11 +3648,57 @@ export interface operations {
                      */
                     routing?: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
                     /**
-                     * @description The road graph matched on, as routev1's `profile` (truck with the default vehicle); a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
+                     * @description The road graph matched on, as routev1's `profile` (truck on the car graph, with `vehicle`); a `vehicle` with any profile but truck is a 400; a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
                      * @default car
                      * @enum {string}
                      */
                     profile?: "car" | "truck" | "bicycle" | "foot";
+                    /**
+                     * @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250; a bad one is a 400 naming it).
+                     * @example Motorway:80,LocalRoadCity:20
+                     */
+                    speeds?: string;
+                    /**
+                     * @description Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
+                     * @example toll,ferry
+                     */
+                    avoid?: string;
+                    /**
+                     * @description With `profile` truck only (else a 400, `vehicle is only for profile=truck`), the truck's dimensions as routev1's `vehicle` (`height_m:4.5,weight_t:40,hazmat:true`); a value out of its field's range is out of range, a 400 naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+                     * @example height_m:4.5,weight_t:40,hazmat:true
+                     */
+                    vehicle?: string;
+                    /**
+                     * @description Areas the route does not enter, as routev1's `avoid_polygons`, a GeoJSON Polygon or MultiPolygon object (not a string); anything else is a 400 (`avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object`).
+                     * @example {
+                     *       "type": "Polygon",
+                     *       "coordinates": [
+                     *         [
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ]
+                     *         ]
+                     *       ]
+                     *     }
+                     */
+                    avoid_polygons?: Record<string, never>;
                 };
             };
         };
