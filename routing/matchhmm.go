@@ -92,9 +92,11 @@ func (mt *matcher) candidates() error {
 // a new matching where the trace breaks: at a time gap longer than o.GapS
 // (unless o.IgnoreGaps), or where no candidate of a point can be reached
 // from the previous point's. A point that cannot be reached is first
-// passed over as an outlier (unmatched); after maxSkipped of them in a
-// row, the matching ends before the first and a new one starts there.
-// Matchings of one point are dropped.
+// joined to the point before the previous one (the previous one is then
+// the outlier, unmatched), else passed over as an outlier itself
+// (unmatched); after maxSkipped of them in a row, the matching ends
+// before the first and a new one starts there. Matchings of one point
+// are dropped.
 func (mt *matcher) viterbi(ctx context.Context) error {
 	var cur []hmmStep
 	var skipped []int // positions in kept passed over since the last step
@@ -138,6 +140,17 @@ func (mt *matcher) viterbi(ctx context.Context) error {
 			cur = append(cur, st)
 			skipped = nil
 			continue
+		}
+		if len(cur) >= 3 && len(skipped) == 0 {
+			// The point before may be the outlier: join this one to the
+			// one before that, leaving it unmatched.
+			if st, ok, err = mt.transition(ctx, cur[len(cur)-2], i); err != nil {
+				return err
+			}
+			if ok {
+				cur = append(cur[:len(cur)-1], st)
+				continue
+			}
 		}
 		skipped = append(skipped, k)
 		if len(skipped) > maxSkipped {
