@@ -453,13 +453,13 @@ func (e GeocodeResultGeometryLocationType) Valid() bool {
 
 // Defines values for HealthStatus.
 const (
-	Ok HealthStatus = "ok"
+	HealthStatusOk HealthStatus = "ok"
 )
 
 // Valid indicates whether the value is a known member of the HealthStatus enum.
 func (e HealthStatus) Valid() bool {
 	switch e {
-	case Ok:
+	case HealthStatusOk:
 		return true
 	default:
 		return false
@@ -502,6 +502,42 @@ func (e JobStatusStatus) Valid() bool {
 	case JobStatusStatusProcessing:
 		return true
 	case JobStatusStatusQueued:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchAnswerCode.
+const (
+	MatchAnswerCodeOk MatchAnswerCode = "Ok"
+)
+
+// Valid indicates whether the value is a known member of the MatchAnswerCode enum.
+func (e MatchAnswerCode) Valid() bool {
+	switch e {
+	case MatchAnswerCodeOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchErrorCode.
+const (
+	InvalidInput MatchErrorCode = "InvalidInput"
+	NoMatch      MatchErrorCode = "NoMatch"
+	NoSegment    MatchErrorCode = "NoSegment"
+)
+
+// Valid indicates whether the value is a known member of the MatchErrorCode enum.
+func (e MatchErrorCode) Valid() bool {
+	switch e {
+	case InvalidInput:
+		return true
+	case NoMatch:
+		return true
+	case NoSegment:
 		return true
 	default:
 		return false
@@ -1105,6 +1141,75 @@ func (e KeysUsageParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for MatchJSONBodyGaps.
+const (
+	Ignore MatchJSONBodyGaps = "ignore"
+	Split  MatchJSONBodyGaps = "split"
+)
+
+// Valid indicates whether the value is a known member of the MatchJSONBodyGaps enum.
+func (e MatchJSONBodyGaps) Valid() bool {
+	switch e {
+	case Ignore:
+		return true
+	case Split:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchJSONBodyProfile.
+const (
+	MatchJSONBodyProfileBicycle MatchJSONBodyProfile = "bicycle"
+	MatchJSONBodyProfileCar     MatchJSONBodyProfile = "car"
+	MatchJSONBodyProfileFoot    MatchJSONBodyProfile = "foot"
+	MatchJSONBodyProfileTruck   MatchJSONBodyProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the MatchJSONBodyProfile enum.
+func (e MatchJSONBodyProfile) Valid() bool {
+	switch e {
+	case MatchJSONBodyProfileBicycle:
+		return true
+	case MatchJSONBodyProfileCar:
+		return true
+	case MatchJSONBodyProfileFoot:
+		return true
+	case MatchJSONBodyProfileTruck:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchJSONBodyRouting.
+const (
+	MatchJSONBodyRoutingEfficient     MatchJSONBodyRouting = "efficient"
+	MatchJSONBodyRoutingFastest       MatchJSONBodyRouting = "fastest"
+	MatchJSONBodyRoutingMostEfficient MatchJSONBodyRouting = "most_efficient"
+	MatchJSONBodyRoutingSafest        MatchJSONBodyRouting = "safest"
+	MatchJSONBodyRoutingShortest      MatchJSONBodyRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the MatchJSONBodyRouting enum.
+func (e MatchJSONBodyRouting) Valid() bool {
+	switch e {
+	case MatchJSONBodyRoutingEfficient:
+		return true
+	case MatchJSONBodyRoutingFastest:
+		return true
+	case MatchJSONBodyRoutingMostEfficient:
+		return true
+	case MatchJSONBodyRoutingSafest:
+		return true
+	case MatchJSONBodyRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RouteParamsRouting.
 const (
 	RouteParamsRoutingEfficient     RouteParamsRouting = "efficient"
@@ -1669,6 +1774,70 @@ type LocalArea struct {
 //
 // Example: -75.55,39.74
 type LonLat = string
+
+// MatchAnswer defines model for MatchAnswer.
+type MatchAnswer struct {
+	Code MatchAnswerCode `json:"code"`
+
+	// Matchings The matched stretches of the trace, in trace order.
+	Matchings []Matching `json:"matchings"`
+
+	// Tracepoints One per input point, null where it was not matched.
+	Tracepoints []*Tracepoint `json:"tracepoints"`
+}
+
+// MatchAnswerCode defines model for MatchAnswer.Code.
+type MatchAnswerCode string
+
+// MatchError The body of a matchv1 error (beyond the common ones).
+type MatchError struct {
+	Code    MatchErrorCode `json:"code"`
+	Errors  *[]FieldError  `json:"errors,omitempty"`
+	Message string         `json:"message"`
+}
+
+// MatchErrorCode defines model for MatchError.Code.
+type MatchErrorCode string
+
+// MatchLeg defines model for MatchLeg.
+type MatchLeg struct {
+	// Distance Metres
+	Distance float64 `json:"distance"`
+
+	// Duration Seconds
+	Duration float64 `json:"duration"`
+
+	// Roads The roads driven, in order, a stretch per road.
+	Roads []struct {
+		// Distance Metres
+		Distance float64 `json:"distance"`
+
+		// Name The road's name
+		Name string `json:"name"`
+
+		// Ref Its route numbers
+		Ref *string `json:"ref,omitempty"`
+	} `json:"roads"`
+
+	// Summary The names of its (up to) two longest named roads, longest first, as OSRM's summary.
+	Summary string `json:"summary"`
+}
+
+// Matching defines model for Matching.
+type Matching struct {
+	// Confidence The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close).
+	Confidence float64 `json:"confidence"`
+
+	// Distance Metres
+	Distance float64 `json:"distance"`
+
+	// Duration Seconds
+	Duration float64   `json:"duration"`
+	Geometry RouteLine `json:"geometry"`
+
+	// Legs The routes between consecutive matched points (one fewer than its points).
+	Legs []MatchLeg `json:"legs"`
+}
 
 // Matrix One row per origin, one column per destination; null where there is no route.
 type Matrix = [][]*int
@@ -2235,6 +2404,53 @@ type TimeZoneResponse struct {
 	TimeZone  TimeZone  `json:"time_zone"`
 }
 
+// TracePoint defines model for TracePoint.
+type TracePoint struct {
+	// AccuracyM The standard deviation of the point's position error in metres (default 10).
+	AccuracyM *float64 `json:"accuracy_m,omitempty"`
+
+	// Lat Latitude in decimal degrees.
+	Lat float64 `json:"lat"`
+
+	// Lon Longitude in decimal degrees.
+	Lon float64 `json:"lon"`
+
+	// Time When the point was taken, an RFC 3339 time or Unix seconds (fractions allowed); not before any time given before it.
+	Time *TracePoint_Time `json:"time,omitempty"`
+}
+
+// TracePointTime0 defines model for TracePoint.Time.0.
+type TracePointTime0 = time.Time
+
+// TracePointTime1 defines model for TracePoint.Time.1.
+type TracePointTime1 = float64
+
+// TracePoint_Time When the point was taken, an RFC 3339 time or Unix seconds (fractions allowed); not before any time given before it.
+type TracePoint_Time struct {
+	union json.RawMessage
+}
+
+// Tracepoint defines model for Tracepoint.
+type Tracepoint struct {
+	// AlternativesCount How many other candidate roads it had.
+	AlternativesCount int `json:"alternatives_count"`
+
+	// Distance Metres from the input point to its location.
+	Distance float64 `json:"distance"`
+
+	// Location [longitude, latitude]
+	Location Position `json:"location"`
+
+	// MatchingsIndex Its matching.
+	MatchingsIndex int `json:"matchings_index"`
+
+	// Name The road it was matched to.
+	Name string `json:"name"`
+
+	// WaypointIndex Its index among the matching's matched points.
+	WaypointIndex int `json:"waypoint_index"`
+}
+
 // TrialIssued defines model for TrialIssued.
 type TrialIssued struct {
 	// ApiKey The key, shown only now (only its hash is stored).
@@ -2634,6 +2850,66 @@ type KeysUsageParamsFormat string
 // KeysStripeWebhookJSONBody defines parameters for KeysStripeWebhook.
 type KeysStripeWebhookJSONBody map[string]interface{}
 
+// MatchJSONBody defines parameters for Match.
+type MatchJSONBody struct {
+	// Avoid Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
+	//
+	// Example: toll,ferry
+	Avoid *string `json:"avoid,omitempty"`
+
+	// AvoidPolygons Areas the route does not enter, as routev1's `avoid_polygons`, a GeoJSON Polygon or MultiPolygon object (not a string); anything else is a 400 (`avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object`).
+	//
+	// Example: {"coordinates":[[[-75.66,39.547],[-75.653,39.547],[-75.653,39.554],[-75.66,39.554],[-75.66,39.547]]],"type":"Polygon"}
+	AvoidPolygons *map[string]interface{} `json:"avoid_polygons,omitempty"`
+
+	// Gaps split starts a new matching after a time gap longer than the larger of 60 s and ten times the trace's median interval; ignore does not.
+	Gaps *MatchJSONBodyGaps `json:"gaps,omitempty"`
+
+	// Points The trace, in time order: each point's `lon` and `lat`
+	// (numbers, decimal degrees; a missing or non-numeric
+	// one is a 400 naming `points[i].lon`), optional `time`
+	// (RFC 3339 or Unix seconds; the times given must not
+	// decrease, else a 400 naming `points[i].time`) and
+	// optional `accuracy_m` (the standard deviation of its
+	// position error, 0 to 10000 m; default 10 m). A point's
+	// candidate roads lie within its radius: `radiuses[i]`,
+	// else max(50 m, 4 x accuracy).
+	Points []TracePoint `json:"points"`
+
+	// Profile The road graph matched on, as routev1's `profile` (truck on the car graph, with `vehicle`); a `vehicle` with any profile but truck is a 400; a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
+	Profile *MatchJSONBodyProfile `json:"profile,omitempty"`
+
+	// Radiuses One entry per point (as long as `points`), null for the default, else the point's search radius in metres, above 0 and at most 10000.
+	//
+	// Example: [null,60,null]
+	Radiuses *[]*float64 `json:"radiuses,omitempty"`
+
+	// Routing The metric whose routes join the points, as routev1's `routing`.
+	Routing *MatchJSONBodyRouting `json:"routing,omitempty"`
+
+	// Speeds Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250; a bad one is a 400 naming it).
+	//
+	// Example: Motorway:80,LocalRoadCity:20
+	Speeds *string `json:"speeds,omitempty"`
+
+	// Tidy Drops every point closer than this many metres to the last point kept (its tracepoint is null); the server also reads `true` (10 m) and `false` (0, the default).
+	Tidy *float64 `json:"tidy,omitempty"`
+
+	// Vehicle With `profile` truck only (else a 400, `vehicle is only for profile=truck`), the truck's dimensions as routev1's `vehicle` (`height_m:4.5,weight_t:40,hazmat:true`); a value out of its field's range is out of range, a 400 naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+	//
+	// Example: height_m:4.5,weight_t:40,hazmat:true
+	Vehicle *string `json:"vehicle,omitempty"`
+}
+
+// MatchJSONBodyGaps defines parameters for Match.
+type MatchJSONBodyGaps string
+
+// MatchJSONBodyProfile defines parameters for Match.
+type MatchJSONBodyProfile string
+
+// MatchJSONBodyRouting defines parameters for Match.
+type MatchJSONBodyRouting string
+
 // PricingPageParams defines parameters for PricingPage.
 type PricingPageParams struct {
 	// Checkout `success` or `cancelled`, as the payment provider returns; the
@@ -2795,6 +3071,9 @@ type KeysTrialJSONRequestBody = TrialRequest
 // KeysStripeWebhookJSONRequestBody defines body for KeysStripeWebhook for application/json ContentType.
 type KeysStripeWebhookJSONRequestBody KeysStripeWebhookJSONBody
 
+// MatchJSONRequestBody defines body for Match for application/json ContentType.
+type MatchJSONRequestBody MatchJSONBody
+
 // TdmCancelJSONRequestBody defines body for TdmCancel for application/json ContentType.
 type TdmCancelJSONRequestBody = JobRequest
 
@@ -2862,6 +3141,68 @@ func (t TDMOrder_AvoidPolygons) MarshalJSON() ([]byte, error) {
 }
 
 func (t *TDMOrder_AvoidPolygons) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsTracePointTime0 returns the union data inside the TracePoint_Time as a TracePointTime0
+func (t TracePoint_Time) AsTracePointTime0() (TracePointTime0, error) {
+	var body TracePointTime0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTracePointTime0 overwrites any union data inside the TracePoint_Time as the provided TracePointTime0
+func (t *TracePoint_Time) FromTracePointTime0(v TracePointTime0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTracePointTime0 performs a merge with any union data inside the TracePoint_Time, using the provided TracePointTime0
+func (t *TracePoint_Time) MergeTracePointTime0(v TracePointTime0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTracePointTime1 returns the union data inside the TracePoint_Time as a TracePointTime1
+func (t TracePoint_Time) AsTracePointTime1() (TracePointTime1, error) {
+	var body TracePointTime1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTracePointTime1 overwrites any union data inside the TracePoint_Time as the provided TracePointTime1
+func (t *TracePoint_Time) FromTracePointTime1(v TracePointTime1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTracePointTime1 performs a merge with any union data inside the TracePoint_Time, using the provided TracePointTime1
+func (t *TracePoint_Time) MergeTracePointTime1(v TracePointTime1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t TracePoint_Time) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *TracePoint_Time) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3486,6 +3827,50 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MatchWithBody Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	MatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Match Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	Match(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document
 	//
@@ -4175,6 +4560,70 @@ func (c *Client) KeysStripeWebhookWithBody(ctx context.Context, contentType stri
 // Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewKeysStripeWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MatchWithBody Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *Client) MatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Match Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *Client) Match(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMatchRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5470,6 +5919,46 @@ func NewKeysStripeWebhookRequestWithBody(server string, contentType string, body
 	return req, nil
 }
 
+// NewMatchRequest calls the generic Match builder with application/json body
+func NewMatchRequest(server string, body MatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewMatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewMatchRequestWithBody constructs an http.Request for the Match method, with any body, and a specified content type
+func NewMatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/matchv1/match")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetOpenAPIRequest constructs an http.Request for the GetOpenAPI method
 func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	var err error
@@ -6539,6 +7028,50 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhookWithResponse(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*KeysStripeWebhookReply, error)
+
+	// MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	MatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MatchReply, error)
+
+	// MatchWithResponse Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	MatchWithResponse(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*MatchReply, error)
 
 	// GetOpenAPIWithResponse This document
 	//
@@ -7959,6 +8492,103 @@ func (r KeysStripeWebhookReply) ContentType() string {
 	return ""
 }
 
+// MatchReply429Headers the declared response headers of an HTTP 429 response for Match
+type MatchReply429Headers struct {
+	RetryAfter *int
+}
+
+type MatchReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MatchAnswer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *MatchError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *MatchError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *MatchReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r MatchReply) GetJSON200() *MatchAnswer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r MatchReply) GetJSON400() *MatchError {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r MatchReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r MatchReply) GetJSON404() *MatchError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r MatchReply) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r MatchReply) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r MatchReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r MatchReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r MatchReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MatchReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MatchReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MatchReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetOpenAPIReply struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9297,6 +9927,62 @@ func (c *ClientWithResponses) KeysStripeWebhookWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseKeysStripeWebhookReply(rsp)
+}
+
+// MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *ClientWithResponses) MatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MatchReply, error) {
+	rsp, err := c.MatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMatchReply(rsp)
+}
+
+// MatchWithResponse Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *ClientWithResponses) MatchWithResponse(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*MatchReply, error) {
+	rsp, err := c.Match(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMatchReply(rsp)
 }
 
 // GetOpenAPIWithResponse This document
@@ -10676,6 +11362,94 @@ func ParseKeysStripeWebhookReply(rsp *http.Response) (*KeysStripeWebhookReply, e
 		}
 		response.JSON503 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseMatchReply parses an HTTP response from a MatchWithResponse call
+func ParseMatchReply(rsp *http.Response) (*MatchReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MatchReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MatchAnswer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest MatchError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest MatchError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers MatchReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -546,6 +546,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/matchv1/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a GPS trace to the roads (map matching)
+         * @description The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+         *     model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+         *     trace_route) on the profile's road graph. Each point's candidates
+         *     are the roads within its radius; the most likely sequence is the
+         *     one whose road distances between consecutive points best agree
+         *     with the straight-line distances. The trace is split into several
+         *     matchings where it must be: a time gap (`gaps`), or a jump no
+         *     road explains in the time between two points. The answer has
+         *     OSRM's match shape: `matchings` (distance, duration, GeoJSON
+         *     geometry, confidence, legs with their roads) and `tracepoints`,
+         *     one per input point, null where the point was not matched (no road
+         *     within its radius, an outlier, tidied away, or alone between two
+         *     breaks). Up to 5,000 points (and the 1 MiB body limit). See
+         *     docs/matching.md.
+         */
+        post: operations["match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tilesv1/token": {
         parameters: {
             query?: never;
@@ -1836,6 +1869,72 @@ export interface components {
             snapped: components["schemas"]["Position"];
             /** @description How far the point was moved to the road */
             moved_m: number;
+        };
+        TracePoint: {
+            /** @description Longitude in decimal degrees. */
+            lon: number;
+            /** @description Latitude in decimal degrees. */
+            lat: number;
+            /** @description When the point was taken, an RFC 3339 time or Unix seconds (fractions allowed); not before any time given before it. */
+            time?: string | number;
+            /** @description The standard deviation of the point's position error in metres (default 10). */
+            accuracy_m?: number;
+        };
+        MatchAnswer: {
+            /** @enum {string} */
+            code: "Ok";
+            /** @description The matched stretches of the trace, in trace order. */
+            matchings: components["schemas"]["Matching"][];
+            /** @description One per input point, null where it was not matched. */
+            tracepoints: (components["schemas"]["Tracepoint"] | null)[];
+        };
+        Matching: {
+            /** @description The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close). */
+            confidence: number;
+            /** @description Metres */
+            distance: number;
+            /** @description Seconds */
+            duration: number;
+            geometry: components["schemas"]["RouteLine"];
+            /** @description The routes between consecutive matched points (one fewer than its points). */
+            legs: components["schemas"]["MatchLeg"][];
+        };
+        MatchLeg: {
+            /** @description Metres */
+            distance: number;
+            /** @description Seconds */
+            duration: number;
+            /** @description The names of its (up to) two longest named roads, longest first, as OSRM's summary. */
+            summary: string;
+            /** @description The roads driven, in order, a stretch per road. */
+            roads: {
+                /** @description The road's name */
+                name: string;
+                /** @description Its route numbers */
+                ref?: string;
+                /** @description Metres */
+                distance: number;
+            }[];
+        };
+        Tracepoint: {
+            location: components["schemas"]["Position"];
+            /** @description The road it was matched to. */
+            name: string;
+            /** @description Metres from the input point to its location. */
+            distance: number;
+            /** @description Its matching. */
+            matchings_index: number;
+            /** @description Its index among the matching's matched points. */
+            waypoint_index: number;
+            /** @description How many other candidate roads it had. */
+            alternatives_count: number;
+        };
+        /** @description The body of a matchv1 error (beyond the common ones). */
+        MatchError: {
+            /** @enum {string} */
+            code: "InvalidInput" | "NoSegment" | "NoMatch";
+            message: string;
+            errors?: components["schemas"]["FieldError"][];
         };
     };
     responses: {
@@ -3545,6 +3644,273 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    match: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": [
+                 *         {
+                 *           "lon": -75.5501,
+                 *           "lat": 39.7391,
+                 *           "time": "2026-05-01T08:00:00Z",
+                 *           "accuracy_m": 10
+                 *         },
+                 *         {
+                 *           "lon": -75.5489,
+                 *           "lat": 39.7402,
+                 *           "time": "2026-05-01T08:00:10Z",
+                 *           "accuracy_m": 10
+                 *         },
+                 *         {
+                 *           "lon": -75.5474,
+                 *           "lat": 39.7413,
+                 *           "time": 1777622420
+                 *         }
+                 *       ],
+                 *       "gaps": "split",
+                 *       "tidy": 0,
+                 *       "routing": "fastest",
+                 *       "profile": "truck",
+                 *       "vehicle": "height_m:4.5,weight_t:40,hazmat:true"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The trace, in time order: each point's `lon` and `lat`
+                     *     (numbers, decimal degrees; a missing or non-numeric
+                     *     one is a 400 naming `points[i].lon`), optional `time`
+                     *     (RFC 3339 or Unix seconds; the times given must not
+                     *     decrease, else a 400 naming `points[i].time`) and
+                     *     optional `accuracy_m` (the standard deviation of its
+                     *     position error, 0 to 10000 m; default 10 m). A point's
+                     *     candidate roads lie within its radius: `radiuses[i]`,
+                     *     else max(50 m, 4 x accuracy).
+                     */
+                    points: components["schemas"]["TracePoint"][];
+                    /**
+                     * @description One entry per point (as long as `points`), null for the default, else the point's search radius in metres, above 0 and at most 10000.
+                     * @example [
+                     *       null,
+                     *       60,
+                     *       null
+                     *     ]
+                     */
+                    radiuses?: (number | null)[];
+                    /**
+                     * @description split starts a new matching after a time gap longer than the larger of 60 s and ten times the trace's median interval; ignore does not.
+                     * @default split
+                     * @enum {string}
+                     */
+                    gaps?: "split" | "ignore";
+                    /** @description Drops every point closer than this many metres to the last point kept (its tracepoint is null); the server also reads `true` (10 m) and `false` (0, the default). */
+                    tidy?: number;
+                    /**
+                     * @description The metric whose routes join the points, as routev1's `routing`.
+                     * @default fastest
+                     * @enum {string}
+                     */
+                    routing?: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
+                    /**
+                     * @description The road graph matched on, as routev1's `profile` (truck on the car graph, with `vehicle`); a `vehicle` with any profile but truck is a 400; a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
+                     * @default car
+                     * @enum {string}
+                     */
+                    profile?: "car" | "truck" | "bicycle" | "foot";
+                    /**
+                     * @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250; a bad one is a 400 naming it).
+                     * @example Motorway:80,LocalRoadCity:20
+                     */
+                    speeds?: string;
+                    /**
+                     * @description Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
+                     * @example toll,ferry
+                     */
+                    avoid?: string;
+                    /**
+                     * @description With `profile` truck only (else a 400, `vehicle is only for profile=truck`), the truck's dimensions as routev1's `vehicle` (`height_m:4.5,weight_t:40,hazmat:true`); a value out of its field's range is out of range, a 400 naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+                     * @example height_m:4.5,weight_t:40,hazmat:true
+                     */
+                    vehicle?: string;
+                    /**
+                     * @description Areas the route does not enter, as routev1's `avoid_polygons`, a GeoJSON Polygon or MultiPolygon object (not a string); anything else is a 400 (`avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object`).
+                     * @example {
+                     *       "type": "Polygon",
+                     *       "coordinates": [
+                     *         [
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ]
+                     *         ]
+                     *       ]
+                     *     }
+                     */
+                    avoid_polygons?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description The matchings and a tracepoint per input point (the example is the answer to the points (10.002, 0), (10.0025, 0.0015) and (10.004, 0.002) on routing/testdata/roundabout.osm). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "Ok",
+                     *       "matchings": [
+                     *         {
+                     *           "confidence": 1,
+                     *           "distance": 379.7,
+                     *           "duration": 54.9,
+                     *           "geometry": {
+                     *             "type": "LineString",
+                     *             "coordinates": [
+                     *               [
+                     *                 10.002,
+                     *                 0
+                     *               ],
+                     *               [
+                     *                 10.002,
+                     *                 0.001
+                     *               ],
+                     *               [
+                     *                 10.0025,
+                     *                 0.0015
+                     *               ],
+                     *               [
+                     *                 10.003,
+                     *                 0.002
+                     *               ],
+                     *               [
+                     *                 10.004,
+                     *                 0.002
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "legs": [
+                     *             {
+                     *               "distance": 189.8,
+                     *               "duration": 27.5,
+                     *               "summary": "South Arm, Ring",
+                     *               "roads": [
+                     *                 {
+                     *                   "name": "South Arm",
+                     *                   "distance": 111.2
+                     *                 },
+                     *                 {
+                     *                   "name": "Ring",
+                     *                   "distance": 78.6
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "distance": 189.9,
+                     *               "duration": 27.5,
+                     *               "summary": "East Arm, Ring",
+                     *               "roads": [
+                     *                 {
+                     *                   "name": "Ring",
+                     *                   "distance": 78.7
+                     *                 },
+                     *                 {
+                     *                   "name": "East Arm",
+                     *                   "distance": 111.2
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tracepoints": [
+                     *         {
+                     *           "location": [
+                     *             10.002,
+                     *             0
+                     *           ],
+                     *           "name": "South Arm",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 0,
+                     *           "alternatives_count": 0
+                     *         },
+                     *         {
+                     *           "location": [
+                     *             10.0025,
+                     *             0.0015
+                     *           ],
+                     *           "name": "Ring",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 1,
+                     *           "alternatives_count": 0
+                     *         },
+                     *         {
+                     *           "location": [
+                     *             10.004,
+                     *             0.002
+                     *           ],
+                     *           "name": "East Arm",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 2,
+                     *           "alternatives_count": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MatchAnswer"];
+                };
+            };
+            /** @description A bad input; the message and `errors` name the field and, for a point, its index. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchError"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description No point has a road within its radius (`NoSegment`, a trace in the sea), or no two points can be joined by a route (`NoMatch`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["LookupUnavailable"];
         };
