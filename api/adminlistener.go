@@ -94,6 +94,7 @@ type AdminListener struct {
 	ln  net.Listener
 	url string
 	mon *asynqmon.HTTPHandler
+	mux *http.ServeMux // for routes added later (ServeSpeeds)
 }
 
 // AdminOptions configures the admin listener.
@@ -135,7 +136,7 @@ func ListenAdmin(opts AdminOptions) (*AdminListener, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	a := &AdminListener{ln: ln, url: ListenerURL(ln.Addr())}
+	a := &AdminListener{ln: ln, url: ListenerURL(ln.Addr()), mux: mux}
 	if rdb != nil {
 		a.mon = asynqmon.New(asynqmon.Options{RootPath: "/admin/queues", RedisConnOpt: redisClientOpt{rdb}})
 		mux.Handle("/admin/queues/", a.mon)
@@ -154,7 +155,7 @@ func ListenAdmin(opts AdminOptions) (*AdminListener, error) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!doctype html><title>geosvc admin</title><h1>geosvc admin</h1><ul>`+
 			`<li><a href="/metrics">/metrics</a> (Prometheus)</li><li><a href="/admin/queues/">/admin/queues</a> (asynqmon)</li>`+
-			`<li><a href="/debug/pprof/">/debug/pprof/</a></li></ul>`)
+			`<li><a href="/debug/pprof/">/debug/pprof/</a></li><li><a href="/admin/speeds">/admin/speeds</a> (speed data; POST a speed file)</li></ul>`)
 	})
 	a.hs = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}

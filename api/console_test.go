@@ -92,6 +92,7 @@ func TestConsoleOptions(t *testing.T) {
 		`data-field="height_m" type="number" value="4" min="1" max="6"`,
 		`data-field="weight_t" type="number" value="40" min="1" max="100"`,
 		`data-field="max_speed_kmh" type="number" value="90" min="5" max="130"`,
+		`<input id="departure" type="datetime-local"`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %s", want)
@@ -99,7 +100,7 @@ func TestConsoleOptions(t *testing.T) {
 	}
 	for _, want := range []string{"p.profile = profile", "p.vehicle = v", "p.avoid_polygons = JSON.stringify(g)",
 		"f.profile = profile", "f.vehicle = o.vehicle()", "f.avoid_polygons = g", "MAX_POSITIONS = 2000",
-		"type: 'MultiPolygon'", "info.profiles"} {
+		"type: 'MultiPolygon'", "info.profiles", "p.departure_time = dep", "f.departure_time = dep"} {
 		if !strings.Contains(opts, want) {
 			t.Errorf("options.js lacks %q", want)
 		}

@@ -62,6 +62,7 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 	RegisterCovid(g, CovidOptions{Bundle: &f.cur})
 	RegisterRoute(g, RouteOptions{Bundle: &f.cur})
 	RegisterOSRM(g, OSRMOptions{Bundle: &f.cur})
+	RegisterMatch(g, MatchOptions{Bundle: &f.cur})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
 		if f.cur.Load() == nil {
 			return nil, ErrNotReady
@@ -390,6 +391,8 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "covid loading", method: "GET", target: "/covidv1/countries/list", key: k, status: 503},
 		{name: "route loading", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 503},
 		{name: "route bad from", method: "GET", target: "/routev1/route?to=10.004,0.002", key: k, status: 400},
+		{name: "match loading", method: "POST", target: "/matchv1/match", key: k, body: `{"points": ` + roundaboutTrace + `}`, status: 503},
+		{name: "match bad lat", method: "POST", target: "/matchv1/match", key: k, body: `{"points": [{"lon": 10.002, "lat": 0}, {"lon": 10.002}]}`, status: 400},
 		{name: "tile loading", method: "GET", target: "/tilesv1/0/0/0.png", route: tileDoc, key: k, status: 503},
 		{name: "tile bad zoom", method: "GET", target: "/tilesv1/21/0/0.png", route: tileDoc, key: k, status: 400},
 		{name: "tile token", method: "POST", target: "/tilesv1/token", key: k, status: 200},
@@ -424,6 +427,8 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "osrm trip, key in the path", method: "GET", target: "/osrm/" + k + "/trip/v1/driving/10.002,0.000;10.004,0.002", route: "/osrm/trip/v1/{profile}/{coordinates}", status: 200},
 		{name: "route shortest", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.000,0.002&routing=shortest", key: k, status: 200},
 		{name: "route no road", method: "GET", target: "/routev1/route?from=0.000,10.002&to=10.004,0.002", key: k, status: 404},
+		{name: "match", method: "POST", target: "/matchv1/match", key: k, body: `{"points": ` + roundaboutTrace + `, "tidy": 20}`, status: 200},
+		{name: "match in the sea", method: "POST", target: "/matchv1/match", key: k, body: `{"points": [{"lon": 11, "lat": 1}, {"lon": 11.001, "lat": 1}]}`, status: 404},
 		{name: "covid countries", method: "GET", target: "/covidv1/countries/list", key: k, status: 200, needs: needCovid},
 		{name: "covid country2data", method: "GET", target: "/covidv1/country2data?country=PRT&admin=0", key: k, status: 200, needs: needCovid},
 		{name: "covid country2data US counties", method: "GET", target: "/covidv1/country2data?country=USA&admin=admin2&date=2020-06-01", key: k, status: 200, needs: needCovid},

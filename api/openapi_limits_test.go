@@ -163,6 +163,12 @@ var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /routev1/route", "query vehicle", "is out of range (0, ", "is out of range"},
 	{"GET /routev1/route", "query profile", "is not in this bundle", "else a 400 names the build flag"},
 	{"POST /tdmv1/order", "body profile", "is not in this bundle", "else a 400 on `profile` names the build flag"},
+	{"GET /routev1/route", "query departure_time", "is not an RFC 3339 time", "a malformed time"},
+	{"GET /routev1/route", "query arrival_time", "give one of them, not both", "give one of them, not both"},
+	{"POST /tdmv1/order", "body departure_time", "is not an RFC 3339 time", "A malformed time"},
+	{"POST /matchv1/match", "body profile", "is not in this bundle", "else a 400 on `profile` names the build flag"},
+	{"POST /matchv1/match", "body profile", "vehicle is only for profile=truck", "a `vehicle` with any profile but truck"},
+	{"POST /matchv1/match", "body vehicle", "is out of range (0, ", "is out of range"},
 }
 
 // oaSkipped are operations whose inputs cannot be probed alone, and why.

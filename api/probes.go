@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -29,6 +30,11 @@ type bundleInfo struct {
 	// Nodes and Edges count the routing graph.
 	Nodes int `json:"nodes"`
 	Edges int `json:"edges"`
+	// DrivingSide is the car profile's side of the road, LeftHandEdges
+	// the car graph's road edges where traffic keeps left (their
+	// country's side or the profile's).
+	DrivingSide   string `json:"driving_side,omitempty"`
+	LeftHandEdges int    `json:"left_hand_edges"`
 	// Layers lists the bundle's layers ("routing", ...).
 	Layers []string `json:"layers"`
 	// Profiles lists the routing profiles the bundle routes ("car",
@@ -37,6 +43,19 @@ type bundleInfo struct {
 	// BBox is the extent of the road network, [west, south, east, north];
 	// nil when the graph is not loaded.
 	BBox *[4]float64 `json:"bbox,omitempty"`
+	// Speeds describes the speed data applied (its version, when it was
+	// loaded and how old it is); absent without speed data.
+	Speeds *speedsInfo `json:"speeds,omitempty"`
+}
+
+// speedsInfo is /v1/info's description of the speed data applied.
+type speedsInfo struct {
+	Version  string    `json:"version"`
+	LoadedAt time.Time `json:"loaded_at"`
+	AgeS     float64   `json:"age_s"`
+	Matched  int       `json:"matched_segments"`
+	Unknown  int       `json:"unknown_segments"`
+	Rules    int       `json:"rules"`
 }
 
 // describe returns the /v1/info description of b.
@@ -57,6 +76,11 @@ func describe(b *bundle.Bundle) *bundleInfo {
 	if b.Graph != nil {
 		meta := b.Graph.Meta()
 		info.Nodes, info.Edges = meta.Nodes, meta.Edges
+		info.DrivingSide, info.LeftHandEdges = meta.DrivingSide, meta.LeftHandEdges
+	}
+	if sp := b.Speeds(); sp != nil {
+		info.Speeds = &speedsInfo{Version: sp.Version, LoadedAt: sp.LoadedAt, AgeS: math.Round(time.Since(sp.LoadedAt).Seconds()*10) / 10,
+			Matched: sp.Report.Matched, Unknown: sp.Report.Unknown, Rules: sp.Report.Rules}
 	}
 	return info
 }

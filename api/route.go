@@ -74,6 +74,14 @@ type routeAnswer struct {
 	Steps []routeStep `json:"steps"`
 	// Geometry is the route as a GeoJSON LineString.
 	Geometry routeLine `json:"geometry"`
+	// DepartureTime and ArrivalTime are the trip's times, local to the
+	// origin (RFC 3339 with its offset), TimeZone that zone and
+	// SpeedVersion the speed data's version, when departure_time or
+	// arrival_time was given.
+	DepartureTime string `json:"departure_time,omitempty"`
+	ArrivalTime   string `json:"arrival_time,omitempty"`
+	TimeZone      string `json:"time_zone,omitempty"`
+	SpeedVersion  string `json:"speed_version,omitempty"`
 	// Alternatives are the other routes asked for with alternatives=N,
 	// best first (an empty list when none is admissible); absent unless
 	// asked.
@@ -155,6 +163,10 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	tt, msg := routeTripTime(q, nowOf(h.opts.Bundle.Load()))
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	profile, msg := parseProfile(q.Get("profile"))
 	if msg != "" {
 		return httpError(http.StatusBadRequest, "profile: "+msg)
@@ -188,7 +200,14 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 		}
 	}
 	ctx := c.Request().Context()
-	r, err := g.Route(ctx, spec, snaps[0], snaps[1])
+	var r *routing.Route
+	var err error
+	var timed tripTimes
+	if tt.given {
+		spec, r, timed, err = timedRoute(ctx, b, g, spec, snaps[0], snaps[1], tt)
+	} else {
+		r, err = g.Route(ctx, spec, snaps[0], snaps[1])
+	}
 	if errors.Is(err, routing.ErrNoRoute) {
 		return httpError(http.StatusNotFound, "no route joins the two points")
 	}
@@ -196,7 +215,8 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 		return err
 	}
 	ans := routeAnswer{Routing: spec.Objective.String(), Profile: profile.String(), Vehicle: vehicleOf(spec), DurationS: r.DurationS, DistanceM: r.DistanceM,
-		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r)}
+		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r),
+		DepartureTime: timed.departure, ArrivalTime: timed.arrival, TimeZone: timed.zone, SpeedVersion: timed.version}
 	if alts > 0 {
 		rs, err := g.Alternatives(ctx, spec, snaps[0], snaps[1], alts+1)
 		if err != nil && !errors.Is(err, routing.ErrNoRoute) {

@@ -138,6 +138,9 @@ type statusAnswer struct {
 	// Bundle is the id of the data bundle the job is computed on (an
 	// extension).
 	Bundle string `json:"bundle,omitempty"`
+	// SpeedVersion is the version of the speed data the job is computed
+	// on, for an order with a departure_time on a bundle with speed data.
+	SpeedVersion string `json:"speed_version,omitempty"`
 }
 
 // order validates a matrix order, stores it and enqueues its chunks.
@@ -146,15 +149,24 @@ func (h *tdmHandler) order(c echo.Context) error {
 	if err != nil {
 		return err // a body over the limit becomes 413
 	}
-	o, errs := parseOrder(body, h.opts.MaxLocations)
+	b := h.opts.Bundle.Load()
+	o, departure, errs := parseOrder(body, h.opts.MaxLocations, nowOf(b))
 	if len(errs) > 0 {
 		return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", errs))
 	}
 	o.Owner = keyIDOf(c)
-	if b := h.opts.Bundle.Load(); b != nil {
+	if b != nil {
 		o.Bundle = b.ID
 		if msg := profileMissing(b, o.Profile); msg != "" {
 			return echo.NewHTTPError(http.StatusBadRequest, newValidationError("order", []fieldError{{"profile", msg}}))
+		}
+		if departure != nil {
+			// The bucket of the departure's local hour at the first
+			// origin, on the speed data served now: the job is
+			// computed on that version to the end (its key names it).
+			if err := timedOrder(b, &o, *departure); err != nil {
+				return err
+			}
 		}
 	}
 	// The matrix-cell quota of the key's plan (api/quota.go), checked
@@ -304,7 +316,7 @@ func (h *tdmHandler) cancel(c echo.Context) error {
 
 // newStatusAnswer describes a job that is not Finished.
 func newStatusAnswer(j *queue.Job) statusAnswer {
-	return statusAnswer{UUID: j.ID, Status: j.Status, Message: j.Message, Progress: progress{j.RowsDone, j.Rows}, Bundle: j.Bundle}
+	return statusAnswer{UUID: j.ID, Status: j.Status, Message: j.Message, Progress: progress{j.RowsDone, j.Rows}, Bundle: j.Bundle, SpeedVersion: speedVersionOf(j.Routing)}
 }
 
 // uuidBody is the body of fetch and cancel.

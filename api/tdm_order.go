@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/paulmach/orb"
 
@@ -76,7 +77,37 @@ type orderBody struct {
 // Field names are matched exactly: an unknown or differently cased key
 // (a typo such as "results") is a 400, never silently ignored.
 // limit is the most origins, and the most destinations, an order may hold.
-func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
+// The departure_time, when given (parseTripTime against now), is
+// returned beside the order: the bucket it selects depends on the graph.
+func parseOrder(body []byte, limit int, now time.Time) (queue.Order, *time.Time, []fieldError) {
+	o, errs := parseOrderFields(body, limit)
+	raw, ok := orderField(body, "departure_time")
+	if !ok || isNull(raw) {
+		return o, nil, errs
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return o, nil, append(errs, fieldError{"departure_time", "must be a string: " + tripTimeWant})
+	}
+	t, reason := parseTripTime(v, now)
+	if reason != "" {
+		return o, nil, append(errs, fieldError{"departure_time", reason})
+	}
+	return o, &t, errs
+}
+
+// orderField returns a member of a JSON object body.
+func orderField(body []byte, name string) (json.RawMessage, bool) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(body, &fields) != nil {
+		return nil, false
+	}
+	raw, ok := fields[name]
+	return raw, ok
+}
+
+// parseOrderFields is parseOrder without the departure time.
+func parseOrderFields(body []byte, limit int) (queue.Order, []fieldError) {
 	var o queue.Order
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
@@ -100,7 +131,7 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 	var unknown []string
 	for k := range fields {
 		switch k {
-		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid", "avoid_polygons", "profile", "vehicle":
+		case "result", "origin_addresses", "destination_addresses", "routing", "speeds", "avoid", "avoid_polygons", "profile", "vehicle", "departure_time":
 		default:
 			if !slices.Contains(orderSnapFields, k) {
 				unknown = append(unknown, k)
@@ -109,7 +140,7 @@ func parseOrder(body []byte, limit int) (queue.Order, []fieldError) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, " +
+		errs = append(errs, fieldError{k, "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, departure_time, " +
 			strings.Join(orderSnapFields, ", ") + " (names are case-sensitive)"})
 	}
 	o.Outputs, errs = parseOutputs(b.Result, errs)

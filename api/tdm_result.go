@@ -193,6 +193,10 @@ func (s *resultStream) writeHead(bw *bufio.Writer) error {
 		buf = append(buf, `","bundle":"`...)
 		buf = append(buf, j.Bundle...)
 	}
+	if v := speedVersionOf(j.Routing); v != "" {
+		buf = append(buf, `","speed_version":"`...)
+		buf = append(buf, v...)
+	}
 	buf = append(buf, `","origin_addresses":`...)
 	bw.Write(buf)
 	if err := writeJSON(bw, s.res.Origins); err != nil {

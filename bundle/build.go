@@ -15,6 +15,7 @@ import (
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/osmroad"
 	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/speeds"
 )
 
 // Options says what Build builds from and where.
@@ -43,6 +44,10 @@ type Options struct {
 	// CovidNYT is the New York Times us-states.csv (free for
 	// non-commercial use only, never shipped): US state records from it.
 	CovidNYT string
+	// Speeds is a speed file (package speeds: the segment speed CSV or
+	// the YAML rules) stored in the bundle and applied when it opens; ""
+	// for none.
+	Speeds string
 	// Contraction is how the fastest and shortest hierarchies are made
 	// (routing.Contraction; the zero value is auto).
 	Contraction routing.Contraction
@@ -112,6 +117,14 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 		return Manifest{}, err
 	}
 	inputs = append(inputs, profIn...)
+	var speedData *speeds.Data
+	var speedRaw []byte
+	if opts.Speeds != "" {
+		if speedData, speedRaw, err = readSpeeds(opts.Speeds); err != nil {
+			return Manifest{}, err
+		}
+		inputs = append(inputs, Input{Role: LayerSpeeds, Source: HashBytes(filepath.Base(opts.Speeds), speedRaw)})
+	}
 	if opts.IfStale {
 		if m, err := Read(opts.Out); err == nil {
 			stale, why := Stale(opts.Out, m, Version(), src, inputs)
@@ -173,6 +186,14 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	routingFiles, graphBytes, err := routingLayers(opts.Out, ProfileCar)
 	if err != nil {
 		return Manifest{}, err
+	}
+	if speedData != nil {
+		l, srep, err := writeSpeeds(opts.Out, g, speedData, speedRaw)
+		if err != nil {
+			return Manifest{}, err
+		}
+		fmt.Fprintln(opts.Report, srep.String())
+		routingFiles = append(routingFiles, l)
 	}
 	for _, p := range opts.Profiles {
 		layers, size, err := buildProfileGraph(ctx, opts, p)

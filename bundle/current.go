@@ -3,6 +3,8 @@ package bundle
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/geosvc/geosvc/routing/speeds"
 )
 
 // keepRecent is how many bundles served before the current one a Current
@@ -21,6 +23,9 @@ type Current struct {
 
 	mu     sync.Mutex
 	recent []*Bundle // newest first
+	// speeds is the live speed data (SetSpeeds), applied to every bundle
+	// stored after it; nil until set.
+	speeds *speeds.Data
 }
 
 // NewCurrent returns a Current holding b (nil: none yet).
@@ -46,6 +51,9 @@ func (c *Current) Load() *Bundle {
 func (c *Current) Store(b *Bundle) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.speeds != nil {
+		b.ApplySpeeds(c.speeds)
+	}
 	old := c.p.Swap(b)
 	if old == nil || old == b {
 		return

@@ -112,6 +112,9 @@ func Open(dir string) (*Bundle, error) {
 		return nil, fmt.Errorf("data bundle %s: %w", dir, lErr)
 	}
 	b.Graph, b.graphs = gs[ProfileCar], gs
+	if err := b.openSpeeds(); err != nil {
+		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
+	}
 	return b, nil
 }
 
@@ -128,7 +131,11 @@ func OpenRouting(dir string) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
 	}
-	return &Bundle{Dir: dir, ID: id, Manifest: m, Graph: gs[ProfileCar], graphs: gs}, nil
+	b := &Bundle{Dir: dir, ID: id, Manifest: m, Graph: gs[ProfileCar], graphs: gs}
+	if err := b.openSpeeds(); err != nil {
+		return nil, fmt.Errorf("data bundle %s: %w", dir, err)
+	}
+	return b, nil
 }
 
 // openLayers opens the layers besides the graph, each on a goroutine of

@@ -57,7 +57,7 @@ func WithDir(dir string) BuildOption {
 // shape and restrictions are let go once copied (read what else you need
 // of it, its Vertices and Report, before or after; they stay).
 func Build(net *osmroad.Network, prof *profile.Profile, opts ...BuildOption) (*Graph, *BuildReport, error) {
-	return buildWith(net, prof.TurnCostS, net.DrivingSide, opts...)
+	return buildWith(net, prof.TurnCostSide, net.DrivingSide, opts...)
 }
 
 // buildWith is Build with an explicit turn-cost function.
@@ -76,7 +76,10 @@ func buildWith(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		return nil, rep, fmt.Errorf("routing: the network has no drivable roads")
 	}
 	done := stage("routing: edge-based graph")
-	g, in := baseGraph(net, turnCost, drivingSide, rep)
+	g, in, err := baseGraph(net, turnCost, drivingSide, rep)
+	if err != nil {
+		return nil, rep, err
+	}
 	rep.EdgeGraphTime = time.Since(start)
 	done()
 
@@ -189,8 +192,13 @@ type buildInputs struct {
 // baseGraph builds the edge-based graph of every component, numbers its
 // nodes, copies what queries need of the network and lets the network's
 // edges, shape and restrictions go.
-func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, rep *BuildReport) (*Graph, *buildInputs) {
-	arcs, usable, stats := buildBaseGraph(net, turnCost, drivingSide)
+func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, rep *BuildReport) (*Graph, *buildInputs, error) {
+	leftHand, nLeft, err := leftHandEdges(net, drivingSide)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.LeftHandEdges = nLeft
+	arcs, usable, stats := buildBaseGraph(net, turnCost, leftHand)
 	usable, copyOf, ws := expandWayRestrictions(arcs, usable, net.WayRestrictions)
 	rep.WayRestrictions, rep.WayRestrictionsVacuous, rep.Copies = ws.applied, ws.vacuous, ws.copies
 	comp, sizes := components(arcs, usable)
@@ -275,6 +283,11 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	arcs = nil
 	rep.Nodes, rep.Turns = n, len(b.turnHead)
 	g.copyNetwork(net)
+	for i, l := range leftHand {
+		if l {
+			g.edgeFlags[i] |= edgeLeftHand
+		}
+	}
 	// Every component stays routable (an island without a ferry answers
 	// its own routes; cells between components no route joins are
 	// empty); snapping prefers the main one: an edge none of whose
@@ -314,22 +327,23 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		bounds = bounds.Extend(p)
 	}
 	g.meta = Meta{
-		Source:       net.Source,
-		Timestamp:    net.Timestamp,
-		Nodes:        n,
-		Edges:        nE,
-		Turns:        len(b.turnHead),
-		Copies:       len(copyOf),
-		Components:   rep.Components,
-		OffMainNodes: rep.OffMainNodes,
-		Bounds:       [4]float64{bounds.Min[0], bounds.Min[1], bounds.Max[0], bounds.Max[1]},
-		DrivingSide:  drivingSide,
-		BuiltAt:      time.Now().UTC().Truncate(time.Second),
+		Source:        net.Source,
+		Timestamp:     net.Timestamp,
+		Nodes:         n,
+		Edges:         nE,
+		Turns:         len(b.turnHead),
+		Copies:        len(copyOf),
+		Components:    rep.Components,
+		OffMainNodes:  rep.OffMainNodes,
+		Bounds:        [4]float64{bounds.Min[0], bounds.Min[1], bounds.Max[0], bounds.Max[1]},
+		DrivingSide:   drivingSide,
+		LeftHandEdges: rep.LeftHandEdges,
+		BuiltAt:       time.Now().UTC().Truncate(time.Second),
 	}
 	g.meta.FormatVersion = formatVersion
 	// The network is copied: let its edges, shape and restrictions go.
-	net.Edges, net.Shape, net.Restrictions, net.WayRestrictions = nil, nil, nil, nil
-	return g, in
+	net.Edges, net.Shape, net.ShapeNodes, net.Restrictions, net.WayRestrictions = nil, nil, nil, nil, nil
+	return g, in, nil
 }
 
 // hierarchyWeights returns the packed weights of metric m of every turn

@@ -27,6 +27,9 @@ type customMetric struct {
 	areas areaClosure
 	// truck holds a truck metric's rules (nil for a car).
 	truck *truckRules
+	// bucket is, while compiling, the travel time of each directed edge
+	// in the spec's speed bucket (0: unchanged; nil without a bucket).
+	bucket []uint32
 	// weights[i] is turn arc i's input weight (Inf when avoided).
 	weights []cch.Weight
 	m       *cch.Metric
@@ -37,10 +40,13 @@ type customMetric struct {
 const customizeWorkers = 2
 
 // compileMetric turns a spec into node and arc weights.
+// A bucket of a speed version the graph does not hold leaves the times
+// unchanged (customize refuses it first).
 func (g *Graph) compileMetric(spec Metric, tab *metricTables) *customMetric {
 	b := &g.base
 	n := len(b.nodeEdge)
 	cm := &customMetric{g: g, spec: spec, nodeW: make([]int64, n), nodeMS: make([]uint32, n)}
+	cm.bucket, _ = g.bucketOverrides(spec)
 	cm.usable, cm.areas = g.usableNodes(spec)
 	cm.truck = g.truckRulesOf(spec, tab)
 	cm.weights = make([]cch.Weight, len(b.turnHead))
@@ -70,6 +76,7 @@ func (g *Graph) compileMetric(spec Metric, tab *metricTables) *customMetric {
 			}
 		}
 	})
+	cm.bucket = nil
 	return cm
 }
 
@@ -79,6 +86,11 @@ func (cm *customMetric) compileNode(v int, tab *metricTables) {
 	e := b.nodeEdge[v] / 2
 	rt := profile.RoadType(g.edgeRoadType[e])
 	ms := b.nodeTime[v]
+	if cm.bucket != nil {
+		if t := cm.bucket[b.nodeEdge[v]]; t > 0 {
+			ms = t
+		}
+	}
 	kmh := 0.0
 	if int(rt) < numRoadTypes {
 		kmh = spec.Speeds[rt]
@@ -143,6 +155,9 @@ func (cm *customMetric) turnW(tab *metricTables, i uint32) int64 {
 
 // customize compiles the metric spec and customizes it.
 func (g *Graph) customize(ctx context.Context, spec Metric) (*customMetric, error) {
+	if err := g.checkBucket(spec.Bucket); err != nil {
+		return nil, err
+	}
 	cm := g.compileMetric(spec, defaultMetricTables())
 	m, err := g.cch.Customize(ctx, cm.weights, cch.Options{Workers: customizeWorkers})
 	if err != nil {

@@ -17,8 +17,9 @@ import (
 // turnCostFunc returns the time in seconds a turn costs: angleDeg is the
 // signed deviation from straight ahead (positive = right turn, in
 // (-180, 180]), uTurn marks a U-turn, signal a traffic signal at the
-// vertex, and roads the number of road edges meeting there.
-type turnCostFunc func(angleDeg float64, uTurn, signal bool, roads int) float64
+// vertex, roads the number of road edges meeting there, and leftHand
+// whether traffic keeps to the left on the road the turn comes from.
+type turnCostFunc func(angleDeg float64, uTurn, signal bool, roads int, leftHand bool) float64
 
 // directedID is the id of edge e driven in direction dir before dense
 // numbering.
@@ -206,7 +207,9 @@ func csrIncidences(net *osmroad.Network) (outFirst []uint32, outs []incidence, i
 // buildBaseGraph builds the full edge-based graph (before components are
 // told apart) over directed ids 2e+dir; nodes of directions a car may not
 // drive have no arcs and are flagged in usable.
-func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string) (arcs *baseArcs, usable []bool, stats buildStats) {
+// leftHand holds per road edge whether traffic keeps left on it (nil: on
+// none).
+func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, leftHand []bool) (arcs *baseArcs, usable []bool, stats buildStats) {
 	nE := len(net.Edges)
 	nV := len(net.Vertices)
 	usable = make([]bool, 2*nE)
@@ -229,6 +232,7 @@ func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide str
 			from := directedID(in.edge, in.dir)
 			arcs.first[from] = uint32(len(arcs.turns))
 			inB := arrivalBearing(net, &net.Edges[in.edge], in.dir)
+			left := leftHand != nil && leftHand[in.edge]
 			// A U-turn is allowed only where nothing else is: dead ends,
 			// barriers, and vertices every other way out of is forbidden.
 			var others int
@@ -259,11 +263,11 @@ func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide str
 				if !uTurn {
 					angle = turnAngle(inB, departureBearing(net, &net.Edges[out.edge], out.dir))
 				}
-				cost := turnCost(angle, uTurn, signal, int(roads[v]))
+				cost := turnCost(angle, uTurn, signal, int(roads[v]), left)
 				arcs.turns = append(arcs.turns, turnArc{
 					head: directedID(out.edge, out.dir),
 					ms:   uint32(math.Round(cost * 1000)),
-					kind: turnKindOf(angle, uTurn, int(roads[v]), drivingSide),
+					kind: turnKindOf(angle, uTurn, int(roads[v]), left),
 				})
 				stats.turns++
 				if uTurn {
@@ -296,15 +300,15 @@ const acrossTrafficDeg = 45
 // turnKindOf classifies a turn: a U-turn, a turn of at least 45 degrees
 // towards the oncoming side at a junction of three or more roads (across
 // traffic), or plain.
-func turnKindOf(angleDeg float64, uTurn bool, roads int, drivingSide string) uint8 {
+func turnKindOf(angleDeg float64, uTurn bool, roads int, leftHand bool) uint8 {
 	switch {
 	case uTurn:
 		return turnU
 	case roads < 3:
 		return turnPlain
-	case drivingSide == "left" && angleDeg >= acrossTrafficDeg:
+	case leftHand && angleDeg >= acrossTrafficDeg:
 		return turnAcross
-	case drivingSide != "left" && angleDeg <= -acrossTrafficDeg:
+	case !leftHand && angleDeg <= -acrossTrafficDeg:
 		return turnAcross
 	}
 	return turnPlain
@@ -318,6 +322,9 @@ const (
 	// edgeOffMain: no direction of the edge lies in the largest strongly
 	// connected component (snapping prefers roads of that one).
 	edgeOffMain
+	// edgeLeftHand: traffic keeps to the left on the edge (its country's
+	// driving side, drivingside.go).
+	edgeLeftHand
 )
 
 func edgeFlagsOf(e *osmroad.Edge) uint8 {

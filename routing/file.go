@@ -27,8 +27,11 @@ import (
 // nodes (each on its original's directed edge). Version 8: what each
 // edge's tags say to trucks (edge.truck: hgv access per direction and
 // hazmat bans; truck.edges and truck.limits: the height, width, length,
-// weight and axle-load limits of the edges that have any).
-const formatVersion uint32 = 8
+// weight and axle-load limits of the edges that have any). Version 9: the
+// OSM node id of every shape point (shape.osmnode), which segment speed
+// data names road segments by; the edgeLeftHand flag of edge.flags (the
+// road's country keeps left).
+const formatVersion uint32 = 9
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -140,6 +143,7 @@ func (g *Graph) writeBase(w partSink) {
 	w.AddUint32s("turn.head", g.base.turnHead)
 	w.AddUint32s("turn.ms", g.base.turnMS)
 	w.AddUint8s("turn.kind", g.base.turnKind)
+	w.AddInt64s("shape.osmnode", g.shapeNode)
 	g.writeTruck(w)
 }
 
@@ -282,6 +286,7 @@ func (g *Graph) readBase(f *binfmt.File) error {
 	g.base.turnHead = r.u32("turn.head")
 	g.base.turnMS = r.u32("turn.ms")
 	g.base.turnKind = r.u8("turn.kind")
+	g.shapeNode = r.i64("shape.osmnode")
 	g.readTruck(&r)
 	return r.err
 }
@@ -327,6 +332,8 @@ func (g *Graph) checkSizes() error {
 		return fmt.Errorf("%w: node arrays disagree in length", binfmt.ErrCorrupt)
 	case int(g.shapeFirst[nE]) != len(g.shape):
 		return fmt.Errorf("%w: the snapping index's shape is not the graph's", binfmt.ErrCorrupt)
+	case len(g.shapeNode) != 0 && len(g.shapeNode) != len(g.shape):
+		return fmt.Errorf("%w: %d shape node ids for %d shape points", binfmt.ErrCorrupt, len(g.shapeNode), len(g.shape))
 	case g.meta.Copies < 0 || g.meta.Copies > n:
 		return fmt.Errorf("%w: meta says %d node copies of %d nodes", binfmt.ErrCorrupt, g.meta.Copies, n)
 	case g.meta.Nodes != n || g.meta.Edges != nE:

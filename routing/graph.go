@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paulmach/orb"
@@ -41,8 +42,12 @@ type Meta struct {
 	OffMainNodes int `json:"off_main_nodes"`
 	// Bounds is the extent of the roads, [west, south, east, north].
 	Bounds [4]float64 `json:"bounds"`
-	// DrivingSide is "right" or "left".
+	// DrivingSide is "right" or "left": the profile's side, that of
+	// every road outside the countries whose OSM boundary relation states
+	// another (drivingside.go).
 	DrivingSide string `json:"driving_side"`
+	// LeftHandEdges counts the road edges where traffic keeps left.
+	LeftHandEdges int `json:"left_hand_edges"`
 	// BuiltAt is when the graph was built.
 	BuiltAt time.Time `json:"built_at"`
 }
@@ -64,7 +69,9 @@ type BuildReport struct {
 	// nodes of the others; Small counts the components below OSRM's
 	// small-component size (1000 nodes).
 	Largest, OffMainNodes, Small int
-	Shortcuts                    [2]int
+	// LeftHandEdges counts the road edges where traffic keeps left.
+	LeftHandEdges int
+	Shortcuts     [2]int
 	// Greedy is true when the hierarchies were contracted greedily
 	// rather than derived from the CCH (Contraction).
 	Greedy        bool
@@ -99,6 +106,7 @@ type Graph struct {
 	edgeFrom, edgeTo []uint32
 	shapeFirst       []uint32 // edge e's shape is shape[shapeFirst[e]:shapeFirst[e+1]]
 	shape            []orb.Point
+	shapeNode        []int64   // OSM node id of each shape point (empty for a graph without them)
 	edgeLen          []float64 // metres
 	edgeName         []uint32
 	edgeRef          []uint32 // route numbers, destination and exit number
@@ -124,6 +132,12 @@ type Graph struct {
 	// arc i is turn i of base); custom metrics customize it.
 	cch     *cch.Topology
 	metrics *metricCache
+
+	// Speed profiles: the current one and the ones held for metrics that
+	// name them, newest first (speedstate.go).
+	speedMu   sync.Mutex
+	speedCur  atomic.Pointer[SpeedProfile]
+	speedHeld []*SpeedProfile
 
 	pools [2]sync.Pool // *ch.Query per metric
 
@@ -226,6 +240,13 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		g.shape = append(g.shape, net.Shape[e.ShapeStart:e.ShapeEnd]...)
 	}
 	g.shapeFirst[nE] = uint32(len(g.shape))
+	if len(net.ShapeNodes) == len(net.Shape) {
+		g.shapeNode = make([]int64, 0, len(g.shape))
+		for i := range net.Edges {
+			e := &net.Edges[i]
+			g.shapeNode = append(g.shapeNode, net.ShapeNodes[e.ShapeStart:e.ShapeEnd]...)
+		}
+	}
 	g.copyTruck(net.Edges)
 }
 

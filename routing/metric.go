@@ -120,6 +120,9 @@ type Metric struct {
 	// Vehicle is the truck's dimensions (profile truck only; the zero
 	// value for a car). SetProfile gives a truck the default vehicle.
 	Vehicle Vehicle
+	// Bucket selects the travel times of one hour bucket of a speed
+	// profile (Graph.AtHour); the zero value uses none.
+	Bucket SpeedBucket
 }
 
 // Fastest and Shortest are the plain metrics: least travel time (ties
@@ -210,7 +213,7 @@ func (m Metric) hasSpeeds() bool {
 // other metric, false and the hierarchy whose packing its durations and
 // distances use (chFastest).
 func (m Metric) hierarchy() (chMetric, bool) {
-	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() || m.Profile != ProfileCar {
+	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() || m.Profile != ProfileCar || m.Bucket.changes() {
 		return chFastest, false
 	}
 	switch m.Objective {
@@ -227,7 +230,8 @@ func (m Metric) hierarchy() (chMetric, bool) {
 // ("h4.11,w2.6,l21.64,wt36.29,ax9.07,hz0,ms100"), then ";speeds=" with
 // the given speeds by RoadType order ("Motorway:80,LocalRoadCity:20"),
 // then ";avoid=" with the avoided kinds, then ";areas=" with the avoided
-// areas' canonical encoding (Areas.String). Equal metrics have equal keys
+// areas' canonical encoding (Areas.String), then ";bucket=" with the
+// speed bucket (SpeedBucket.String). Equal metrics have equal keys
 // and ParseMetric reads a key back into the same metric. The key is
 // self-contained: a worker on any machine computes a job from it alone.
 func (m Metric) String() string {
@@ -262,6 +266,10 @@ func (m Metric) String() string {
 	if !m.Areas.IsZero() {
 		b.WriteString(";areas=")
 		b.WriteString(m.Areas.String())
+	}
+	if !m.Bucket.IsZero() {
+		b.WriteString(";bucket=")
+		b.WriteString(m.Bucket.String())
 	}
 	return b.String()
 }
@@ -310,6 +318,10 @@ func ParseMetric(key string) (Metric, error) {
 			}
 		case "areas":
 			if m.Areas, err = parseAreasKey(val); err != nil {
+				return Metric{}, err
+			}
+		case "bucket":
+			if m.Bucket, err = parseBucketKey(val); err != nil {
 				return Metric{}, err
 			}
 		default:

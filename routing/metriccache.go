@@ -37,11 +37,15 @@ type metricKey struct {
 	areas     [32]byte
 	profile   Profile
 	vehicle   Vehicle
+	bucket    SpeedBucket
 }
 
 // keyOf returns m's cache key.
 func keyOf(m Metric) metricKey {
-	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle}
+	if !m.Bucket.changes() {
+		m.Bucket = SpeedBucket{}
+	}
+	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle, bucket: m.Bucket}
 }
 
 type metricEntry struct {
@@ -132,6 +136,36 @@ func (c *metricCache) evict() {
 		delete(c.entries, e.key)
 		c.bytes -= e.m.bytes()
 	}
+}
+
+// dropUnheld drops the cached metrics whose speed version held no
+// longer accepts (a metric being customized stays until done).
+func (c *metricCache) dropUnheld(held func(version string) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.entries {
+		if k.bucket.IsZero() || e.elem == nil || held(k.bucket.Version) {
+			continue
+		}
+		c.lru.Remove(e.elem)
+		delete(c.entries, k)
+		c.bytes -= e.m.bytes()
+	}
+}
+
+// specsOf returns up to n cached metrics of buckets of speed version v
+// that change times, most recently used first.
+func (c *metricCache) specsOf(v string, n int) []Metric {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Metric
+	for el := c.lru.Front(); el != nil && len(out) < n; el = el.Next() {
+		e := el.Value.(*metricEntry)
+		if e.key.bucket.Version == v && e.key.bucket.changes() {
+			out = append(out, e.spec)
+		}
+	}
+	return out
 }
 
 // stats returns the number of cached metrics, their bytes and the

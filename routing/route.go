@@ -83,6 +83,7 @@ func (g *Graph) routeOf(path []uint32, from, to Snap, durationS, distanceM int, 
 			DurationS: float64(nodeMS[n])*share/1000 + turnS,
 			DistanceM: float64(g.base.nodeDist[n]) * share / 10,
 			TurnCostS: turnS,
+			LeftHand:  g.edgeFlags[e]&edgeLeftHand != 0,
 			Geometry:  g.travelled(e, dir, startF, endF),
 		}
 		r.Segments = append(r.Segments, seg)

@@ -27,7 +27,8 @@ type SnapOptions struct {
 	BearingDeg, RangeDeg float64
 	// Curb makes a point on a two-way road reached and left only in the
 	// direction of travel that has it on the kerb side: the right where
-	// traffic drives on the right (Meta.DrivingSide), else the left.
+	// traffic drives on the right, else the left (the side of the road's
+	// country, see Meta.DrivingSide).
 	// One-way roads are unaffected.
 	Curb bool
 	// Any lets the point snap to the nearest road of any component, not
@@ -112,7 +113,7 @@ func (g *Graph) openDirs(e uint32, seg int, p orb.Point, o SnapOptions) uint8 {
 		// direction unless it lies strictly to its left (right-hand
 		// traffic; the other way round in left-hand traffic).
 		kerbFwd := !leftOf(a, b, p)
-		if g.meta.DrivingSide == "left" {
+		if g.edgeFlags[e]&edgeLeftHand != 0 {
 			kerbFwd = !kerbFwd
 		}
 		if kerbFwd {

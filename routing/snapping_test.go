@@ -40,7 +40,7 @@ func twoRoads() *osmroad.Network {
 	}
 }
 
-func noTurnCost(float64, bool, bool, int) float64 { return 0 }
+func noTurnCost(float64, bool, bool, int, bool) float64 { return 0 }
 
 // TestEqualTimeTieBreak: with two routes of equal time, the fastest
 // metric reports the shorter distance, the same in Route, Table and the

@@ -97,6 +97,9 @@ type Segment struct {
 	DistanceM float64
 	// TurnCostS is the turn and signal penalty paid entering the segment.
 	TurnCostS float64
+	// LeftHand is true where traffic keeps to the left on the road (its
+	// country's driving side; OSRM's driving_side of a step).
+	LeftHand bool
 	// Geometry is the part of the edge's shape travelled, in the direction
 	// of travel.
 	Geometry orb.LineString

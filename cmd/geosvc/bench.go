@@ -72,7 +72,17 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 	spec, _ := c.spec()
 	c.ndjson = c.ndjson || c.n > 1000
 	originOpts, destOpts, extra := c.pointOptions()
-	check, err := newSpotCheck(g, spec, points[0][0], points[0][1], originOpts, destOpts)
+	checkSpec, departure, err := c.departureSpec(g, spec, points[0][0][0])
+	if err != nil {
+		return err
+	}
+	if c.departure != "" {
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra["departure_time"] = c.departure
+	}
+	check, err := newSpotCheck(g, checkSpec, points[0][0], points[0][1], originOpts, destOpts)
 	if err != nil {
 		return err
 	}
@@ -114,7 +124,7 @@ func bench(ctx context.Context, c benchConfig, out io.Writer) error {
 		}
 	}
 
-	fmt.Fprintf(out, "## geosvc bench: %d x %d, routing %s%s%s\n\n", c.n, c.n, c.metric, c.profileTitle(spec), c.optionsTitle())
+	fmt.Fprintf(out, "## geosvc bench: %d x %d, routing %s%s%s%s\n\n", c.n, c.n, c.metric, c.profileTitle(spec), c.optionsTitle(), departure)
 	how := fmt.Sprintf("fetch waits up to %d s for the job to end", c.wait)
 	if c.wait == 0 {
 		how = fmt.Sprintf("client polls every %v", c.poll)

@@ -25,6 +25,7 @@ type benchConfig struct {
 	avoidPolygons                           string  // --avoid-polygons: a GeoJSON file
 	profile, vehicle                        string  // --profile, --vehicle ("height_m:4.5,...")
 	newVehicle                              bool
+	departure                               string // --departure: every order's departure_time
 	serverArgs                              []string
 	n, runs, concurrent, batches, wait      int
 	ndjson                                  bool
@@ -49,6 +50,7 @@ func runBench(args []string) error {
 	fs.StringVar(&c.profile, "profile", "car", "profile of the orders: car, truck, bicycle or foot (bicycle and foot: their graph must be in the bundle, geosvc build --profiles)")
 	fs.StringVar(&c.vehicle, "vehicle", "", "with --profile truck: the vehicle, field:value,... as routev1 takes it (e.g. height_m:4.5,weight_t:40,hazmat:true); missing fields take the truck profile's defaults")
 	fs.BoolVar(&c.newVehicle, "new-vehicle", false, "with --profile truck: the k-th order's vehicle is k x 10 kg lighter, a metric never customized before")
+	fs.StringVar(&c.departure, "departure", "", "departure_time of every order (RFC 3339 or now): the speed bucket of its hour; give the started server speed data with --server-args \"--speeds-watch FILE\" (docs/routing.md, Departure times)")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the started server's log (default: discarded)")
 	fs.IntVar(&c.n, "n", 1000, "origins and destinations per job")
 	fs.IntVar(&c.runs, "runs", 3, "sequential single-job runs (the first and the best are reported)")

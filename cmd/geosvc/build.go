@@ -13,7 +13,7 @@ import (
 )
 
 func runBuild(args []string) error {
-	fs := newFlagSet("build", "build --osm FILE --out DIR [--profile car.yaml] [--profiles car,bicycle,foot] [--if-stale]",
+	fs := newFlagSet("build", "build --osm FILE --out DIR [--profile car.yaml] [--profiles car,bicycle,foot] [--speeds FILE] [--if-stale]",
 		"Build a data bundle from an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2 or\n"+
 			".osm.gz): the routing graph with its contraction hierarchies, the snapping\n"+
 			"index, and the boundary, ZIP+4 and geocoder layers, listed in manifest.json.\n"+
@@ -30,6 +30,7 @@ func runBuild(args []string) error {
 	fs.StringVar(&opts.CovidData, "health-data", "", "`DIR` of the COVID-19 case series (jhu/, nyc/, as in shared/data/covid) to build the health layer from (default: the snapshot embedded in geosvc)")
 	fs.StringVar(&opts.CovidNYT, "health-nyt", "", "the New York Times us-states.csv `FILE` (free for non-commercial use only, never shipped): US state records from it instead of the sums of JHU's counties")
 	contraction := fs.String("contraction", "auto", "how the fastest and shortest hierarchies are made: greedy (metric-dependent order, smaller searches, slower to build), nd (derived from the CCH's nested-dissection order, seconds at any size) or auto (greedy up to 500,000 edge-based nodes)")
+	fs.StringVar(&opts.Speeds, "speeds", "", "speed data `FILE` stored in the bundle and applied by the hour of the week: a segment speed CSV (from_osm_node,to_osm_node,speed_kmh[,rate[,hour]]) or YAML rules (.yaml); see docs/data.md")
 	memLimit := fs.String("memory-limit", "", "memory the build may use, e.g. 14GB or 14000MB (default: what the system has available); a build estimated to need more is refused before it starts")
 	if err := parse(fs, args); err != nil {
 		return err

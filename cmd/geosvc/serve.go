@@ -137,6 +137,15 @@ func serve(ctx context.Context, r role, args []string, listening chan<- serverUR
 	var srv *api.Server
 	// The bundle every interface answers from, once loaded.
 	cur := &bundle.Current{}
+	// Live speed data: POST /admin/speeds, --speeds-watch (applied to
+	// each bundle as it is stored).
+	admin.ServeSpeeds(cur, log)
+	pm.WatchSpeedMetrics(cur)
+	if cfg.SpeedsWatch != "" {
+		if err := api.WatchSpeeds(cur, cfg.SpeedsWatch, time.Second, ctx.Done(), log); err != nil {
+			return fmt.Errorf("--speeds-watch %s: %w", cfg.SpeedsWatch, err)
+		}
+	}
 	httpErr := make(chan error, 1)
 	if r.http {
 		plans, err := loadPlans(cfg)

@@ -137,6 +137,9 @@ func (ix *Index) Lookup(p orb.Point) (Result, error) {
 	return r, nil
 }
 
+// ZoneName returns the IANA name of p's zone, "" where there is none.
+func (ix *Index) ZoneName(p orb.Point) string { return ix.finder.Zone(p) }
+
 // BoundaryNames returns the names of the bundle's areas in zone (never
 // nil; shared, not to be modified).
 func (ix *Index) BoundaryNames(zone string) []string {

@@ -42,7 +42,8 @@ type builder struct {
 	names    map[string]uint32
 	nameList []string
 	rels     []relRec
-	skipped  map[string]int // RestrictionsSkipped by reason
+	sides    map[string]bool // driving_side=left by country code (drivingside.go)
+	skipped  map[string]int  // RestrictionsSkipped by reason
 	rep      Report
 
 	// After pass 1: the needed nodes, sorted by id.
@@ -97,7 +98,7 @@ func (b *builder) filterWay(w *osm.Way) bool {
 func (b *builder) filterRelation(r *osm.Relation) bool {
 	b.relsRead.Add(1)
 	b.seen(r.Timestamp)
-	return r.Tags.Find("type") == "restriction"
+	return r.Tags.Find("type") == "restriction" || isDrivingSideRelation(r)
 }
 
 // object handles a way or relation that passed the filters.
@@ -106,6 +107,10 @@ func (b *builder) object(o osm.Object) {
 	case *osm.Way:
 		b.way(o)
 	case *osm.Relation:
+		if isDrivingSideRelation(o) {
+			b.countrySide(o)
+			return
+		}
 		b.relation(o)
 	}
 }
@@ -298,6 +303,7 @@ func (b *builder) build() *Network {
 		Barrier:     make([]bool, len(vertices)),
 		Names:       b.nameList,
 		DrivingSide: b.prof.DrivingSide,
+		Sides:       b.countrySides(),
 	}
 	for i, v := range vid {
 		if v == noVertex {
@@ -550,6 +556,7 @@ func (b *builder) edge(net *Network, w *wayRec, nodes []uint32, vid []uint32) Ed
 			length += geo.HaversineM(net.Shape[len(net.Shape)-1], p)
 		}
 		net.Shape = append(net.Shape, p)
+		net.ShapeNodes = append(net.ShapeNodes, b.ids[n])
 	}
 	a := &w.w
 	exit := w.exit

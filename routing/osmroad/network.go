@@ -38,6 +38,9 @@ type Network struct {
 	// Shape[e.ShapeStart:e.ShapeEnd], from Vertices[e.From] to Vertices[e.To]
 	// inclusive (so at least two points).
 	Shape []orb.Point
+	// ShapeNodes[i] is the OSM node id of Shape[i]: segment speed data
+	// names a road segment by its two nodes.
+	ShapeNodes []int64
 	// Names is the table of street names, refs, destinations and exit
 	// numbers; index 0 is the empty name.
 	Names []string
@@ -47,8 +50,12 @@ type Network struct {
 	// WayRestrictions are the via-way turn restrictions, mapped onto paths
 	// of directed edges.
 	WayRestrictions []WayRestriction
-	// DrivingSide is "right" or "left", from the profile.
+	// DrivingSide is "right" or "left", from the profile: the side of
+	// every road outside the countries of Sides.
 	DrivingSide string
+	// Sides are the countries whose OSM boundary relation in the extract
+	// states a driving_side, by code.
+	Sides []CountrySide
 	// Timestamp is the data date of the extract (PBF header replication
 	// timestamp, or the newest element timestamp seen), zero if unknown.
 	Timestamp time.Time
@@ -173,6 +180,10 @@ type Report struct {
 	// the vehicle is conditional (restriction:conditional, ...): ignored
 	// until routing knows the time of day.
 	RestrictionsConditional int
+	// DrivingSidesIgnored counts country boundary relations whose
+	// driving_side could not be used (no ISO 3166-1 code, or a value
+	// other than left or right).
+	DrivingSidesIgnored int
 	// Barriers counts vertices a car cannot pass.
 	Barriers int
 	// MissingNodeRefs counts node references of car ways without

@@ -121,7 +121,7 @@ func readXML(r io.Reader, format osmfile.Format, prof *profile.Profile) (net *Ne
 			}
 		case *osm.Relation:
 			if b.filterRelation(o) {
-				b.relation(o)
+				b.object(o)
 			}
 		}
 	}

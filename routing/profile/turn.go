@@ -16,13 +16,22 @@ type turnContext struct {
 	Signal bool
 	// ModeChange is true between a road and a ferry (or shuttle train).
 	ModeChange bool
+	// LeftHand is true where traffic keeps to the left.
+	LeftHand bool
 }
 
 // TurnCostS returns the cost in seconds of a turn at a vertex where roads
 // road edges meet; see TurnCost. Its signature fits routing.TurnCostFunc,
 // so prof.TurnCostS can be passed as a function value.
 func (p *Profile) TurnCostS(angleDeg float64, uTurn, signal bool, roads int) float64 {
-	return p.turnCost(angleDeg, turnContext{Roads: roads, UTurn: uTurn, Signal: signal})
+	return p.turnCost(angleDeg, turnContext{Roads: roads, UTurn: uTurn, Signal: signal, LeftHand: p.DrivingSide == "left"})
+}
+
+// TurnCostSide is TurnCostS on a road where traffic keeps to the left
+// (leftHand) or to the right, whatever the profile's DrivingSide: the
+// graph builder's turn cost where countries of both sides meet.
+func (p *Profile) TurnCostSide(angleDeg float64, uTurn, signal bool, roads int, leftHand bool) float64 {
+	return p.turnCost(angleDeg, turnContext{Roads: roads, UTurn: uTurn, Signal: signal, LeftHand: leftHand})
 }
 
 // turnCost returns the cost in seconds of a turn, as OSRM's car.lua
@@ -52,7 +61,7 @@ func (p *Profile) turnCost(angleDeg float64, t turnContext) float64 {
 	if t.Roads > 2 || t.UTurn || t.ModeChange {
 		a := wrapAngle(angleDeg)
 		bias := p.Turns.TurnBias
-		if p.DrivingSide == "left" {
+		if t.LeftHand {
 			bias = 1 / bias
 		}
 		var x float64

@@ -10,6 +10,7 @@ func TestTurnCostS(t *testing.T) {
 	left := *p
 	left.DrivingSide = "left"
 	cross := turnContext{Roads: 3}
+	leftCross := turnContext{Roads: 3, LeftHand: true}
 	tests := []struct {
 		name  string
 		p     *Profile
@@ -33,8 +34,8 @@ func TestTurnCostS(t *testing.T) {
 		{"signal and left", p, -90, turnContext{Roads: 4, Signal: true}, 2 + 5.394744},
 		{"bend in a road: no angle cost", p, 90, turnContext{Roads: 2}, 0},
 		{"onto a ferry", p, 90, turnContext{Roads: 2, ModeChange: true}, 2.105256},
-		{"left-hand traffic: left is cheap", &left, -90, cross, 2.105256},
-		{"left-hand traffic: right is dear", &left, 90, cross, 5.394744},
+		{"left-hand traffic: left is cheap", &left, -90, leftCross, 2.105256},
+		{"left-hand traffic: right is dear", &left, 90, leftCross, 5.394744},
 		{"NaN angle is straight", p, math.NaN(), cross, 0.006919},
 	}
 	for _, tc := range tests {
@@ -50,6 +51,20 @@ func TestTurnCostS(t *testing.T) {
 	}
 	if got, want := p.TurnCostS(180, true, false, 1), 27.454800; math.Abs(got-want) > 1e-6 {
 		t.Errorf("TurnCostS(u-turn) = %v, want %v", got, want)
+	}
+	// TurnCostS takes the profile's side; TurnCostSide the one it is given.
+	for _, tc := range []struct {
+		name string
+		got  float64
+		want float64
+	}{
+		{"TurnCostS, left-hand profile, left", left.TurnCostS(-90, false, false, 3), 2.105256},
+		{"TurnCostSide, right-hand profile, left-hand road", p.TurnCostSide(-90, false, false, 3, true), 2.105256},
+		{"TurnCostSide, left-hand profile, right-hand road", left.TurnCostSide(-90, false, false, 3, false), 5.394744},
+	} {
+		if math.Abs(tc.got-tc.want) > 1e-6 {
+			t.Errorf("%s = %v, want %v", tc.name, tc.got, tc.want)
+		}
 	}
 	// The cost grows with the angle on both sides.
 	prevR, prevL := -1.0, -1.0

@@ -31,3 +31,13 @@ func (ix *Index) Segments(bound orb.Bound, fn func(edge uint32, a, b orb.Point))
 		}
 	}
 }
+
+// Within returns, for every edge that accept allows (nil accepts all)
+// with a segment within radiusM metres of p, the nearest point of that
+// edge to p, nearest first (equal distances by edge id); at most maxHits
+// hits when maxHits > 0. accept is called at most once per edge. It is
+// the candidate search of map matching: one hit per road edge near a
+// GPS fix.
+func (ix *Index) Within(p orb.Point, radiusM float64, accept func(edge uint32) bool, maxHits int) []Hit {
+	return ix.within(p, radiusM, accept, maxHits)
+}

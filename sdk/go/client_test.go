@@ -251,6 +251,29 @@ func TestInterfaces(t *testing.T) {
 				t.Errorf("steps %+v", r.Steps)
 			}
 		}},
+		{"matchv1", func(t *testing.T) {
+			// docs/matching.md's trace: routev1's route from -75.56,39.73
+			// to -75.545,39.746 (3065 m), six of its vertices moved ~5 m.
+			pts := [][2]float64{{-75.56176, 39.73006}, {-75.56144, 39.73433}, {-75.55803, 39.73910}, {-75.55200, 39.73770}, {-75.54893, 39.73866}, {-75.54518, 39.74606}}
+			body := openapi.MatchJSONRequestBody{}
+			for _, p := range pts {
+				body.Points = append(body.Points, openapi.TracePoint{Lon: p[0], Lat: p[1]})
+			}
+			m, err := c.Match(ctx, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want openapi.MatchAnswer
+			if st := rest(t, "POST", "/matchv1/match", demoKey, body, &want); st != 200 {
+				t.Fatalf("REST match: %d", st)
+			}
+			if !reflect.DeepEqual(*m, want) {
+				t.Errorf("SDK match differs from the REST answer")
+			}
+			if len(m.Matchings) != 1 || m.Matchings[0].Distance < 3000 || m.Matchings[0].Distance > 3200 || len(m.Tracepoints) != len(pts) {
+				t.Errorf("match: %+v, want one matching of about 3065 m", m.Matchings)
+			}
+		}},
 		{"routev1 with options", func(t *testing.T) {
 			newark, wilm := geosvc.Point{Lon: -75.75, Lat: 39.68}, geosvc.Point{Lon: -75.55, Lat: 39.74}
 			r, err := c.RouteWith(ctx, newark, wilm, geosvc.RouteOptions{Routing: geosvc.Fastest,

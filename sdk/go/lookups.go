@@ -304,6 +304,18 @@ func (c *Client) RouteWith(ctx context.Context, from, to Point, o RouteOptions) 
 	return result("route", r.HTTPResponse, r.Body, r.JSON200)
 }
 
+// Match matches a GPS trace to the roads (matchv1/match): body is the
+// request as api/openapi.yaml gives it (points, radiuses, gaps, tidy,
+// routing, profile). A trace with no road near is an *APIError of status
+// 404 (code NoSegment or NoMatch in its body).
+func (c *Client) Match(ctx context.Context, body openapi.MatchJSONRequestBody) (*openapi.MatchAnswer, error) {
+	r, err := c.raw.MatchWithResponse(ctx, body)
+	if err != nil {
+		return nil, wrap("match", err)
+	}
+	return result("match", r.HTTPResponse, r.Body, r.JSON200)
+}
+
 // CovidCountries lists the countries with health data
 // (covidv1/countries/list).
 func (c *Client) CovidCountries(ctx context.Context) (*openapi.CovidCountries, error) {

@@ -213,7 +213,8 @@
       const r = await api('/routev1/route?' + q(params));
       state.lastRoute = r;
       L.geoJSON(r.geometry, { style: { color: '#2155d6', weight: 5, opacity: 0.8 } }).addTo(state.route);
-      $('route-summary').textContent = (r.distance / 1000).toFixed(1) + ' km, ' + duration(r.duration) + ' (' + r.routing + ')';
+      $('route-summary').textContent = (r.distance / 1000).toFixed(1) + ' km, ' + duration(r.duration) + ' (' + r.routing + ')' +
+        (r.departure_time ? ', leaving ' + r.departure_time + ' (' + r.time_zone + ')' + (r.speed_version ? ', speed data ' + r.speed_version : '') : '');
       const ol = $('route-steps');
       ol.textContent = '';
       for (const s of r.steps) {

@@ -146,9 +146,19 @@
       return n;
     };
 
+    // departure: the picked departure time as RFC 3339 (UTC), '' for none.
+    o.departure = function () {
+      const v = $('departure').value;
+      if (!v) return '';
+      const d = new Date(v);
+      return isNaN(d.getTime()) ? '' : d.toISOString();
+    };
+
     // routeParams: the query parameters of routev1.
     o.routeParams = function () {
       const p = {};
+      const dep = o.departure();
+      if (dep) p.departure_time = dep;
       const profile = o.profile();
       if (profile !== 'car') p.profile = profile;
       if (profile === 'truck') {
@@ -163,6 +173,8 @@
     // orderFields: the fields of a tdmv1 order.
     o.orderFields = function () {
       const f = {};
+      const dep = o.departure();
+      if (dep) f.departure_time = dep;
       const profile = o.profile();
       if (profile !== 'car') f.profile = profile;
       if (profile === 'truck') f.vehicle = o.vehicle();

@@ -175,6 +175,24 @@ func (e AvoidPolygonType) Valid() bool {
 	}
 }
 
+// Defines values for BundleDrivingSide.
+const (
+	BundleDrivingSideLeft  BundleDrivingSide = "left"
+	BundleDrivingSideRight BundleDrivingSide = "right"
+)
+
+// Valid indicates whether the value is a known member of the BundleDrivingSide enum.
+func (e BundleDrivingSide) Valid() bool {
+	switch e {
+	case BundleDrivingSideLeft:
+		return true
+	case BundleDrivingSideRight:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BundleProfiles.
 const (
 	BundleProfilesBicycle BundleProfiles = "bicycle"
@@ -490,6 +508,42 @@ func (e JobStatusStatus) Valid() bool {
 	}
 }
 
+// Defines values for MatchAnswerCode.
+const (
+	MatchAnswerCodeOk MatchAnswerCode = "Ok"
+)
+
+// Valid indicates whether the value is a known member of the MatchAnswerCode enum.
+func (e MatchAnswerCode) Valid() bool {
+	switch e {
+	case MatchAnswerCodeOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchErrorCode.
+const (
+	MatchErrorCodeInvalidInput MatchErrorCode = "InvalidInput"
+	MatchErrorCodeNoMatch      MatchErrorCode = "NoMatch"
+	MatchErrorCodeNoSegment    MatchErrorCode = "NoSegment"
+)
+
+// Valid indicates whether the value is a known member of the MatchErrorCode enum.
+func (e MatchErrorCode) Valid() bool {
+	switch e {
+	case MatchErrorCodeInvalidInput:
+		return true
+	case MatchErrorCodeNoMatch:
+		return true
+	case MatchErrorCodeNoSegment:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MatrixResultRouting.
 const (
 	MatrixResultRoutingEfficient MatrixResultRouting = "efficient"
@@ -531,43 +585,43 @@ func (e MatrixResultStatus) Valid() bool {
 
 // Defines values for OSRMErrorCode.
 const (
-	InvalidOptions OSRMErrorCode = "InvalidOptions"
-	InvalidQuery   OSRMErrorCode = "InvalidQuery"
-	InvalidService OSRMErrorCode = "InvalidService"
-	InvalidUrl     OSRMErrorCode = "InvalidUrl"
-	InvalidValue   OSRMErrorCode = "InvalidValue"
-	InvalidVersion OSRMErrorCode = "InvalidVersion"
-	NoRoute        OSRMErrorCode = "NoRoute"
-	NoSegment      OSRMErrorCode = "NoSegment"
-	NoTrips        OSRMErrorCode = "NoTrips"
-	NotImplemented OSRMErrorCode = "NotImplemented"
-	TooBig         OSRMErrorCode = "TooBig"
+	OSRMErrorCodeInvalidOptions OSRMErrorCode = "InvalidOptions"
+	OSRMErrorCodeInvalidQuery   OSRMErrorCode = "InvalidQuery"
+	OSRMErrorCodeInvalidService OSRMErrorCode = "InvalidService"
+	OSRMErrorCodeInvalidUrl     OSRMErrorCode = "InvalidUrl"
+	OSRMErrorCodeInvalidValue   OSRMErrorCode = "InvalidValue"
+	OSRMErrorCodeInvalidVersion OSRMErrorCode = "InvalidVersion"
+	OSRMErrorCodeNoRoute        OSRMErrorCode = "NoRoute"
+	OSRMErrorCodeNoSegment      OSRMErrorCode = "NoSegment"
+	OSRMErrorCodeNoTrips        OSRMErrorCode = "NoTrips"
+	OSRMErrorCodeNotImplemented OSRMErrorCode = "NotImplemented"
+	OSRMErrorCodeTooBig         OSRMErrorCode = "TooBig"
 )
 
 // Valid indicates whether the value is a known member of the OSRMErrorCode enum.
 func (e OSRMErrorCode) Valid() bool {
 	switch e {
-	case InvalidOptions:
+	case OSRMErrorCodeInvalidOptions:
 		return true
-	case InvalidQuery:
+	case OSRMErrorCodeInvalidQuery:
 		return true
-	case InvalidService:
+	case OSRMErrorCodeInvalidService:
 		return true
-	case InvalidUrl:
+	case OSRMErrorCodeInvalidUrl:
 		return true
-	case InvalidValue:
+	case OSRMErrorCodeInvalidValue:
 		return true
-	case InvalidVersion:
+	case OSRMErrorCodeInvalidVersion:
 		return true
-	case NoRoute:
+	case OSRMErrorCodeNoRoute:
 		return true
-	case NoSegment:
+	case OSRMErrorCodeNoSegment:
 		return true
-	case NoTrips:
+	case OSRMErrorCodeNoTrips:
 		return true
-	case NotImplemented:
+	case OSRMErrorCodeNotImplemented:
 		return true
-	case TooBig:
+	case OSRMErrorCodeTooBig:
 		return true
 	default:
 		return false
@@ -1495,6 +1549,75 @@ func (e KeysUsageParamsFormat) Valid() bool {
 	case KeysUsageParamsFormatCsv:
 		return true
 	case KeysUsageParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchJSONBodyGaps.
+const (
+	Ignore MatchJSONBodyGaps = "ignore"
+	Split  MatchJSONBodyGaps = "split"
+)
+
+// Valid indicates whether the value is a known member of the MatchJSONBodyGaps enum.
+func (e MatchJSONBodyGaps) Valid() bool {
+	switch e {
+	case Ignore:
+		return true
+	case Split:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchJSONBodyProfile.
+const (
+	MatchJSONBodyProfileBicycle MatchJSONBodyProfile = "bicycle"
+	MatchJSONBodyProfileCar     MatchJSONBodyProfile = "car"
+	MatchJSONBodyProfileFoot    MatchJSONBodyProfile = "foot"
+	MatchJSONBodyProfileTruck   MatchJSONBodyProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the MatchJSONBodyProfile enum.
+func (e MatchJSONBodyProfile) Valid() bool {
+	switch e {
+	case MatchJSONBodyProfileBicycle:
+		return true
+	case MatchJSONBodyProfileCar:
+		return true
+	case MatchJSONBodyProfileFoot:
+		return true
+	case MatchJSONBodyProfileTruck:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchJSONBodyRouting.
+const (
+	MatchJSONBodyRoutingEfficient     MatchJSONBodyRouting = "efficient"
+	MatchJSONBodyRoutingFastest       MatchJSONBodyRouting = "fastest"
+	MatchJSONBodyRoutingMostEfficient MatchJSONBodyRouting = "most_efficient"
+	MatchJSONBodyRoutingSafest        MatchJSONBodyRouting = "safest"
+	MatchJSONBodyRoutingShortest      MatchJSONBodyRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the MatchJSONBodyRouting enum.
+func (e MatchJSONBodyRouting) Valid() bool {
+	switch e {
+	case MatchJSONBodyRoutingEfficient:
+		return true
+	case MatchJSONBodyRoutingFastest:
+		return true
+	case MatchJSONBodyRoutingMostEfficient:
+		return true
+	case MatchJSONBodyRoutingSafest:
+		return true
+	case MatchJSONBodyRoutingShortest:
 		return true
 	default:
 		return false
@@ -2452,12 +2575,18 @@ type Bundle struct {
 	// BundleVersion The bundle format version, naming every layer and its format version.
 	BundleVersion string `json:"bundle_version"`
 
+	// DrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
+	DrivingSide *BundleDrivingSide `json:"driving_side,omitempty"`
+
 	// Edges Edges of the routing graph.
 	Edges int `json:"edges"`
 
 	// Id This build's id (the first 12 hex digits of its manifest's SHA-256): it changes with every build, and a process swaps to a new build without a restart (docs/operations.md). tdmv1's fetch answers the id of the bundle a job was computed on.
 	Id     *string  `json:"id,omitempty"`
 	Layers []string `json:"layers"`
+
+	// LeftHandEdges Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile).
+	LeftHandEdges *int `json:"left_hand_edges,omitempty"`
 
 	// Name The data set's name, from the OSM file it was built from.
 	Name string `json:"name"`
@@ -2470,7 +2599,29 @@ type Bundle struct {
 
 	// Profiles The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them.
 	Profiles []BundleProfiles `json:"profiles"`
+
+	// Speeds The speed data applied (docs/data.md, "Speed data"); absent without any.
+	Speeds *struct {
+		// AgeS Seconds since it was loaded.
+		AgeS     float64   `json:"age_s"`
+		LoadedAt time.Time `json:"loaded_at"`
+
+		// MatchedSegments CSV rows matched onto a road segment.
+		MatchedSegments int `json:"matched_segments"`
+
+		// Rules YAML rules.
+		Rules int `json:"rules"`
+
+		// UnknownSegments CSV rows naming no road segment of the bundle.
+		UnknownSegments int `json:"unknown_segments"`
+
+		// Version The first 12 hex digits of the speed file's SHA-256.
+		Version string `json:"version"`
+	} `json:"speeds,omitempty"`
 }
+
+// BundleDrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
+type BundleDrivingSide string
 
 // BundleProfiles defines model for Bundle.Profiles.
 type BundleProfiles string
@@ -2756,10 +2907,13 @@ type JobStatus struct {
 	Bundle *string `json:"bundle,omitempty"`
 
 	// Message Why a job Failed, or why a cancel was refused.
-	Message  *string            `json:"message,omitempty"`
-	Progress Progress           `json:"progress"`
-	Status   JobStatusStatus    `json:"status"`
-	Uuid     openapi_types.UUID `json:"uuid"`
+	Message  *string  `json:"message,omitempty"`
+	Progress Progress `json:"progress"`
+
+	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
+	SpeedVersion *string            `json:"speed_version,omitempty"`
+	Status       JobStatusStatus    `json:"status"`
+	Uuid         openapi_types.UUID `json:"uuid"`
 }
 
 // JobStatusStatus defines model for JobStatus.Status.
@@ -2800,6 +2954,70 @@ type LocalArea struct {
 // Example: -75.55,39.74
 type LonLat = string
 
+// MatchAnswer defines model for MatchAnswer.
+type MatchAnswer struct {
+	Code MatchAnswerCode `json:"code"`
+
+	// Matchings The matched stretches of the trace, in trace order.
+	Matchings []Matching `json:"matchings"`
+
+	// Tracepoints One per input point, null where it was not matched.
+	Tracepoints []*Tracepoint `json:"tracepoints"`
+}
+
+// MatchAnswerCode defines model for MatchAnswer.Code.
+type MatchAnswerCode string
+
+// MatchError The body of a matchv1 error (beyond the common ones).
+type MatchError struct {
+	Code    MatchErrorCode `json:"code"`
+	Errors  *[]FieldError  `json:"errors,omitempty"`
+	Message string         `json:"message"`
+}
+
+// MatchErrorCode defines model for MatchError.Code.
+type MatchErrorCode string
+
+// MatchLeg defines model for MatchLeg.
+type MatchLeg struct {
+	// Distance Metres
+	Distance float64 `json:"distance"`
+
+	// Duration Seconds
+	Duration float64 `json:"duration"`
+
+	// Roads The roads driven, in order, a stretch per road.
+	Roads []struct {
+		// Distance Metres
+		Distance float64 `json:"distance"`
+
+		// Name The road's name
+		Name string `json:"name"`
+
+		// Ref Its route numbers
+		Ref *string `json:"ref,omitempty"`
+	} `json:"roads"`
+
+	// Summary The names of its (up to) two longest named roads, longest first, as OSRM's summary.
+	Summary string `json:"summary"`
+}
+
+// Matching defines model for Matching.
+type Matching struct {
+	// Confidence The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close).
+	Confidence float64 `json:"confidence"`
+
+	// Distance Metres
+	Distance float64 `json:"distance"`
+
+	// Duration Seconds
+	Duration float64   `json:"duration"`
+	Geometry RouteLine `json:"geometry"`
+
+	// Legs The routes between consecutive matched points (one fewer than its points).
+	Legs []MatchLeg `json:"legs"`
+}
+
 // Matrix One row per origin, one column per destination; null where there is no route.
 type Matrix = [][]*int
 
@@ -2835,8 +3053,11 @@ type MatrixResult struct {
 		Destinations []Snap `json:"destinations"`
 		Origins      []Snap `json:"origins"`
 	} `json:"snapping"`
-	Status MatrixResultStatus `json:"status"`
-	Uuid   openapi_types.UUID `json:"uuid"`
+
+	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
+	SpeedVersion *string            `json:"speed_version,omitempty"`
+	Status       MatrixResultStatus `json:"status"`
+	Uuid         openapi_types.UUID `json:"uuid"`
 }
 
 // MatrixResultRouting The order's routing option (without its speeds and avoid).
@@ -3090,6 +3311,12 @@ type Route struct {
 		Steps    []RouteStep `json:"steps"`
 	} `json:"alternatives,omitempty"`
 
+	// ArrivalTime With `departure_time` or `arrival_time`, the arrival (the departure plus the duration), local to `from`.
+	ArrivalTime *time.Time `json:"arrival_time,omitempty"`
+
+	// DepartureTime With `departure_time` or `arrival_time`, the departure, local to `from` with its offset.
+	DepartureTime *time.Time `json:"departure_time,omitempty"`
+
 	// Distance Metres.
 	Distance int `json:"distance"`
 
@@ -3101,8 +3328,14 @@ type Route struct {
 	// Profile Who travelled (the request's profile).
 	Profile RouteProfile `json:"profile"`
 	Routing RouteRouting `json:"routing"`
-	Steps   []RouteStep  `json:"steps"`
-	To      RouteEnd     `json:"to"`
+
+	// SpeedVersion With `departure_time` or `arrival_time` on a bundle with speed data, the version of the speed data applied.
+	SpeedVersion *string     `json:"speed_version,omitempty"`
+	Steps        []RouteStep `json:"steps"`
+
+	// TimeZone With `departure_time` or `arrival_time`, the IANA time zone at `from` the times are read in (UTC where none is known).
+	TimeZone *string  `json:"time_zone,omitempty"`
+	To       RouteEnd `json:"to"`
 
 	// Vehicle A truck's vehicle with every field, the defaults filled in; absent for a car.
 	Vehicle *Vehicle `json:"vehicle,omitempty"`
@@ -3244,6 +3477,17 @@ type TDMOrder struct {
 	// by their hash for the next ones (docs/routing.md).
 	AvoidPolygons *TDMOrder_AvoidPolygons `json:"avoid_polygons,omitempty"`
 
+	// DepartureTime An extension: an RFC 3339 time or "now", from 1970 on and at
+	// most a year from now. The matrix is computed on the speed
+	// data's travel times of the hour of the week it falls in, local
+	// to the first origin (docs/tdmv1.md, "Departure time"); fetch
+	// answers the `speed_version`. A malformed time, one before 1970
+	// or more than a year away is a 400 naming `departure_time`.
+	//
+	//
+	// Example: 2026-11-30T08:30:00-05:00
+	DepartureTime *string `json:"departure_time,omitempty"`
+
 	// DestinationAddresses At most `tdm.max_locations`, as `origin_addresses`.
 	DestinationAddresses []LonLat `json:"destination_addresses"`
 
@@ -3288,7 +3532,8 @@ type TDMOrder struct {
 	// `unrestricted` (any case), or null (unrestricted). A `curb` origin
 	// on a two-way road is left only in the direction of travel that
 	// has it on the kerb side: the right where traffic drives on the
-	// right (the routing profile's `driving_side`), else the left.
+	// right (the road's country's side, else the profile's
+	// `driving_side`), else the left.
 	// One-way roads are unaffected. A list of another length than
 	// `origin_addresses` is a 400.
 	//
@@ -3500,6 +3745,53 @@ type TimeZoneCategoryName string
 type TimeZoneResponse struct {
 	LocalArea LocalArea `json:"local_area"`
 	TimeZone  TimeZone  `json:"time_zone"`
+}
+
+// TracePoint defines model for TracePoint.
+type TracePoint struct {
+	// AccuracyM The standard deviation of the point's position error in metres (default 10).
+	AccuracyM *float64 `json:"accuracy_m,omitempty"`
+
+	// Lat Latitude in decimal degrees.
+	Lat float64 `json:"lat"`
+
+	// Lon Longitude in decimal degrees.
+	Lon float64 `json:"lon"`
+
+	// Time When the point was taken, an RFC 3339 time or Unix seconds (fractions allowed); not before any time given before it.
+	Time *TracePoint_Time `json:"time,omitempty"`
+}
+
+// TracePointTime0 defines model for TracePoint.Time.0.
+type TracePointTime0 = time.Time
+
+// TracePointTime1 defines model for TracePoint.Time.1.
+type TracePointTime1 = float64
+
+// TracePoint_Time When the point was taken, an RFC 3339 time or Unix seconds (fractions allowed); not before any time given before it.
+type TracePoint_Time struct {
+	union json.RawMessage
+}
+
+// Tracepoint defines model for Tracepoint.
+type Tracepoint struct {
+	// AlternativesCount How many other candidate roads it had.
+	AlternativesCount int `json:"alternatives_count"`
+
+	// Distance Metres from the input point to its location.
+	Distance float64 `json:"distance"`
+
+	// Location [longitude, latitude]
+	Location Position `json:"location"`
+
+	// MatchingsIndex Its matching.
+	MatchingsIndex int `json:"matchings_index"`
+
+	// Name The road it was matched to.
+	Name string `json:"name"`
+
+	// WaypointIndex Its index among the matching's matched points.
+	WaypointIndex int `json:"waypoint_index"`
 }
 
 // TrialIssued defines model for TrialIssued.
@@ -3961,6 +4253,66 @@ type KeysUsageParamsFormat string
 // KeysStripeWebhookJSONBody defines parameters for KeysStripeWebhook.
 type KeysStripeWebhookJSONBody map[string]interface{}
 
+// MatchJSONBody defines parameters for Match.
+type MatchJSONBody struct {
+	// Avoid Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
+	//
+	// Example: toll,ferry
+	Avoid *string `json:"avoid,omitempty"`
+
+	// AvoidPolygons Areas the route does not enter, as routev1's `avoid_polygons`, a GeoJSON Polygon or MultiPolygon object (not a string); anything else is a 400 (`avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object`).
+	//
+	// Example: {"coordinates":[[[-75.66,39.547],[-75.653,39.547],[-75.653,39.554],[-75.66,39.554],[-75.66,39.547]]],"type":"Polygon"}
+	AvoidPolygons *map[string]interface{} `json:"avoid_polygons,omitempty"`
+
+	// Gaps split starts a new matching after a time gap longer than the larger of 60 s and ten times the trace's median interval; ignore does not.
+	Gaps *MatchJSONBodyGaps `json:"gaps,omitempty"`
+
+	// Points The trace, in time order: each point's `lon` and `lat`
+	// (numbers, decimal degrees; a missing or non-numeric
+	// one is a 400 naming `points[i].lon`), optional `time`
+	// (RFC 3339 or Unix seconds; the times given must not
+	// decrease, else a 400 naming `points[i].time`) and
+	// optional `accuracy_m` (the standard deviation of its
+	// position error, 0 to 10000 m; default 10 m). A point's
+	// candidate roads lie within its radius: `radiuses[i]`,
+	// else max(50 m, 4 x accuracy).
+	Points []TracePoint `json:"points"`
+
+	// Profile The road graph matched on, as routev1's `profile` (truck on the car graph, with `vehicle`); a `vehicle` with any profile but truck is a 400; a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
+	Profile *MatchJSONBodyProfile `json:"profile,omitempty"`
+
+	// Radiuses One entry per point (as long as `points`), null for the default, else the point's search radius in metres, above 0 and at most 10000.
+	//
+	// Example: [null,60,null]
+	Radiuses *[]*float64 `json:"radiuses,omitempty"`
+
+	// Routing The metric whose routes join the points, as routev1's `routing`.
+	Routing *MatchJSONBodyRouting `json:"routing,omitempty"`
+
+	// Speeds Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250; a bad one is a 400 naming it).
+	//
+	// Example: Motorway:80,LocalRoadCity:20
+	Speeds *string `json:"speeds,omitempty"`
+
+	// Tidy Drops every point closer than this many metres to the last point kept (its tracepoint is null); the server also reads `true` (10 m) and `false` (0, the default).
+	Tidy *float64 `json:"tidy,omitempty"`
+
+	// Vehicle With `profile` truck only (else a 400, `vehicle is only for profile=truck`), the truck's dimensions as routev1's `vehicle` (`height_m:4.5,weight_t:40,hazmat:true`); a value out of its field's range is out of range, a 400 naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+	//
+	// Example: height_m:4.5,weight_t:40,hazmat:true
+	Vehicle *string `json:"vehicle,omitempty"`
+}
+
+// MatchJSONBodyGaps defines parameters for Match.
+type MatchJSONBodyGaps string
+
+// MatchJSONBodyProfile defines parameters for Match.
+type MatchJSONBodyProfile string
+
+// MatchJSONBodyRouting defines parameters for Match.
+type MatchJSONBodyRouting string
+
 // OsrmNearestParams defines parameters for OsrmNearest.
 type OsrmNearestParams struct {
 	// Number How many roads, at least 1 and at most osrm.max_nearest_size (100 by default).
@@ -4388,6 +4740,24 @@ type RouteParams struct {
 	// Shortest2/3 on the same metric (docs/routing.md).
 	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
 
+	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
+	// or `now`, from 1970 on and at most a year from now: the route
+	// is computed on the speed data's travel times of the hour of
+	// the week it falls in, local to `from` (its time zone, daylight
+	// saving time included), for the whole trip (docs/routing.md,
+	// "Departure times"). The answer then has `departure_time`,
+	// `arrival_time`, `time_zone` and `speed_version`. Not with
+	// `arrival_time`; a malformed time, one before 1970 or more than
+	// a year away is a 400 naming the parameter.
+	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
+
+	// ArrivalTime As `departure_time`, the time to arrive at `to`: the departure
+	// is the arrival less the route's duration, on the bucket of the
+	// hour it falls in. Not with `departure_time` (a 400 says to give
+	// one of them, not both); a malformed time is a 400 naming the
+	// parameter.
+	ArrivalTime *string `form:"arrival_time,omitempty" json:"arrival_time,omitempty"`
+
 	// Radiuses OSRM's `radiuses`: the snapping radius of `from` and `to` in
 	// metres, `from;to`, an empty entry for the default (1000 m);
 	// more than 0 and at most 10000. A point with no road within its
@@ -4466,6 +4836,9 @@ type KeysTrialJSONRequestBody = TrialRequest
 
 // KeysStripeWebhookJSONRequestBody defines body for KeysStripeWebhook for application/json ContentType.
 type KeysStripeWebhookJSONRequestBody KeysStripeWebhookJSONBody
+
+// MatchJSONRequestBody defines body for Match for application/json ContentType.
+type MatchJSONRequestBody MatchJSONBody
 
 // TdmCancelJSONRequestBody defines body for TdmCancel for application/json ContentType.
 type TdmCancelJSONRequestBody = JobRequest
@@ -4596,6 +4969,68 @@ func (t TDMOrder_AvoidPolygons) MarshalJSON() ([]byte, error) {
 }
 
 func (t *TDMOrder_AvoidPolygons) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsTracePointTime0 returns the union data inside the TracePoint_Time as a TracePointTime0
+func (t TracePoint_Time) AsTracePointTime0() (TracePointTime0, error) {
+	var body TracePointTime0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTracePointTime0 overwrites any union data inside the TracePoint_Time as the provided TracePointTime0
+func (t *TracePoint_Time) FromTracePointTime0(v TracePointTime0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTracePointTime0 performs a merge with any union data inside the TracePoint_Time, using the provided TracePointTime0
+func (t *TracePoint_Time) MergeTracePointTime0(v TracePointTime0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTracePointTime1 returns the union data inside the TracePoint_Time as a TracePointTime1
+func (t TracePoint_Time) AsTracePointTime1() (TracePointTime1, error) {
+	var body TracePointTime1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTracePointTime1 overwrites any union data inside the TracePoint_Time as the provided TracePointTime1
+func (t *TracePoint_Time) FromTracePointTime1(v TracePointTime1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTracePointTime1 performs a merge with any union data inside the TracePoint_Time, using the provided TracePointTime1
+func (t *TracePoint_Time) MergeTracePointTime1(v TracePointTime1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t TracePoint_Time) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *TracePoint_Time) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5220,6 +5655,50 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MatchWithBody Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	MatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Match Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	Match(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document
 	//
@@ -5955,6 +6434,70 @@ func (c *Client) KeysStripeWebhookWithBody(ctx context.Context, contentType stri
 // Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewKeysStripeWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MatchWithBody Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *Client) MatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Match Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *Client) Match(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMatchRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7317,6 +7860,46 @@ func NewKeysStripeWebhookRequestWithBody(server string, contentType string, body
 	}
 
 	operationPath := fmt.Sprintf("/keysv1/webhook/stripe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewMatchRequest calls the generic Match builder with application/json body
+func NewMatchRequest(server string, body MatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewMatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewMatchRequestWithBody constructs an http.Request for the Match method, with any body, and a specified content type
+func NewMatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/matchv1/match")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -8768,6 +9351,30 @@ func NewRouteRequest(server string, params *RouteParams) (*http.Request, error) 
 
 		}
 
+		if params.DepartureTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "departure_time", *params.DepartureTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ArrivalTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "arrival_time", *params.ArrivalTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Radiuses != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -9577,6 +10184,50 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhookWithResponse(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*KeysStripeWebhookReply, error)
+
+	// MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	MatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MatchReply, error)
+
+	// MatchWithResponse Match a GPS trace to the roads (map matching)
+	//
+	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+	// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+	// trace_route) on the profile's road graph. Each point's candidates
+	// are the roads within its radius; the most likely sequence is the
+	// one whose road distances between consecutive points best agree
+	// with the straight-line distances. The trace is split into several
+	// matchings where it must be: a time gap (`gaps`), or a jump no
+	// road explains in the time between two points. The answer has
+	// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+	// geometry, confidence, legs with their roads) and `tracepoints`,
+	// one per input point, null where the point was not matched (no road
+	// within its radius, an outlier, tidied away, or alone between two
+	// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+	// docs/matching.md.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /matchv1/match (the `Match` operationId).
+	MatchWithResponse(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*MatchReply, error)
 
 	// GetOpenAPIWithResponse This document
 	//
@@ -11045,6 +11696,103 @@ func (r KeysStripeWebhookReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r KeysStripeWebhookReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// MatchReply429Headers the declared response headers of an HTTP 429 response for Match
+type MatchReply429Headers struct {
+	RetryAfter *int
+}
+
+type MatchReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MatchAnswer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *MatchError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *MatchError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *MatchReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r MatchReply) GetJSON200() *MatchAnswer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r MatchReply) GetJSON400() *MatchError {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r MatchReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r MatchReply) GetJSON404() *MatchError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r MatchReply) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r MatchReply) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r MatchReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r MatchReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r MatchReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MatchReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MatchReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MatchReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12695,6 +13443,62 @@ func (c *ClientWithResponses) KeysStripeWebhookWithResponse(ctx context.Context,
 	return ParseKeysStripeWebhookReply(rsp)
 }
 
+// MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *ClientWithResponses) MatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MatchReply, error) {
+	rsp, err := c.MatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMatchReply(rsp)
+}
+
+// MatchWithResponse Match a GPS trace to the roads (map matching)
+//
+// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+// model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+// trace_route) on the profile's road graph. Each point's candidates
+// are the roads within its radius; the most likely sequence is the
+// one whose road distances between consecutive points best agree
+// with the straight-line distances. The trace is split into several
+// matchings where it must be: a time gap (`gaps`), or a jump no
+// road explains in the time between two points. The answer has
+// OSRM's match shape: `matchings` (distance, duration, GeoJSON
+// geometry, confidence, legs with their roads) and `tracepoints`,
+// one per input point, null where the point was not matched (no road
+// within its radius, an outlier, tidied away, or alone between two
+// breaks). Up to 5,000 points (and the 1 MiB body limit). See
+// docs/matching.md.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /matchv1/match (the `Match` operationId).
+func (c *ClientWithResponses) MatchWithResponse(ctx context.Context, body MatchJSONRequestBody, reqEditors ...RequestEditorFn) (*MatchReply, error) {
+	rsp, err := c.Match(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMatchReply(rsp)
+}
+
 // GetOpenAPIWithResponse This document
 //
 // The OpenAPI document of the REST API, as embedded in the binary (api/openapi.yaml).
@@ -14150,6 +14954,94 @@ func ParseKeysStripeWebhookReply(rsp *http.Response) (*KeysStripeWebhookReply, e
 		}
 		response.JSON503 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseMatchReply parses an HTTP response from a MatchWithResponse call
+func ParseMatchReply(rsp *http.Response) (*MatchReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MatchReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MatchAnswer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest MatchError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest MatchError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers MatchReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

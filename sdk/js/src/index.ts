@@ -353,6 +353,18 @@ export class GeosvcClient {
     return this.ok("route", await this.raw.GET("/routev1/route", { params: { query }, signal: o.signal }));
   }
 
+  /**
+   * Matches a GPS trace to the roads (matchv1): the body as the document
+   * gives it (points, radiuses, gaps, tidy, routing, profile). A trace with
+   * no road near is an error of status 404 (NoSegment or NoMatch).
+   */
+  async match(
+    body: NonNullable<paths["/matchv1/match"]["post"]["requestBody"]>["content"]["application/json"],
+    o: CallOptions = {},
+  ): Promise<Schemas["MatchAnswer"]> {
+    return this.ok("match", await this.raw.POST("/matchv1/match", { body, signal: o.signal }));
+  }
+
   /** The countries with health data (covidv1). */
   async covidCountries(o: CallOptions = {}): Promise<Schemas["CovidCountries"]> {
     return this.ok("covid-countries", await this.raw.GET("/covidv1/countries/list", { signal: o.signal }));

@@ -546,6 +546,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/matchv1/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a GPS trace to the roads (map matching)
+         * @description The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+         *     model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+         *     trace_route) on the profile's road graph. Each point's candidates
+         *     are the roads within its radius; the most likely sequence is the
+         *     one whose road distances between consecutive points best agree
+         *     with the straight-line distances. The trace is split into several
+         *     matchings where it must be: a time gap (`gaps`), or a jump no
+         *     road explains in the time between two points. The answer has
+         *     OSRM's match shape: `matchings` (distance, duration, GeoJSON
+         *     geometry, confidence, legs with their roads) and `tracepoints`,
+         *     one per input point, null where the point was not matched (no road
+         *     within its radius, an outlier, tidied away, or alone between two
+         *     breaks). Up to 5,000 points (and the 1 MiB body limit). See
+         *     docs/matching.md.
+         */
+        post: operations["match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tilesv1/token": {
         parameters: {
             query?: never;
@@ -1030,7 +1063,29 @@ export interface components {
             nodes: number;
             /** @description Edges of the routing graph. */
             edges: number;
+            /**
+             * @description The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
+             * @enum {string}
+             */
+            driving_side?: "right" | "left";
+            /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
+            left_hand_edges?: number;
             layers: string[];
+            /** @description The speed data applied (docs/data.md, "Speed data"); absent without any. */
+            speeds?: {
+                /** @description The first 12 hex digits of the speed file's SHA-256. */
+                version: string;
+                /** Format: date-time */
+                loaded_at: string;
+                /** @description Seconds since it was loaded. */
+                age_s: number;
+                /** @description CSV rows matched onto a road segment. */
+                matched_segments: number;
+                /** @description CSV rows naming no road segment of the bundle. */
+                unknown_segments: number;
+                /** @description YAML rules. */
+                rules: number;
+            };
             /** @description The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them. */
             profiles: ("car" | "bicycle" | "foot")[];
             /** @description The extent of the road network: [west, south, east, north] in degrees (longitude first); left out until the graph is loaded (API processes load it). */
@@ -1368,7 +1423,8 @@ export interface components {
              *     `unrestricted` (any case), or null (unrestricted). A `curb` origin
              *     on a two-way road is left only in the direction of travel that
              *     has it on the kerb side: the right where traffic drives on the
-             *     right (the routing profile's `driving_side`), else the left.
+             *     right (the road's country's side, else the profile's
+             *     `driving_side`), else the left.
              *     One-way roads are unaffected. A list of another length than
              *     `origin_addresses` is a 400.
              * @example [
@@ -1414,6 +1470,16 @@ export interface components {
              * @enum {string|null}
              */
             fallback_coordinate?: "input" | "snapped" | null;
+            /**
+             * @description An extension: an RFC 3339 time or "now", from 1970 on and at
+             *     most a year from now. The matrix is computed on the speed
+             *     data's travel times of the hour of the week it falls in, local
+             *     to the first origin (docs/tdmv1.md, "Departure time"); fetch
+             *     answers the `speed_version`. A malformed time, one before 1970
+             *     or more than a year away is a 400 naming `departure_time`.
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
             /**
              * @description An extension: areas the routes do not enter, a GeoJSON Polygon
              *     or MultiPolygon object (RFC 7946; a position's altitude and
@@ -1678,6 +1744,8 @@ export interface components {
             progress: components["schemas"]["Progress"];
             /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
             bundle?: string;
+            /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
+            speed_version?: string;
         };
         /** @description One row per origin, one column per destination; null where there is no route. */
         Matrix: (number | null)[][];
@@ -1708,6 +1776,8 @@ export interface components {
             routing: "fastest" | "shortest" | "efficient" | "safest";
             /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
             bundle?: string;
+            /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
+            speed_version?: string;
             /** @description The origins as sent. */
             origin_addresses: string[];
             /** @description The destinations as sent. */
@@ -1844,6 +1914,20 @@ export interface components {
             to: components["schemas"]["RouteEnd"];
             steps: components["schemas"]["RouteStep"][];
             geometry: components["schemas"]["RouteLine"];
+            /**
+             * Format: date-time
+             * @description With `departure_time` or `arrival_time`, the departure, local to `from` with its offset.
+             */
+            departure_time?: string;
+            /**
+             * Format: date-time
+             * @description With `departure_time` or `arrival_time`, the arrival (the departure plus the duration), local to `from`.
+             */
+            arrival_time?: string;
+            /** @description With `departure_time` or `arrival_time`, the IANA time zone at `from` the times are read in (UTC where none is known). */
+            time_zone?: string;
+            /** @description With `departure_time` or `arrival_time` on a bundle with speed data, the version of the speed data applied. */
+            speed_version?: string;
             /** @description With `alternatives=N`, up to N other routes between the same snapped points, best first; absent otherwise. */
             alternatives?: {
                 /** @description Seconds. */
@@ -1987,6 +2071,72 @@ export interface components {
             code: "Ok";
             trips: components["schemas"]["OSRMRoute"][];
             waypoints?: components["schemas"]["OSRMWaypoint"][];
+        };
+        TracePoint: {
+            /** @description Longitude in decimal degrees. */
+            lon: number;
+            /** @description Latitude in decimal degrees. */
+            lat: number;
+            /** @description When the point was taken, an RFC 3339 time or Unix seconds (fractions allowed); not before any time given before it. */
+            time?: string | number;
+            /** @description The standard deviation of the point's position error in metres (default 10). */
+            accuracy_m?: number;
+        };
+        MatchAnswer: {
+            /** @enum {string} */
+            code: "Ok";
+            /** @description The matched stretches of the trace, in trace order. */
+            matchings: components["schemas"]["Matching"][];
+            /** @description One per input point, null where it was not matched. */
+            tracepoints: (components["schemas"]["Tracepoint"] | null)[];
+        };
+        Matching: {
+            /** @description The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close). */
+            confidence: number;
+            /** @description Metres */
+            distance: number;
+            /** @description Seconds */
+            duration: number;
+            geometry: components["schemas"]["RouteLine"];
+            /** @description The routes between consecutive matched points (one fewer than its points). */
+            legs: components["schemas"]["MatchLeg"][];
+        };
+        MatchLeg: {
+            /** @description Metres */
+            distance: number;
+            /** @description Seconds */
+            duration: number;
+            /** @description The names of its (up to) two longest named roads, longest first, as OSRM's summary. */
+            summary: string;
+            /** @description The roads driven, in order, a stretch per road. */
+            roads: {
+                /** @description The road's name */
+                name: string;
+                /** @description Its route numbers */
+                ref?: string;
+                /** @description Metres */
+                distance: number;
+            }[];
+        };
+        Tracepoint: {
+            location: components["schemas"]["Position"];
+            /** @description The road it was matched to. */
+            name: string;
+            /** @description Metres from the input point to its location. */
+            distance: number;
+            /** @description Its matching. */
+            matchings_index: number;
+            /** @description Its index among the matching's matched points. */
+            waypoint_index: number;
+            /** @description How many other candidate roads it had. */
+            alternatives_count: number;
+        };
+        /** @description The body of a matchv1 error (beyond the common ones). */
+        MatchError: {
+            /** @enum {string} */
+            code: "InvalidInput" | "NoSegment" | "NoMatch";
+            message: string;
+            errors?: components["schemas"]["FieldError"][];
         };
     };
     responses: {
@@ -2176,7 +2326,7 @@ export interface components {
                  *         },
                  *         {
                  *           "field": "results",
-                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
+                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, departure_time, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
                  *         }
                  *       ]
                  *     }
@@ -2519,11 +2669,13 @@ export interface operations {
                      *       "data": {
                      *         "name": "delaware-latest",
                      *         "id": "6b75b23bbe74",
-                     *         "bundle_version": "2.8+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
+                     *         "bundle_version": "2.9+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
                      *         "osm_timestamp": "2016-08-10T19:28:03Z",
                      *         "built_at": "2026-05-01T09:14:02Z",
                      *         "nodes": 171892,
                      *         "edges": 94513,
+                     *         "driving_side": "right",
+                     *         "left_hand_edges": 0,
                      *         "layers": [
                      *           "routing",
                      *           "boundaries",
@@ -3592,6 +3744,27 @@ export interface operations {
                  */
                 alternatives?: number;
                 /**
+                 * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
+                 *     or `now`, from 1970 on and at most a year from now: the route
+                 *     is computed on the speed data's travel times of the hour of
+                 *     the week it falls in, local to `from` (its time zone, daylight
+                 *     saving time included), for the whole trip (docs/routing.md,
+                 *     "Departure times"). The answer then has `departure_time`,
+                 *     `arrival_time`, `time_zone` and `speed_version`. Not with
+                 *     `arrival_time`; a malformed time, one before 1970 or more than
+                 *     a year away is a 400 naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: string;
+                /**
+                 * @description As `departure_time`, the time to arrive at `to`: the departure
+                 *     is the arrival less the route's duration, on the bucket of the
+                 *     hour it falls in. Not with `departure_time` (a 400 says to give
+                 *     one of them, not both); a malformed time is a 400 naming the
+                 *     parameter.
+                 */
+                arrival_time?: string;
+                /**
                  * @description OSRM's `radiuses`: the snapping radius of `from` and `to` in
                  *     metres, `from;to`, an empty entry for the default (1000 m);
                  *     more than 0 and at most 10000. A point with no road within its
@@ -3755,6 +3928,273 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    match: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": [
+                 *         {
+                 *           "lon": -75.5501,
+                 *           "lat": 39.7391,
+                 *           "time": "2026-05-01T08:00:00Z",
+                 *           "accuracy_m": 10
+                 *         },
+                 *         {
+                 *           "lon": -75.5489,
+                 *           "lat": 39.7402,
+                 *           "time": "2026-05-01T08:00:10Z",
+                 *           "accuracy_m": 10
+                 *         },
+                 *         {
+                 *           "lon": -75.5474,
+                 *           "lat": 39.7413,
+                 *           "time": 1777622420
+                 *         }
+                 *       ],
+                 *       "gaps": "split",
+                 *       "tidy": 0,
+                 *       "routing": "fastest",
+                 *       "profile": "truck",
+                 *       "vehicle": "height_m:4.5,weight_t:40,hazmat:true"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The trace, in time order: each point's `lon` and `lat`
+                     *     (numbers, decimal degrees; a missing or non-numeric
+                     *     one is a 400 naming `points[i].lon`), optional `time`
+                     *     (RFC 3339 or Unix seconds; the times given must not
+                     *     decrease, else a 400 naming `points[i].time`) and
+                     *     optional `accuracy_m` (the standard deviation of its
+                     *     position error, 0 to 10000 m; default 10 m). A point's
+                     *     candidate roads lie within its radius: `radiuses[i]`,
+                     *     else max(50 m, 4 x accuracy).
+                     */
+                    points: components["schemas"]["TracePoint"][];
+                    /**
+                     * @description One entry per point (as long as `points`), null for the default, else the point's search radius in metres, above 0 and at most 10000.
+                     * @example [
+                     *       null,
+                     *       60,
+                     *       null
+                     *     ]
+                     */
+                    radiuses?: (number | null)[];
+                    /**
+                     * @description split starts a new matching after a time gap longer than the larger of 60 s and ten times the trace's median interval; ignore does not.
+                     * @default split
+                     * @enum {string}
+                     */
+                    gaps?: "split" | "ignore";
+                    /** @description Drops every point closer than this many metres to the last point kept (its tracepoint is null); the server also reads `true` (10 m) and `false` (0, the default). */
+                    tidy?: number;
+                    /**
+                     * @description The metric whose routes join the points, as routev1's `routing`.
+                     * @default fastest
+                     * @enum {string}
+                     */
+                    routing?: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
+                    /**
+                     * @description The road graph matched on, as routev1's `profile` (truck on the car graph, with `vehicle`); a `vehicle` with any profile but truck is a 400; a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
+                     * @default car
+                     * @enum {string}
+                     */
+                    profile?: "car" | "truck" | "bicycle" | "foot";
+                    /**
+                     * @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250; a bad one is a 400 naming it).
+                     * @example Motorway:80,LocalRoadCity:20
+                     */
+                    speeds?: string;
+                    /**
+                     * @description Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
+                     * @example toll,ferry
+                     */
+                    avoid?: string;
+                    /**
+                     * @description With `profile` truck only (else a 400, `vehicle is only for profile=truck`), the truck's dimensions as routev1's `vehicle` (`height_m:4.5,weight_t:40,hazmat:true`); a value out of its field's range is out of range, a 400 naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+                     * @example height_m:4.5,weight_t:40,hazmat:true
+                     */
+                    vehicle?: string;
+                    /**
+                     * @description Areas the route does not enter, as routev1's `avoid_polygons`, a GeoJSON Polygon or MultiPolygon object (not a string); anything else is a 400 (`avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object`).
+                     * @example {
+                     *       "type": "Polygon",
+                     *       "coordinates": [
+                     *         [
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ]
+                     *         ]
+                     *       ]
+                     *     }
+                     */
+                    avoid_polygons?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description The matchings and a tracepoint per input point (the example is the answer to the points (10.002, 0), (10.0025, 0.0015) and (10.004, 0.002) on routing/testdata/roundabout.osm). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "Ok",
+                     *       "matchings": [
+                     *         {
+                     *           "confidence": 1,
+                     *           "distance": 379.7,
+                     *           "duration": 54.9,
+                     *           "geometry": {
+                     *             "type": "LineString",
+                     *             "coordinates": [
+                     *               [
+                     *                 10.002,
+                     *                 0
+                     *               ],
+                     *               [
+                     *                 10.002,
+                     *                 0.001
+                     *               ],
+                     *               [
+                     *                 10.0025,
+                     *                 0.0015
+                     *               ],
+                     *               [
+                     *                 10.003,
+                     *                 0.002
+                     *               ],
+                     *               [
+                     *                 10.004,
+                     *                 0.002
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "legs": [
+                     *             {
+                     *               "distance": 189.8,
+                     *               "duration": 27.5,
+                     *               "summary": "South Arm, Ring",
+                     *               "roads": [
+                     *                 {
+                     *                   "name": "South Arm",
+                     *                   "distance": 111.2
+                     *                 },
+                     *                 {
+                     *                   "name": "Ring",
+                     *                   "distance": 78.6
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "distance": 189.9,
+                     *               "duration": 27.5,
+                     *               "summary": "East Arm, Ring",
+                     *               "roads": [
+                     *                 {
+                     *                   "name": "Ring",
+                     *                   "distance": 78.7
+                     *                 },
+                     *                 {
+                     *                   "name": "East Arm",
+                     *                   "distance": 111.2
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tracepoints": [
+                     *         {
+                     *           "location": [
+                     *             10.002,
+                     *             0
+                     *           ],
+                     *           "name": "South Arm",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 0,
+                     *           "alternatives_count": 0
+                     *         },
+                     *         {
+                     *           "location": [
+                     *             10.0025,
+                     *             0.0015
+                     *           ],
+                     *           "name": "Ring",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 1,
+                     *           "alternatives_count": 0
+                     *         },
+                     *         {
+                     *           "location": [
+                     *             10.004,
+                     *             0.002
+                     *           ],
+                     *           "name": "East Arm",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 2,
+                     *           "alternatives_count": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MatchAnswer"];
+                };
+            };
+            /** @description A bad input; the message and `errors` name the field and, for a point, its index. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchError"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description No point has a road within its radius (`NoSegment`, a trace in the sea), or no two points can be joined by a route (`NoMatch`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["LookupUnavailable"];
         };

@@ -108,6 +108,19 @@ test("every interface answers a known value", async (t) => {
     assert.equal(r.steps[0].maneuver, "depart");
     assert.equal(r.steps[r.steps.length - 1].maneuver, "arrive");
   });
+  await t.test("matchv1", async () => {
+    // docs/matching.md's trace: routev1's route from -75.56,39.73 to
+    // -75.545,39.746 (3065 m), six of its vertices moved ~5 m.
+    const points = [[-75.56176, 39.73006], [-75.56144, 39.73433], [-75.55803, 39.7391], [-75.552, 39.7377], [-75.54893, 39.73866], [-75.54518, 39.74606]]
+      .map(([lon, lat]) => ({ lon, lat }));
+    const m = await geo.match({ points });
+    const want = await rest("POST", "/matchv1/match", { points });
+    assert.equal(want.status, 200);
+    assert.deepEqual(m, want.json);
+    assert.equal(m.matchings.length, 1);
+    assert.ok(m.matchings[0].distance > 3000 && m.matchings[0].distance < 3200, `${m.matchings[0].distance} m, want about 3065`);
+    assert.equal(m.tracepoints.length, points.length);
+  });
   await t.test("routev1 with options", async () => {
     const newark = { lon: -75.75, lat: 39.68 }, wilm = { lon: -75.55, lat: 39.74 };
     const r = await geo.routeWith(newark, wilm, { routing: "fastest", speeds: { Motorway: 80, LocalRoadCity: 25 }, avoid: ["toll"], alternatives: 2 });

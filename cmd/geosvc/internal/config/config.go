@@ -21,6 +21,10 @@ type Config struct {
 	// DataDir changed (a new build, a repointed symlink) and swaps to it;
 	// 0 checks only on SIGHUP.
 	DataReload time.Duration `yaml:"data_reload"`
+	// SpeedsWatch is a speed file (segment speed CSV or YAML rules) a
+	// server applies at start and again whenever it changes; "" for
+	// none.
+	SpeedsWatch string `yaml:"speeds_watch"`
 	// RedisURL is the Redis server; empty lets `serve` embed one.
 	RedisURL string `yaml:"redis_url"`
 	// KeyPrefix starts every Redis key geosvc writes.

@@ -35,6 +35,7 @@ var Settings = []Setting{
 	{"addr", "GEOSVC_ADDR", "addr", "HTTP listen address", HTTPGroup},
 	{"data_dir", "GEOSVC_DATA", "data", "data bundle directory", HTTPGroup | WorkerGroup},
 	{"data_reload", "GEOSVC_DATA_RELOAD", "data-reload", "how often to check data_dir for a new bundle and swap to it without a restart (0: only on SIGHUP)", HTTPGroup | WorkerGroup},
+	{"speeds_watch", "GEOSVC_SPEEDS_WATCH", "speeds-watch", "speed data file (segment speed CSV or .yaml rules) applied at start and again whenever it changes, without a restart (empty: none)", HTTPGroup | WorkerGroup},
 	{"redis_url", "REDIS_URL", "redis-url", "Redis URL (redis://host:port/db); empty: embedded Redis (serve only)", Common},
 	{"key_prefix", "GEOSVC_KEY_PREFIX", "key-prefix", "prefix of every Redis key geosvc writes", Common},
 	{"log.level", "GEOSVC_LOG_LEVEL", "log-level", "log level: debug, info, warn, error", Common},

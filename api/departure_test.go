@@ -1,0 +1,213 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/bundle"
+	"github.com/geosvc/geosvc/geo/timezone"
+	"github.com/geosvc/geosvc/internal/redistest"
+	"github.com/geosvc/geosvc/keys"
+	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/routing/osmroad"
+	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/speeds"
+)
+
+// TestLocalClockDST: Delaware (America/New_York) on the nights the
+// clocks change in 2026: on 8 March 02:00 EST becomes 03:00 EDT, so the
+// instants an hour apart around it fall in Sunday's hours 1 and 3 (hour
+// 2 does not happen); on 1 November 02:00 EDT becomes 01:00 EST, so two
+// instants an hour apart both fall in Sunday's hour 1.
+func TestLocalClockDST(t *testing.T) {
+	b := &bundle.Bundle{TimeZones: tzIndex(t)}
+	dover := orb.Point{-75.524, 39.158}
+	sunday := 6 * 24
+	for _, c := range []struct {
+		utc   string
+		hour  int
+		local string
+	}{
+		{"2026-03-08T06:30:00Z", sunday + 1, "2026-03-08T01:30:00-05:00"},
+		{"2026-03-08T07:30:00Z", sunday + 3, "2026-03-08T03:30:00-04:00"},
+		{"2026-11-01T05:30:00Z", sunday + 1, "2026-11-01T01:30:00-04:00"},
+		{"2026-11-01T06:30:00Z", sunday + 1, "2026-11-01T01:30:00-05:00"},
+		{"2026-11-01T07:30:00Z", sunday + 2, "2026-11-01T02:30:00-05:00"},
+		{"2026-11-30T13:00:00Z", 8, "2026-11-30T08:00:00-05:00"},
+	} {
+		at, _ := time.Parse(time.RFC3339, c.utc)
+		got := localClock(b, dover, at)
+		if got.Hour != c.hour || got.Local.Format(time.RFC3339) != c.local || got.Zone != "America/New_York" {
+			t.Errorf("%s: hour %d local %s zone %s; want hour %d local %s", c.utc, got.Hour, got.Local.Format(time.RFC3339), got.Zone, c.hour, c.local)
+		}
+	}
+	// No time-zone layer: UTC.
+	at, _ := time.Parse(time.RFC3339, "2026-11-30T13:00:00Z")
+	if got := localClock(nil, dover, at); got.Hour != 13 || got.Zone != "UTC" {
+		t.Errorf("without zones: %+v", got)
+	}
+}
+
+func tzIndex(t testing.TB) *timezone.Index {
+	t.Helper()
+	tzFinderOnce.Do(func() { tzFinder, tzFinderErr = timezone.NewFinder() })
+	if tzFinderErr != nil {
+		t.Fatal(tzFinderErr)
+	}
+	now, _ := time.Parse(time.RFC3339, "2026-11-27T12:00:00Z")
+	ix, err := timezone.NewIndex(timezone.Options{Finder: tzFinder, Clock: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func TestParseTripTime(t *testing.T) {
+	now, _ := time.Parse(time.RFC3339, "2026-11-27T12:00:00Z")
+	for _, c := range []struct{ in, reason string }{
+		{"now", ""},
+		{"2026-11-30T08:00:00-05:00", ""},
+		{"2026-11-30T08:00:00", "is not an RFC 3339 time"},
+		{"tomorrow", "is not an RFC 3339 time"},
+		{"1969-12-31T23:59:59Z", "before 1970"},
+		{"2028-01-01T00:00:00Z", "more than a year away"},
+		{"2025-01-01T00:00:00Z", "more than a year away"},
+	} {
+		got, reason := parseTripTime(c.in, now)
+		if c.reason == "" && (reason != "" || got.IsZero()) || c.reason != "" && !strings.Contains(reason, c.reason) {
+			t.Errorf("%q: %v %q, want %q", c.in, got, reason, c.reason)
+		}
+	}
+}
+
+// timedGraph builds a graph of its own of alternatives.osm with speed
+// data: Main Street's C1->C2 (OSM nodes 3->4) at 5 km/h at hour 8
+// (Monday 08:00-08:59 local).
+func timedGraph(t *testing.T) (*routing.Graph, *speeds.Data) {
+	t.Helper()
+	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "alternatives.osm"), prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := routing.Build(net, prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := speeds.ParseCSV([]byte("3,4,5,,8\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, d
+}
+
+// timedRouteServer serves routev1 on timedGraph's graph with its speed
+// data applied.
+func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data) {
+	t.Helper()
+	g, d := timedGraph(t)
+	cur := bundle.NewCurrent(&bundle.Bundle{Graph: g, TimeZones: tzIndex(t)})
+	cur.SetSpeeds(d)
+	rd := redistest.New(t)
+	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
+	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "timed route test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
+	return srv, key, d
+}
+
+// TestRouteV1DepartureTime: through the REST interface, the route of
+// alternatives.osm's S -> T leaves Main Street for the Bypass Lane at a
+// departure in the slow hour and only then; arrival_time finds the
+// departure; bad times are 400s naming the field. The fixture lies at
+// lon 10, lat 0, in Gabon: Africa/Libreville, UTC+1 all year.
+func TestRouteV1DepartureTime(t *testing.T) {
+	srv, key, d := timedRouteServer(t)
+	get := func(q string) (int, string) {
+		req := httptest.NewRequest(http.MethodGet, "/routev1/route?from=10.0001,0&to=10.0099,0&"+q, nil)
+		req.Header.Set(headerAPIKey, key)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	streets := func(a routeAnswer) string {
+		var s []string
+		for _, st := range a.Steps {
+			if len(s) == 0 || s[len(s)-1] != st.Street {
+				s = append(s, st.Street)
+			}
+		}
+		return strings.Join(s, ", ")
+	}
+	var plain routeAnswer
+	code, body := get("")
+	if code != 200 || json.Unmarshal([]byte(body), &plain) != nil {
+		t.Fatalf("%d %s", code, body)
+	}
+	for _, c := range []struct {
+		q, departure, streets string
+	}{
+		// Monday 30 November 2026, 08:30 local (07:30 UTC): the slow hour.
+		{"departure_time=2026-11-30T07:30:00Z", "2026-11-30T08:30:00+01:00", "Lead Road, Main Street, Bypass Lane, Main Street, Exit Road"},
+		{"departure_time=2026-11-30T08:30:00%2B01:00", "2026-11-30T08:30:00+01:00", "Lead Road, Main Street, Bypass Lane, Main Street, Exit Road"},
+		// 09:30 local: Main Street as without a time.
+		{"departure_time=2026-11-30T08:30:00Z", "2026-11-30T09:30:00+01:00", "Lead Road, Main Street, Exit Road"},
+		// Tuesday 08:30: hour 32, unchanged.
+		{"departure_time=2026-12-01T07:30:00Z", "2026-12-01T08:30:00+01:00", "Lead Road, Main Street, Exit Road"},
+	} {
+		code, body := get(c.q)
+		var a routeAnswer
+		if code != 200 || json.Unmarshal([]byte(body), &a) != nil {
+			t.Fatalf("%s: %d %s", c.q, code, body)
+		}
+		if a.DepartureTime != c.departure || a.TimeZone != "Africa/Libreville" || a.SpeedVersion != d.Version || streets(a) != c.streets {
+			t.Errorf("%s: departure %s zone %s version %s streets %s", c.q, a.DepartureTime, a.TimeZone, a.SpeedVersion, streets(a))
+		}
+		arr, _ := time.Parse(time.RFC3339, a.ArrivalTime)
+		dep, _ := time.Parse(time.RFC3339, a.DepartureTime)
+		if arr.Sub(dep) != time.Duration(a.DurationS)*time.Second {
+			t.Errorf("%s: %s to %s is not %d s", c.q, a.DepartureTime, a.ArrivalTime, a.DurationS)
+		}
+		if strings.Contains(c.streets, "Bypass") != (a.DurationS > plain.DurationS) {
+			t.Errorf("%s: %d s, plain %d s", c.q, a.DurationS, plain.DurationS)
+		}
+	}
+	// Arriving at 08:31 local: leaving about 08:28, in the slow hour.
+	code, body = get("arrival_time=2026-11-30T08:31:00%2B01:00")
+	var a routeAnswer
+	if code != 200 || json.Unmarshal([]byte(body), &a) != nil {
+		t.Fatalf("arrival: %d %s", code, body)
+	}
+	if a.ArrivalTime != "2026-11-30T08:31:00+01:00" || !strings.Contains(streets(a), "Bypass") {
+		t.Errorf("arrival: %s -> %s by %s", a.DepartureTime, a.ArrivalTime, streets(a))
+	}
+	for _, c := range []struct{ q, msg string }{
+		{"departure_time=yesterday", `departure_time: \"yesterday\" is not an RFC 3339 time`},
+		{"departure_time=1960-01-01T00:00:00Z", "departure_time: 1960-01-01T00:00:00Z is before 1970"},
+		{"departure_time=2030-01-01T00:00:00Z", "departure_time: 2030-01-01T00:00:00Z is more than a year away"},
+		{"arrival_time=2026-13-01T00:00:00Z", `arrival_time: \"2026-13-01T00:00:00Z\" is not an RFC 3339 time`},
+		{"departure_time=now&arrival_time=now", "give one of them, not both"},
+		{"departure_time=", "departure_time: is empty"},
+	} {
+		code, body := get(c.q)
+		if code != 400 || !strings.Contains(body, c.msg) {
+			t.Errorf("%s: %d %s, want 400 with %q", c.q, code, body, c.msg)
+		}
+	}
+}
