@@ -99,7 +99,8 @@ func (f *oaFixture) load(t *testing.T, tz *timezone.Index, delaware *boundary.La
 // of its own in Echo, which cuts the suffix itself.
 var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png",
 	osrmRoutePath(osrmRoute): "/osrm/route/v1/{profile}/{coordinates}", osrmRoutePath(osrmTable): "/osrm/table/v1/{profile}/{coordinates}",
-	osrmRoutePath(osrmNearest): "/osrm/nearest/v1/{profile}/{coordinates}", osrmRoutePath(osrmTrip): "/osrm/trip/v1/{profile}/{coordinates}"}
+	osrmRoutePath(osrmNearest): "/osrm/nearest/v1/{profile}/{coordinates}", osrmRoutePath(osrmTrip): "/osrm/trip/v1/{profile}/{coordinates}",
+	osrmRoutePath(osrmMatch): "/osrm/match/v1/{profile}/{coordinates}"}
 
 // oaRoutes returns the server's routes as OpenAPI "METHOD /path" keys,
 // without Echo's internal catch-all routes.
@@ -424,6 +425,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "osrm table bad sources", method: "GET", target: "/osrm/table/v1/driving/10.002,0.000;10.004,0.002?sources=7", route: "/osrm/table/v1/{profile}/{coordinates}", key: k, status: 400},
 		{name: "osrm nearest", method: "GET", target: "/osrm/nearest/v1/driving/10.002,0.0005?number=2", route: "/osrm/nearest/v1/{profile}/{coordinates}", key: k, status: 200},
 		{name: "osrm trip", method: "GET", target: "/osrm/trip/v1/driving/10.002,0.000;10.004,0.002;10.000,0.002?steps=true", route: "/osrm/trip/v1/{profile}/{coordinates}", key: k, status: 200},
+		{name: "osrm match", method: "GET", target: "/osrm/match/v1/driving/10.002,0.0001;10.0025,0.0015;10.0039,0.002?timestamps=0;30;60&steps=true", route: "/osrm/match/v1/{profile}/{coordinates}", key: k, status: 200},
 		{name: "osrm trip, key in the path", method: "GET", target: "/osrm/" + k + "/trip/v1/driving/10.002,0.000;10.004,0.002", route: "/osrm/trip/v1/{profile}/{coordinates}", status: 200},
 		{name: "route shortest", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.000,0.002&routing=shortest", key: k, status: 200},
 		{name: "route no road", method: "GET", target: "/routev1/route?from=0.000,10.002&to=10.004,0.002", key: k, status: 404},

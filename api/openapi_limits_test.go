@@ -177,6 +177,7 @@ var oaSkipped = map[string]string{
 	"GET /osrm/table/v1/{profile}/{coordinates}":   oaOSRMSkip,
 	"GET /osrm/nearest/v1/{profile}/{coordinates}": oaOSRMSkip,
 	"GET /osrm/trip/v1/{profile}/{coordinates}":    oaOSRMSkip,
+	"GET /osrm/match/v1/{profile}/{coordinates}":   oaOSRMSkip,
 	"POST /keysv1/webhook/stripe":                  "every event is verified by its signature before anything else (TestStripeCheckoutAndWebhook and the webhook tests of keysv1_test.go sign theirs)",
 }
 

@@ -40,8 +40,7 @@ type OSRMLimits struct {
 	// (--max-nearest-size, default 100).
 	MaxNearestSize int
 	// MaxMatchingSize is the most coordinates of a match request
-	// (--max-matching-size, default 100); kept for the match service,
-	// which is not served yet.
+	// (--max-matching-size, default 100).
 	MaxMatchingSize int
 	// MaxAlternatives is the largest alternatives= of a route
 	// (--max-alternatives, default 3).
@@ -76,7 +75,7 @@ type OSRMOptions struct {
 	Limits OSRMLimits
 }
 
-// RegisterOSRM adds OSRM v5's HTTP API (route, table, nearest, trip) under
+// RegisterOSRM adds OSRM v5's HTTP API (route, table, nearest, trip, match) under
 // /osrm to g, which must authenticate requests (Server.Protected); see
 // docs/osrm.md. Errors are OSRM's: 400 {"code", "message"}; a refused key
 // is geosvc's 403 {"message":"Forbidden"}.
@@ -137,6 +136,8 @@ func (h *osrmHandler) answer(c echo.Context) error {
 		return h.table(c, g, r)
 	case osrmNearest:
 		return h.nearest(c, g, r)
+	case osrmMatch:
+		return h.match(c, g, r)
 	}
 	return h.trip(c, g, r)
 }
@@ -151,7 +152,7 @@ func osrmPathKey(req *http.Request) string {
 		return ""
 	}
 	segs := strings.Split(rest, "/")
-	if len(segs) < 5 || slices.Contains(osrmServices, segs[0]) || segs[0] == "match" || segs[0] == "tile" {
+	if len(segs) < 5 || slices.Contains(osrmServices, segs[0]) || segs[0] == "tile" {
 		return ""
 	}
 	key, err := url.PathUnescape(segs[0])

@@ -36,10 +36,11 @@ const (
 	osrmTable   = "table"
 	osrmNearest = "nearest"
 	osrmTrip    = "trip"
+	osrmMatch   = "match"
 )
 
-// osrmServices are the services served; OSRM's match and tile are not.
-var osrmServices = []string{osrmRoute, osrmTable, osrmNearest, osrmTrip}
+// osrmServices are the services served; OSRM's tile is not.
+var osrmServices = []string{osrmRoute, osrmTable, osrmNearest, osrmTrip, osrmMatch}
 
 // osrmProfiles maps the profile segment to geosvc's profile names.
 var osrmProfiles = map[string]string{
@@ -77,6 +78,7 @@ var (
 		osrmTable:   {"sources", "destinations", "annotations", "fallback_speed", "fallback_coordinate", "scale_factor"},
 		osrmNearest: {"number"},
 		osrmTrip:    {"roundtrip", "source", "destination", "steps", "annotations", "geometries", "overview"},
+		osrmMatch:   {"timestamps", "gaps", "tidy", "steps", "annotations", "geometries", "overview"},
 	}
 )
 
@@ -99,7 +101,7 @@ func parseOSRMURL(path, rawQuery string, prefixLen int) (*osrmRequest, *osrmErro
 	}
 	r := &osrmRequest{service: segs[0]}
 	if !slices.Contains(osrmServices, r.service) {
-		if r.service == "match" || r.service == "tile" {
+		if r.service == "tile" {
 			return nil, osrmErr("InvalidService", "Service %s not found! geosvc's OSRM API serves %s", r.service, strings.Join(osrmServices, ", "))
 		}
 		return nil, osrmErr("InvalidService", "Service %s not found!", cutEcho(r.service))

@@ -74,7 +74,15 @@ func TestOSRMErrors(t *testing.T) {
 		{"/osrm/route/v1/driving", "InvalidUrl", "URL string malformed close to position"},
 		{"/osrm/route/v1/driving/" + ab + "/x", "InvalidUrl", "URL string malformed"},
 		{"/osrm/routes/v1/driving/" + ab, "InvalidService", "Service routes not found!"},
-		{"/osrm/match/v1/driving/" + ab, "InvalidService", "Service match not found!"},
+		{"/osrm/tile/v1/driving/" + ab, "InvalidService", "Service tile not found!"},
+		{"/osrm/match/v1/driving/" + ab + "?timestamps=1;2;3", "InvalidOptions", "timestamps size 3 does not match coordinate size 2"},
+		{"/osrm/match/v1/driving/" + ab + "?timestamps=1;x", "InvalidQuery", "timestamps: entry 1"},
+		{"/osrm/match/v1/driving/" + ab + "?timestamps=2;1", "InvalidValue", "points[1].time"},
+		{"/osrm/match/v1/driving/" + ab + "?bearings=0,90;", "InvalidOptions", "bearings: geosvc's map matching does not use them"},
+		{"/osrm/match/v1/driving/" + ab + "?gaps=close", "InvalidQuery", "gaps"},
+		{"/osrm/match/v1/driving/" + ab + "?roundtrip=true", "InvalidQuery", "not an option of the match service"},
+		{"/osrm/match/v1/driving/0,10;0.001,10", "NoSegment", "Could not find a matching segment for any coordinate."},
+		{"/osrm/match/v1/driving/10.002,0.000", "InvalidOptions", "at least two"},
 		{"/osrm/route/v2/driving/" + ab, "InvalidVersion", "only v1"},
 		{"/osrm/route/v1/boat/" + ab, "InvalidUrl", `profile "boat" is not served`},
 		{"/osrm/route/v1/driving/" + ab + ".xml", "InvalidUrl", `format "xml"`},
@@ -367,5 +375,35 @@ func TestOSRMUnreachable(t *testing.T) {
 	}
 	if want := [][2]int{{0, 2}, {1, 2}, {2, 0}, {2, 1}}; len(tab.FallbackSpeedCells) != 4 || tab.FallbackSpeedCells[0] != want[0] || tab.FallbackSpeedCells[3] != want[3] {
 		t.Errorf("fallback_speed_cells %v, want %v", tab.FallbackSpeedCells, want)
+	}
+}
+
+// TestOSRMMatch: a trace along the roundabout fixture's South Arm, ring
+// and East Arm (S2 -> E2, 379.644 m by hand) matches as one matching of
+// that length through Graph.Match, each point a tracepoint on it; a
+// limit of 3 coordinates refuses 4 (TooBig).
+func TestOSRMMatch(t *testing.T) {
+	s := newOSRMServer(t, routingtest.Graph(t, "roundabout.osm"), OSRMLimits{MaxMatchingSize: 3})
+	const trace = "10.002,0.0001;10.0025,0.0015;10.0039,0.002"
+	code, body := s.get(t, "/osrm/match/v1/driving/"+trace+"?timestamps=0;30;60&overview=full&steps=true&radiuses=10;10;10")
+	var a osrmMatchAnswer
+	if err := json.Unmarshal([]byte(body), &a); err != nil || code != 200 || a.Code != "Ok" {
+		t.Fatalf("%d %s", code, body)
+	}
+	if len(a.Matchings) != 1 || len(a.Tracepoints) != 3 || len(a.Matchings[0].Legs) != 2 {
+		t.Fatalf("%s", body)
+	}
+	m := a.Matchings[0]
+	// From 11.1 m up the South Arm to 11.1 m before E2: 379.644 - 22.2.
+	if math.Abs(m.Distance-357.4) > 1 || m.Confidence <= 0 || m.Confidence > 1 {
+		t.Errorf("matching %v m, confidence %v; want 357.4 m", m.Distance, m.Confidence)
+	}
+	for i, tp := range a.Tracepoints {
+		if tp == nil || tp.MatchingsIndex != 0 || tp.WaypointIndex != i {
+			t.Errorf("tracepoint %d: %+v", i, tp)
+		}
+	}
+	if code, body := s.get(t, "/osrm/match/v1/driving/"+trace+";10.004,0.002"); code != 400 || !strings.Contains(body, `"code":"TooBig"`) {
+		t.Errorf("4 coordinates over a limit of 3: %d %s", code, body)
 	}
 }

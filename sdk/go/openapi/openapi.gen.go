@@ -591,6 +591,7 @@ const (
 	OSRMErrorCodeInvalidUrl     OSRMErrorCode = "InvalidUrl"
 	OSRMErrorCodeInvalidValue   OSRMErrorCode = "InvalidValue"
 	OSRMErrorCodeInvalidVersion OSRMErrorCode = "InvalidVersion"
+	OSRMErrorCodeNoMatch        OSRMErrorCode = "NoMatch"
 	OSRMErrorCodeNoRoute        OSRMErrorCode = "NoRoute"
 	OSRMErrorCodeNoSegment      OSRMErrorCode = "NoSegment"
 	OSRMErrorCodeNoTrips        OSRMErrorCode = "NoTrips"
@@ -613,6 +614,8 @@ func (e OSRMErrorCode) Valid() bool {
 		return true
 	case OSRMErrorCodeInvalidVersion:
 		return true
+	case OSRMErrorCodeNoMatch:
+		return true
 	case OSRMErrorCodeNoRoute:
 		return true
 	case OSRMErrorCodeNoSegment:
@@ -622,6 +625,39 @@ func (e OSRMErrorCode) Valid() bool {
 	case OSRMErrorCodeNotImplemented:
 		return true
 	case OSRMErrorCodeTooBig:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMMatchResponseCode.
+const (
+	OSRMMatchResponseCodeOk OSRMMatchResponseCode = "Ok"
+)
+
+// Valid indicates whether the value is a known member of the OSRMMatchResponseCode enum.
+func (e OSRMMatchResponseCode) Valid() bool {
+	switch e {
+	case OSRMMatchResponseCodeOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OSRMMatchResponseMatchingsWeightName.
+const (
+	OSRMMatchResponseMatchingsWeightNameDistance OSRMMatchResponseMatchingsWeightName = "distance"
+	OSRMMatchResponseMatchingsWeightNameDuration OSRMMatchResponseMatchingsWeightName = "duration"
+)
+
+// Valid indicates whether the value is a known member of the OSRMMatchResponseMatchingsWeightName enum.
+func (e OSRMMatchResponseMatchingsWeightName) Valid() bool {
+	switch e {
+	case OSRMMatchResponseMatchingsWeightNameDistance:
+		return true
+	case OSRMMatchResponseMatchingsWeightNameDuration:
 		return true
 	default:
 		return false
@@ -1557,16 +1593,16 @@ func (e KeysUsageParamsFormat) Valid() bool {
 
 // Defines values for MatchJSONBodyGaps.
 const (
-	Ignore MatchJSONBodyGaps = "ignore"
-	Split  MatchJSONBodyGaps = "split"
+	MatchJSONBodyGapsIgnore MatchJSONBodyGaps = "ignore"
+	MatchJSONBodyGapsSplit  MatchJSONBodyGaps = "split"
 )
 
 // Valid indicates whether the value is a known member of the MatchJSONBodyGaps enum.
 func (e MatchJSONBodyGaps) Valid() bool {
 	switch e {
-	case Ignore:
+	case MatchJSONBodyGapsIgnore:
 		return true
-	case Split:
+	case MatchJSONBodyGapsSplit:
 		return true
 	default:
 		return false
@@ -1618,6 +1654,234 @@ func (e MatchJSONBodyRouting) Valid() bool {
 	case MatchJSONBodyRoutingSafest:
 		return true
 	case MatchJSONBodyRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsGaps.
+const (
+	OsrmMatchParamsGapsIgnore OsrmMatchParamsGaps = "ignore"
+	OsrmMatchParamsGapsSplit  OsrmMatchParamsGaps = "split"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsGaps enum.
+func (e OsrmMatchParamsGaps) Valid() bool {
+	switch e {
+	case OsrmMatchParamsGapsIgnore:
+		return true
+	case OsrmMatchParamsGapsSplit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsTidy.
+const (
+	OsrmMatchParamsTidyFalse OsrmMatchParamsTidy = "false"
+	OsrmMatchParamsTidyTrue  OsrmMatchParamsTidy = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsTidy enum.
+func (e OsrmMatchParamsTidy) Valid() bool {
+	switch e {
+	case OsrmMatchParamsTidyFalse:
+		return true
+	case OsrmMatchParamsTidyTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsSteps.
+const (
+	OsrmMatchParamsStepsFalse OsrmMatchParamsSteps = "false"
+	OsrmMatchParamsStepsTrue  OsrmMatchParamsSteps = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsSteps enum.
+func (e OsrmMatchParamsSteps) Valid() bool {
+	switch e {
+	case OsrmMatchParamsStepsFalse:
+		return true
+	case OsrmMatchParamsStepsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsGeometries.
+const (
+	OsrmMatchParamsGeometriesGeojson   OsrmMatchParamsGeometries = "geojson"
+	OsrmMatchParamsGeometriesPolyline  OsrmMatchParamsGeometries = "polyline"
+	OsrmMatchParamsGeometriesPolyline6 OsrmMatchParamsGeometries = "polyline6"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsGeometries enum.
+func (e OsrmMatchParamsGeometries) Valid() bool {
+	switch e {
+	case OsrmMatchParamsGeometriesGeojson:
+		return true
+	case OsrmMatchParamsGeometriesPolyline:
+		return true
+	case OsrmMatchParamsGeometriesPolyline6:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsOverview.
+const (
+	OsrmMatchParamsOverviewFalse      OsrmMatchParamsOverview = "false"
+	OsrmMatchParamsOverviewFull       OsrmMatchParamsOverview = "full"
+	OsrmMatchParamsOverviewSimplified OsrmMatchParamsOverview = "simplified"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsOverview enum.
+func (e OsrmMatchParamsOverview) Valid() bool {
+	switch e {
+	case OsrmMatchParamsOverviewFalse:
+		return true
+	case OsrmMatchParamsOverviewFull:
+		return true
+	case OsrmMatchParamsOverviewSimplified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsGenerateHints.
+const (
+	OsrmMatchParamsGenerateHintsFalse OsrmMatchParamsGenerateHints = "false"
+	OsrmMatchParamsGenerateHintsTrue  OsrmMatchParamsGenerateHints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsGenerateHints enum.
+func (e OsrmMatchParamsGenerateHints) Valid() bool {
+	switch e {
+	case OsrmMatchParamsGenerateHintsFalse:
+		return true
+	case OsrmMatchParamsGenerateHintsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsSnapping.
+const (
+	OsrmMatchParamsSnappingAny     OsrmMatchParamsSnapping = "any"
+	OsrmMatchParamsSnappingDefault OsrmMatchParamsSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsSnapping enum.
+func (e OsrmMatchParamsSnapping) Valid() bool {
+	switch e {
+	case OsrmMatchParamsSnappingAny:
+		return true
+	case OsrmMatchParamsSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsSkipWaypoints.
+const (
+	OsrmMatchParamsSkipWaypointsFalse OsrmMatchParamsSkipWaypoints = "false"
+	OsrmMatchParamsSkipWaypointsTrue  OsrmMatchParamsSkipWaypoints = "true"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsSkipWaypoints enum.
+func (e OsrmMatchParamsSkipWaypoints) Valid() bool {
+	switch e {
+	case OsrmMatchParamsSkipWaypointsFalse:
+		return true
+	case OsrmMatchParamsSkipWaypointsTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsFormat.
+const (
+	OsrmMatchParamsFormatJson OsrmMatchParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsFormat enum.
+func (e OsrmMatchParamsFormat) Valid() bool {
+	switch e {
+	case OsrmMatchParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsRouting.
+const (
+	OsrmMatchParamsRoutingEfficient     OsrmMatchParamsRouting = "efficient"
+	OsrmMatchParamsRoutingFastest       OsrmMatchParamsRouting = "fastest"
+	OsrmMatchParamsRoutingMostEfficient OsrmMatchParamsRouting = "most_efficient"
+	OsrmMatchParamsRoutingSafest        OsrmMatchParamsRouting = "safest"
+	OsrmMatchParamsRoutingShortest      OsrmMatchParamsRouting = "shortest"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsRouting enum.
+func (e OsrmMatchParamsRouting) Valid() bool {
+	switch e {
+	case OsrmMatchParamsRoutingEfficient:
+		return true
+	case OsrmMatchParamsRoutingFastest:
+		return true
+	case OsrmMatchParamsRoutingMostEfficient:
+		return true
+	case OsrmMatchParamsRoutingSafest:
+		return true
+	case OsrmMatchParamsRoutingShortest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OsrmMatchParamsProfile.
+const (
+	OsrmMatchParamsProfileBicycle OsrmMatchParamsProfile = "bicycle"
+	OsrmMatchParamsProfileBike    OsrmMatchParamsProfile = "bike"
+	OsrmMatchParamsProfileCar     OsrmMatchParamsProfile = "car"
+	OsrmMatchParamsProfileCycling OsrmMatchParamsProfile = "cycling"
+	OsrmMatchParamsProfileDriving OsrmMatchParamsProfile = "driving"
+	OsrmMatchParamsProfileFoot    OsrmMatchParamsProfile = "foot"
+	OsrmMatchParamsProfileTruck   OsrmMatchParamsProfile = "truck"
+	OsrmMatchParamsProfileWalking OsrmMatchParamsProfile = "walking"
+)
+
+// Valid indicates whether the value is a known member of the OsrmMatchParamsProfile enum.
+func (e OsrmMatchParamsProfile) Valid() bool {
+	switch e {
+	case OsrmMatchParamsProfileBicycle:
+		return true
+	case OsrmMatchParamsProfileBike:
+		return true
+	case OsrmMatchParamsProfileCar:
+		return true
+	case OsrmMatchParamsProfileCycling:
+		return true
+	case OsrmMatchParamsProfileDriving:
+		return true
+	case OsrmMatchParamsProfileFoot:
+		return true
+	case OsrmMatchParamsProfileTruck:
+		return true
+	case OsrmMatchParamsProfileWalking:
 		return true
 	default:
 		return false
@@ -3120,6 +3384,39 @@ type OSRMLeg struct {
 // OSRMLocation [lon, lat], 6 decimals.
 type OSRMLocation = []float64
 
+// OSRMMatchResponse defines model for OSRMMatchResponse.
+type OSRMMatchResponse struct {
+	Code      OSRMMatchResponseCode `json:"code"`
+	Matchings []struct {
+		Confidence float64 `json:"confidence"`
+		Distance   float64 `json:"distance"`
+		Duration   float64 `json:"duration"`
+
+		// Geometry An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson).
+		Geometry   *OSRMGeometry                        `json:"geometry,omitempty"`
+		Legs       []OSRMLeg                            `json:"legs"`
+		Weight     float64                              `json:"weight"`
+		WeightName OSRMMatchResponseMatchingsWeightName `json:"weight_name"`
+	} `json:"matchings"`
+	Tracepoints *[]*struct {
+		AlternativesCount int     `json:"alternatives_count"`
+		Distance          float64 `json:"distance"`
+		Hint              *string `json:"hint,omitempty"`
+
+		// Location [lon, lat], 6 decimals.
+		Location       OSRMLocation `json:"location"`
+		MatchingsIndex int          `json:"matchings_index"`
+		Name           string       `json:"name"`
+		WaypointIndex  int          `json:"waypoint_index"`
+	} `json:"tracepoints,omitempty"`
+}
+
+// OSRMMatchResponseCode defines model for OSRMMatchResponse.Code.
+type OSRMMatchResponseCode string
+
+// OSRMMatchResponseMatchingsWeightName defines model for OSRMMatchResponse.Matchings.WeightName.
+type OSRMMatchResponseMatchingsWeightName string
+
 // OSRMNearestResponse defines model for OSRMNearestResponse.
 type OSRMNearestResponse struct {
 	Code      OSRMNearestResponseCode `json:"code"`
@@ -4312,6 +4609,102 @@ type MatchJSONBodyProfile string
 
 // MatchJSONBodyRouting defines parameters for Match.
 type MatchJSONBodyRouting string
+
+// OsrmMatchParams defines parameters for OsrmMatch.
+type OsrmMatchParams struct {
+	// Timestamps UNIX seconds per coordinate, `;`-separated, not decreasing.
+	Timestamps *string `form:"timestamps,omitempty" json:"timestamps,omitempty"`
+
+	// Gaps Split the trace at long time gaps, or ignore them.
+	Gaps *OsrmMatchParamsGaps `form:"gaps,omitempty" json:"gaps,omitempty"`
+
+	// Tidy Drop points within 10 m of the last one kept.
+	Tidy *OsrmMatchParamsTidy `form:"tidy,omitempty" json:"tidy,omitempty"`
+
+	// Steps Return the turn-by-turn steps of each leg.
+	Steps *OsrmMatchParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
+
+	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
+
+	// Geometries How geometries are written.
+	Geometries *OsrmMatchParamsGeometries `form:"geometries,omitempty" json:"geometries,omitempty"`
+
+	// Overview The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none.
+	Overview *OsrmMatchParamsOverview `form:"overview,omitempty" json:"overview,omitempty"`
+
+	// Radiuses Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m).
+	Radiuses *OSRMRadiuses `form:"radiuses,omitempty" json:"radiuses,omitempty"`
+
+	// Hints Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh).
+	Hints *OSRMHints `form:"hints,omitempty" json:"hints,omitempty"`
+
+	// GenerateHints Give each waypoint a hint.
+	GenerateHints *OsrmMatchParamsGenerateHints `form:"generate_hints,omitempty" json:"generate_hints,omitempty"`
+
+	// Exclude Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+	Exclude *OSRMExclude `form:"exclude,omitempty" json:"exclude,omitempty"`
+
+	// Snapping `default` (a road of the main component first) or `any`.
+	Snapping *OsrmMatchParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
+
+	// SkipWaypoints Leave the waypoints out of the answer.
+	SkipWaypoints *OsrmMatchParamsSkipWaypoints `form:"skip_waypoints,omitempty" json:"skip_waypoints,omitempty"`
+
+	// Format Only `json` is served (not flatbuffers).
+	Format *OsrmMatchParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Routing geosvc's extension: what the route minimises, as routev1's `routing`.
+	Routing *OsrmMatchParamsRouting `form:"routing,omitempty" json:"routing,omitempty"`
+
+	// Speeds geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+	Speeds *OSRMSpeeds `form:"speeds,omitempty" json:"speeds,omitempty"`
+
+	// Avoid geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+	Avoid *OSRMAvoid `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// AvoidPolygons geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`.
+	AvoidPolygons *OSRMAvoidPolygons `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
+
+	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
+	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+}
+
+// OsrmMatchParamsGaps defines parameters for OsrmMatch.
+type OsrmMatchParamsGaps string
+
+// OsrmMatchParamsTidy defines parameters for OsrmMatch.
+type OsrmMatchParamsTidy string
+
+// OsrmMatchParamsSteps defines parameters for OsrmMatch.
+type OsrmMatchParamsSteps string
+
+// OsrmMatchParamsGeometries defines parameters for OsrmMatch.
+type OsrmMatchParamsGeometries string
+
+// OsrmMatchParamsOverview defines parameters for OsrmMatch.
+type OsrmMatchParamsOverview string
+
+// OsrmMatchParamsGenerateHints defines parameters for OsrmMatch.
+type OsrmMatchParamsGenerateHints string
+
+// OsrmMatchParamsSnapping defines parameters for OsrmMatch.
+type OsrmMatchParamsSnapping string
+
+// OsrmMatchParamsSkipWaypoints defines parameters for OsrmMatch.
+type OsrmMatchParamsSkipWaypoints string
+
+// OsrmMatchParamsFormat defines parameters for OsrmMatch.
+type OsrmMatchParamsFormat string
+
+// OsrmMatchParamsRouting defines parameters for OsrmMatch.
+type OsrmMatchParamsRouting string
+
+// OsrmMatchParamsProfile defines parameters for OsrmMatch.
+type OsrmMatchParamsProfile string
 
 // OsrmNearestParams defines parameters for OsrmNearest.
 type OsrmNearestParams struct {
@@ -5707,6 +6100,19 @@ type ClientInterface interface {
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// OsrmMatch OSRM-compatible map matching
+	//
+	// OSRM v5's match service on geosvc's map matching (docs/matching.md,
+	// routing.Graph.Match): the roads a GPS trace drove, as matchings
+	// (OSRM's Route with a confidence) and one tracepoint per coordinate
+	// (null where unmatched). `radiuses` are each point's GPS accuracy
+	// (standard deviation, metres), as OSRM reads them. At most
+	// osrm.max_matching_size coordinates (100 by default). Keys as for
+	// the route service.
+	//
+	// Corresponds with GET /osrm/match/v1/{profile}/{coordinates} (the `OsrmMatch` operationId).
+	OsrmMatch(ctx context.Context, profile OsrmMatchParamsProfile, coordinates OSRMCoordinates, params *OsrmMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// OsrmNearest OSRM-compatible nearest roads
 	//
 	// OSRM v5's nearest service: the `number` nearest roads to one
@@ -6515,6 +6921,29 @@ func (c *Client) Match(ctx context.Context, body MatchJSONRequestBody, reqEditor
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetOpenAPIRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OsrmMatch OSRM-compatible map matching
+//
+// OSRM v5's match service on geosvc's map matching (docs/matching.md,
+// routing.Graph.Match): the roads a GPS trace drove, as matchings
+// (OSRM's Route with a confidence) and one tracepoint per coordinate
+// (null where unmatched). `radiuses` are each point's GPS accuracy
+// (standard deviation, metres), as OSRM reads them. At most
+// osrm.max_matching_size coordinates (100 by default). Keys as for
+// the route service.
+//
+// Corresponds with GET /osrm/match/v1/{profile}/{coordinates} (the `OsrmMatch` operationId).
+func (c *Client) OsrmMatch(ctx context.Context, profile OsrmMatchParamsProfile, coordinates OSRMCoordinates, params *OsrmMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOsrmMatchRequest(c.Server, profile, coordinates, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7936,6 +8365,302 @@ func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOsrmMatchRequest constructs an http.Request for the OsrmMatch method
+func NewOsrmMatchRequest(server string, profile OsrmMatchParamsProfile, coordinates OSRMCoordinates, params *OsrmMatchParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "profile", profile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "coordinates", coordinates, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/osrm/match/v1/%s/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Timestamps != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "timestamps", *params.Timestamps, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Gaps != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "gaps", *params.Gaps, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Tidy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tidy", *params.Tidy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Steps != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "steps", *params.Steps, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Annotations != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "annotations", *params.Annotations, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Geometries != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "geometries", *params.Geometries, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Overview != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "overview", *params.Overview, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Radiuses != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Hints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "hints", *params.Hints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.GenerateHints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "generate_hints", *params.GenerateHints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exclude != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exclude", *params.Exclude, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Snapping != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SkipWaypoints != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip_waypoints", *params.SkipWaypoints, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Routing != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "routing", *params.Routing, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Speeds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "speeds", *params.Speeds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AvoidPolygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Vehicle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ApiKey != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -10238,6 +10963,21 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIReply, error)
 
+	// OsrmMatchWithResponse OSRM-compatible map matching
+	//
+	// OSRM v5's match service on geosvc's map matching (docs/matching.md,
+	// routing.Graph.Match): the roads a GPS trace drove, as matchings
+	// (OSRM's Route with a confidence) and one tracepoint per coordinate
+	// (null where unmatched). `radiuses` are each point's GPS accuracy
+	// (standard deviation, metres), as OSRM reads them. At most
+	// osrm.max_matching_size coordinates (100 by default). Keys as for
+	// the route service.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /osrm/match/v1/{profile}/{coordinates} (the `OsrmMatch` operationId).
+	OsrmMatchWithResponse(ctx context.Context, profile OsrmMatchParamsProfile, coordinates OSRMCoordinates, params *OsrmMatchParams, reqEditors ...RequestEditorFn) (*OsrmMatchReply, error)
+
 	// OsrmNearestWithResponse OSRM-compatible nearest roads
 	//
 	// OSRM v5's nearest service: the `number` nearest roads to one
@@ -11834,6 +12574,82 @@ func (r GetOpenAPIReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetOpenAPIReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// OsrmMatchReply429Headers the declared response headers of an HTTP 429 response for OsrmMatch
+type OsrmMatchReply429Headers struct {
+	RetryAfter *int
+}
+
+type OsrmMatchReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OSRMMatchResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *OSRMError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *OsrmMatchReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OsrmMatchReply) GetJSON200() *OSRMMatchResponse {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r OsrmMatchReply) GetJSON400() *OSRMError {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r OsrmMatchReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r OsrmMatchReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r OsrmMatchReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r OsrmMatchReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OsrmMatchReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OsrmMatchReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OsrmMatchReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13514,6 +14330,27 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 	return ParseGetOpenAPIReply(rsp)
 }
 
+// OsrmMatchWithResponse OSRM-compatible map matching
+//
+// OSRM v5's match service on geosvc's map matching (docs/matching.md,
+// routing.Graph.Match): the roads a GPS trace drove, as matchings
+// (OSRM's Route with a confidence) and one tracepoint per coordinate
+// (null where unmatched). `radiuses` are each point's GPS accuracy
+// (standard deviation, metres), as OSRM reads them. At most
+// osrm.max_matching_size coordinates (100 by default). Keys as for
+// the route service.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /osrm/match/v1/{profile}/{coordinates} (the `OsrmMatch` operationId).
+func (c *ClientWithResponses) OsrmMatchWithResponse(ctx context.Context, profile OsrmMatchParamsProfile, coordinates OSRMCoordinates, params *OsrmMatchParams, reqEditors ...RequestEditorFn) (*OsrmMatchReply, error) {
+	rsp, err := c.OsrmMatch(ctx, profile, coordinates, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOsrmMatchReply(rsp)
+}
+
 // OsrmNearestWithResponse OSRM-compatible nearest roads
 //
 // OSRM v5's nearest service: the `number` nearest roads to one
@@ -15068,6 +15905,73 @@ func ParseGetOpenAPIReply(rsp *http.Response) (*GetOpenAPIReply, error) {
 		}
 		response.YAML200 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseOsrmMatchReply parses an HTTP response from a OsrmMatchWithResponse call
+func ParseOsrmMatchReply(rsp *http.Response) (*OsrmMatchReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OsrmMatchReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OSRMMatchResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest OSRMError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers OsrmMatchReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -865,6 +865,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/osrm/match/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible map matching
+         * @description OSRM v5's match service on geosvc's map matching (docs/matching.md,
+         *     routing.Graph.Match): the roads a GPS trace drove, as matchings
+         *     (OSRM's Route with a confidence) and one tracepoint per coordinate
+         *     (null where unmatched). `radiuses` are each point's GPS accuracy
+         *     (standard deviation, metres), as OSRM reads them. At most
+         *     osrm.max_matching_size coordinates (100 by default). Keys as for
+         *     the route service.
+         */
+        get: operations["osrmMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/osrm/trip/v1/{profile}/{coordinates}": {
         parameters: {
             query?: never;
@@ -1970,7 +1996,7 @@ export interface components {
         };
         OSRMError: {
             /** @enum {string} */
-            code: "InvalidUrl" | "InvalidService" | "InvalidVersion" | "InvalidQuery" | "InvalidValue" | "InvalidOptions" | "NotImplemented" | "TooBig" | "NoSegment" | "NoRoute" | "NoTrips";
+            code: "InvalidUrl" | "InvalidService" | "InvalidVersion" | "InvalidQuery" | "InvalidValue" | "InvalidOptions" | "NotImplemented" | "TooBig" | "NoSegment" | "NoRoute" | "NoTrips" | "NoMatch";
             message: string;
         };
         /** @description [lon, lat], 6 decimals. */
@@ -2066,6 +2092,29 @@ export interface components {
             code: "Ok";
             waypoints: components["schemas"]["OSRMWaypoint"][];
         };
+        OSRMMatchResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            matchings: {
+                confidence: number;
+                geometry?: components["schemas"]["OSRMGeometry"];
+                legs: components["schemas"]["OSRMLeg"][];
+                /** @enum {string} */
+                weight_name: "duration" | "distance";
+                weight: number;
+                duration: number;
+                distance: number;
+            }[];
+            tracepoints?: ({
+                hint?: string;
+                distance: number;
+                name: string;
+                location: components["schemas"]["OSRMLocation"];
+                matchings_index: number;
+                waypoint_index: number;
+                alternatives_count: number;
+            } | null)[];
+        };
         OSRMTripResponse: {
             /** @enum {string} */
             code: "Ok";
@@ -2145,7 +2194,7 @@ export interface components {
          *     malformed (InvalidUrl, InvalidService, InvalidVersion,
          *     InvalidQuery, InvalidValue, InvalidOptions, NotImplemented), too
          *     big (TooBig), or has no answer (NoSegment: a coordinate with no
-         *     road within its radius; NoRoute; NoTrips).
+         *     road within its radius; NoRoute; NoTrips; NoMatch).
          */
         OSRMError: {
             headers: {
@@ -4892,6 +4941,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OSRMNearestResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmMatch: {
+        parameters: {
+            query?: {
+                /**
+                 * @description UNIX seconds per coordinate, `;`-separated, not decreasing.
+                 * @example 0;30;60
+                 */
+                timestamps?: string;
+                /** @description Split the trace at long time gaps, or ignore them. */
+                gaps?: "split" | "ignore";
+                /** @description Drop points within 10 m of the last one kept. */
+                tidy?: "true" | "false";
+                /** @description Return the turn-by-turn steps of each leg. */
+                steps?: "true" | "false";
+                /**
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+                 * @example duration,distance
+                 */
+                annotations?: components["parameters"]["OSRMAnnotations"];
+                /** @description How geometries are written. */
+                geometries?: components["parameters"]["OSRMGeometries"];
+                /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+                overview?: components["parameters"]["OSRMOverview"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matchings, OSRM's MatchResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMMatchResponse"];
                 };
             };
             400: components["responses"]["OSRMError"];

@@ -60,8 +60,7 @@ type OSRM struct {
 	MaxTripSize int `yaml:"max_trip_size"`
 	// MaxNearestSize is the largest number= of a nearest request.
 	MaxNearestSize int `yaml:"max_nearest_size"`
-	// MaxMatchingSize is the most coordinates of a match request (the
-	// match service is not served yet).
+	// MaxMatchingSize is the most coordinates of a match request.
 	MaxMatchingSize int `yaml:"max_matching_size"`
 	// MaxAlternatives is the largest alternatives= of a route.
 	MaxAlternatives int `yaml:"max_alternatives"`

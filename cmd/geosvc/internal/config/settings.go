@@ -80,7 +80,7 @@ var Settings = []Setting{
 	{"osrm.max_viaroute_size", "GEOSVC_OSRM_MAX_VIAROUTE_SIZE", "osrm-max-viaroute-size", "OSRM API: most coordinates of a route (--max-viaroute-size)", HTTPGroup},
 	{"osrm.max_trip_size", "GEOSVC_OSRM_MAX_TRIP_SIZE", "osrm-max-trip-size", "OSRM API: most coordinates of a trip (--max-trip-size)", HTTPGroup},
 	{"osrm.max_nearest_size", "GEOSVC_OSRM_MAX_NEAREST_SIZE", "osrm-max-nearest-size", "OSRM API: largest number= of a nearest request (--max-nearest-size)", HTTPGroup},
-	{"osrm.max_matching_size", "GEOSVC_OSRM_MAX_MATCHING_SIZE", "osrm-max-matching-size", "OSRM API: most coordinates of a match request (--max-matching-size; match is not served yet)", HTTPGroup},
+	{"osrm.max_matching_size", "GEOSVC_OSRM_MAX_MATCHING_SIZE", "osrm-max-matching-size", "OSRM API: most coordinates of a match request (--max-matching-size)", HTTPGroup},
 	{"osrm.max_alternatives", "GEOSVC_OSRM_MAX_ALTERNATIVES", "osrm-max-alternatives", "OSRM API: largest alternatives= of a route (--max-alternatives)", HTTPGroup},
 	{"stripe.api_url", "GEOSVC_STRIPE_API_URL", "stripe-api-url", "Stripe API base URL (stripe-mock in tests); empty: Stripe's", HTTPGroup},
 }
