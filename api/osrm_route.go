@@ -65,7 +65,7 @@ func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
 			case "duration", "distance", "speed", "weight", "datasources":
 				o.annotations[k] = true
 			case "nodes":
-				return o, osrmErr("InvalidOptions", "annotations: nodes (OSM node ids) are not kept in geosvc's road graph; ask for duration, distance, speed, weight or datasources")
+				return o, osrmErr("InvalidOptions", "annotations: nodes (OSM node ids) are not given by geosvc's OSRM API yet; ask for duration, distance, speed, weight or datasources")
 			default:
 				return o, r.malformed("annotations", "%s is not duration, distance, speed, weight, datasources or nodes", quoteEcho(k))
 			}

@@ -4624,7 +4624,7 @@ type OsrmMatchParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmMatchParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.
@@ -4783,7 +4783,7 @@ type OsrmRouteParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmRouteParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.
@@ -4978,7 +4978,7 @@ type OsrmTripParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmTripParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.

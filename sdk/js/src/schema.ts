@@ -2513,7 +2513,7 @@ export interface components {
          */
         OSRMCoordinates: string;
         /**
-         * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+         * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
          * @example duration,distance
          */
         OSRMAnnotations: string;
@@ -4683,7 +4683,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
@@ -4964,7 +4964,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
@@ -5055,7 +5055,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: geosvc's graph does not keep them.
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
