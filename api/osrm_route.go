@@ -141,10 +141,6 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 		at[k], i = j, j
 	}
 	at[len(steps)-1] = len(line) - 1
-	side := g.Meta().DrivingSide
-	if side == "" {
-		side = "right"
-	}
 	seg := 0
 	out := make([]osrmStep, 0, len(steps))
 	for k, s := range steps {
@@ -168,9 +164,12 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 		for seg < len(rt.Segments)-1 && (len(rt.Segments[seg].Geometry) == 0 || rt.Segments[seg].Geometry[0] != s.Point) {
 			seg++
 		}
-		ref := ""
+		ref, side := "", "right"
 		if seg < len(rt.Segments) {
 			ref = rt.Segments[seg].Ref
+			if rt.Segments[seg].LeftHand {
+				side = "left"
+			}
 		}
 		typ := maneuverType(steps, k)
 		m := osrmManeuver{BearingBefore: before, BearingAfter: after, Location: round6pt(s.Point), Type: typ}
