@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 
+	"github.com/paulmach/orb"
+
 	"github.com/geosvc/geosvc/routing/cch"
 	"github.com/geosvc/geosvc/routing/ch"
 )
@@ -353,4 +355,14 @@ func appendMerged(out []Stretch, e uint32, parts []Stretch) []Stretch {
 		cur = Stretch{Edge: e, Lo: p.Lo, Hi: p.Hi}
 	}
 	return append(out, cur)
+}
+
+// StretchLine returns the geometry of a stretch, from its Lo end to its
+// Hi end.
+func (g *Graph) StretchLine(s Stretch) orb.LineString {
+	shape := g.edgeShape(s.Edge)
+	if s.Lo <= 0 && s.Hi >= 1 {
+		return append(orb.LineString(nil), shape...)
+	}
+	return cutLine(shape, g.edgeLen[s.Edge], s.Lo, s.Hi)
 }
