@@ -20,7 +20,7 @@ const (
 
 // registerLookups adds the interfaces that answer from the bundle's
 // layers to the protected group g: zip4v1, geocoderv1, timezonesv1,
-// adminv1, geoboundariesv1, covidv1 and routev1. They answer 503 until
+// adminv1, geoboundariesv1, covidv1, routev1 and isochronev1. They answer 503 until
 // cur holds a bundle.
 func registerLookups(g *echo.Group, cur *bundle.Current) {
 	api.RegisterZip4(g, api.Zip4Options{Bundle: cur})
@@ -35,6 +35,7 @@ func registerLookups(g *echo.Group, cur *bundle.Current) {
 	api.RegisterGeoBoundaries(g, bo)
 	api.RegisterCovid(g, api.CovidOptions{Bundle: cur})
 	api.RegisterRoute(g, api.RouteOptions{Bundle: cur})
+	api.RegisterIsochrone(g, api.IsochroneOptions{Bundle: cur})
 }
 
 // envMetres reads a positive distance in metres from the environment, 0
