@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -180,9 +181,9 @@ func parseIsoBool(q url.Values, name string, def bool) (bool, bool) {
 		return def, true
 	}
 	switch strings.ToLower(strings.TrimSpace(q.Get(name))) {
-	case "true", "1":
+	case "true":
 		return true, true
-	case "false", "0":
+	case "false":
 		return false, true
 	}
 	return def, false
@@ -207,7 +208,7 @@ func parseIsoMetric(v string, given bool) (distance bool, msg string) {
 func parseIsoContourList(s string) ([]float64, string) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return nil, fmt.Sprintf("contours is required: 1 to %d ascending values, minutes for metric=time, kilometres for metric=distance (e.g. contours=5,10,15)", maxIsoContours)
+		return nil, fmt.Sprintf("contours is required: 1 to %d values, minutes for metric=time, kilometres for metric=distance (e.g. contours=5,10,15)", maxIsoContours)
 	}
 	parts := strings.Split(s, ",")
 	if len(parts) > maxIsoContours {
@@ -242,11 +243,15 @@ func checkIsoContours(cs []float64, distance bool) *fieldError {
 		if math.IsNaN(v) || v <= 0 || v > lim {
 			return &fieldError{f, fmt.Sprintf("%g is out of range: a contour is more than 0 and at most %g %s", v, lim, unit)}
 		}
-		if i > 0 && v <= cs[i-1] {
-			return &fieldError{f, fmt.Sprintf("%g does not exceed the contour before it (%g): give contours ascending, each once", v, cs[i-1])}
-		}
 	}
 	return nil
+}
+
+// sortContours sorts contours ascending, each once.
+func sortContours(cs []float64) []float64 {
+	out := append([]float64(nil), cs...)
+	sort.Float64s(out)
+	return slices.Compact(out)
 }
 
 // isoBodyFields are the fields a POST's JSON object may hold.
@@ -328,7 +333,7 @@ func parseIsoBody(body []byte) (isoRequest, []fieldError) {
 		}
 	}
 	if raw := fields["contours"]; isNull(raw) {
-		errs = append(errs, fieldError{"contours", fmt.Sprintf("is required: an array of 1 to %d ascending numbers, minutes for metric time, kilometres for distance", maxIsoContours)})
+		errs = append(errs, fieldError{"contours", fmt.Sprintf("is required: an array of 1 to %d numbers, minutes for metric time, kilometres for distance", maxIsoContours)})
 	} else if err := json.Unmarshal(raw, &r.contours); err != nil {
 		errs = append(errs, fieldError{"contours", "must be an array of numbers"})
 	} else if fe := checkIsoContours(r.contours, r.distance); fe != nil {
@@ -396,6 +401,7 @@ func (h *isoHandler) answer(c echo.Context, r isoRequest) error {
 			return httpErrorf(http.StatusBadRequest, "%s: no road the profile drives within %g m of the point", r.fields[i], radius)
 		}
 	}
+	r.contours = sortContours(r.contours)
 	limits := make([]float64, len(r.contours))
 	for i, v := range r.contours {
 		limits[i] = v * unit

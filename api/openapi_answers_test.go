@@ -61,6 +61,7 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 	RegisterGeoBoundaries(g, bo)
 	RegisterCovid(g, CovidOptions{Bundle: &f.cur})
 	RegisterRoute(g, RouteOptions{Bundle: &f.cur})
+	RegisterIsochrone(g, IsochroneOptions{Bundle: &f.cur})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
 		if f.cur.Load() == nil {
 			return nil, ErrNotReady
