@@ -546,6 +546,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/isochronev1/isochrone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a vehicle gets within given times or distances (an extension)
+         * @description Isochrones (metric `time`, contours in minutes) or isodistances
+         *     (metric `distance`, contours in kilometres) around one point, as
+         *     a GeoJSON FeatureCollection (RFC 7946): one feature per contour,
+         *     largest first, with properties `contour`, `metric`, `origin`,
+         *     `reverse` and `cell_m`. With `polygons=true` (default) a feature
+         *     is a Polygon or MultiPolygon (holes where no reached road comes
+         *     near): the area within two grid cells of the road stretches
+         *     reached, the contour interpolated along the road where it falls
+         *     inside it; the grid is sized to the contour (about 350 cells
+         *     across, `cell_m` metres each, at least 15). With `polygons=false`
+         *     a feature is a MultiLineString of the reached stretches. One
+         *     one-to-all search answers every contour: PHAST on the contraction
+         *     hierarchy for the plain metric, on the customized CCH with
+         *     `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
+         *     The point snaps as routev1's `from` does. At most 5 contours, each
+         *     more than 0 and at most 120 minutes (200 km for `distance`).
+         *     `departure_time` is not taken yet (a 400): answers are for the
+         *     profile's free-flow speeds.
+         */
+        get: operations["isochrone"];
+        put?: never;
+        /**
+         * Isochrones of several origins (an extension)
+         * @description The contours of up to 5 origins, as the GET computes them: one
+         *     feature per origin and contour (`origin` the index), each origin's
+         *     largest contour first. Every problem is listed, named by its JSON
+         *     path (`origins[1]`, `contours[2]`); an origin with no road within
+         *     its radius is a 400 naming it.
+         */
+        post: operations["isochrones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tilesv1/token": {
         parameters: {
             query?: never;
@@ -1755,6 +1800,93 @@ export interface components {
                 steps: components["schemas"]["RouteStep"][];
                 geometry: components["schemas"]["RouteLine"];
             }[];
+        };
+        /** @description Field names are exact; any other field is a 400 (`departure_time` too, until it is supported). */
+        IsochroneRequest: {
+            /** @description 1 to 5 origins, each `"lon,lat"`. */
+            origins: string[];
+            /**
+             * @description 1 to 5 contours (any order; answered ascending, a repeated one
+             *     once): minutes for metric `time` (more than 0, at most 120),
+             *     kilometres for `distance` (at most 200).
+             */
+            contours: number[];
+            /**
+             * @default time
+             * @enum {string}
+             */
+            metric?: "time" | "distance";
+            /** @default true */
+            polygons?: boolean;
+            /** @default false */
+            reverse?: boolean;
+            /**
+             * @description As tdmv1's `profile` (a profile the bundle was not built with is a 400 naming the build flag).
+             * @default car
+             * @enum {string}
+             */
+            profile?: "car" | "truck" | "bicycle" | "foot";
+            /** @description A truck's dimensions as tdmv1's `vehicle` (profile truck only). */
+            vehicle?: Record<string, never>;
+            /** @description As tdmv1's `speeds`. */
+            speeds?: {
+                [key: string]: number;
+            };
+            /** @description As tdmv1's `avoid`. */
+            avoid?: ("ferry" | "motorway" | "toll" | "unpaved")[];
+            /** @description As tdmv1's `avoid_polygons`. */
+            avoid_polygons?: Record<string, never>;
+            /**
+             * @description Per origin, as tdmv1's `origin_radiuses`.
+             * @example [
+             *       50
+             *     ]
+             */
+            origin_radiuses?: (number | null)[] | null;
+            /**
+             * @description Per origin `[value, range]`, as tdmv1's `origin_bearings`.
+             * @example [
+             *       [
+             *         90,
+             *         45
+             *       ]
+             *     ]
+             */
+            origin_bearings?: (number[] | null)[] | null;
+            /** @description Per origin, as tdmv1's `origin_approaches`. */
+            origin_approaches?: ("curb" | "unrestricted" | null)[] | null;
+            /**
+             * @default default
+             * @enum {string}
+             */
+            snapping?: "default" | "any";
+        };
+        IsochroneCollection: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            features: {
+                /** @enum {string} */
+                type: "Feature";
+                properties: {
+                    /** @description The contour as asked (minutes or kilometres). */
+                    contour: number;
+                    /** @enum {string} */
+                    metric: "time" | "distance";
+                    /** @description The origin's index (0 for a GET). */
+                    origin: number;
+                    reverse: boolean;
+                    /** @description The polygon's grid cell in metres (absent for lines). */
+                    cell_m?: number;
+                };
+                /** @description A GeoJSON Polygon, MultiPolygon or (polygons=false) MultiLineString; null when nothing is reached. */
+                geometry: Record<string, never> | null;
+            }[];
+            /** @description Each origin as given and as snapped. */
+            origins: components["schemas"]["RouteEnd"][];
+            /** @enum {string} */
+            profile: "car" | "truck" | "bicycle" | "foot";
+            /** @description A truck's dimensions (absent for a car). */
+            vehicle?: Record<string, never>;
         };
         RouteLine: {
             /** @enum {string} */
@@ -3471,6 +3603,143 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    isochrone: {
+        parameters: {
+            query: {
+                /**
+                 * @description The origin's longitude in decimal degrees, -180..180. A point
+                 *     with no road within its snapping radius (1000 m, or `radiuses`)
+                 *     is a 400 naming `x,y` (`x,y: no road the profile drives within
+                 *     1000 m of the point`).
+                 * @example 10.002
+                 */
+                x: number;
+                /**
+                 * @description The origin's latitude in decimal degrees, -90..90; as `x` otherwise (no road within the radius is a 400 naming `x,y`).
+                 * @example 0
+                 */
+                y: number;
+                /**
+                 * @description 1 to 5 contours, comma-separated (any order; answered
+                 *     ascending, a repeated one once): minutes for `metric=time`
+                 *     (more than 0, at most 120), kilometres for `metric=distance`
+                 *     (more than 0, at most 200). A bad one is a 400 naming it by
+                 *     index (`contours[1]: 0 is out of range ...`). The pattern
+                 *     states the limits of `metric=time`.
+                 * @example 0.5,1
+                 */
+                contours: string;
+                /** @description What the contours count, and what the search minimises - `time` the fastest drive, `distance` the shortest. */
+                metric?: "time" | "distance";
+                /** @description `true`: polygons; `false`: the reached road stretches as lines. */
+                polygons?: boolean;
+                /** @description `true`: from where the point is reached within each contour (the drives towards it). */
+                reverse?: boolean;
+                /**
+                 * @description Who travels, as routev1's `profile`: `car` (default), `truck`
+                 *     (a metric on the car graph, with `vehicle`), `bicycle` or
+                 *     `foot` (each on its own graph; the bundle must have been built
+                 *     with it, else a 400 names the build flag). Any other value is
+                 *     a 400 listing them, and so is a `vehicle` with any profile but
+                 *     truck.
+                 */
+                profile?: "car" | "truck" | "bicycle" | "foot";
+                /**
+                 * @description With `profile=truck` only (else a 400, `vehicle is only for
+                 *     profile=truck`): the truck's dimensions as routev1's `vehicle`;
+                 *     a value out of its field's range is out of range: a 400 naming
+                 *     it.
+                 */
+                vehicle?: string;
+                /** @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250). */
+                speeds?: string;
+                /** @description Road kinds not driven, comma-separated, as routev1's `avoid`. */
+                avoid?: string;
+                /**
+                 * @description Areas not entered, as routev1's `avoid_polygons`: a URL-encoded
+                 *     GeoJSON Polygon or MultiPolygon object; a bad one is a 400
+                 *     naming the part.
+                 */
+                avoid_polygons?: string;
+                /** @description The origin's snapping radius in metres, more than 0 and at most 10000 (default 1000). */
+                radiuses?: string;
+                /** @description `value,range` in degrees as routev1's `bearings`, for the origin. */
+                bearings?: string;
+                /** @description `curb` or `unrestricted` as routev1's `approaches`, for the origin. */
+                approaches?: string;
+                /** @description `default` or `any`, as routev1's `snapping`. */
+                snapping?: "default" | "any";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contours. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IsochroneCollection"];
+                };
+            };
+            /** @description A missing or malformed parameter, or an origin with no road within its radius; the message names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    isochrones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "origins": [
+                 *         "10.002,0"
+                 *       ],
+                 *       "contours": [
+                 *         0.5,
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IsochroneRequest"];
+            };
+        };
+        responses: {
+            /** @description The contours. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IsochroneCollection"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["LookupUnavailable"];
         };
