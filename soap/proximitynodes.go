@@ -22,8 +22,9 @@ func roadNode(nodeType string) bool { return nodeType == "Node" || nodeType == "
 // Radius keeps them all, RoadDistance those max metres or less by road
 // from p, RoadTimeMinutes those max minutes or less by road from p.
 // ReachableNode keeps only the junctions from which p can also be reached
-// within the same limit: both ways by road, found with two bounded
-// one-to-many searches on the graph (forward from p and backward to p);
+// within the same limit: both ways by road, found with two one-to-all
+// searches on the graph's hierarchy (routing.Graph.OneToAll, PHAST:
+// forward from p and in reverse to p);
 // for SearchType Radius that limit is max metres by road. Radius is the
 // straight-line distance for SearchType Radius, the road distance there
 // otherwise; Time the drive there in minutes for the road searches.
@@ -51,23 +52,19 @@ func (s *Service) proximityNodes(ctx context.Context, p orb.Point, reachable boo
 		if !from.OK {
 			return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
 		}
-		there, err := g.Reach(ctx, m, from, lim, false)
+		there, back, err := reachBoth(ctx, g, m, from, reachable && len(js) > 0)
 		if err != nil {
 			return nil, err
 		}
-		var back map[uint32]routing.Cost
-		if reachable {
-			if back, err = g.Reach(ctx, m, from, lim, true); err != nil {
-				return nil, err
-			}
-		}
 		for _, j := range js {
-			c, ok := there[j.Vertex]
+			c, ok := there.Vertex(j.Vertex, lim)
 			if !ok {
 				continue
 			}
-			if _, ok := back[j.Vertex]; reachable && !ok {
-				continue
+			if reachable {
+				if _, ok := back.Vertex(j.Vertex, lim); !ok {
+					continue
+				}
 			}
 			r := nearbyResult{at: j.Point, metres: j.DistanceM}
 			if searchType != "Radius" {
@@ -104,4 +101,14 @@ func junctionLocation(g *routing.Graph, j routing.Junction) *locationInput {
 	}
 	li.X, li.Y = coord(j.Point[0]), coord(j.Point[1])
 	return li
+}
+
+// reachBoth runs the one-to-all search from the point and, when back,
+// the reverse one to it.
+func reachBoth(ctx context.Context, g *routing.Graph, m routing.Metric, from routing.Snap, back bool) (there, to *routing.Reached, err error) {
+	if there, err = g.OneToAll(ctx, m, from, false); err != nil || !back {
+		return there, nil, err
+	}
+	to, err = g.OneToAll(ctx, m, from, true)
+	return there, to, err
 }
