@@ -1,9 +1,10 @@
 package soap
 
 import (
+	"cmp"
 	"context"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,13 +73,24 @@ func (s *Service) proximityNodes(ctx context.Context, p orb.Point, reachable boo
 			}
 			found = append(found, hit{j, r})
 		}
-		sort.SliceStable(found, func(a, b int) bool {
-			if searchType == "RoadTimeMinutes" && found[a].r.seconds != found[b].r.seconds {
-				return found[a].r.seconds < found[b].r.seconds
+		// Sorted by index: a hit is a large struct, and a stable sort
+		// moves its elements many times.
+		idx := make([]int32, len(found))
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		slices.SortStableFunc(idx, func(a, b int32) int {
+			ra, rb := &found[a].r, &found[b].r
+			if searchType == "RoadTimeMinutes" && ra.seconds != rb.seconds {
+				return cmp.Compare(ra.seconds, rb.seconds)
 			}
-			return found[a].r.metres < found[b].r.metres
+			return cmp.Compare(ra.metres, rb.metres)
 		})
-		found = found[:min(limit, len(found))]
+		kept := make([]hit, 0, min(limit, len(found)))
+		for _, i := range idx[:min(limit, len(idx))] {
+			kept = append(kept, found[i])
+		}
+		found = kept
 	}
 	out := make([]locationInput, 0, len(found))
 	for _, h := range found {

@@ -128,9 +128,10 @@ func TestProximityNodesOneToAll(t *testing.T) {
 	}
 }
 
-// BenchmarkProximityNodes: the road searches of a Node or ReachableNode
-// proximity request on Delaware, before (bounded Dijkstra, "reach") and
-// after (one-to-all PHAST, "phast").
+// BenchmarkProximityNodes: a Node or ReachableNode proximity request's
+// junctions on Delaware as the service answers them ("service"; run on
+// the commit before the one-to-all search for the figure before), and
+// the oracle's bounded Dijkstra searches ("oracle").
 func BenchmarkProximityNodes(b *testing.B) {
 	g := routingtest.Extract(b, "delaware")
 	f := newFixture(b, false)
@@ -138,14 +139,14 @@ func BenchmarkProximityNodes(b *testing.B) {
 	ctx := context.Background()
 	for _, tc := range proximityCases {
 		radius := proximityRadius(tc.searchType, tc.max)
-		b.Run(tc.name+"/reach", func(b *testing.B) {
+		b.Run(tc.name+"/oracle", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := reachProximityNodes(ctx, g, tc.p, tc.reachable, tc.searchType, tc.max, radius, maxProximityResults); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		b.Run(tc.name+"/phast", func(b *testing.B) {
+		b.Run(tc.name+"/service", func(b *testing.B) {
 			for b.Loop() {
 				if _, err := f.svc.proximityNodes(ctx, tc.p, tc.reachable, tc.searchType, tc.max, radius, maxProximityResults); err != nil {
 					b.Fatal(err)
