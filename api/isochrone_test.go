@@ -257,3 +257,32 @@ func FuzzIsoQuery(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkIsochroneV1HTTP: a 30-minute isochrone polygon from
+// Wilmington on Delaware over HTTP (a real listener, the key gate, JSON
+// encoding), one connection.
+func BenchmarkIsochroneV1HTTP(b *testing.B) {
+	g := routingtest.Extract(b, "delaware")
+	srv, key := newIsoServer(b, g)
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	req, err := http.NewRequest(http.MethodGet, ts.URL+"/isochronev1/isochrone?x=-75.5466&y=39.7459&contours=30", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set(headerAPIKey, key)
+	n := 0
+	for b.Loop() {
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("%d %s", resp.StatusCode, body)
+		}
+		n += len(body)
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "bytes/op")
+}

@@ -175,3 +175,31 @@ func TestIsochroneDelaware(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkIsochroneDelaware: a 30-minute isochrone on Delaware in
+// process, from Wilmington and from Dover: the one-to-all search
+// ("search"), and the whole polygon answer ("polygon": the search, the
+// stretches within 30 minutes and the polygon).
+func BenchmarkIsochroneDelaware(b *testing.B) {
+	g := routingtest.Extract(b, "delaware")
+	for _, o := range []struct {
+		name string
+		p    orb.Point
+	}{{"wilmington", orb.Point{-75.5466, 39.7459}}, {"dover", orb.Point{-75.5244, 39.1582}}} {
+		s := g.Snap(routing.Fastest, o.p, 0)
+		b.Run(o.name+"/search", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := g.OneToAll(bg, routing.Fastest, s, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(o.name+"/polygon", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Compute(bg, g, s, Request{Metric: routing.Fastest, Contours: []float64{1800}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

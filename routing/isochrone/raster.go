@@ -44,6 +44,7 @@ type grid struct {
 	x0, y0, cell, buffer float64
 	nx, ny               int
 	field                []float64
+	sx, sy               []float64 // each sample's nearest seed
 }
 
 // cellSize is the grid cell of lines spanning b (metres).
@@ -77,11 +78,11 @@ func polygon(lines []orb.LineString) (orb.Geometry, float64) {
 	gr := newGrid(mb, cell)
 	for _, l := range lines {
 		for i := 1; i < len(l); i++ {
-			gr.stampSegment(pr.to(l[i-1]), pr.to(l[i]))
+			gr.stampSegment(pr.to(l[i-1]), pr.to(l[i]), i == 1)
 		}
 		if len(l) == 1 {
 			p := pr.to(l[0])
-			gr.stampSegment(p, p)
+			gr.stampSegment(p, p, true)
 		}
 	}
 	gr.finish()
@@ -97,43 +98,103 @@ func newGrid(b orb.Bound, cell float64) *grid {
 	g := &grid{x0: b.Min[0] - margin, y0: b.Min[1] - margin, cell: cell, buffer: buffer}
 	g.nx = int(math.Ceil((b.Max[0]-b.Min[0]+2*margin)/cell)) + 1
 	g.ny = int(math.Ceil((b.Max[1]-b.Min[1]+2*margin)/cell)) + 1
-	g.field = make([]float64, g.nx*g.ny)
-	far := (buffer + 4*cell) * (buffer + 4*cell)
+	n := g.nx * g.ny
+	g.field = make([]float64, n) // squared distances until finish
+	g.sx, g.sy = make([]float64, n), make([]float64, n)
 	for i := range g.field {
-		g.field[i] = far // squared distance until finish
+		g.field[i] = math.Inf(1)
 	}
 	return g
 }
 
-// stampSegment lowers the squared distance of the samples near segment
-// a-b (metres), from points along it every half cell.
-func (g *grid) stampSegment(a, b orb.Point) {
+// stampSegment seeds the samples nearest to points along segment a-b
+// (metres) every half cell (from its start too when first: else the
+// segment before seeded it); finish spreads the seeds.
+func (g *grid) stampSegment(a, b orb.Point, first bool) {
 	dx, dy := b[0]-a[0], b[1]-a[1]
 	k := int(math.Ceil(math.Hypot(dx, dy) / (g.cell / 2)))
 	k = max(k, 1)
-	reach := int(math.Ceil(g.buffer/g.cell)) + 1
-	for s := 0; s <= k; s++ {
+	s0 := 1
+	if first {
+		s0 = 0
+	}
+	for s := s0; s <= k; s++ {
 		t := float64(s) / float64(k)
-		px, py := a[0]+dx*t, a[1]+dy*t
-		ci := int(math.Round((px - g.x0) / g.cell))
-		cj := int(math.Round((py - g.y0) / g.cell))
-		for j := max(cj-reach, 0); j <= min(cj+reach, g.ny-1); j++ {
-			sy := g.y0 + float64(j)*g.cell - py
-			row := g.field[j*g.nx:]
-			for i := max(ci-reach, 0); i <= min(ci+reach, g.nx-1); i++ {
-				sx := g.x0 + float64(i)*g.cell - px
-				if d := sx*sx + sy*sy; d < row[i] {
-					row[i] = d
-				}
-			}
-		}
+		g.seed(a[0]+dx*t, a[1]+dy*t)
 	}
 }
 
-// finish turns squared distances into the signed field.
+// seed offers point (px, py) to its nearest sample.
+func (g *grid) seed(px, py float64) {
+	i := min(max(int(math.Round((px-g.x0)/g.cell)), 0), g.nx-1)
+	j := min(max(int(math.Round((py-g.y0)/g.cell)), 0), g.ny-1)
+	g.offer(j*g.nx+i, i, j, px, py)
+}
+
+// offer makes (px, py) sample k's (at i, j) nearest seed if it is
+// nearer than the one it has.
+func (g *grid) offer(k, i, j int, px, py float64) {
+	ddx, ddy := g.x0+float64(i)*g.cell-px, g.y0+float64(j)*g.cell-py
+	if d := ddx*ddx + ddy*ddy; d < g.field[k] {
+		g.field[k], g.sx[k], g.sy[k] = d, px, py
+	}
+}
+
+// from offers sample k (at i, j) the nearest seed of sample n.
+func (g *grid) from(k, i, j, n int) {
+	if !math.IsInf(g.field[n], 1) {
+		g.offer(k, i, j, g.sx[n], g.sy[n])
+	}
+}
+
+// finish spreads the seeds to every sample (the nearest-seed
+// propagation of 8SSEDT, after Danielsson 1980: two raster passes, each
+// with its row sweep back) and turns squared distances into the signed
+// field, clamped at minus the buffer.
 func (g *grid) finish() {
+	nx, ny := g.nx, g.ny
+	for j := 0; j < ny; j++ {
+		for i := 0; i < nx; i++ {
+			k := j*nx + i
+			if i > 0 {
+				g.from(k, i, j, k-1)
+			}
+			if j > 0 {
+				g.from(k, i, j, k-nx)
+				if i > 0 {
+					g.from(k, i, j, k-nx-1)
+				}
+				if i+1 < nx {
+					g.from(k, i, j, k-nx+1)
+				}
+			}
+		}
+		for i := nx - 2; i >= 0; i-- {
+			g.from(j*nx+i, i, j, j*nx+i+1)
+		}
+	}
+	for j := ny - 1; j >= 0; j-- {
+		for i := nx - 1; i >= 0; i-- {
+			k := j*nx + i
+			if i+1 < nx {
+				g.from(k, i, j, k+1)
+			}
+			if j+1 < ny {
+				g.from(k, i, j, k+nx)
+				if i+1 < nx {
+					g.from(k, i, j, k+nx+1)
+				}
+				if i > 0 {
+					g.from(k, i, j, k+nx-1)
+				}
+			}
+		}
+		for i := 1; i < nx; i++ {
+			g.from(j*nx+i, i, j, j*nx+i-1)
+		}
+	}
 	for i, d := range g.field {
-		g.field[i] = g.buffer - math.Sqrt(d)
+		g.field[i] = max(g.buffer-math.Sqrt(d), -g.buffer)
 	}
 }
 
