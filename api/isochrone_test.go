@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -272,6 +273,8 @@ func BenchmarkIsochroneV1HTTP(b *testing.B) {
 	}
 	req.Header.Set(headerAPIKey, key)
 	n := 0
+	var ru0, ru1 syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	for b.Loop() {
 		resp, err := ts.Client().Do(req)
 		if err != nil {
@@ -284,5 +287,8 @@ func BenchmarkIsochroneV1HTTP(b *testing.B) {
 		}
 		n += len(body)
 	}
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cpu := (ru1.Utime.Nano() + ru1.Stime.Nano()) - (ru0.Utime.Nano() + ru0.Stime.Nano())
 	b.ReportMetric(float64(n)/float64(b.N), "bytes/op")
+	b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op") // server and client: one process
 }

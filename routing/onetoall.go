@@ -3,6 +3,7 @@ package routing
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/paulmach/orb"
@@ -259,13 +260,25 @@ func (r *Reached) Within(limit float64, q Quantity) []Stretch {
 	t := limitUnits(limit, q)
 	var out []Stretch
 	var iv [8]Stretch
+	// The edges whose nodes have copies, ascending, walked beside e.
+	var withCopies []uint32
+	for o := range g.copies {
+		withCopies = append(withCopies, g.base.nodeEdge[o]/2)
+	}
+	slices.Sort(withCopies)
 	for e := range g.edgeFrom {
 		parts := iv[:0]
+		copies := len(withCopies) > 0 && withCopies[0] == uint32(e)
+		for len(withCopies) > 0 && withCopies[0] <= uint32(e) {
+			withCopies = withCopies[1:]
+		}
 		for dir := uint32(0); dir < 2; dir++ {
 			if n := g.edgeNode[directedID(uint32(e), dir)]; n >= 0 {
 				parts = r.nodeParts(uint32(n), t, q, parts)
-				for _, c := range g.copies[uint32(n)] {
-					parts = r.nodeParts(c, t, q, parts)
+				if copies {
+					for _, c := range g.copies[uint32(n)] {
+						parts = r.nodeParts(c, t, q, parts)
+					}
 				}
 			}
 		}
@@ -357,8 +370,19 @@ func appendMerged(out []Stretch, e uint32, parts []Stretch) []Stretch {
 	return append(out, cur)
 }
 
+// StretchShape returns the points of a stretch from its Lo end to its Hi
+// end: the edge's own shape when the stretch is all of it (read-only:
+// do not modify it), else the cut of it appended to buf[:0].
+func (g *Graph) StretchShape(s Stretch, buf []orb.Point) []orb.Point {
+	shape := g.edgeShape(s.Edge)
+	if s.Lo <= 0 && s.Hi >= 1 {
+		return shape
+	}
+	return cutLineInto(buf[:0], shape, g.edgeLen[s.Edge], s.Lo, s.Hi)
+}
+
 // StretchLine returns the geometry of a stretch, from its Lo end to its
-// Hi end.
+// Hi end, in a new slice.
 func (g *Graph) StretchLine(s Stretch) orb.LineString {
 	shape := g.edgeShape(s.Edge)
 	if s.Lo <= 0 && s.Hi >= 1 {

@@ -65,14 +65,14 @@ func Compute(ctx context.Context, g *routing.Graph, s routing.Snap, req Request)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		lines := Lines(g, r.Within(limit, req.Quantity))
+		st := r.Within(limit, req.Quantity)
 		c := Contour{Value: limit}
 		if req.Lines {
-			if len(lines) > 0 {
-				c.Geometry = lines
+			if len(st) > 0 {
+				c.Geometry = Lines(g, st)
 			}
 		} else {
-			c.Geometry, c.CellM = polygon(lines)
+			c.Geometry, c.CellM = polygon(g, st)
 		}
 		out = append(out, c)
 	}

@@ -6,7 +6,9 @@ import (
 	"math"
 	"math/rand"
 	"sort"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -188,6 +190,7 @@ func BenchmarkIsochroneDelaware(b *testing.B) {
 	}{{"wilmington", orb.Point{-75.5466, 39.7459}}, {"dover", orb.Point{-75.5244, 39.1582}}} {
 		s := g.Snap(routing.Fastest, o.p, 0)
 		b.Run(o.name+"/search", func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := g.OneToAll(bg, routing.Fastest, s, false); err != nil {
 					b.Fatal(err)
@@ -195,6 +198,7 @@ func BenchmarkIsochroneDelaware(b *testing.B) {
 			}
 		})
 		b.Run(o.name+"/polygon", func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := Compute(bg, g, s, Request{Metric: routing.Fastest, Contours: []float64{1800}}); err != nil {
 					b.Fatal(err)
@@ -202,4 +206,22 @@ func BenchmarkIsochroneDelaware(b *testing.B) {
 			}
 		})
 	}
+}
+
+// reportCPU reports the process's CPU time (user and system) per op, a
+// figure a loaded machine inflates far less than the wall time: call
+// defer reportCPU(b)() before the loop.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		b.ReportMetric(float64((cpuTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -2,10 +2,13 @@ package isochrone
 
 import (
 	"math"
+	"sync"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 	"github.com/paulmach/orb/simplify"
+
+	"github.com/geosvc/geosvc/routing"
 )
 
 // Grid parameters of the polygons: the grid of one contour spans its
@@ -44,7 +47,8 @@ type grid struct {
 	x0, y0, cell, buffer float64
 	nx, ny               int
 	field                []float64
-	sx, sy               []float64 // each sample's nearest seed
+	sx, sy               []float64  // each sample's nearest seed
+	buf                  *[]float64 // the three arrays, pooled
 }
 
 // cellSize is the grid cell of lines spanning b (metres).
@@ -53,20 +57,34 @@ func cellSize(b orb.Bound) float64 {
 	return max(side/gridCells, minCellM)
 }
 
-// polygon returns the area within bufferCells cells of the lines (lon,
-// lat) as a Polygon or MultiPolygon (outer rings counter-clockwise, holes
-// clockwise, RFC 7946), nil when there are no lines; cell is the grid
+// polygon returns the area within bufferCells cells of the stretches'
+// shapes as a Polygon or MultiPolygon (outer rings counter-clockwise,
+// holes clockwise, RFC 7946), nil when there are none; cell is the grid
 // cell used (metres).
-func polygon(lines []orb.LineString) (orb.Geometry, float64) {
+func polygon(g *routing.Graph, st []routing.Stretch) (orb.Geometry, float64) {
 	var b orb.Bound
 	first := true
-	for _, l := range lines {
-		for _, p := range l {
+	var buf []orb.Point
+	for _, s := range st {
+		pts := g.StretchShape(s, buf)
+		if s.Lo > 0 || s.Hi < 1 {
+			buf = pts // a cut: its array is reused
+		}
+		for _, p := range pts {
 			if first {
 				b, first = orb.Bound{Min: p, Max: p}, false
 				continue
 			}
-			b = b.Extend(p)
+			if p[0] < b.Min[0] {
+				b.Min[0] = p[0]
+			} else if p[0] > b.Max[0] {
+				b.Max[0] = p[0]
+			}
+			if p[1] < b.Min[1] {
+				b.Min[1] = p[1]
+			} else if p[1] > b.Max[1] {
+				b.Max[1] = p[1]
+			}
 		}
 	}
 	if first {
@@ -76,17 +94,27 @@ func polygon(lines []orb.LineString) (orb.Geometry, float64) {
 	mb := orb.Bound{Min: pr.to(b.Min), Max: pr.to(b.Max)}
 	cell := cellSize(mb)
 	gr := newGrid(mb, cell)
-	for _, l := range lines {
-		for i := 1; i < len(l); i++ {
-			gr.stampSegment(pr.to(l[i-1]), pr.to(l[i]), i == 1)
+	for _, s := range st {
+		pts := g.StretchShape(s, buf)
+		if s.Lo > 0 || s.Hi < 1 {
+			buf = pts
 		}
-		if len(l) == 1 {
-			p := pr.to(l[0])
-			gr.stampSegment(p, p, true)
+		if len(pts) == 0 {
+			continue
+		}
+		prev := pr.to(pts[0])
+		if len(pts) == 1 {
+			gr.stampSegment(prev, prev, true)
+		}
+		for i := 1; i < len(pts); i++ {
+			p := pr.to(pts[i])
+			gr.stampSegment(prev, p, i == 1)
+			prev = p
 		}
 	}
 	gr.finish()
 	rings := gr.trace()
+	gr.release()
 	return assemble(rings, cell, pr), cell
 }
 
@@ -99,12 +127,27 @@ func newGrid(b orb.Bound, cell float64) *grid {
 	g.nx = int(math.Ceil((b.Max[0]-b.Min[0]+2*margin)/cell)) + 1
 	g.ny = int(math.Ceil((b.Max[1]-b.Min[1]+2*margin)/cell)) + 1
 	n := g.nx * g.ny
-	g.field = make([]float64, n) // squared distances until finish
-	g.sx, g.sy = make([]float64, n), make([]float64, n)
+	buf, _ := gridPool.Get().(*[]float64)
+	if buf == nil || cap(*buf) < 3*n {
+		b := make([]float64, 3*n)
+		buf = &b
+	}
+	g.buf = buf
+	all := (*buf)[:3*n]
+	g.field, g.sx, g.sy = all[:n:n], all[n:2*n:2*n], all[2*n:]
 	for i := range g.field {
-		g.field[i] = math.Inf(1)
+		g.field[i] = math.Inf(1) // squared distances until finish
 	}
 	return g
+}
+
+// gridPool holds the arrays of grids released.
+var gridPool sync.Pool // *[]float64
+
+// release gives the grid's arrays back for the next grid.
+func (g *grid) release() {
+	gridPool.Put(g.buf)
+	g.buf, g.field, g.sx, g.sy = nil, nil, nil, nil
 }
 
 // stampSegment seeds the samples nearest to points along segment a-b
