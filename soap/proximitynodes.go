@@ -23,9 +23,10 @@ func roadNode(nodeType string) bool { return nodeType == "Node" || nodeType == "
 // Radius keeps them all, RoadDistance those max metres or less by road
 // from p, RoadTimeMinutes those max minutes or less by road from p.
 // ReachableNode keeps only the junctions from which p can also be reached
-// within the same limit: both ways by road, found with two one-to-all
-// searches on the graph's hierarchy (routing.Graph.OneToAll, PHAST:
-// forward from p and in reverse to p);
+// within the same limit: both ways by road, found with two searches
+// (forward from p and in reverse to p): one-to-all searches on the
+// graph's hierarchy (routing.Graph.OneToAll, PHAST) for limits of 15
+// minutes or 15 km and more, bounded Dijkstra searches below (reachFrom);
 // for SearchType Radius that limit is max metres by road. Radius is the
 // straight-line distance for SearchType Radius, the road distance there
 // otherwise; Time the drive there in minutes for the road searches.
@@ -53,17 +54,23 @@ func (s *Service) proximityNodes(ctx context.Context, p orb.Point, reachable boo
 		if !from.OK {
 			return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
 		}
-		there, back, err := reachBoth(ctx, g, m, from, reachable && len(js) > 0)
+		there, err := reachFrom(ctx, g, m, from, lim, false)
 		if err != nil {
 			return nil, err
 		}
+		var back vertexCost
+		if reachable && len(js) > 0 {
+			if back, err = reachFrom(ctx, g, m, from, lim, true); err != nil {
+				return nil, err
+			}
+		}
 		for _, j := range js {
-			c, ok := there.Vertex(j.Vertex, lim)
+			c, ok := there(j.Vertex)
 			if !ok {
 				continue
 			}
 			if reachable {
-				if _, ok := back.Vertex(j.Vertex, lim); !ok {
+				if _, ok := back(j.Vertex); !ok {
 					continue
 				}
 			}
@@ -115,12 +122,36 @@ func junctionLocation(g *routing.Graph, j routing.Junction) *locationInput {
 	return li
 }
 
-// reachBoth runs the one-to-all search from the point and, when back,
-// the reverse one to it.
-func reachBoth(ctx context.Context, g *routing.Graph, m routing.Metric, from routing.Snap, back bool) (there, to *routing.Reached, err error) {
-	if there, err = g.OneToAll(ctx, m, from, false); err != nil || !back {
-		return there, nil, err
+// vertexCost returns the cost between the point searched from and a
+// vertex, false when it is beyond the limit.
+type vertexCost func(v uint32) (routing.Cost, bool)
+
+// Below these limits (seconds, metres) a proximity search explores few
+// enough roads that a bounded Dijkstra search (routing.Graph.Reach) costs
+// less than a one-to-all sweep of the whole graph (routing.Graph.OneToAll);
+// measured on Delaware (BENCHMARKS.md, "Isochrones"): the sweep's cost
+// grows with the graph, the bounded search's with the area reached.
+const (
+	dijkstraMaxS = 15 * 60
+	dijkstraMaxM = 15_000
+)
+
+// reachFrom searches the costs from the point (or to it, reverse) within
+// lim (seconds for Fastest, metres for Shortest): a bounded Dijkstra
+// search for a small limit, the one-to-all search otherwise; both answer
+// the same costs.
+func reachFrom(ctx context.Context, g *routing.Graph, m routing.Metric, from routing.Snap, lim float64, reverse bool) (vertexCost, error) {
+	small := lim <= dijkstraMaxM
+	if m == routing.Fastest {
+		small = lim <= dijkstraMaxS
 	}
-	to, err = g.OneToAll(ctx, m, from, true)
-	return there, to, err
+	if small {
+		got, err := g.Reach(ctx, m, from, lim, reverse)
+		return func(v uint32) (routing.Cost, bool) { c, ok := got[v]; return c, ok }, err
+	}
+	r, err := g.OneToAll(ctx, m, from, reverse)
+	if err != nil {
+		return nil, err
+	}
+	return func(v uint32) (routing.Cost, bool) { return r.Vertex(v, lim) }, nil
 }
