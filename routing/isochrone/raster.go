@@ -102,15 +102,7 @@ func polygon(g *routing.Graph, st []routing.Stretch) (orb.Geometry, float64) {
 		if len(pts) == 0 {
 			continue
 		}
-		prev := pr.to(pts[0])
-		if len(pts) == 1 {
-			gr.stampSegment(prev, prev, true)
-		}
-		for i := 1; i < len(pts); i++ {
-			p := pr.to(pts[i])
-			gr.stampSegment(prev, p, i == 1)
-			prev = p
-		}
+		gr.seedLine(pts, pr)
 	}
 	gr.finish()
 	rings := gr.trace()
@@ -150,21 +142,28 @@ func (g *grid) release() {
 	g.buf, g.field, g.sx, g.sy = nil, nil, nil, nil
 }
 
-// stampSegment seeds the samples nearest to points along segment a-b
-// (metres) every half cell (from its start too when first: else the
-// segment before seeded it); finish spreads the seeds.
-func (g *grid) stampSegment(a, b orb.Point, first bool) {
-	dx, dy := b[0]-a[0], b[1]-a[1]
-	k := int(math.Ceil(math.Hypot(dx, dy) / (g.cell / 2)))
-	k = max(k, 1)
-	s0 := 1
-	if first {
-		s0 = 0
+// seedLine seeds the samples nearest to points along a line (lon, lat):
+// its ends and points every half cell of its length between them, so
+// that every point of the line is within a quarter cell of a seed;
+// finish spreads the seeds.
+func (g *grid) seedLine(pts []orb.Point, pr projection) {
+	step := g.cell / 2
+	prev := pr.to(pts[0])
+	g.seed(prev[0], prev[1])
+	next := step // the length along the line of the next seed
+	walked := 0.0
+	for i := 1; i < len(pts); i++ {
+		p := pr.to(pts[i])
+		dx, dy := p[0]-prev[0], p[1]-prev[1]
+		l := math.Hypot(dx, dy)
+		for ; next < walked+l; next += step {
+			t := (next - walked) / l
+			g.seed(prev[0]+dx*t, prev[1]+dy*t)
+		}
+		walked += l
+		prev = p
 	}
-	for s := s0; s <= k; s++ {
-		t := float64(s) / float64(k)
-		g.seed(a[0]+dx*t, a[1]+dy*t)
-	}
+	g.seed(prev[0], prev[1])
 }
 
 // seed offers point (px, py) to its nearest sample.
