@@ -292,3 +292,23 @@ func BenchmarkIsochroneV1HTTP(b *testing.B) {
 	b.ReportMetric(float64(n)/float64(b.N), "bytes/op")
 	b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op") // server and client: one process
 }
+
+// FuzzIsoBody: no POST body makes the parser panic, and what it accepts
+// has 1 to maxIsoOrigins origins, one snapping option each, and valid
+// contours.
+func FuzzIsoBody(f *testing.F) {
+	for _, s := range []string{`{"origins": ["10.002,0"], "contours": [5]}`, `{"origins": ["1,2", "3,4"], "contours": [5, 1], "metric": "distance", "reverse": true}`,
+		`{"origins": [], "contours": []}`, `{"origins": ["1,2"], "contours": [5], "origin_radiuses": [null], "origin_bearings": [[90, 10]], "speeds": {"Motorway": 80}}`,
+		`[]`, `null`, `{"origins": ["1,2"], "contours": [1e400]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r, errs := parseIsoBody(body)
+		if len(errs) > 0 {
+			return
+		}
+		if len(r.origins) == 0 || len(r.origins) > maxIsoOrigins || len(r.snap) != len(r.origins) || checkIsoContours(r.contours, r.distance) != nil {
+			t.Fatalf("%q accepted: %d origins, %d snapping options, contours %v", body, len(r.origins), len(r.snap), r.contours)
+		}
+	})
+}

@@ -58,18 +58,28 @@ func cellSize(b orb.Bound) float64 {
 }
 
 // polygon returns the area within bufferCells cells of the stretches'
-// shapes as a Polygon or MultiPolygon (outer rings counter-clockwise,
-// holes clockwise, RFC 7946), nil when there are none; cell is the grid
-// cell used (metres).
+// shapes (polygonOf).
 func polygon(g *routing.Graph, st []routing.Stretch) (orb.Geometry, float64) {
+	return polygonOf(func(fn func([]orb.Point)) {
+		var buf []orb.Point
+		for _, s := range st {
+			pts := g.StretchShape(s, buf)
+			if s.Lo > 0 || s.Hi < 1 {
+				buf = pts // a cut: its array is reused
+			}
+			fn(pts)
+		}
+	})
+}
+
+// polygonOf returns the area within bufferCells cells of the lines
+// (lon, lat) that each passes to its function, twice, as a Polygon or
+// MultiPolygon (outer rings counter-clockwise, holes clockwise, RFC
+// 7946), nil when there are none; cell is the grid cell used (metres).
+func polygonOf(each func(fn func([]orb.Point))) (orb.Geometry, float64) {
 	var b orb.Bound
 	first := true
-	var buf []orb.Point
-	for _, s := range st {
-		pts := g.StretchShape(s, buf)
-		if s.Lo > 0 || s.Hi < 1 {
-			buf = pts // a cut: its array is reused
-		}
+	each(func(pts []orb.Point) {
 		for _, p := range pts {
 			if first {
 				b, first = orb.Bound{Min: p, Max: p}, false
@@ -86,7 +96,7 @@ func polygon(g *routing.Graph, st []routing.Stretch) (orb.Geometry, float64) {
 				b.Max[1] = p[1]
 			}
 		}
-	}
+	})
 	if first {
 		return nil, 0
 	}
@@ -94,16 +104,11 @@ func polygon(g *routing.Graph, st []routing.Stretch) (orb.Geometry, float64) {
 	mb := orb.Bound{Min: pr.to(b.Min), Max: pr.to(b.Max)}
 	cell := cellSize(mb)
 	gr := newGrid(mb, cell)
-	for _, s := range st {
-		pts := g.StretchShape(s, buf)
-		if s.Lo > 0 || s.Hi < 1 {
-			buf = pts
+	each(func(pts []orb.Point) {
+		if len(pts) > 0 {
+			gr.seedLine(pts, pr)
 		}
-		if len(pts) == 0 {
-			continue
-		}
-		gr.seedLine(pts, pr)
-	}
+	})
 	gr.finish()
 	rings := gr.trace()
 	gr.release()
