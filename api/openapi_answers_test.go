@@ -63,6 +63,7 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 	RegisterRoute(g, RouteOptions{Bundle: &f.cur})
 	RegisterOSRM(g, OSRMOptions{Bundle: &f.cur})
 	RegisterMatch(g, MatchOptions{Bundle: &f.cur})
+	RegisterIsochrone(g, IsochroneOptions{Bundle: &f.cur})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
 		if f.cur.Load() == nil {
 			return nil, ErrNotReady

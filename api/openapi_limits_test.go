@@ -169,6 +169,13 @@ var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"POST /matchv1/match", "body profile", "is not in this bundle", "else a 400 on `profile` names the build flag"},
 	{"POST /matchv1/match", "body profile", "vehicle is only for profile=truck", "a `vehicle` with any profile but truck"},
 	{"POST /matchv1/match", "body vehicle", "is out of range (0, ", "is out of range"},
+	{"GET /isochronev1/isochrone", "query x", "no road the profile drives", "no road within its snapping radius"},
+	{"GET /isochronev1/isochrone", "query y", "no road the profile drives", "no road within the radius is a 400"},
+	{"GET /isochronev1/isochrone", "query profile", "is not in this bundle", "else a 400 names the build flag"},
+	{"GET /isochronev1/isochrone", "query vehicle", "vehicle is only for profile=truck", "else a 400, `vehicle is only for profile=truck`"},
+	{"GET /isochronev1/isochrone", "query avoid_polygons", "must be a GeoJSON Polygon or MultiPolygon object", "a URL-encoded GeoJSON Polygon or MultiPolygon object"},
+	{"POST /isochronev1/isochrone", "body origins (items)", "no road the profile drives", "no road within its snapping radius is a 400"},
+	{"POST /isochronev1/isochrone", "body profile", "is not in this bundle", "a 400 naming the build flag"},
 }
 
 // oaSkipped are operations whose inputs cannot be probed alone, and why.
@@ -329,7 +336,8 @@ func (d oaDoc) inputs(t *testing.T, op map[string]any) []oaInput {
 		out = append(out, oaInput{in: "body", name: name, schema: ps, required: slices.Contains(req, any(name)), example: ex, desc: desc})
 		if items := d.deref(oaObj(ps["items"])); items != nil {
 			exList, _ := ex.([]any)
-			out = append(out, oaInput{in: "body", name: name, part: "items", schema: items, example: items["example"], listLen: len(exList)})
+			itemsDesc, _ := items["description"].(string)
+			out = append(out, oaInput{in: "body", name: name, part: "items", schema: items, example: items["example"], listLen: len(exList), desc: itemsDesc})
 		}
 		if vals := d.deref(oaObj(ps["additionalProperties"])); vals != nil {
 			out = append(out, oaInput{in: "body", name: name, part: "values", schema: vals})

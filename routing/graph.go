@@ -157,6 +157,11 @@ type Graph struct {
 	junctionsOnce sync.Once
 	junctions     *junctionIndex
 
+	// The road edges at each vertex, for Reached.Vertex, built on its
+	// first call.
+	vertexOnce sync.Once
+	vertices   *vertexIndex
+
 	// Reverse turn adjacency, built on demand for backward Reach and the
 	// Dijkstra oracle: the turns into node v are revArc[revFirst[v]:
 	// revFirst[v+1]], from nodes revTail[...].

@@ -144,6 +144,11 @@ func (g *Graph) travelled(e, dir uint32, from, to float64) orb.LineString {
 // cutLine returns the part of a polyline of total length total between the
 // fractions from <= to of its length.
 func cutLine(shape []orb.Point, total, from, to float64) orb.LineString {
+	return cutLineInto(orb.LineString{}, shape, total, from, to)
+}
+
+// cutLineInto is cutLine appending to out (empty).
+func cutLineInto(out orb.LineString, shape []orb.Point, total, from, to float64) orb.LineString {
 	if from < 0 {
 		from = 0
 	}
@@ -151,7 +156,6 @@ func cutLine(shape []orb.Point, total, from, to float64) orb.LineString {
 		to = 1
 	}
 	a, b := from*total, to*total
-	out := orb.LineString{}
 	var pos float64
 	for i := 1; i < len(shape); i++ {
 		segLen := geo.HaversineM(shape[i-1], shape[i])

@@ -1,9 +1,10 @@
 package soap
 
 import (
+	"cmp"
 	"context"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,10 @@ func roadNode(nodeType string) bool { return nodeType == "Node" || nodeType == "
 // Radius keeps them all, RoadDistance those max metres or less by road
 // from p, RoadTimeMinutes those max minutes or less by road from p.
 // ReachableNode keeps only the junctions from which p can also be reached
-// within the same limit: both ways by road, found with two bounded
-// one-to-many searches on the graph (forward from p and backward to p);
+// within the same limit: both ways by road, found with two searches
+// (forward from p and in reverse to p): one-to-all searches on the
+// graph's hierarchy (routing.Graph.OneToAll, PHAST) for limits of 15
+// minutes or 15 km and more, bounded Dijkstra searches below (reachFrom);
 // for SearchType Radius that limit is max metres by road. Radius is the
 // straight-line distance for SearchType Radius, the road distance there
 // otherwise; Time the drive there in minutes for the road searches.
@@ -51,23 +54,25 @@ func (s *Service) proximityNodes(ctx context.Context, p orb.Point, reachable boo
 		if !from.OK {
 			return nil, senderFault("the point has no road within %d m", routing.DefaultSnapRadiusM)
 		}
-		there, err := g.Reach(ctx, m, from, lim, false)
+		there, err := reachFrom(ctx, g, m, from, lim, false)
 		if err != nil {
 			return nil, err
 		}
-		var back map[uint32]routing.Cost
-		if reachable {
-			if back, err = g.Reach(ctx, m, from, lim, true); err != nil {
+		var back vertexCost
+		if reachable && len(js) > 0 {
+			if back, err = reachFrom(ctx, g, m, from, lim, true); err != nil {
 				return nil, err
 			}
 		}
 		for _, j := range js {
-			c, ok := there[j.Vertex]
+			c, ok := there(j.Vertex)
 			if !ok {
 				continue
 			}
-			if _, ok := back[j.Vertex]; reachable && !ok {
-				continue
+			if reachable {
+				if _, ok := back(j.Vertex); !ok {
+					continue
+				}
 			}
 			r := nearbyResult{at: j.Point, metres: j.DistanceM}
 			if searchType != "Radius" {
@@ -75,13 +80,24 @@ func (s *Service) proximityNodes(ctx context.Context, p orb.Point, reachable boo
 			}
 			found = append(found, hit{j, r})
 		}
-		sort.SliceStable(found, func(a, b int) bool {
-			if searchType == "RoadTimeMinutes" && found[a].r.seconds != found[b].r.seconds {
-				return found[a].r.seconds < found[b].r.seconds
+		// Sorted by index: a hit is a large struct, and a stable sort
+		// moves its elements many times.
+		idx := make([]int32, len(found))
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		slices.SortStableFunc(idx, func(a, b int32) int {
+			ra, rb := &found[a].r, &found[b].r
+			if searchType == "RoadTimeMinutes" && ra.seconds != rb.seconds {
+				return cmp.Compare(ra.seconds, rb.seconds)
 			}
-			return found[a].r.metres < found[b].r.metres
+			return cmp.Compare(ra.metres, rb.metres)
 		})
-		found = found[:min(limit, len(found))]
+		kept := make([]hit, 0, min(limit, len(found)))
+		for _, i := range idx[:min(limit, len(idx))] {
+			kept = append(kept, found[i])
+		}
+		found = kept
 	}
 	out := make([]locationInput, 0, len(found))
 	for _, h := range found {
@@ -104,4 +120,38 @@ func junctionLocation(g *routing.Graph, j routing.Junction) *locationInput {
 	}
 	li.X, li.Y = coord(j.Point[0]), coord(j.Point[1])
 	return li
+}
+
+// vertexCost returns the cost between the point searched from and a
+// vertex, false when it is beyond the limit.
+type vertexCost func(v uint32) (routing.Cost, bool)
+
+// Below these limits (seconds, metres) a proximity search explores few
+// enough roads that a bounded Dijkstra search (routing.Graph.Reach) costs
+// less than a one-to-all sweep of the whole graph (routing.Graph.OneToAll);
+// measured on Delaware (BENCHMARKS.md, "Isochrones"): the sweep's cost
+// grows with the graph, the bounded search's with the area reached.
+const (
+	dijkstraMaxS = 15 * 60
+	dijkstraMaxM = 15_000
+)
+
+// reachFrom searches the costs from the point (or to it, reverse) within
+// lim (seconds for Fastest, metres for Shortest): a bounded Dijkstra
+// search for a small limit, the one-to-all search otherwise; both answer
+// the same costs.
+func reachFrom(ctx context.Context, g *routing.Graph, m routing.Metric, from routing.Snap, lim float64, reverse bool) (vertexCost, error) {
+	small := lim <= dijkstraMaxM
+	if m == routing.Fastest {
+		small = lim <= dijkstraMaxS
+	}
+	if small {
+		got, err := g.Reach(ctx, m, from, lim, reverse)
+		return func(v uint32) (routing.Cost, bool) { c, ok := got[v]; return c, ok }, err
+	}
+	r, err := g.OneToAll(ctx, m, from, reverse)
+	if err != nil {
+		return nil, err
+	}
+	return func(v uint32) (routing.Cost, bool) { return r.Vertex(v, lim) }, nil
 }

@@ -32,7 +32,7 @@ func chromiumPath() (string, error) {
 // TestConsoleInBrowser drives the web console in headless Chromium against
 // `geosvc serve` on the Delaware bundle: the key from the URL's fragment,
 // geosvc's own tiles, a search, a click's time zone and ZIP code, a 5 x 5
-// matrix's heat map, the options of routes and matrices (profile, a
+// matrix's heat map, a click's isochrone, the options of routes and matrices (profile, a
 // truck's dimensions, areas drawn to avoid: consoleOptionsInBrowser), and
 // a screenshot that is a map. Errors in the page's
 // console (a Content-Security-Policy refusal among them) fail it.
@@ -190,6 +190,28 @@ func TestConsoleInBrowser(t *testing.T) {
 		if d != 0 {
 			t.Errorf("heat map cell %d,%d: %v s, want 0 (a point to itself)", i+1, i+1, d)
 		}
+	}
+
+	// An isochrone from Dover: 5 and 10 minutes, two polygons drawn
+	// beside the clicked point, the larger first.
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`geosvcConsole.map.setView([39.1582, -75.5244], 12, {animate: false}); true`)); err != nil {
+		fail("position the isochrone click", err)
+	}
+	if err := chromedp.Do(bctx,
+		chromedp.Click(chromedp.CSS(`input[name=mode][value=isochrone]`)),
+		chromedp.SetValue(chromedp.ID("isochrone-contours"), "5,10")); err != nil {
+		fail("isochrone mode", err)
+	}
+	xy, err = chromedp.Run(bctx, chromedp.Evaluate[[]float64](`(() => { const p = geosvcConsole.map.latLngToContainerPoint([39.1582, -75.5244]); const r = document.getElementById('map').getBoundingClientRect(); return [r.left + p.x, r.top + p.y]; })()`))
+	if err != nil {
+		fail("position the isochrone click", err)
+	}
+	if err := chromedp.Do(bctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+		fail("isochrone click", err)
+	}
+	waitFor("isochrone", `geosvcConsole.isochrone.getLayers().length === 3`)
+	if got := text("isochrone-summary"); got != "5, 10 min from the point" {
+		t.Errorf("isochrone summary %q, want \"5, 10 min from the point\"", got)
 	}
 
 	// The options of routes and matrices: profile, truck, areas to avoid.

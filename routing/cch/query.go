@@ -29,6 +29,7 @@ type Query struct {
 	walked       []uint32 // nodes whose labels to reset
 	pending      []uint32 // the search frontier (a handful of nodes)
 	upArcs, arcs []uint32 // ViaPath scratch
+	all          []Weight // OneToAll's sweep labels, by rank
 }
 
 // NewQuery returns a workspace for m.

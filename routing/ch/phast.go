@@ -117,3 +117,74 @@ func (q *Query) RowSweep(sources []Endpoint, s *Selection, row []int64) {
 		}
 	}
 }
+
+// OneToAll fills all (indexed by the caller's node ids, of length N) with
+// the least weight between the endpoints and every node, Inf where there
+// is none: PHAST (Delling, Goldberg, Nowatzyk, Werneck 2011), an upward
+// search from the endpoints, then one sweep over every node by descending
+// rank that pulls each label down its downward arcs. Forward (reverse
+// false), the endpoints are sources and all[n] is the weight from them to
+// the end of node n; reverse, they are targets (their labels as a
+// target's) and all[n] is the weight from the end of node n to them.
+func (q *Query) OneToAll(eps []Endpoint, reverse bool, all []int64) {
+	h := q.h
+	if q.all == nil {
+		q.all = make([]int64, h.N)
+	}
+	s := q.fw
+	if reverse {
+		s = q.bw
+	}
+	s.start(h, eps, false)
+	for s.heap.len() > 0 {
+		v, d := s.heap.pop()
+		if reverse {
+			for i := h.DownFirst[v]; i < h.DownFirst[v+1]; i++ {
+				s.relax(h.DownTail[i], d+h.DownWeight[i], v, int32(i))
+			}
+			continue
+		}
+		for i := h.UpFirst[v]; i < h.UpFirst[v+1]; i++ {
+			s.relax(h.UpHead[i], d+h.UpWeight[i], v, int32(i))
+		}
+	}
+	sweep, lab, epoch := q.all, s.lab, s.epoch
+	if reverse {
+		// v's label pulls from its upward arcs' heads, ranked higher,
+		// swept earlier: the weight from v over the arc, then onwards.
+		first, head, weight := h.UpFirst, h.UpHead, h.UpWeight
+		for v := 0; v < h.N; v++ {
+			d := Inf
+			if lab[v].stamp == epoch {
+				d = lab[v].d
+			}
+			for i := first[v]; i < first[v+1]; i++ {
+				if du := sweep[head[i]]; du != Inf {
+					if c := du + weight[i]; c < d {
+						d = c
+					}
+				}
+			}
+			sweep[v] = d
+		}
+	} else {
+		first, tail, weight := h.DownFirst, h.DownTail, h.DownWeight
+		for v := 0; v < h.N; v++ {
+			d := Inf
+			if lab[v].stamp == epoch {
+				d = lab[v].d
+			}
+			for i := first[v]; i < first[v+1]; i++ {
+				if du := sweep[tail[i]]; du != Inf {
+					if c := du + weight[i]; c < d {
+						d = c
+					}
+				}
+			}
+			sweep[v] = d
+		}
+	}
+	for v, n := range h.orig {
+		all[n] = sweep[v]
+	}
+}

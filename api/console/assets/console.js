@@ -23,6 +23,7 @@
     route: L.layerGroup(),
     routeFrom: null,
     lastRoute: null, // routev1's last answer
+    isochrone: L.layerGroup(),
     matrix: L.layerGroup(),
     matrixPoints: [],
     covid: L.layerGroup(),
@@ -232,6 +233,34 @@
     return h ? h + ' h ' + m + ' min' : m + ' min';
   }
 
+  // ---- isochrones (isochronev1) ----
+
+  // isochroneColours: the largest contour first (the answer's order),
+  // drawn under the smaller ones.
+  const isochroneColours = ['#d62728', '#ff7f0e', '#bcbd22', '#2ca02c', '#1f77b4'];
+
+  async function isochroneClick(ll) {
+    state.isochrone.clearLayers();
+    L.circleMarker(ll, { radius: 7, color: '#070', fillOpacity: 0.8 }).addTo(state.isochrone);
+    $('isochrone-summary').textContent = 'Searching…';
+    const params = Object.assign({ x: ll.lng, y: ll.lat, contours: $('isochrone-contours').value.trim() }, state.options.routeParams());
+    if ($('isochrone-reverse').checked) params.reverse = 'true';
+    try {
+      const fc = await api('/isochronev1/isochrone?' + q(params));
+      const n = fc.features.length;
+      fc.features.forEach((f, i) => {
+        if (!f.geometry) return;
+        const colour = isochroneColours[(n - 1 - i) % isochroneColours.length];
+        L.geoJSON(f, { style: { color: colour, weight: 1, fillColor: colour, fillOpacity: 0.25 } })
+          .bindTooltip(f.properties.contour + ' min').addTo(state.isochrone);
+      });
+      $('isochrone-summary').textContent = fc.features.map((f) => f.properties.contour).reverse().join(', ') + ' min' +
+        (params.reverse ? ' towards the point' : ' from the point');
+    } catch (e) {
+      $('isochrone-summary').textContent = 'No isochrone: ' + e.message;
+    }
+  }
+
   // ---- matrix (tdmv1 with long-poll fetch) ----
 
   function matrixText() {
@@ -400,6 +429,7 @@
     $('info-section').hidden = mode !== 'info';
     $('route-section').hidden = mode !== 'route';
     $('matrix-section').hidden = mode !== 'matrix';
+    $('isochrone-section').hidden = mode !== 'isochrone';
     $('travel-section').hidden = mode === 'info';
     state.options.setDrawing(mode === 'avoid');
     state.routeFrom = null;
@@ -410,6 +440,7 @@
     const run = (p) => p.catch((err) => status(err.message));
     if (state.mode === 'info') run(describe(ll));
     else if (state.mode === 'route') run(routeClick(ll));
+    else if (state.mode === 'isochrone') run(isochroneClick(ll));
     else if (state.mode === 'avoid') state.options.click(ll);
     else {
       state.matrixPoints.push(ll);
@@ -421,7 +452,7 @@
   async function start() {
     const map = L.map('map', { worldCopyJump: true });
     state.map = map;
-    for (const g of [state.covid, state.search, state.info, state.route, state.matrix]) g.addTo(map);
+    for (const g of [state.covid, state.search, state.info, state.route, state.isochrone, state.matrix]) g.addTo(map);
     state.options = window.geosvcOptions(map);
     map.on('click', onClick);
     map.on('moveend', () => drawCovid().catch((e) => status(e.message)));

@@ -481,6 +481,180 @@ func (e InfoService) Valid() bool {
 	}
 }
 
+// Defines values for IsochroneCollectionFeaturesPropertiesMetric.
+const (
+	IsochroneCollectionFeaturesPropertiesMetricDistance IsochroneCollectionFeaturesPropertiesMetric = "distance"
+	IsochroneCollectionFeaturesPropertiesMetricTime     IsochroneCollectionFeaturesPropertiesMetric = "time"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneCollectionFeaturesPropertiesMetric enum.
+func (e IsochroneCollectionFeaturesPropertiesMetric) Valid() bool {
+	switch e {
+	case IsochroneCollectionFeaturesPropertiesMetricDistance:
+		return true
+	case IsochroneCollectionFeaturesPropertiesMetricTime:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneCollectionFeaturesType.
+const (
+	IsochroneCollectionFeaturesTypeFeature IsochroneCollectionFeaturesType = "Feature"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneCollectionFeaturesType enum.
+func (e IsochroneCollectionFeaturesType) Valid() bool {
+	switch e {
+	case IsochroneCollectionFeaturesTypeFeature:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneCollectionProfile.
+const (
+	IsochroneCollectionProfileBicycle IsochroneCollectionProfile = "bicycle"
+	IsochroneCollectionProfileCar     IsochroneCollectionProfile = "car"
+	IsochroneCollectionProfileFoot    IsochroneCollectionProfile = "foot"
+	IsochroneCollectionProfileTruck   IsochroneCollectionProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneCollectionProfile enum.
+func (e IsochroneCollectionProfile) Valid() bool {
+	switch e {
+	case IsochroneCollectionProfileBicycle:
+		return true
+	case IsochroneCollectionProfileCar:
+		return true
+	case IsochroneCollectionProfileFoot:
+		return true
+	case IsochroneCollectionProfileTruck:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneCollectionType.
+const (
+	IsochroneCollectionTypeFeatureCollection IsochroneCollectionType = "FeatureCollection"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneCollectionType enum.
+func (e IsochroneCollectionType) Valid() bool {
+	switch e {
+	case IsochroneCollectionTypeFeatureCollection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneRequestAvoid.
+const (
+	IsochroneRequestAvoidFerry    IsochroneRequestAvoid = "ferry"
+	IsochroneRequestAvoidMotorway IsochroneRequestAvoid = "motorway"
+	IsochroneRequestAvoidToll     IsochroneRequestAvoid = "toll"
+	IsochroneRequestAvoidUnpaved  IsochroneRequestAvoid = "unpaved"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneRequestAvoid enum.
+func (e IsochroneRequestAvoid) Valid() bool {
+	switch e {
+	case IsochroneRequestAvoidFerry:
+		return true
+	case IsochroneRequestAvoidMotorway:
+		return true
+	case IsochroneRequestAvoidToll:
+		return true
+	case IsochroneRequestAvoidUnpaved:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneRequestMetric.
+const (
+	IsochroneRequestMetricDistance IsochroneRequestMetric = "distance"
+	IsochroneRequestMetricTime     IsochroneRequestMetric = "time"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneRequestMetric enum.
+func (e IsochroneRequestMetric) Valid() bool {
+	switch e {
+	case IsochroneRequestMetricDistance:
+		return true
+	case IsochroneRequestMetricTime:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneRequestOriginApproaches.
+const (
+	IsochroneRequestOriginApproachesCurb         IsochroneRequestOriginApproaches = "curb"
+	IsochroneRequestOriginApproachesUnrestricted IsochroneRequestOriginApproaches = "unrestricted"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneRequestOriginApproaches enum.
+func (e IsochroneRequestOriginApproaches) Valid() bool {
+	switch e {
+	case IsochroneRequestOriginApproachesCurb:
+		return true
+	case IsochroneRequestOriginApproachesUnrestricted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneRequestProfile.
+const (
+	IsochroneRequestProfileBicycle IsochroneRequestProfile = "bicycle"
+	IsochroneRequestProfileCar     IsochroneRequestProfile = "car"
+	IsochroneRequestProfileFoot    IsochroneRequestProfile = "foot"
+	IsochroneRequestProfileTruck   IsochroneRequestProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneRequestProfile enum.
+func (e IsochroneRequestProfile) Valid() bool {
+	switch e {
+	case IsochroneRequestProfileBicycle:
+		return true
+	case IsochroneRequestProfileCar:
+		return true
+	case IsochroneRequestProfileFoot:
+		return true
+	case IsochroneRequestProfileTruck:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneRequestSnapping.
+const (
+	IsochroneRequestSnappingAny     IsochroneRequestSnapping = "any"
+	IsochroneRequestSnappingDefault IsochroneRequestSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneRequestSnapping enum.
+func (e IsochroneRequestSnapping) Valid() bool {
+	switch e {
+	case IsochroneRequestSnappingAny:
+		return true
+	case IsochroneRequestSnappingDefault:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for JobStatusStatus.
 const (
 	JobStatusStatusCancelled  JobStatusStatus = "Cancelled"
@@ -1567,6 +1741,66 @@ func (e ReverseGeocodeParamsFormat) Valid() bool {
 	case ReverseGeocodeParamsFormatJson:
 		return true
 	case ReverseGeocodeParamsFormatXml:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneParamsMetric.
+const (
+	IsochroneParamsMetricDistance IsochroneParamsMetric = "distance"
+	IsochroneParamsMetricTime     IsochroneParamsMetric = "time"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneParamsMetric enum.
+func (e IsochroneParamsMetric) Valid() bool {
+	switch e {
+	case IsochroneParamsMetricDistance:
+		return true
+	case IsochroneParamsMetricTime:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneParamsProfile.
+const (
+	IsochroneParamsProfileBicycle IsochroneParamsProfile = "bicycle"
+	IsochroneParamsProfileCar     IsochroneParamsProfile = "car"
+	IsochroneParamsProfileFoot    IsochroneParamsProfile = "foot"
+	IsochroneParamsProfileTruck   IsochroneParamsProfile = "truck"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneParamsProfile enum.
+func (e IsochroneParamsProfile) Valid() bool {
+	switch e {
+	case IsochroneParamsProfileBicycle:
+		return true
+	case IsochroneParamsProfileCar:
+		return true
+	case IsochroneParamsProfileFoot:
+		return true
+	case IsochroneParamsProfileTruck:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IsochroneParamsSnapping.
+const (
+	IsochroneParamsSnappingAny     IsochroneParamsSnapping = "any"
+	IsochroneParamsSnappingDefault IsochroneParamsSnapping = "default"
+)
+
+// Valid indicates whether the value is a known member of the IsochroneParamsSnapping enum.
+func (e IsochroneParamsSnapping) Valid() bool {
+	switch e {
+	case IsochroneParamsSnappingAny:
+		return true
+	case IsochroneParamsSnappingDefault:
 		return true
 	default:
 		return false
@@ -3148,6 +3382,105 @@ type Info struct {
 // InfoService defines model for Info.Service.
 type InfoService string
 
+// IsochroneCollection defines model for IsochroneCollection.
+type IsochroneCollection struct {
+	Features []struct {
+		// Geometry A GeoJSON Polygon, MultiPolygon or (polygons=false) MultiLineString; null when nothing is reached.
+		Geometry   *map[string]interface{} `json:"geometry"`
+		Properties struct {
+			// CellM The polygon's grid cell in metres (absent for lines).
+			CellM *float64 `json:"cell_m,omitempty"`
+
+			// Contour The contour as asked (minutes or kilometres).
+			Contour float64                                     `json:"contour"`
+			Metric  IsochroneCollectionFeaturesPropertiesMetric `json:"metric"`
+
+			// Origin The origin's index (0 for a GET).
+			Origin  int  `json:"origin"`
+			Reverse bool `json:"reverse"`
+		} `json:"properties"`
+		Type IsochroneCollectionFeaturesType `json:"type"`
+	} `json:"features"`
+
+	// Origins Each origin as given and as snapped.
+	Origins []RouteEnd                 `json:"origins"`
+	Profile IsochroneCollectionProfile `json:"profile"`
+	Type    IsochroneCollectionType    `json:"type"`
+
+	// Vehicle A truck's dimensions (absent for a car).
+	Vehicle *map[string]interface{} `json:"vehicle,omitempty"`
+}
+
+// IsochroneCollectionFeaturesPropertiesMetric defines model for IsochroneCollection.Features.Properties.Metric.
+type IsochroneCollectionFeaturesPropertiesMetric string
+
+// IsochroneCollectionFeaturesType defines model for IsochroneCollection.Features.Type.
+type IsochroneCollectionFeaturesType string
+
+// IsochroneCollectionProfile defines model for IsochroneCollection.Profile.
+type IsochroneCollectionProfile string
+
+// IsochroneCollectionType defines model for IsochroneCollection.Type.
+type IsochroneCollectionType string
+
+// IsochroneRequest Field names are exact; any other field is a 400 (`departure_time` too, until it is supported).
+type IsochroneRequest struct {
+	// Avoid As tdmv1's `avoid`.
+	Avoid *[]IsochroneRequestAvoid `json:"avoid,omitempty"`
+
+	// AvoidPolygons As tdmv1's `avoid_polygons`.
+	AvoidPolygons *map[string]interface{} `json:"avoid_polygons,omitempty"`
+
+	// Contours 1 to 5 contours (any order; answered ascending, a repeated one
+	// once): minutes for metric `time` (more than 0, at most 120),
+	// kilometres for `distance` (at most 200).
+	Contours []float64               `json:"contours"`
+	Metric   *IsochroneRequestMetric `json:"metric,omitempty"`
+
+	// OriginApproaches Per origin, as tdmv1's `origin_approaches`.
+	OriginApproaches *[]*IsochroneRequestOriginApproaches `json:"origin_approaches,omitempty"`
+
+	// OriginBearings Per origin `[value, range]`, as tdmv1's `origin_bearings`.
+	//
+	// Example: [[90,45]]
+	OriginBearings *[]*[]float64 `json:"origin_bearings,omitempty"`
+
+	// OriginRadiuses Per origin, as tdmv1's `origin_radiuses`.
+	//
+	// Example: [50]
+	OriginRadiuses *[]*float64 `json:"origin_radiuses,omitempty"`
+
+	// Origins 1 to 5 origins, each `"lon,lat"`.
+	Origins  []string `json:"origins"`
+	Polygons *bool    `json:"polygons,omitempty"`
+
+	// Profile As tdmv1's `profile` (a profile the bundle was not built with is a 400 naming the build flag).
+	Profile  *IsochroneRequestProfile  `json:"profile,omitempty"`
+	Reverse  *bool                     `json:"reverse,omitempty"`
+	Snapping *IsochroneRequestSnapping `json:"snapping,omitempty"`
+
+	// Speeds As tdmv1's `speeds`.
+	Speeds *map[string]float64 `json:"speeds,omitempty"`
+
+	// Vehicle A truck's dimensions as tdmv1's `vehicle` (profile truck only).
+	Vehicle *map[string]interface{} `json:"vehicle,omitempty"`
+}
+
+// IsochroneRequestAvoid defines model for IsochroneRequest.Avoid.
+type IsochroneRequestAvoid string
+
+// IsochroneRequestMetric defines model for IsochroneRequest.Metric.
+type IsochroneRequestMetric string
+
+// IsochroneRequestOriginApproaches defines model for IsochroneRequest.OriginApproaches.
+type IsochroneRequestOriginApproaches string
+
+// IsochroneRequestProfile As tdmv1's `profile` (a profile the bundle was not built with is a 400 naming the build flag).
+type IsochroneRequestProfile string
+
+// IsochroneRequestSnapping defines model for IsochroneRequest.Snapping.
+type IsochroneRequestSnapping string
+
 // JobRequest Other fields are ignored.
 type JobRequest struct {
 	// Uuid The uuid that order returned; the other usual spellings
@@ -4534,6 +4867,81 @@ type ReverseGeocodeParams struct {
 // ReverseGeocodeParamsFormat defines parameters for ReverseGeocode.
 type ReverseGeocodeParamsFormat string
 
+// IsochroneParams defines parameters for Isochrone.
+type IsochroneParams struct {
+	// X The origin's longitude in decimal degrees, -180..180. A point
+	// with no road within its snapping radius (1000 m, or `radiuses`)
+	// is a 400 naming `x,y` (`x,y: no road the profile drives within
+	// 1000 m of the point`).
+	X float64 `form:"x" json:"x"`
+
+	// Y The origin's latitude in decimal degrees, -90..90; as `x` otherwise (no road within the radius is a 400 naming `x,y`).
+	Y float64 `form:"y" json:"y"`
+
+	// Contours 1 to 5 contours, comma-separated (any order; answered
+	// ascending, a repeated one once): minutes for `metric=time`
+	// (more than 0, at most 120), kilometres for `metric=distance`
+	// (more than 0, at most 200). A bad one is a 400 naming it by
+	// index (`contours[1]: 0 is out of range ...`). The pattern
+	// states the limits of `metric=time`.
+	Contours string `form:"contours" json:"contours"`
+
+	// Metric What the contours count, and what the search minimises - `time` the fastest drive, `distance` the shortest.
+	Metric *IsochroneParamsMetric `form:"metric,omitempty" json:"metric,omitempty"`
+
+	// Polygons `true`: polygons; `false`: the reached road stretches as lines.
+	Polygons *bool `form:"polygons,omitempty" json:"polygons,omitempty"`
+
+	// Reverse `true`: from where the point is reached within each contour (the drives towards it).
+	Reverse *bool `form:"reverse,omitempty" json:"reverse,omitempty"`
+
+	// Profile Who travels, as routev1's `profile`: `car` (default), `truck`
+	// (a metric on the car graph, with `vehicle`), `bicycle` or
+	// `foot` (each on its own graph; the bundle must have been built
+	// with it, else a 400 names the build flag). Any other value is
+	// a 400 listing them, and so is a `vehicle` with any profile but
+	// truck.
+	Profile *IsochroneParamsProfile `form:"profile,omitempty" json:"profile,omitempty"`
+
+	// Vehicle With `profile=truck` only (else a 400, `vehicle is only for
+	// profile=truck`): the truck's dimensions as routev1's `vehicle`;
+	// a value out of its field's range is out of range: a 400 naming
+	// it.
+	Vehicle *string `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// Speeds Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250).
+	Speeds *string `form:"speeds,omitempty" json:"speeds,omitempty"`
+
+	// Avoid Road kinds not driven, comma-separated, as routev1's `avoid`.
+	Avoid *string `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// AvoidPolygons Areas not entered, as routev1's `avoid_polygons`: a URL-encoded
+	// GeoJSON Polygon or MultiPolygon object; a bad one is a 400
+	// naming the part.
+	AvoidPolygons *string `form:"avoid_polygons,omitempty" json:"avoid_polygons,omitempty"`
+
+	// Radiuses The origin's snapping radius in metres, more than 0 and at most 10000 (default 1000).
+	Radiuses *string `form:"radiuses,omitempty" json:"radiuses,omitempty"`
+
+	// Bearings `value,range` in degrees as routev1's `bearings`, for the origin.
+	Bearings *string `form:"bearings,omitempty" json:"bearings,omitempty"`
+
+	// Approaches `curb` or `unrestricted` as routev1's `approaches`, for the origin.
+	Approaches *string `form:"approaches,omitempty" json:"approaches,omitempty"`
+
+	// Snapping `default` or `any`, as routev1's `snapping`.
+	Snapping *IsochroneParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
+}
+
+// IsochroneParamsMetric defines parameters for Isochrone.
+type IsochroneParamsMetric string
+
+// IsochroneParamsProfile defines parameters for Isochrone.
+type IsochroneParamsProfile string
+
+// IsochroneParamsSnapping defines parameters for Isochrone.
+type IsochroneParamsSnapping string
+
 // KeysUsageParams defines parameters for KeysUsage.
 type KeysUsageParams struct {
 	// Month The month, `YYYY-MM`; default the current one. A month in the
@@ -5220,6 +5628,9 @@ type Zip4Xy2zipParams struct {
 	// Zip9 A ZIP+4 code, exactly nine digits (ZIP5 and +4); the only parameter of a code lookup.
 	Zip9 *string `form:"zip9,omitempty" json:"zip9,omitempty"`
 }
+
+// IsochronesJSONRequestBody defines body for Isochrones for application/json ContentType.
+type IsochronesJSONRequestBody = IsochroneRequest
 
 // KeysCheckoutJSONRequestBody defines body for KeysCheckout for application/json ContentType.
 type KeysCheckoutJSONRequestBody = CheckoutRequest
@@ -5932,6 +6343,56 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Isochrone Where a vehicle gets within given times or distances (an extension)
+	//
+	// Isochrones (metric `time`, contours in minutes) or isodistances
+	// (metric `distance`, contours in kilometres) around one point, as
+	// a GeoJSON FeatureCollection (RFC 7946): one feature per contour,
+	// largest first, with properties `contour`, `metric`, `origin`,
+	// `reverse` and `cell_m`. With `polygons=true` (default) a feature
+	// is a Polygon or MultiPolygon (holes where no reached road comes
+	// near): the area within two grid cells of the road stretches
+	// reached, the contour interpolated along the road where it falls
+	// inside it; the grid is sized to the contour (about 350 cells
+	// across, `cell_m` metres each, at least 15). With `polygons=false`
+	// a feature is a MultiLineString of the reached stretches. One
+	// one-to-all search answers every contour: PHAST on the contraction
+	// hierarchy for the plain metric, on the customized CCH with
+	// `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
+	// The point snaps as routev1's `from` does. At most 5 contours, each
+	// more than 0 and at most 120 minutes (200 km for `distance`).
+	// `departure_time` is not taken yet (a 400): answers are for the
+	// profile's free-flow speeds.
+	//
+	// Corresponds with GET /isochronev1/isochrone (the `Isochrone` operationId).
+	Isochrone(ctx context.Context, params *IsochroneParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// IsochronesWithBody Isochrones of several origins (an extension)
+	//
+	// The contours of up to 5 origins, as the GET computes them: one
+	// feature per origin and contour (`origin` the index), each origin's
+	// largest contour first. Every problem is listed, named by its JSON
+	// path (`origins[1]`, `contours[2]`); an origin with no road within
+	// its radius is a 400 naming it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+	IsochronesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Isochrones Isochrones of several origins (an extension)
+	//
+	// The contours of up to 5 origins, as the GET computes them: one
+	// feature per origin and contour (`origin` the index), each origin's
+	// largest contour first. Every problem is listed, named by its JSON
+	// path (`origins[1]`, `contours[2]`); an origin with no road within
+	// its radius is a 400 naming it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+	Isochrones(ctx context.Context, body IsochronesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// KeysCheckoutWithBody Buy a plan (Stripe Checkout)
 	//
@@ -6654,6 +7115,86 @@ func (c *Client) ReverseGeocode(ctx context.Context, params *ReverseGeocodeParam
 // Corresponds with GET /healthz (the `Healthz` operationId).
 func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewHealthzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Isochrone Where a vehicle gets within given times or distances (an extension)
+//
+// Isochrones (metric `time`, contours in minutes) or isodistances
+// (metric `distance`, contours in kilometres) around one point, as
+// a GeoJSON FeatureCollection (RFC 7946): one feature per contour,
+// largest first, with properties `contour`, `metric`, `origin`,
+// `reverse` and `cell_m`. With `polygons=true` (default) a feature
+// is a Polygon or MultiPolygon (holes where no reached road comes
+// near): the area within two grid cells of the road stretches
+// reached, the contour interpolated along the road where it falls
+// inside it; the grid is sized to the contour (about 350 cells
+// across, `cell_m` metres each, at least 15). With `polygons=false`
+// a feature is a MultiLineString of the reached stretches. One
+// one-to-all search answers every contour: PHAST on the contraction
+// hierarchy for the plain metric, on the customized CCH with
+// `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
+// The point snaps as routev1's `from` does. At most 5 contours, each
+// more than 0 and at most 120 minutes (200 km for `distance`).
+// `departure_time` is not taken yet (a 400): answers are for the
+// profile's free-flow speeds.
+//
+// Corresponds with GET /isochronev1/isochrone (the `Isochrone` operationId).
+func (c *Client) Isochrone(ctx context.Context, params *IsochroneParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewIsochroneRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// IsochronesWithBody Isochrones of several origins (an extension)
+//
+// The contours of up to 5 origins, as the GET computes them: one
+// feature per origin and contour (`origin` the index), each origin's
+// largest contour first. Every problem is listed, named by its JSON
+// path (`origins[1]`, `contours[2]`); an origin with no road within
+// its radius is a 400 naming it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+func (c *Client) IsochronesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewIsochronesRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Isochrones Isochrones of several origins (an extension)
+//
+// The contours of up to 5 origins, as the GET computes them: one
+// feature per origin and contour (`origin` the index), each origin's
+// largest contour first. Every problem is listed, named by its JSON
+// path (`origins[1]`, `contours[2]`); an origin with no road within
+// its radius is a 400 naming it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+func (c *Client) Isochrones(ctx context.Context, body IsochronesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewIsochronesRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8118,6 +8659,256 @@ func NewHealthzRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewIsochroneRequest constructs an http.Request for the Isochrone method
+func NewIsochroneRequest(server string, params *IsochroneParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/isochronev1/isochrone")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "x", params.X, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "y", params.Y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "contours", params.Contours, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Metric != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "metric", *params.Metric, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Polygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "polygons", *params.Polygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Reverse != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "reverse", *params.Reverse, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Profile != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "profile", *params.Profile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Vehicle != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Speeds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "speeds", *params.Speeds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AvoidPolygons != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid_polygons", *params.AvoidPolygons, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Radiuses != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "radiuses", *params.Radiuses, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bearings != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bearings", *params.Bearings, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Approaches != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "approaches", *params.Approaches, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Snapping != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewIsochronesRequest calls the generic Isochrones builder with application/json body
+func NewIsochronesRequest(server string, body IsochronesJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewIsochronesRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewIsochronesRequestWithBody constructs an http.Request for the Isochrones method, with any body, and a specified content type
+func NewIsochronesRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/isochronev1/isochrone")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -10792,6 +11583,58 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	HealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthzReply, error)
 
+	// IsochroneWithResponse Where a vehicle gets within given times or distances (an extension)
+	//
+	// Isochrones (metric `time`, contours in minutes) or isodistances
+	// (metric `distance`, contours in kilometres) around one point, as
+	// a GeoJSON FeatureCollection (RFC 7946): one feature per contour,
+	// largest first, with properties `contour`, `metric`, `origin`,
+	// `reverse` and `cell_m`. With `polygons=true` (default) a feature
+	// is a Polygon or MultiPolygon (holes where no reached road comes
+	// near): the area within two grid cells of the road stretches
+	// reached, the contour interpolated along the road where it falls
+	// inside it; the grid is sized to the contour (about 350 cells
+	// across, `cell_m` metres each, at least 15). With `polygons=false`
+	// a feature is a MultiLineString of the reached stretches. One
+	// one-to-all search answers every contour: PHAST on the contraction
+	// hierarchy for the plain metric, on the customized CCH with
+	// `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
+	// The point snaps as routev1's `from` does. At most 5 contours, each
+	// more than 0 and at most 120 minutes (200 km for `distance`).
+	// `departure_time` is not taken yet (a 400): answers are for the
+	// profile's free-flow speeds.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /isochronev1/isochrone (the `Isochrone` operationId).
+	IsochroneWithResponse(ctx context.Context, params *IsochroneParams, reqEditors ...RequestEditorFn) (*IsochroneReply, error)
+
+	// IsochronesWithBodyWithResponse Isochrones of several origins (an extension)
+	//
+	// The contours of up to 5 origins, as the GET computes them: one
+	// feature per origin and contour (`origin` the index), each origin's
+	// largest contour first. Every problem is listed, named by its JSON
+	// path (`origins[1]`, `contours[2]`); an origin with no road within
+	// its radius is a 400 naming it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+	IsochronesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*IsochronesReply, error)
+
+	// IsochronesWithResponse Isochrones of several origins (an extension)
+	//
+	// The contours of up to 5 origins, as the GET computes them: one
+	// feature per origin and contour (`origin` the index), each origin's
+	// largest contour first. Every problem is listed, named by its JSON
+	// path (`origins[1]`, `contours[2]`); an origin with no road within
+	// its radius is a 400 naming it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+	IsochronesWithResponse(ctx context.Context, body IsochronesJSONRequestBody, reqEditors ...RequestEditorFn) (*IsochronesReply, error)
+
 	// KeysCheckoutWithBodyWithResponse Buy a plan (Stripe Checkout)
 	//
 	// Creates a Stripe Checkout Session (a monthly subscription) for a
@@ -12097,6 +12940,172 @@ func (r HealthzReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r HealthzReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// IsochroneReply429Headers the declared response headers of an HTTP 429 response for Isochrone
+type IsochroneReply429Headers struct {
+	RetryAfter *int
+}
+
+type IsochroneReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IsochroneCollection
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *IsochroneReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r IsochroneReply) GetJSON200() *IsochroneCollection {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r IsochroneReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r IsochroneReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r IsochroneReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r IsochroneReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r IsochroneReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r IsochroneReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r IsochroneReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r IsochroneReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// IsochronesReply429Headers the declared response headers of an HTTP 429 response for Isochrones
+type IsochronesReply429Headers struct {
+	RetryAfter *int
+}
+
+type IsochronesReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IsochroneCollection
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationFailed
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *IsochronesReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r IsochronesReply) GetJSON200() *IsochroneCollection {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r IsochronesReply) GetJSON400() *ValidationFailed {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r IsochronesReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r IsochronesReply) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r IsochronesReply) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r IsochronesReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r IsochronesReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r IsochronesReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r IsochronesReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r IsochronesReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r IsochronesReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14099,6 +15108,76 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 	return ParseHealthzReply(rsp)
 }
 
+// IsochroneWithResponse Where a vehicle gets within given times or distances (an extension)
+//
+// Isochrones (metric `time`, contours in minutes) or isodistances
+// (metric `distance`, contours in kilometres) around one point, as
+// a GeoJSON FeatureCollection (RFC 7946): one feature per contour,
+// largest first, with properties `contour`, `metric`, `origin`,
+// `reverse` and `cell_m`. With `polygons=true` (default) a feature
+// is a Polygon or MultiPolygon (holes where no reached road comes
+// near): the area within two grid cells of the road stretches
+// reached, the contour interpolated along the road where it falls
+// inside it; the grid is sized to the contour (about 350 cells
+// across, `cell_m` metres each, at least 15). With `polygons=false`
+// a feature is a MultiLineString of the reached stretches. One
+// one-to-all search answers every contour: PHAST on the contraction
+// hierarchy for the plain metric, on the customized CCH with
+// `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
+// The point snaps as routev1's `from` does. At most 5 contours, each
+// more than 0 and at most 120 minutes (200 km for `distance`).
+// `departure_time` is not taken yet (a 400): answers are for the
+// profile's free-flow speeds.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /isochronev1/isochrone (the `Isochrone` operationId).
+func (c *ClientWithResponses) IsochroneWithResponse(ctx context.Context, params *IsochroneParams, reqEditors ...RequestEditorFn) (*IsochroneReply, error) {
+	rsp, err := c.Isochrone(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseIsochroneReply(rsp)
+}
+
+// IsochronesWithBodyWithResponse Isochrones of several origins (an extension)
+//
+// The contours of up to 5 origins, as the GET computes them: one
+// feature per origin and contour (`origin` the index), each origin's
+// largest contour first. Every problem is listed, named by its JSON
+// path (`origins[1]`, `contours[2]`); an origin with no road within
+// its radius is a 400 naming it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+func (c *ClientWithResponses) IsochronesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*IsochronesReply, error) {
+	rsp, err := c.IsochronesWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseIsochronesReply(rsp)
+}
+
+// IsochronesWithResponse Isochrones of several origins (an extension)
+//
+// The contours of up to 5 origins, as the GET computes them: one
+// feature per origin and contour (`origin` the index), each origin's
+// largest contour first. Every problem is listed, named by its JSON
+// path (`origins[1]`, `contours[2]`); an origin with no road within
+// its radius is a 400 naming it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /isochronev1/isochrone (the `Isochrones` operationId).
+func (c *ClientWithResponses) IsochronesWithResponse(ctx context.Context, body IsochronesJSONRequestBody, reqEditors ...RequestEditorFn) (*IsochronesReply, error) {
+	rsp, err := c.Isochrones(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseIsochronesReply(rsp)
+}
+
 // KeysCheckoutWithBodyWithResponse Buy a plan (Stripe Checkout)
 //
 // Creates a Stripe Checkout Session (a monthly subscription) for a
@@ -15497,6 +16576,154 @@ func ParseHealthzReply(rsp *http.Response) (*HealthzReply, error) {
 		}
 		response.JSON200 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseIsochroneReply parses an HTTP response from a IsochroneWithResponse call
+func ParseIsochroneReply(rsp *http.Response) (*IsochroneReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &IsochroneReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IsochroneCollection
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers IsochroneReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseIsochronesReply parses an HTTP response from a IsochronesWithResponse call
+func ParseIsochronesReply(rsp *http.Response) (*IsochronesReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &IsochronesReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IsochroneCollection
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers IsochronesReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
