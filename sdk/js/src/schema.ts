@@ -591,6 +591,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/matchv1/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a GPS trace to the roads (map matching)
+         * @description The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
+         *     model (Newson and Krumm 2009, as OSRM's /match and Valhalla's
+         *     trace_route) on the profile's road graph. Each point's candidates
+         *     are the roads within its radius; the most likely sequence is the
+         *     one whose road distances between consecutive points best agree
+         *     with the straight-line distances. The trace is split into several
+         *     matchings where it must be: a time gap (`gaps`), or a jump no
+         *     road explains in the time between two points. The answer has
+         *     OSRM's match shape: `matchings` (distance, duration, GeoJSON
+         *     geometry, confidence, legs with their roads) and `tracepoints`,
+         *     one per input point, null where the point was not matched (no road
+         *     within its radius, an outlier, tidied away, or alone between two
+         *     breaks). Up to 5,000 points (and the 1 MiB body limit). See
+         *     docs/matching.md.
+         */
+        post: operations["match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tilesv1/token": {
         parameters: {
             query?: never;
@@ -803,6 +836,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/osrm/route/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible route
+         * @description OSRM v5's route service, request and answer field for field
+         *     (docs/osrm.md): the fastest route through the coordinates in
+         *     order, with legs between waypoints, optional steps, annotations
+         *     and alternatives. The key may also be given as `?api_key=` or as
+         *     the first path segment (`/osrm/{key}/route/v1/...`), for clients
+         *     that only take a server URL. Errors are OSRM's: HTTP 400 with
+         *     `{"code", "message"}` (InvalidUrl, InvalidQuery, InvalidValue,
+         *     InvalidOptions, TooBig, NoSegment, NoRoute, ...).
+         */
+        get: operations["osrmRoute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/osrm/table/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible duration and distance table
+         * @description OSRM v5's table service: the durations (seconds) and distances
+         *     (metres) of the fastest routes from every source to every
+         *     destination, null where none joins them. A table of more than
+         *     osrm.max_table_size squared cells (100 x 100 by default) answers
+         *     TooBig: order larger matrices from tdmv1. Keys as for the route
+         *     service.
+         */
+        get: operations["osrmTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/osrm/nearest/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible nearest roads
+         * @description OSRM v5's nearest service: the `number` nearest roads to one
+         *     coordinate, nearest first, one waypoint each (OSM node ids are not
+         *     given). Keys as for the route service.
+         */
+        get: operations["osrmNearest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/osrm/match/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible map matching
+         * @description OSRM v5's match service on geosvc's map matching (docs/matching.md,
+         *     routing.Graph.Match): the roads a GPS trace drove, as matchings
+         *     (OSRM's Route with a confidence) and one tracepoint per coordinate
+         *     (null where unmatched). `radiuses` are each point's GPS accuracy
+         *     (standard deviation, metres), as OSRM reads them. At most
+         *     osrm.max_matching_size coordinates (100 by default). Keys as for
+         *     the route service.
+         */
+        get: operations["osrmMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/osrm/trip/v1/{profile}/{coordinates}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OSRM-compatible trip (travelling salesman)
+         * @description OSRM v5's trip service: the coordinates visited in the order of
+         *     least duration (exact up to 12 coordinates, nearest neighbour and
+         *     2-opt beyond), as one route. roundtrip=false needs source=first
+         *     or destination=last (else NotImplemented, as OSRM). Keys as for
+         *     the route service.
+         */
+        get: operations["osrmTrip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -977,7 +1134,29 @@ export interface components {
             nodes: number;
             /** @description Edges of the routing graph. */
             edges: number;
+            /**
+             * @description The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
+             * @enum {string}
+             */
+            driving_side?: "right" | "left";
+            /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
+            left_hand_edges?: number;
             layers: string[];
+            /** @description The speed data applied (docs/data.md, "Speed data"); absent without any. */
+            speeds?: {
+                /** @description The first 12 hex digits of the speed file's SHA-256. */
+                version: string;
+                /** Format: date-time */
+                loaded_at: string;
+                /** @description Seconds since it was loaded. */
+                age_s: number;
+                /** @description CSV rows matched onto a road segment. */
+                matched_segments: number;
+                /** @description CSV rows naming no road segment of the bundle. */
+                unknown_segments: number;
+                /** @description YAML rules. */
+                rules: number;
+            };
             /** @description The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them. */
             profiles: ("car" | "bicycle" | "foot")[];
             /** @description The extent of the road network: [west, south, east, north] in degrees (longitude first); left out until the graph is loaded (API processes load it). */
@@ -1315,7 +1494,8 @@ export interface components {
              *     `unrestricted` (any case), or null (unrestricted). A `curb` origin
              *     on a two-way road is left only in the direction of travel that
              *     has it on the kerb side: the right where traffic drives on the
-             *     right (the routing profile's `driving_side`), else the left.
+             *     right (the road's country's side, else the profile's
+             *     `driving_side`), else the left.
              *     One-way roads are unaffected. A list of another length than
              *     `origin_addresses` is a 400.
              * @example [
@@ -1361,6 +1541,16 @@ export interface components {
              * @enum {string|null}
              */
             fallback_coordinate?: "input" | "snapped" | null;
+            /**
+             * @description An extension: an RFC 3339 time or "now", from 1970 on and at
+             *     most a year from now. The matrix is computed on the speed
+             *     data's travel times of the hour of the week it falls in, local
+             *     to the first origin (docs/tdmv1.md, "Departure time"); fetch
+             *     answers the `speed_version`. A malformed time, one before 1970
+             *     or more than a year away is a 400 naming `departure_time`.
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
             /**
              * @description An extension: areas the routes do not enter, a GeoJSON Polygon
              *     or MultiPolygon object (RFC 7946; a position's altitude and
@@ -1625,6 +1815,8 @@ export interface components {
             progress: components["schemas"]["Progress"];
             /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
             bundle?: string;
+            /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
+            speed_version?: string;
         };
         /** @description One row per origin, one column per destination; null where there is no route. */
         Matrix: (number | null)[][];
@@ -1655,6 +1847,8 @@ export interface components {
             routing: "fastest" | "shortest" | "efficient" | "safest";
             /** @description An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it. */
             bundle?: string;
+            /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
+            speed_version?: string;
             /** @description The origins as sent. */
             origin_addresses: string[];
             /** @description The destinations as sent. */
@@ -1791,6 +1985,20 @@ export interface components {
             to: components["schemas"]["RouteEnd"];
             steps: components["schemas"]["RouteStep"][];
             geometry: components["schemas"]["RouteLine"];
+            /**
+             * Format: date-time
+             * @description With `departure_time` or `arrival_time`, the departure, local to `from` with its offset.
+             */
+            departure_time?: string;
+            /**
+             * Format: date-time
+             * @description With `departure_time` or `arrival_time`, the arrival (the departure plus the duration), local to `from`.
+             */
+            arrival_time?: string;
+            /** @description With `departure_time` or `arrival_time`, the IANA time zone at `from` the times are read in (UTC where none is known). */
+            time_zone?: string;
+            /** @description With `departure_time` or `arrival_time` on a bundle with speed data, the version of the speed data applied. */
+            speed_version?: string;
             /** @description With `alternatives=N`, up to N other routes between the same snapped points, best first; absent otherwise. */
             alternatives?: {
                 /** @description Seconds. */
@@ -1918,8 +2126,222 @@ export interface components {
             /** @description How far the point was moved to the road */
             moved_m: number;
         };
+        OSRMError: {
+            /** @enum {string} */
+            code: "InvalidUrl" | "InvalidService" | "InvalidVersion" | "InvalidQuery" | "InvalidValue" | "InvalidOptions" | "NotImplemented" | "TooBig" | "NoSegment" | "NoRoute" | "NoTrips" | "NoMatch";
+            message: string;
+        };
+        /** @description [lon, lat], 6 decimals. */
+        OSRMLocation: number[];
+        OSRMWaypoint: {
+            /** @description Opaque; absent with generate_hints=false. */
+            hint?: string;
+            /** @description Metres from the coordinate to the road. */
+            distance: number;
+            /** @description The road's name */
+            name: string;
+            location: components["schemas"]["OSRMLocation"];
+            /** @description Trip answers only. */
+            trips_index?: number;
+            /** @description Trip answers only: the coordinate's place in the trip. */
+            waypoint_index?: number;
+        };
+        /** @description An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson). */
+        OSRMGeometry: string | components["schemas"]["RouteLine"];
+        OSRMRoute: {
+            geometry?: components["schemas"]["OSRMGeometry"];
+            legs: components["schemas"]["OSRMLeg"][];
+            /** @enum {string} */
+            weight_name: "duration" | "distance";
+            weight: number;
+            /** @description Seconds */
+            duration: number;
+            /** @description Metres */
+            distance: number;
+        };
+        OSRMLeg: {
+            steps: components["schemas"]["OSRMStep"][];
+            summary: string;
+            weight: number;
+            duration: number;
+            distance: number;
+            /** @description One entry per stretch between consecutive points of the leg's full geometry. */
+            annotation?: {
+                duration?: number[];
+                distance?: number[];
+                speed?: number[];
+                weight?: number[];
+                datasources?: number[];
+            };
+        };
+        OSRMStep: {
+            geometry: components["schemas"]["OSRMGeometry"];
+            maneuver: {
+                bearing_after: number;
+                bearing_before: number;
+                location: components["schemas"]["OSRMLocation"];
+                /** @enum {string} */
+                type: "depart" | "arrive" | "turn" | "new name" | "continue" | "on ramp" | "off ramp" | "fork" | "merge";
+                /** @enum {string} */
+                modifier?: "uturn" | "sharp right" | "right" | "slight right" | "straight" | "slight left" | "left" | "sharp left";
+            };
+            /** @enum {string} */
+            mode: "driving" | "cycling" | "walking" | "ferry";
+            /** @enum {string} */
+            driving_side: "left" | "right";
+            name: string;
+            ref?: string;
+            destinations?: string;
+            exits?: string;
+            intersections: {
+                location: components["schemas"]["OSRMLocation"];
+                bearings: number[];
+                entry: boolean[];
+                in?: number;
+                out?: number;
+            }[];
+            weight: number;
+            duration: number;
+            distance: number;
+        };
+        OSRMRouteResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            routes: components["schemas"]["OSRMRoute"][];
+            waypoints?: components["schemas"]["OSRMWaypoint"][];
+        };
+        OSRMTableResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            durations?: (number | null)[][];
+            distances?: (number | null)[][];
+            sources?: components["schemas"]["OSRMWaypoint"][];
+            destinations?: components["schemas"]["OSRMWaypoint"][];
+            fallback_speed_cells?: number[][];
+        };
+        OSRMNearestResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            waypoints: components["schemas"]["OSRMWaypoint"][];
+        };
+        OSRMMatchResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            matchings: {
+                confidence: number;
+                geometry?: components["schemas"]["OSRMGeometry"];
+                legs: components["schemas"]["OSRMLeg"][];
+                /** @enum {string} */
+                weight_name: "duration" | "distance";
+                weight: number;
+                duration: number;
+                distance: number;
+            }[];
+            tracepoints?: ({
+                hint?: string;
+                distance: number;
+                name: string;
+                location: components["schemas"]["OSRMLocation"];
+                matchings_index: number;
+                waypoint_index: number;
+                alternatives_count: number;
+            } | null)[];
+        };
+        OSRMTripResponse: {
+            /** @enum {string} */
+            code: "Ok";
+            trips: components["schemas"]["OSRMRoute"][];
+            waypoints?: components["schemas"]["OSRMWaypoint"][];
+        };
+        TracePoint: {
+            /** @description Longitude in decimal degrees. */
+            lon: number;
+            /** @description Latitude in decimal degrees. */
+            lat: number;
+            /** @description When the point was taken, an RFC 3339 time or Unix seconds (fractions allowed); not before any time given before it. */
+            time?: string | number;
+            /** @description The standard deviation of the point's position error in metres (default 10). */
+            accuracy_m?: number;
+        };
+        MatchAnswer: {
+            /** @enum {string} */
+            code: "Ok";
+            /** @description The matched stretches of the trace, in trace order. */
+            matchings: components["schemas"]["Matching"][];
+            /** @description One per input point, null where it was not matched. */
+            tracepoints: (components["schemas"]["Tracepoint"] | null)[];
+        };
+        Matching: {
+            /** @description The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close). */
+            confidence: number;
+            /** @description Metres */
+            distance: number;
+            /** @description Seconds */
+            duration: number;
+            geometry: components["schemas"]["RouteLine"];
+            /** @description The routes between consecutive matched points (one fewer than its points). */
+            legs: components["schemas"]["MatchLeg"][];
+        };
+        MatchLeg: {
+            /** @description Metres */
+            distance: number;
+            /** @description Seconds */
+            duration: number;
+            /** @description The names of its (up to) two longest named roads, longest first, as OSRM's summary. */
+            summary: string;
+            /** @description The roads driven, in order, a stretch per road. */
+            roads: {
+                /** @description The road's name */
+                name: string;
+                /** @description Its route numbers */
+                ref?: string;
+                /** @description Metres */
+                distance: number;
+            }[];
+        };
+        Tracepoint: {
+            location: components["schemas"]["Position"];
+            /** @description The road it was matched to. */
+            name: string;
+            /** @description Metres from the input point to its location. */
+            distance: number;
+            /** @description Its matching. */
+            matchings_index: number;
+            /** @description Its index among the matching's matched points. */
+            waypoint_index: number;
+            /** @description How many other candidate roads it had. */
+            alternatives_count: number;
+        };
+        /** @description The body of a matchv1 error (beyond the common ones). */
+        MatchError: {
+            /** @enum {string} */
+            code: "InvalidInput" | "NoSegment" | "NoMatch";
+            message: string;
+            errors?: components["schemas"]["FieldError"][];
+        };
     };
     responses: {
+        /**
+         * @description OSRM's error answer, with HTTP 400 as OSRM sends it: the request is
+         *     malformed (InvalidUrl, InvalidService, InvalidVersion,
+         *     InvalidQuery, InvalidValue, InvalidOptions, NotImplemented), too
+         *     big (TooBig), or has no answer (NoSegment: a coordinate with no
+         *     road within its radius; NoRoute; NoTrips; NoMatch).
+         */
+        OSRMError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "TooBig",
+                 *       "message": "Too many table coordinates: 200 x 200 is more than 100 x 100 cells; order larger matrices from tdmv1 (POST /tdmv1/order, docs/tdmv1.md)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OSRMError"];
+            };
+        };
         /** @description A missing, malformed, unknown or revoked key, or a key not allowed to use the interface. */
         Forbidden: {
             headers: {
@@ -2085,7 +2507,7 @@ export interface components {
                  *         },
                  *         {
                  *           "field": "results",
-                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
+                 *           "reason": "unknown field: an order takes result, origin_addresses, destination_addresses, routing, profile, vehicle, speeds, avoid, avoid_polygons, departure_time, origin_radiuses, destination_radiuses, origin_bearings, destination_bearings, origin_approaches, destination_approaches, snapping, fallback_speed, fallback_coordinate (names are case-sensitive)"
                  *         }
                  *       ]
                  *     }
@@ -2212,6 +2634,67 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+         * @example driving
+         */
+        OSRMProfile: "driving" | "car" | "truck" | "cycling" | "bicycle" | "bike" | "walking" | "foot";
+        /**
+         * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+         * @example 10.002,0.000;10.004,0.002
+         */
+        OSRMCoordinates: string;
+        /**
+         * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+         * @example duration,distance
+         */
+        OSRMAnnotations: string;
+        /** @description How geometries are written. */
+        OSRMGeometries: "polyline" | "polyline6" | "geojson";
+        /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+        OSRMOverview: "simplified" | "full" | "false";
+        /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+        OSRMBearings: string;
+        /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+        OSRMRadiuses: string;
+        /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+        OSRMApproaches: string;
+        /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+        OSRMHints: string;
+        /** @description Give each waypoint a hint. */
+        OSRMGenerateHints: "true" | "false";
+        /**
+         * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+         * @example toll,ferry
+         */
+        OSRMExclude: string;
+        /** @description `default` (a road of the main component first) or `any`. */
+        OSRMSnapping: "default" | "any";
+        /** @description Leave the waypoints out of the answer. */
+        OSRMSkipWaypoints: "true" | "false";
+        /** @description Only `json` is served (not flatbuffers). */
+        OSRMFormat: "json";
+        /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+        OSRMRouting: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
+        /**
+         * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+         * @example Motorway:80,LocalRoadCity:20
+         */
+        OSRMSpeeds: string;
+        /**
+         * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+         * @example toll
+         */
+        OSRMAvoid: string;
+        /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+        OSRMAvoidPolygons: string;
+        /**
+         * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+         * @example height_m:4.5,weight_t:40
+         */
+        OSRMVehicle: string;
+        /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+        OSRMAPIKey: string;
         /**
          * @description The administrative level, 0 to 8, also written admin0 to admin8.
          * @example 2
@@ -2367,11 +2850,13 @@ export interface operations {
                      *       "data": {
                      *         "name": "delaware-latest",
                      *         "id": "6b75b23bbe74",
-                     *         "bundle_version": "2.8+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
+                     *         "bundle_version": "2.9+boundaries/3,zip4/3,timezone/0,geocode/7,health/2,mapdata/3",
                      *         "osm_timestamp": "2016-08-10T19:28:03Z",
                      *         "built_at": "2026-05-01T09:14:02Z",
                      *         "nodes": 171892,
                      *         "edges": 94513,
+                     *         "driving_side": "right",
+                     *         "left_hand_edges": 0,
                      *         "layers": [
                      *           "routing",
                      *           "boundaries",
@@ -3440,6 +3925,27 @@ export interface operations {
                  */
                 alternatives?: number;
                 /**
+                 * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
+                 *     or `now`, from 1970 on and at most a year from now: the route
+                 *     is computed on the speed data's travel times of the hour of
+                 *     the week it falls in, local to `from` (its time zone, daylight
+                 *     saving time included), for the whole trip (docs/routing.md,
+                 *     "Departure times"). The answer then has `departure_time`,
+                 *     `arrival_time`, `time_zone` and `speed_version`. Not with
+                 *     `arrival_time`; a malformed time, one before 1970 or more than
+                 *     a year away is a 400 naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: string;
+                /**
+                 * @description As `departure_time`, the time to arrive at `to`: the departure
+                 *     is the arrival less the route's duration, on the bucket of the
+                 *     hour it falls in. Not with `departure_time` (a 400 says to give
+                 *     one of them, not both); a malformed time is a 400 naming the
+                 *     parameter.
+                 */
+                arrival_time?: string;
+                /**
                  * @description OSRM's `radiuses`: the snapping radius of `from` and `to` in
                  *     metres, `from;to`, an empty entry for the default (1000 m);
                  *     more than 0 and at most 10000. A point with no road within its
@@ -3738,6 +4244,273 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    match: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": [
+                 *         {
+                 *           "lon": -75.5501,
+                 *           "lat": 39.7391,
+                 *           "time": "2026-05-01T08:00:00Z",
+                 *           "accuracy_m": 10
+                 *         },
+                 *         {
+                 *           "lon": -75.5489,
+                 *           "lat": 39.7402,
+                 *           "time": "2026-05-01T08:00:10Z",
+                 *           "accuracy_m": 10
+                 *         },
+                 *         {
+                 *           "lon": -75.5474,
+                 *           "lat": 39.7413,
+                 *           "time": 1777622420
+                 *         }
+                 *       ],
+                 *       "gaps": "split",
+                 *       "tidy": 0,
+                 *       "routing": "fastest",
+                 *       "profile": "truck",
+                 *       "vehicle": "height_m:4.5,weight_t:40,hazmat:true"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The trace, in time order: each point's `lon` and `lat`
+                     *     (numbers, decimal degrees; a missing or non-numeric
+                     *     one is a 400 naming `points[i].lon`), optional `time`
+                     *     (RFC 3339 or Unix seconds; the times given must not
+                     *     decrease, else a 400 naming `points[i].time`) and
+                     *     optional `accuracy_m` (the standard deviation of its
+                     *     position error, 0 to 10000 m; default 10 m). A point's
+                     *     candidate roads lie within its radius: `radiuses[i]`,
+                     *     else max(50 m, 4 x accuracy).
+                     */
+                    points: components["schemas"]["TracePoint"][];
+                    /**
+                     * @description One entry per point (as long as `points`), null for the default, else the point's search radius in metres, above 0 and at most 10000.
+                     * @example [
+                     *       null,
+                     *       60,
+                     *       null
+                     *     ]
+                     */
+                    radiuses?: (number | null)[];
+                    /**
+                     * @description split starts a new matching after a time gap longer than the larger of 60 s and ten times the trace's median interval; ignore does not.
+                     * @default split
+                     * @enum {string}
+                     */
+                    gaps?: "split" | "ignore";
+                    /** @description Drops every point closer than this many metres to the last point kept (its tracepoint is null); the server also reads `true` (10 m) and `false` (0, the default). */
+                    tidy?: number;
+                    /**
+                     * @description The metric whose routes join the points, as routev1's `routing`.
+                     * @default fastest
+                     * @enum {string}
+                     */
+                    routing?: "fastest" | "shortest" | "efficient" | "most_efficient" | "safest";
+                    /**
+                     * @description The road graph matched on, as routev1's `profile` (truck on the car graph, with `vehicle`); a `vehicle` with any profile but truck is a 400; a profile the bundle was not built with is a 400 (else a 400 on `profile` names the build flag).
+                     * @default car
+                     * @enum {string}
+                     */
+                    profile?: "car" | "truck" | "bicycle" | "foot";
+                    /**
+                     * @description Speeds in km/h by RoadType, `Type:km/h` comma-separated, as routev1's `speeds` (more than 0, at most 250; a bad one is a 400 naming it).
+                     * @example Motorway:80,LocalRoadCity:20
+                     */
+                    speeds?: string;
+                    /**
+                     * @description Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
+                     * @example toll,ferry
+                     */
+                    avoid?: string;
+                    /**
+                     * @description With `profile` truck only (else a 400, `vehicle is only for profile=truck`), the truck's dimensions as routev1's `vehicle` (`height_m:4.5,weight_t:40,hazmat:true`); a value out of its field's range is out of range, a 400 naming it (`vehicle.height_m: 12 is out of range (0, 6]`).
+                     * @example height_m:4.5,weight_t:40,hazmat:true
+                     */
+                    vehicle?: string;
+                    /**
+                     * @description Areas the route does not enter, as routev1's `avoid_polygons`, a GeoJSON Polygon or MultiPolygon object (not a string); anything else is a 400 (`avoid_polygons: must be a GeoJSON Polygon or MultiPolygon object`).
+                     * @example {
+                     *       "type": "Polygon",
+                     *       "coordinates": [
+                     *         [
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.547
+                     *           ],
+                     *           [
+                     *             -75.653,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.554
+                     *           ],
+                     *           [
+                     *             -75.66,
+                     *             39.547
+                     *           ]
+                     *         ]
+                     *       ]
+                     *     }
+                     */
+                    avoid_polygons?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description The matchings and a tracepoint per input point (the example is the answer to the points (10.002, 0), (10.0025, 0.0015) and (10.004, 0.002) on routing/testdata/roundabout.osm). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "Ok",
+                     *       "matchings": [
+                     *         {
+                     *           "confidence": 1,
+                     *           "distance": 379.7,
+                     *           "duration": 54.9,
+                     *           "geometry": {
+                     *             "type": "LineString",
+                     *             "coordinates": [
+                     *               [
+                     *                 10.002,
+                     *                 0
+                     *               ],
+                     *               [
+                     *                 10.002,
+                     *                 0.001
+                     *               ],
+                     *               [
+                     *                 10.0025,
+                     *                 0.0015
+                     *               ],
+                     *               [
+                     *                 10.003,
+                     *                 0.002
+                     *               ],
+                     *               [
+                     *                 10.004,
+                     *                 0.002
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "legs": [
+                     *             {
+                     *               "distance": 189.8,
+                     *               "duration": 27.5,
+                     *               "summary": "South Arm, Ring",
+                     *               "roads": [
+                     *                 {
+                     *                   "name": "South Arm",
+                     *                   "distance": 111.2
+                     *                 },
+                     *                 {
+                     *                   "name": "Ring",
+                     *                   "distance": 78.6
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "distance": 189.9,
+                     *               "duration": 27.5,
+                     *               "summary": "East Arm, Ring",
+                     *               "roads": [
+                     *                 {
+                     *                   "name": "Ring",
+                     *                   "distance": 78.7
+                     *                 },
+                     *                 {
+                     *                   "name": "East Arm",
+                     *                   "distance": 111.2
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "tracepoints": [
+                     *         {
+                     *           "location": [
+                     *             10.002,
+                     *             0
+                     *           ],
+                     *           "name": "South Arm",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 0,
+                     *           "alternatives_count": 0
+                     *         },
+                     *         {
+                     *           "location": [
+                     *             10.0025,
+                     *             0.0015
+                     *           ],
+                     *           "name": "Ring",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 1,
+                     *           "alternatives_count": 0
+                     *         },
+                     *         {
+                     *           "location": [
+                     *             10.004,
+                     *             0.002
+                     *           ],
+                     *           "name": "East Arm",
+                     *           "distance": 0,
+                     *           "matchings_index": 0,
+                     *           "waypoint_index": 2,
+                     *           "alternatives_count": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MatchAnswer"];
+                };
+            };
+            /** @description A bad input; the message and `errors` name the field and, for a point, its index. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchError"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description No point has a road within its radius (`NoSegment`, a trace in the sea), or no two points can be joined by a route (`NoMatch`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchError"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4166,6 +4939,472 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    osrmRoute: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (one), `false`, or how many alternative routes to search for (at most osrm.max_alternatives, 3 by default); between two coordinates only.
+                 * @example true
+                 */
+                alternatives?: string;
+                /** @description Return the turn-by-turn steps of each leg. */
+                steps?: "true" | "false";
+                /**
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @example duration,distance
+                 */
+                annotations?: components["parameters"]["OSRMAnnotations"];
+                /** @description How geometries are written. */
+                geometries?: components["parameters"]["OSRMGeometries"];
+                /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+                overview?: components["parameters"]["OSRMOverview"];
+                /** @description Accepted for compatibility; geosvc's routes do not turn round at via points unless the road network requires it. */
+                continue_straight?: "default" | "true" | "false";
+                /**
+                 * @description Indexes of the coordinates that split legs (the others are via points), `;`-separated, the first and the last included, increasing.
+                 * @example 0;1
+                 */
+                waypoints?: string;
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The route(s), OSRM's RouteResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMRouteResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmTable: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Indexes of the coordinates to use as sources, `;`-separated, or `all` (default).
+                 * @example 0
+                 */
+                sources?: string;
+                /**
+                 * @description Indexes of the coordinates to use as destinations, `;`-separated, or `all` (default).
+                 * @example all
+                 */
+                destinations?: string;
+                /** @description `duration` (default), `distance` or `duration,distance`. */
+                annotations?: "duration" | "distance" | "duration,distance" | "distance,duration";
+                /** @description For a pair without a route, estimate the duration from the straight-line distance at this speed in metres per second (OSRM's unit; tdmv1's fallback_speed is in km/h); the cell is listed in fallback_speed_cells. */
+                fallback_speed?: number;
+                /** @description Which coordinates the straight-line distance joins. */
+                fallback_coordinate?: "input" | "snapped";
+                /** @description Multiply every duration by this factor. */
+                scale_factor?: number;
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table, OSRM's TableResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMTableResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmNearest: {
+        parameters: {
+            query?: {
+                /** @description How many roads, at least 1 and at most osrm.max_nearest_size (100 by default). */
+                number?: number;
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nearest roads, OSRM's NearestResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMNearestResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmMatch: {
+        parameters: {
+            query?: {
+                /**
+                 * @description UNIX seconds per coordinate, `;`-separated, not decreasing.
+                 * @example 0;30;60
+                 */
+                timestamps?: string;
+                /** @description Split the trace at long time gaps, or ignore them. */
+                gaps?: "split" | "ignore";
+                /** @description Drop points within 10 m of the last one kept. */
+                tidy?: "true" | "false";
+                /** @description Return the turn-by-turn steps of each leg. */
+                steps?: "true" | "false";
+                /**
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @example duration,distance
+                 */
+                annotations?: components["parameters"]["OSRMAnnotations"];
+                /** @description How geometries are written. */
+                geometries?: components["parameters"]["OSRMGeometries"];
+                /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+                overview?: components["parameters"]["OSRMOverview"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matchings, OSRM's MatchResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMMatchResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    osrmTrip: {
+        parameters: {
+            query?: {
+                /** @description Return to the first stop. */
+                roundtrip?: "true" | "false";
+                /** @description `first`: start at the first coordinate; `any`. */
+                source?: "any" | "first";
+                /** @description `last`: end at the last coordinate; `any`. */
+                destination?: "any" | "last";
+                /** @description Return the turn-by-turn steps of each leg. */
+                steps?: "true" | "false";
+                /**
+                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @example duration,distance
+                 */
+                annotations?: components["parameters"]["OSRMAnnotations"];
+                /** @description How geometries are written. */
+                geometries?: components["parameters"]["OSRMGeometries"];
+                /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
+                overview?: components["parameters"]["OSRMOverview"];
+                /** @description `value,range` in degrees per coordinate, `;`-separated, empty for none (as routev1's bearings). */
+                bearings?: components["parameters"]["OSRMBearings"];
+                /** @description Snapping radius in metres per coordinate (at most 10000) or `unlimited` (10000), `;`-separated, empty for the default (10000 m). */
+                radiuses?: components["parameters"]["OSRMRadiuses"];
+                /** @description `curb` or `unrestricted` per coordinate, `;`-separated. */
+                approaches?: components["parameters"]["OSRMApproaches"];
+                /** @description Hints of earlier answers, one per coordinate; accepted and ignored (every coordinate is snapped afresh). */
+                hints?: components["parameters"]["OSRMHints"];
+                /** @description Give each waypoint a hint. */
+                generate_hints?: components["parameters"]["OSRMGenerateHints"];
+                /**
+                 * @description Road classes to avoid, comma-separated: toll, motorway, ferry (and geosvc's unpaved); geosvc's `avoid`.
+                 * @example toll,ferry
+                 */
+                exclude?: components["parameters"]["OSRMExclude"];
+                /** @description `default` (a road of the main component first) or `any`. */
+                snapping?: components["parameters"]["OSRMSnapping"];
+                /** @description Leave the waypoints out of the answer. */
+                skip_waypoints?: components["parameters"]["OSRMSkipWaypoints"];
+                /** @description Only `json` is served (not flatbuffers). */
+                format?: components["parameters"]["OSRMFormat"];
+                /** @description geosvc's extension: what the route minimises, as routev1's `routing`. */
+                routing?: components["parameters"]["OSRMRouting"];
+                /**
+                 * @description geosvc's extension: speeds in km/h by RoadType, as routev1's `speeds`.
+                 * @example Motorway:80,LocalRoadCity:20
+                 */
+                speeds?: components["parameters"]["OSRMSpeeds"];
+                /**
+                 * @description geosvc's extension: road kinds to avoid, as routev1's `avoid` (joined with `exclude`).
+                 * @example toll
+                 */
+                avoid?: components["parameters"]["OSRMAvoid"];
+                /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
+                avoid_polygons?: components["parameters"]["OSRMAvoidPolygons"];
+                /**
+                 * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
+                 * @example height_m:4.5,weight_t:40
+                 */
+                vehicle?: components["parameters"]["OSRMVehicle"];
+                /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
+                api_key?: components["parameters"]["OSRMAPIKey"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description geosvc's profile: `driving` or `car`, `truck`, `cycling` or `bicycle`, `walking` or `foot` (bicycle and foot need a bundle built with them).
+                 * @example driving
+                 */
+                profile: components["parameters"]["OSRMProfile"];
+                /**
+                 * @description `lon,lat;lon,lat;...`, `polyline(...)` (precision 1e5) or `polyline6(...)` (1e6), URL-encoded; an optional `.json` suffix.
+                 * @example 10.002,0.000;10.004,0.002
+                 */
+                coordinates: components["parameters"]["OSRMCoordinates"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trip, OSRM's TripResponse. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OSRMTripResponse"];
+                };
+            };
+            400: components["responses"]["OSRMError"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
         };
     };
 }
