@@ -302,25 +302,15 @@ func parseIsoBody(body []byte) (isoRequest, []fieldError) {
 	}
 	var pointOpts []queue.PointOptions
 	pointOpts, errs = parsePointOptions(fields, "origin", len(r.origins), errs)
+	var snapAny bool
+	snapAny, errs = parseSnapping(fields, errs)
 	r.snap = make([]routing.SnapOptions, len(r.origins))
-	for i, o := range pointOpts {
-		r.snap[i].RadiusM, r.snap[i].Curb = o.RadiusM, o.Curb
-		if o.Bearing != nil {
-			r.snap[i].HasBearing, r.snap[i].BearingDeg, r.snap[i].RangeDeg = true, o.Bearing[0], o.Bearing[1]
+	for i := range r.snap {
+		var o queue.PointOptions
+		if i < len(pointOpts) {
+			o = pointOpts[i]
 		}
-	}
-	if raw := fields["snapping"]; !isNull(raw) {
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "default":
-		case "any":
-			for i := range r.snap {
-				r.snap[i].Any = true
-			}
-		default:
-			errs = append(errs, fieldError{"snapping", fmt.Sprintf(`%s is not a snapping rule: want "default" or "any"`, cutEcho(string(raw)))})
-		}
+		r.snap[i] = o.SnapOptions(snapAny)
 	}
 	if raw := fields["metric"]; !isNull(raw) {
 		var s string

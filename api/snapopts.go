@@ -58,6 +58,24 @@ var orderSnapFields = []string{
 	"origin_approaches", "destination_approaches", "snapping", "fallback_speed", "fallback_coordinate",
 }
 
+// parseSnapping reads the body's "snapping" field: true for "any", false
+// for "default" or no field.
+func parseSnapping(fields map[string]json.RawMessage, errs []fieldError) (bool, []fieldError) {
+	raw := fields["snapping"]
+	if isNull(raw) {
+		return false, errs
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "default":
+		return false, errs
+	case "any":
+		return true, errs
+	}
+	return false, append(errs, fieldError{"snapping", fmt.Sprintf(`%s is not a snapping rule: want "default" (a road of the main component first) or "any"`, cutEcho(string(raw)))})
+}
+
 // parseOrderOptions reads an order's snapping and fallback fields; rows
 // and cols are the numbers of addresses given (0 when the list is
 // missing: its length is then not checked).
@@ -65,17 +83,7 @@ func parseOrderOptions(fields map[string]json.RawMessage, rows, cols int, errs [
 	var o queue.Options
 	o.Origins, errs = parsePointOptions(fields, "origin", rows, errs)
 	o.Destinations, errs = parsePointOptions(fields, "destination", cols, errs)
-	if raw := fields["snapping"]; !isNull(raw) {
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "default":
-		case "any":
-			o.SnapAny = true
-		default:
-			errs = append(errs, fieldError{"snapping", fmt.Sprintf(`%s is not a snapping rule: want "default" (a road of the main component first) or "any"`, cutEcho(string(raw)))})
-		}
-	}
+	o.SnapAny, errs = parseSnapping(fields, errs)
 	if raw := fields["fallback_speed"]; !isNull(raw) {
 		var v float64
 		if err := json.Unmarshal(raw, &v); err != nil || v <= 0 || v > maxFallbackKmh {

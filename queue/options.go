@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/geosvc/geosvc/routing"
 )
 
 // PointOptions are how one origin or destination of a job snaps to the
@@ -18,6 +20,16 @@ type PointOptions struct {
 	Bearing *[2]float64 `json:"b,omitempty"`
 	// Curb asks for the kerb-side approach.
 	Curb bool `json:"c,omitempty"`
+}
+
+// SnapOptions returns p as routing's snapping options, with OSRM's
+// snapping=any when snapAny.
+func (p PointOptions) SnapOptions(snapAny bool) routing.SnapOptions {
+	o := routing.SnapOptions{RadiusM: p.RadiusM, Curb: p.Curb, Any: snapAny}
+	if p.Bearing != nil {
+		o.HasBearing, o.BearingDeg, o.RangeDeg = true, p.Bearing[0], p.Bearing[1]
+	}
+	return o
 }
 
 // Options are a job's snapping and fallback options; the zero value is a

@@ -18,15 +18,11 @@ func snapOptions(o *queue.Options, pts []queue.PointOptions, n int) []routing.Sn
 	}
 	out := make([]routing.SnapOptions, n)
 	for i := range out {
-		out[i].Any = o.SnapAny
-		if pts == nil {
-			continue
+		var p queue.PointOptions
+		if pts != nil {
+			p = pts[i]
 		}
-		p := pts[i]
-		out[i].RadiusM, out[i].Curb = p.RadiusM, p.Curb
-		if p.Bearing != nil {
-			out[i].HasBearing, out[i].BearingDeg, out[i].RangeDeg = true, p.Bearing[0], p.Bearing[1]
-		}
+		out[i] = p.SnapOptions(o.SnapAny)
 	}
 	return out
 }
