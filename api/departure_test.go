@@ -114,9 +114,9 @@ func timedGraph(t *testing.T) (*routing.Graph, *speeds.Data) {
 	return g, d
 }
 
-// timedRouteServer serves routev1 on timedGraph's graph with its speed
+// timedRouteServer serves routev1 and isochronev1 on timedGraph's graph with its speed
 // data applied.
-func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data) {
+func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data, *routing.Graph) {
 	t.Helper()
 	g, d := timedGraph(t)
 	cur := bundle.NewCurrent(&bundle.Bundle{Graph: g, TimeZones: tzIndex(t)})
@@ -129,7 +129,8 @@ func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data) {
 	}
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
-	return srv, key, d
+	RegisterIsochrone(srv.Protected(), IsochroneOptions{Bundle: cur})
+	return srv, key, d, g
 }
 
 // TestRouteV1DepartureTime: through the REST interface, the route of
@@ -138,7 +139,7 @@ func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data) {
 // departure; bad times are 400s naming the field. The fixture lies at
 // lon 10, lat 0, in Gabon: Africa/Libreville, UTC+1 all year.
 func TestRouteV1DepartureTime(t *testing.T) {
-	srv, key, d := timedRouteServer(t)
+	srv, key, d, _ := timedRouteServer(t)
 	get := func(q string) (int, string) {
 		req := httptest.NewRequest(http.MethodGet, "/routev1/route?from=10.0001,0&to=10.0099,0&"+q, nil)
 		req.Header.Set(headerAPIKey, key)

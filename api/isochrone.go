@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/paulmach/orb"
@@ -77,6 +78,9 @@ type isoRequest struct {
 	reverse  bool
 	spec     routing.Metric
 	profile  requestProfile
+	// departure is departure_time as given ("" for none): read at the
+	// answer, on the bundle's clock, in each origin's time zone.
+	departure string
 }
 
 // isoAnswer is the FeatureCollection answered; origins is a foreign
@@ -103,6 +107,13 @@ type isoProperties struct {
 	// Origin is the index of the origin (0 for GET).
 	Origin  int  `json:"origin"`
 	Reverse bool `json:"reverse"`
+	// DepartureTime is departure_time read in the origin's time zone
+	// (with reverse, the arrival there), TimeZone that zone and
+	// SpeedVersion the speed data whose hour applied; absent without a
+	// departure_time.
+	DepartureTime string `json:"departure_time,omitempty"`
+	TimeZone      string `json:"time_zone,omitempty"`
+	SpeedVersion  string `json:"speed_version,omitempty"`
 	// CellM is the polygon's grid cell in metres (absent for lines).
 	CellM float64 `json:"cell_m,omitempty"`
 }
@@ -124,7 +135,9 @@ func (h *isoHandler) get(c echo.Context) error {
 func parseIsoQuery(q url.Values) (isoRequest, string) {
 	var r isoRequest
 	if q.Has("departure_time") {
-		return r, "departure_time: isochronev1 does not take a departure time yet (it is coming; the answer is for free-flow speeds)"
+		if r.departure = strings.TrimSpace(q.Get("departure_time")); r.departure == "" {
+			return r, "departure_time: is empty: want " + tripTimeWant
+		}
 	}
 	var p orb.Point
 	for i, name := range []string{"x", "y"} {
@@ -256,7 +269,7 @@ func sortContours(cs []float64) []float64 {
 
 // isoBodyFields are the fields a POST's JSON object may hold.
 var isoBodyFields = []string{"origins", "origin_radiuses", "origin_bearings", "origin_approaches", "snapping",
-	"contours", "metric", "polygons", "reverse", "profile", "vehicle", "speeds", "avoid", "avoid_polygons"}
+	"contours", "metric", "polygons", "reverse", "profile", "vehicle", "speeds", "avoid", "avoid_polygons", "departure_time"}
 
 func (h *isoHandler) post(c echo.Context) error {
 	body, err := io.ReadAll(c.Request().Body)
@@ -290,11 +303,12 @@ func parseIsoBody(body []byte) (isoRequest, []fieldError) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		reason := "unknown field: a request takes " + strings.Join(isoBodyFields, ", ")
-		if k == "departure_time" {
-			reason = "isochronev1 does not take a departure time yet (it is coming; the answer is for free-flow speeds)"
+		errs = append(errs, fieldError{k, "unknown field: a request takes " + strings.Join(isoBodyFields, ", ")})
+	}
+	if raw := fields["departure_time"]; !isNull(raw) {
+		if json.Unmarshal(raw, &r.departure) != nil || strings.TrimSpace(r.departure) == "" {
+			errs = append(errs, fieldError{"departure_time", "must be a string: " + tripTimeWant})
 		}
-		errs = append(errs, fieldError{k, reason})
 	}
 	_, r.origins, errs = parseAddresses("origins", "origins", fields["origins"], maxIsoOrigins, errs)
 	for i := range r.origins {
@@ -372,7 +386,8 @@ func (h *isoHandler) answer(c echo.Context, r isoRequest) error {
 		r.spec.Objective, q, metric, unit = routing.ObjectiveShortest, routing.QuantityDistance, "distance", 1000
 	}
 	var g *routing.Graph
-	if b := h.opts.Bundle.Load(); b != nil {
+	b := h.opts.Bundle.Load()
+	if b != nil {
 		if msg := profileMissing(b, r.profile.graph); msg != "" {
 			return httpError(http.StatusBadRequest, "profile: "+msg)
 		}
@@ -380,6 +395,13 @@ func (h *isoHandler) answer(c echo.Context, r isoRequest) error {
 	}
 	if g == nil {
 		return errBundleLoading
+	}
+	var departure time.Time
+	if r.departure != "" {
+		var msg string
+		if departure, msg = parseTripTime(r.departure, nowOf(b)); msg != "" {
+			return httpError(http.StatusBadRequest, "departure_time: "+msg)
+		}
 	}
 	snaps := g.SnapAllWith(r.spec, r.origins, h.opts.SnapRadiusM, r.snap)
 	for i, s := range snaps {
@@ -400,7 +422,15 @@ func (h *isoHandler) answer(c echo.Context, r isoRequest) error {
 	ctx := c.Request().Context()
 	for i, s := range snaps {
 		ans.Origins = append(ans.Origins, newRouteEnd(s))
-		cs, err := isochrone.Compute(ctx, g, s, isochrone.Request{Metric: r.spec, Quantity: q, Contours: limits, Reverse: r.reverse, Lines: r.lines})
+		spec, props := r.spec, isoProperties{Metric: metric, Origin: i, Reverse: r.reverse}
+		if r.departure != "" {
+			// Time-bucketed as routev1 and tdmv1: the speed data of the
+			// hour read at the origin applies to the whole search.
+			clock := localClock(b, r.origins[i], departure)
+			spec, props.SpeedVersion = g.AtHour(spec, clock.Hour)
+			props.DepartureTime, props.TimeZone = clock.Local.Format(time.RFC3339), clock.Zone
+		}
+		cs, err := isochrone.Compute(ctx, g, s, isochrone.Request{Metric: spec, Quantity: q, Contours: limits, Reverse: r.reverse, Lines: r.lines})
 		if errors.Is(err, isochrone.ErrNotSnapped) {
 			return httpErrorf(http.StatusBadRequest, "%s: the point is not on a road", r.fields[i])
 		}
@@ -409,7 +439,8 @@ func (h *isoHandler) answer(c echo.Context, r isoRequest) error {
 		}
 		// Largest first, so that a map draws the smaller ones on top.
 		for k := len(cs) - 1; k >= 0; k-- {
-			f := isoFeature{Type: "Feature", Properties: isoProperties{Contour: r.contours[k], Metric: metric, Origin: i, Reverse: r.reverse, CellM: math.Round(cs[k].CellM)}}
+			props.Contour, props.CellM = r.contours[k], math.Round(cs[k].CellM)
+			f := isoFeature{Type: "Feature", Properties: props}
 			if cs[k].Geometry != nil {
 				f.Geometry = geojson.NewGeometry(round6(cs[k].Geometry))
 			}

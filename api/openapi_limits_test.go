@@ -166,6 +166,8 @@ var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /routev1/route", "query departure_time", "is not an RFC 3339 time", "a malformed time"},
 	{"GET /routev1/route", "query arrival_time", "give one of them, not both", "give one of them, not both"},
 	{"POST /tdmv1/order", "body departure_time", "is not an RFC 3339 time", "A malformed time"},
+	{"GET /isochronev1/isochrone", "query departure_time", "is not an RFC 3339 time", "A malformed time"},
+	{"POST /isochronev1/isochrone", "body departure_time", "is not an RFC 3339 time", "a malformed time"},
 	{"POST /matchv1/match", "body profile", "is not in this bundle", "else a 400 on `profile` names the build flag"},
 	{"POST /matchv1/match", "body profile", "vehicle is only for profile=truck", "a `vehicle` with any profile but truck"},
 	{"POST /matchv1/match", "body vehicle", "is out of range (0, ", "is out of range"},

@@ -3392,12 +3392,21 @@ type IsochroneCollection struct {
 			CellM *float64 `json:"cell_m,omitempty"`
 
 			// Contour The contour as asked (minutes or kilometres).
-			Contour float64                                     `json:"contour"`
-			Metric  IsochroneCollectionFeaturesPropertiesMetric `json:"metric"`
+			Contour float64 `json:"contour"`
+
+			// DepartureTime departure_time read in the origin's time zone (RFC 3339); absent without one.
+			DepartureTime *string                                     `json:"departure_time,omitempty"`
+			Metric        IsochroneCollectionFeaturesPropertiesMetric `json:"metric"`
 
 			// Origin The origin's index (0 for a GET).
 			Origin  int  `json:"origin"`
 			Reverse bool `json:"reverse"`
+
+			// SpeedVersion The speed data whose hour applied; absent without a departure_time or speed data.
+			SpeedVersion *string `json:"speed_version,omitempty"`
+
+			// TimeZone The origin's time zone (IANA name); absent without a departure_time.
+			TimeZone *string `json:"time_zone,omitempty"`
 		} `json:"properties"`
 		Type IsochroneCollectionFeaturesType `json:"type"`
 	} `json:"features"`
@@ -3434,8 +3443,13 @@ type IsochroneRequest struct {
 	// Contours 1 to 5 contours (any order; answered ascending, a repeated one
 	// once): minutes for metric `time` (more than 0, at most 120),
 	// kilometres for `distance` (at most 200).
-	Contours []float64               `json:"contours"`
-	Metric   *IsochroneRequestMetric `json:"metric,omitempty"`
+	Contours []float64 `json:"contours"`
+
+	// DepartureTime As the GET's `departure_time`, read at each origin; a malformed time is a 400.
+	//
+	// Example: 2026-11-30T08:30:00-05:00
+	DepartureTime *string                 `json:"departure_time,omitempty"`
+	Metric        *IsochroneRequestMetric `json:"metric,omitempty"`
 
 	// OriginApproaches Per origin, as tdmv1's `origin_approaches`.
 	OriginApproaches *[]*IsochroneRequestOriginApproaches `json:"origin_approaches,omitempty"`
@@ -4894,6 +4908,16 @@ type IsochroneParams struct {
 
 	// Reverse `true`: from where the point is reached within each contour (the drives towards it).
 	Reverse *bool `form:"reverse,omitempty" json:"reverse,omitempty"`
+
+	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
+	// or `now`, from 1970 on and at most a year from now (with
+	// `reverse`, the arrival time at the point): the search uses the
+	// speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
+	// the hour of the week it falls in, local to the origin, for the
+	// whole search. Each feature then has `departure_time` (local),
+	// `time_zone` and `speed_version`. A malformed time, one before
+	// 1970 or more than a year away is a 400 naming the parameter.
+	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// Profile Who travels, as routev1's `profile`: `car` (default), `truck`
 	// (a metric on the car graph, with `vehicle`), `bicycle` or
@@ -6362,8 +6386,10 @@ type ClientInterface interface {
 	// `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
 	// The point snaps as routev1's `from` does. At most 5 contours, each
 	// more than 0 and at most 120 minutes (200 km for `distance`).
-	// `departure_time` is not taken yet (a 400): answers are for the
-	// profile's free-flow speeds.
+	// With `departure_time` the search runs on the speed data of the
+	// hour it falls in, local to the origin, time-bucketed as routev1's
+	// (docs/routing.md, "Departure times"); without it, on the
+	// profile's speeds.
 	//
 	// Corresponds with GET /isochronev1/isochrone (the `Isochrone` operationId).
 	Isochrone(ctx context.Context, params *IsochroneParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7143,8 +7169,10 @@ func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 // `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
 // The point snaps as routev1's `from` does. At most 5 contours, each
 // more than 0 and at most 120 minutes (200 km for `distance`).
-// `departure_time` is not taken yet (a 400): answers are for the
-// profile's free-flow speeds.
+// With `departure_time` the search runs on the speed data of the
+// hour it falls in, local to the origin, time-bucketed as routev1's
+// (docs/routing.md, "Departure times"); without it, on the
+// profile's speeds.
 //
 // Corresponds with GET /isochronev1/isochrone (the `Isochrone` operationId).
 func (c *Client) Isochrone(ctx context.Context, params *IsochroneParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8742,6 +8770,18 @@ func NewIsochroneRequest(server string, params *IsochroneParams) (*http.Request,
 		if params.Reverse != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "reverse", *params.Reverse, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DepartureTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "departure_time", *params.DepartureTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11601,8 +11641,10 @@ type ClientWithResponsesInterface interface {
 	// `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
 	// The point snaps as routev1's `from` does. At most 5 contours, each
 	// more than 0 and at most 120 minutes (200 km for `distance`).
-	// `departure_time` is not taken yet (a 400): answers are for the
-	// profile's free-flow speeds.
+	// With `departure_time` the search runs on the speed data of the
+	// hour it falls in, local to the origin, time-bucketed as routev1's
+	// (docs/routing.md, "Departure times"); without it, on the
+	// profile's speeds.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15126,8 +15168,10 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 // `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
 // The point snaps as routev1's `from` does. At most 5 contours, each
 // more than 0 and at most 120 minutes (200 km for `distance`).
-// `departure_time` is not taken yet (a 400): answers are for the
-// profile's free-flow speeds.
+// With `departure_time` the search runs on the speed data of the
+// hour it falls in, local to the origin, time-bucketed as routev1's
+// (docs/routing.md, "Departure times"); without it, on the
+// profile's speeds.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -571,8 +571,10 @@ export interface paths {
          *     `speeds`, `avoid`, `avoid_polygons` or a truck (docs/isochrone.md).
          *     The point snaps as routev1's `from` does. At most 5 contours, each
          *     more than 0 and at most 120 minutes (200 km for `distance`).
-         *     `departure_time` is not taken yet (a 400): answers are for the
-         *     profile's free-flow speeds.
+         *     With `departure_time` the search runs on the speed data of the
+         *     hour it falls in, local to the origin, time-bucketed as routev1's
+         *     (docs/routing.md, "Departure times"); without it, on the
+         *     profile's speeds.
          */
         get: operations["isochrone"];
         put?: never;
@@ -2068,6 +2070,11 @@ export interface components {
              * @enum {string}
              */
             snapping?: "default" | "any";
+            /**
+             * @description As the GET's `departure_time`, read at each origin; a malformed time is a 400.
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
         };
         IsochroneCollection: {
             /** @enum {string} */
@@ -2085,6 +2092,12 @@ export interface components {
                     reverse: boolean;
                     /** @description The polygon's grid cell in metres (absent for lines). */
                     cell_m?: number;
+                    /** @description departure_time read in the origin's time zone (RFC 3339); absent without one. */
+                    departure_time?: string;
+                    /** @description The origin's time zone (IANA name); absent without a departure_time. */
+                    time_zone?: string;
+                    /** @description The speed data whose hour applied; absent without a departure_time or speed data. */
+                    speed_version?: string;
                 };
                 /** @description A GeoJSON Polygon, MultiPolygon or (polygons=false) MultiLineString; null when nothing is reached. */
                 geometry: Record<string, never> | null;
@@ -4145,6 +4158,18 @@ export interface operations {
                 polygons?: boolean;
                 /** @description `true`: from where the point is reached within each contour (the drives towards it). */
                 reverse?: boolean;
+                /**
+                 * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
+                 *     or `now`, from 1970 on and at most a year from now (with
+                 *     `reverse`, the arrival time at the point): the search uses the
+                 *     speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
+                 *     the hour of the week it falls in, local to the origin, for the
+                 *     whole search. Each feature then has `departure_time` (local),
+                 *     `time_zone` and `speed_version`. A malformed time, one before
+                 *     1970 or more than a year away is a 400 naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: string;
                 /**
                  * @description Who travels, as routev1's `profile`: `car` (default), `truck`
                  *     (a metric on the car graph, with `vehicle`), `bicycle` or
