@@ -28,9 +28,14 @@ func parseTripTime(v string, now time.Time) (time.Time, string) {
 	if strings.EqualFold(v, "now") {
 		return now, ""
 	}
-	t, err := time.Parse(time.RFC3339, v)
+	// RFC 3339 allows a lower-case t and z.
+	t, err := time.Parse(time.RFC3339, strings.ToUpper(v))
 	if err != nil {
-		return time.Time{}, fmt.Sprintf("%s is not %s", quoteEcho(v), tripTimeWant)
+		hint := ""
+		if strings.Contains(v, " ") {
+			hint = " (a '+' in a URL query string is a space: write a positive offset as %2B)"
+		}
+		return time.Time{}, fmt.Sprintf("%s is not %s%s", quoteEcho(v), tripTimeWant, hint)
 	}
 	switch {
 	case t.Before(time.Unix(0, 0)):

@@ -77,6 +77,8 @@ func TestParseTripTime(t *testing.T) {
 	for _, c := range []struct{ in, reason string }{
 		{"now", ""},
 		{"2026-11-30T08:00:00-05:00", ""},
+		{"2026-11-30t08:00:00z", ""}, // RFC 3339 allows lower case
+		{"2026-11-30T08:00:00 01:00", "write a positive offset as %2B"},
 		{"2026-11-30T08:00:00", "is not an RFC 3339 time"},
 		{"tomorrow", "is not an RFC 3339 time"},
 		{"1969-12-31T23:59:59Z", "before 1970"},

@@ -308,6 +308,10 @@ func parseIsoBody(body []byte) (isoRequest, []fieldError) {
 	if raw := fields["departure_time"]; !isNull(raw) {
 		if json.Unmarshal(raw, &r.departure) != nil || strings.TrimSpace(r.departure) == "" {
 			errs = append(errs, fieldError{"departure_time", "must be a string: " + tripTimeWant})
+		} else if _, msg := parseTripTime(r.departure, time.Now()); msg != "" {
+			// Listed with the body's other problems; the answer reads it
+			// again on the bundle's clock.
+			errs = append(errs, fieldError{"departure_time", msg})
 		}
 	}
 	_, r.origins, errs = parseAddresses("origins", "origins", fields["origins"], maxIsoOrigins, errs)

@@ -208,6 +208,7 @@ func TestIsochroneV1BadInput(t *testing.T) {
 		{"", `{"origins": ["10.002,0"], "contours": "5"}`, "contours: must be an array"},
 		{"", `{"origins": ["10.002,0"], "contours": [5], "colour": "red"}`, "colour: unknown field"},
 		{"", `{"origins": ["10.002,0"], "contours": [5], "departure_time": 0}`, "departure_time: "},
+		{"", `{"origins": ["10.002,0"], "contours": [500], "departure_time": "x"}`, "is not an RFC 3339 time"},
 		{"", `{"origins": ["10.002,0"], "contours": [5], "origin_radiuses": [0]}`, "origin_radiuses[0]: "},
 		{"", `{"origins": ["10.002,0"], "contours": [5], "speeds": {"Motorway": "fast"}}`, "speeds.Motorway: "},
 		{"", `{"origins": ["10.002,0", "20,20"], "contours": [5]}`, "origins[1]: no road"},

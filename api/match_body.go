@@ -206,6 +206,8 @@ func parseMatchMetric(b matchBody, r *matchRequest) *fieldError {
 				break
 			}
 		}
+		// The message names the field already ("profile: ..."): say it once.
+		msg = strings.TrimPrefix(msg, field+": ")
 		return &fieldError{Field: field, Reason: msg}
 	}
 	r.spec = spec
