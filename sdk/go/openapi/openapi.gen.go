@@ -4121,8 +4121,8 @@ type TDMOrder struct {
 	// by their hash for the next ones (docs/routing.md).
 	AvoidPolygons *TDMOrder_AvoidPolygons `json:"avoid_polygons,omitempty"`
 
-	// DepartureTime An extension: an RFC 3339 time or "now", from 1970 on and at
-	// most a year from now. The matrix is computed on the speed
+	// DepartureTime An extension: an RFC 3339 time or "now", at most a year
+	// before or after now. The matrix is computed on the speed
 	// data's travel times of the hour of the week it falls in, local
 	// to the first origin (docs/tdmv1.md, "Departure time"); fetch
 	// answers the `speed_version`. A malformed time, one before 1970
@@ -4910,7 +4910,7 @@ type IsochroneParams struct {
 	Reverse *bool `form:"reverse,omitempty" json:"reverse,omitempty"`
 
 	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-	// or `now`, from 1970 on and at most a year from now (with
+	// or `now`, at most a year before or after now (with
 	// `reverse`, the arrival time at the point): the search uses the
 	// speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
 	// the hour of the week it falls in, local to the origin, for the
@@ -5566,7 +5566,7 @@ type RouteParams struct {
 	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
 
 	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-	// or `now`, from 1970 on and at most a year from now: the route
+	// or `now`, at most a year before or after now: the route
 	// is computed on the speed data's travel times of the hour of
 	// the week it falls in, local to `from` (its time zone, daylight
 	// saving time included), for the whole trip (docs/routing.md,

@@ -1544,8 +1544,8 @@ export interface components {
              */
             fallback_coordinate?: "input" | "snapped" | null;
             /**
-             * @description An extension: an RFC 3339 time or "now", from 1970 on and at
-             *     most a year from now. The matrix is computed on the speed
+             * @description An extension: an RFC 3339 time or "now", at most a year
+             *     before or after now. The matrix is computed on the speed
              *     data's travel times of the hour of the week it falls in, local
              *     to the first origin (docs/tdmv1.md, "Departure time"); fetch
              *     answers the `speed_version`. A malformed time, one before 1970
@@ -3939,7 +3939,7 @@ export interface operations {
                 alternatives?: number;
                 /**
                  * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-                 *     or `now`, from 1970 on and at most a year from now: the route
+                 *     or `now`, at most a year before or after now: the route
                  *     is computed on the speed data's travel times of the hour of
                  *     the week it falls in, local to `from` (its time zone, daylight
                  *     saving time included), for the whole trip (docs/routing.md,
@@ -4160,7 +4160,7 @@ export interface operations {
                 reverse?: boolean;
                 /**
                  * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-                 *     or `now`, from 1970 on and at most a year from now (with
+                 *     or `now`, at most a year before or after now (with
                  *     `reverse`, the arrival time at the point): the search uses the
                  *     speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
                  *     the hour of the week it falls in, local to the origin, for the
