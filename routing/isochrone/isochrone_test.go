@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
 	"sort"
 	"syscall"
 	"testing"
@@ -206,6 +207,55 @@ func BenchmarkIsochroneDelaware(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkIsochroneBundle is BenchmarkIsochroneDelaware on the car
+// graph of the bundle in $GEOSVC_BENCH_BUNDLE (skipped without it): the
+// country-scale figure on a tiling of Delaware (scripts/bench-scale.sh
+// builds /tmp/geosvc-scale/delaware-4x4). Origins: Wilmington and Dover
+// of the first copy, and Dover of the copy one step east and north (a
+// step is about a quarter of the 4 x 4 tiling's extent: an inner copy,
+// whose isochrone reaches across the joins).
+func BenchmarkIsochroneBundle(b *testing.B) {
+	dir := os.Getenv("GEOSVC_BENCH_BUNDLE")
+	if dir == "" {
+		b.Skip("GEOSVC_BENCH_BUNDLE names no bundle")
+	}
+	g, err := routing.Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s: %d edge-based nodes", dir, g.Meta().Nodes)
+	for _, o := range []struct {
+		name string
+		p    orb.Point
+	}{{"wilmington", orb.Point{-75.5466, 39.7459}}, {"dover", orb.Point{-75.5244, 39.1582}}, {"dover-inner", innerDover(g.Bounds())}} {
+		s := g.Snap(routing.Fastest, o.p, 5000)
+		if !s.OK {
+			b.Fatalf("%s: %v not snapped", o.name, o.p)
+		}
+		b.Run(o.name+"/search", func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				if _, err := g.OneToAll(bg, routing.Fastest, s, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(o.name+"/polygon", func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				if _, err := Compute(bg, g, s, Request{Metric: routing.Fastest, Contours: []float64{1800}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// innerDover is Dover shifted by a quarter of bound's extent.
+func innerDover(bound orb.Bound) orb.Point {
+	return orb.Point{-75.5244 + (bound.Max[0]-bound.Min[0])/4, 39.1582 + (bound.Max[1]-bound.Min[1])/4}
 }
 
 // reportCPU reports the process's CPU time (user and system) per op, a
