@@ -169,6 +169,10 @@ func TestRouteV1DepartureTime(t *testing.T) {
 		// Monday 30 November 2026, 08:30 local (07:30 UTC): the slow hour.
 		{"departure_time=2026-11-30T07:30:00Z", "2026-11-30T08:30:00+01:00", "Lead Road, Main Street, Bypass Lane, Main Street, Exit Road"},
 		{"departure_time=2026-11-30T08:30:00%2B01:00", "2026-11-30T08:30:00+01:00", "Lead Road, Main Street, Bypass Lane, Main Street, Exit Road"},
+		// 07:59:30 local: the car reaches Main Street's slow stretch
+		// after 08:00, so the time-dependent route takes the bypass (a
+		// time-bucketed one would read 07:00 for the whole trip).
+		{"departure_time=2026-11-30T06:59:30Z", "2026-11-30T07:59:30+01:00", "Lead Road, Main Street, Bypass Lane, Main Street, Exit Road"},
 		// 09:30 local: Main Street as without a time.
 		{"departure_time=2026-11-30T08:30:00Z", "2026-11-30T09:30:00+01:00", "Lead Road, Main Street, Exit Road"},
 		// Tuesday 08:30: hour 32, unchanged.
@@ -179,8 +183,8 @@ func TestRouteV1DepartureTime(t *testing.T) {
 		if code != 200 || json.Unmarshal([]byte(body), &a) != nil {
 			t.Fatalf("%s: %d %s", c.q, code, body)
 		}
-		if a.DepartureTime != c.departure || a.TimeZone != "Africa/Libreville" || a.SpeedVersion != d.Version || streets(a) != c.streets {
-			t.Errorf("%s: departure %s zone %s version %s streets %s", c.q, a.DepartureTime, a.TimeZone, a.SpeedVersion, streets(a))
+		if a.DepartureTime != c.departure || a.TimeZone != "Africa/Libreville" || a.SpeedVersion != d.Version || streets(a) != c.streets || a.TimeModel != "time-dependent" {
+			t.Errorf("%s: departure %s zone %s version %s streets %s model %q", c.q, a.DepartureTime, a.TimeZone, a.SpeedVersion, streets(a), a.TimeModel)
 		}
 		arr, _ := time.Parse(time.RFC3339, a.ArrivalTime)
 		dep, _ := time.Parse(time.RFC3339, a.DepartureTime)
@@ -190,6 +194,12 @@ func TestRouteV1DepartureTime(t *testing.T) {
 		if strings.Contains(c.streets, "Bypass") != (a.DurationS > plain.DurationS) {
 			t.Errorf("%s: %d s, plain %d s", c.q, a.DurationS, plain.DurationS)
 		}
+	}
+	// A metric that is not a travel time is time-bucketed.
+	code, body = get("routing=shortest&departure_time=2026-11-30T07:30:00Z")
+	var sh routeAnswer
+	if code != 200 || json.Unmarshal([]byte(body), &sh) != nil || sh.TimeModel != "time-bucketed" {
+		t.Errorf("shortest: %d %s", code, body)
 	}
 	// Arriving at 08:31 local: leaving about 08:28, in the slow hour.
 	code, body = get("arrival_time=2026-11-30T08:31:00%2B01:00")

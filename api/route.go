@@ -77,11 +77,13 @@ type routeAnswer struct {
 	// DepartureTime and ArrivalTime are the trip's times, local to the
 	// origin (RFC 3339 with its offset), TimeZone that zone and
 	// SpeedVersion the speed data's version, when departure_time or
-	// arrival_time was given.
+	// arrival_time was given; TimeModel how the time applied
+	// ("time-dependent" or "time-bucketed"; absent without speed data).
 	DepartureTime string `json:"departure_time,omitempty"`
 	ArrivalTime   string `json:"arrival_time,omitempty"`
 	TimeZone      string `json:"time_zone,omitempty"`
 	SpeedVersion  string `json:"speed_version,omitempty"`
+	TimeModel     string `json:"time_model,omitempty"`
 	// Alternatives are the other routes asked for with alternatives=N,
 	// best first (an empty list when none is admissible); absent unless
 	// asked.
@@ -216,7 +218,7 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	}
 	ans := routeAnswer{Routing: spec.Objective.String(), Profile: profile.String(), Vehicle: vehicleOf(spec), DurationS: r.DurationS, DistanceM: r.DistanceM,
 		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r),
-		DepartureTime: timed.departure, ArrivalTime: timed.arrival, TimeZone: timed.zone, SpeedVersion: timed.version}
+		DepartureTime: timed.departure, ArrivalTime: timed.arrival, TimeZone: timed.zone, SpeedVersion: timed.version, TimeModel: timed.model}
 	if alts > 0 {
 		rs, err := g.Alternatives(ctx, spec, snaps[0], snaps[1], alts+1)
 		if err != nil && !errors.Is(err, routing.ErrNoRoute) {

@@ -20,6 +20,9 @@ type routeTime struct {
 // tripTimes are a timed route's answer members.
 type tripTimes struct {
 	departure, arrival, zone, version string
+	// model is "time-dependent" or "time-bucketed" ("" without speed
+	// data: the plain route).
+	model string
 }
 
 // routeTripTime reads departure_time or arrival_time (not both); the
@@ -50,33 +53,52 @@ func routeTripTime(q url.Values, now time.Time) (routeTime, string) {
 }
 
 // timedRoute routes at a departure time, or to arrive at an arrival
-// time, on the speed bucket of the departure's local hour at the origin
-// (time-bucketed: that hour's times apply to the whole trip). For an
-// arrival time the departure is found by going back the route's
-// duration, again until the hour it falls in gives the same bucket (at
-// most three times).
+// time. A metric whose weights are travel times (routing.TimeDependent)
+// is routed time-dependently: each road at the speed of the time it is
+// driven, the clock read in the origin's zone. The others are
+// time-bucketed: the speed bucket of the departure's local hour applies
+// to the whole trip. For an arrival time the departure is found by going
+// back the route's duration, again until the departure gives a route
+// of the same duration (time-dependent) or the same bucket (at most
+// three times). The metric returned is the departure hour's bucket (the
+// alternatives' metric).
 func timedRoute(ctx context.Context, b *bundle.Bundle, g *routing.Graph, spec routing.Metric, from, to routing.Snap, tt routeTime) (routing.Metric, *routing.Route, tripTimes, error) {
 	dep := tt.t
+	exact := routing.TimeDependent(spec) && g.Speeds() != nil
 	var m routing.Metric
 	var r *routing.Route
 	var version string
 	for try := 0; try < 3; try++ {
 		clock := localClock(b, from.Input, dep)
 		mm, v := g.AtHour(spec, clock.Hour)
-		if r != nil && mm == m {
+		if !exact && r != nil && mm == m {
 			break
 		}
 		var err error
-		if r, err = g.Route(ctx, mm, from, to); err != nil {
+		var rr *routing.Route
+		if exact {
+			rr, v, err = g.RouteAt(ctx, spec, from, to, clock.Local)
+		} else {
+			rr, err = g.Route(ctx, mm, from, to)
+		}
+		if err != nil {
 			return spec, nil, tripTimes{}, err
 		}
-		m, version = mm, v
-		if !tt.arrival {
+		same := r != nil && rr.DurationS == r.DurationS
+		r, m, version = rr, mm, v
+		if !tt.arrival || same {
 			break
 		}
 		dep = tt.t.Add(-time.Duration(r.DurationS) * time.Second)
 	}
 	clock := localClock(b, from.Input, dep)
 	arr := clock.Local.Add(time.Duration(r.DurationS) * time.Second)
-	return m, r, tripTimes{departure: clock.Local.Format(time.RFC3339), arrival: arr.Format(time.RFC3339), zone: clock.Zone, version: version}, nil
+	model := ""
+	switch {
+	case exact:
+		model = "time-dependent"
+	case version != "":
+		model = "time-bucketed"
+	}
+	return m, r, tripTimes{departure: clock.Local.Format(time.RFC3339), arrival: arr.Format(time.RFC3339), zone: clock.Zone, version: version, model: model}, nil
 }

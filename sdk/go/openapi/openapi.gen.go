@@ -1114,6 +1114,24 @@ func (e RouteRouting) Valid() bool {
 	}
 }
 
+// Defines values for RouteTimeModel.
+const (
+	TimeBucketed  RouteTimeModel = "time-bucketed"
+	TimeDependent RouteTimeModel = "time-dependent"
+)
+
+// Valid indicates whether the value is a known member of the RouteTimeModel enum.
+func (e RouteTimeModel) Valid() bool {
+	switch e {
+	case TimeBucketed:
+		return true
+	case TimeDependent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RouteLineType.
 const (
 	LineString RouteLineType = "LineString"
@@ -3977,6 +3995,9 @@ type Route struct {
 	SpeedVersion *string     `json:"speed_version,omitempty"`
 	Steps        []RouteStep `json:"steps"`
 
+	// TimeModel With `departure_time` or `arrival_time` on a bundle with speed data, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
+	TimeModel *RouteTimeModel `json:"time_model,omitempty"`
+
 	// TimeZone With `departure_time` or `arrival_time`, the IANA time zone at `from` the times are read in (UTC where none is known).
 	TimeZone *string  `json:"time_zone,omitempty"`
 	To       RouteEnd `json:"to"`
@@ -3990,6 +4011,9 @@ type RouteProfile string
 
 // RouteRouting defines model for Route.Routing.
 type RouteRouting string
+
+// RouteTimeModel With `departure_time` or `arrival_time` on a bundle with speed data, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
+type RouteTimeModel string
 
 // RouteEnd defines model for RouteEnd.
 type RouteEnd struct {
@@ -5566,19 +5590,23 @@ type RouteParams struct {
 	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
 
 	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-	// or `now`, at most a year before or after now: the route
-	// is computed on the speed data's travel times of the hour of
-	// the week it falls in, local to `from` (its time zone, daylight
-	// saving time included), for the whole trip (docs/routing.md,
-	// "Departure times"). The answer then has `departure_time`,
-	// `arrival_time`, `time_zone` and `speed_version`. Not with
+	// or `now`, at most a year before or after now, read on the
+	// local clock of `from` (its time zone, daylight saving time
+	// included): with routing `fastest` for a car, each road is
+	// driven at the speed data's speed of the time the car is on it
+	// (time-dependent); otherwise the speeds of the departure's hour
+	// of the week apply to the whole trip (time-bucketed;
+	// docs/routing.md, "Departure times"). The answer then has
+	// `departure_time`, `arrival_time`, `time_zone`,
+	// `speed_version` and `time_model`. Not with
 	// `arrival_time`; a malformed time, one before 1970 or more than
 	// a year away is a 400 naming the parameter.
 	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ArrivalTime As `departure_time`, the time to arrive at `to`: the departure
-	// is the arrival less the route's duration, on the bucket of the
-	// hour it falls in. Not with `departure_time` (a 400 says to give
+	// is the arrival less the route's duration, computed again from
+	// that departure until the duration holds (at most three
+	// times). Not with `departure_time` (a 400 says to give
 	// one of them, not both); a malformed time is a 400 naming the
 	// parameter.
 	ArrivalTime *string `form:"arrival_time,omitempty" json:"arrival_time,omitempty"`

@@ -2001,6 +2001,11 @@ export interface components {
             time_zone?: string;
             /** @description With `departure_time` or `arrival_time` on a bundle with speed data, the version of the speed data applied. */
             speed_version?: string;
+            /**
+             * @description With `departure_time` or `arrival_time` on a bundle with speed data, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
+             * @enum {string}
+             */
+            time_model?: "time-dependent" | "time-bucketed";
             /** @description With `alternatives=N`, up to N other routes between the same snapped points, best first; absent otherwise. */
             alternatives?: {
                 /** @description Seconds. */
@@ -3939,12 +3944,15 @@ export interface operations {
                 alternatives?: number;
                 /**
                  * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-                 *     or `now`, at most a year before or after now: the route
-                 *     is computed on the speed data's travel times of the hour of
-                 *     the week it falls in, local to `from` (its time zone, daylight
-                 *     saving time included), for the whole trip (docs/routing.md,
-                 *     "Departure times"). The answer then has `departure_time`,
-                 *     `arrival_time`, `time_zone` and `speed_version`. Not with
+                 *     or `now`, at most a year before or after now, read on the
+                 *     local clock of `from` (its time zone, daylight saving time
+                 *     included): with routing `fastest` for a car, each road is
+                 *     driven at the speed data's speed of the time the car is on it
+                 *     (time-dependent); otherwise the speeds of the departure's hour
+                 *     of the week apply to the whole trip (time-bucketed;
+                 *     docs/routing.md, "Departure times"). The answer then has
+                 *     `departure_time`, `arrival_time`, `time_zone`,
+                 *     `speed_version` and `time_model`. Not with
                  *     `arrival_time`; a malformed time, one before 1970 or more than
                  *     a year away is a 400 naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
@@ -3952,8 +3960,9 @@ export interface operations {
                 departure_time?: string;
                 /**
                  * @description As `departure_time`, the time to arrive at `to`: the departure
-                 *     is the arrival less the route's duration, on the bucket of the
-                 *     hour it falls in. Not with `departure_time` (a 400 says to give
+                 *     is the arrival less the route's duration, computed again from
+                 *     that departure until the duration holds (at most three
+                 *     times). Not with `departure_time` (a 400 says to give
                  *     one of them, not both); a malformed time is a 400 naming the
                  *     parameter.
                  */
