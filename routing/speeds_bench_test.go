@@ -3,6 +3,7 @@ package routing
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing/speeds"
@@ -15,7 +16,27 @@ import (
 // /admin/speeds waits for). Each iteration is a new version (a speed
 // changes), so nothing is cached.
 func BenchmarkSpeedUpdateDelaware(b *testing.B) {
-	g := testGraph(b, "delaware")
+	speedUpdates(b, testGraph(b, "delaware"))
+}
+
+// BenchmarkSpeedUpdateBundle is BenchmarkSpeedUpdateDelaware on the car
+// graph of the bundle in $GEOSVC_BENCH_BUNDLE (skipped without it), e.g.
+// the 4 x 4 tiling of scripts/bench-scale.sh.
+func BenchmarkSpeedUpdateBundle(b *testing.B) {
+	dir := os.Getenv("GEOSVC_BENCH_BUNDLE")
+	if dir == "" {
+		b.Skip("GEOSVC_BENCH_BUNDLE names no bundle")
+	}
+	g, err := Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s: %d edge-based nodes", dir, g.meta.Nodes)
+	speedUpdates(b, g)
+}
+
+// speedUpdates is the loop of the speed update benchmarks.
+func speedUpdates(b *testing.B, g *Graph) {
 	b.Cleanup(func() { g.SetSpeeds(nil) })
 	csv := []byte(randomSpeedCSV(g, 10000, 5))
 	pts := roadPoints(g, 2, 9, 0)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/geosvc/geosvc/routing/cch"
+	"github.com/geosvc/geosvc/routing/ch"
 )
 
 // ErrNotTimeDependent is RouteAt's answer for a metric whose weights are
@@ -59,6 +60,10 @@ func (g *Graph) RouteAt(ctx context.Context, m Metric, from, to Snap, departure 
 		return r, "", err
 	}
 	s := &tdSearch{g: g, ctx: ctx, spec: m, prof: p, clock: newTDClock(departure, tdHorizon)}
+	if !m.hasSpeeds() {
+		// Request speeds may be faster than the plain ones: no potential.
+		s.toTarget, s.alpha = g.oneToAll(chFastest, to, true), g.minTimeRatio(p)
+	}
 	path, exits, best, err := s.run(from, to)
 	if err != nil {
 		return nil, "", err
@@ -129,7 +134,53 @@ type tdSearch struct {
 	clock  tdClock
 	byHour map[int16]*tdLayer // by the bucket's first hour, -1 for none
 	ofInt  []*tdLayer         // by clock interval, filled on use
+	// toTarget, when set, gives the search its A* potential: the plain
+	// fastest time from each node to the destination (a reverse
+	// one-to-all search), scaled by alpha, the least ratio of any
+	// bucket's time of a road to its plain time (at most 1), so that it
+	// is a lower bound at any time of day.
+	toTarget *Reached
+	alpha    float64
 }
+
+// potential is a lower bound of the time from the end of node v to the
+// destination (ms), false where v cannot reach it.
+func (s *tdSearch) potential(v uint32) (int64, bool) {
+	if s.toTarget == nil {
+		return 0, true
+	}
+	w := s.toTarget.lab[v]
+	if w == ch.Inf {
+		return 0, false
+	}
+	// lab is the time from the start of v; the node's own time is the
+	// plain one, which alpha bounds as well.
+	ms, _ := unweight(chFastest, w)
+	return int64(s.alpha * float64(max(0, ms-int64(s.g.base.nodeTime[v])))), true
+}
+
+// minTimeRatio returns the least ratio of a bucket's time of a road to
+// its plain time over p's buckets, at most 1.
+func (g *Graph) minTimeRatio(p *SpeedProfile) float64 {
+	if r, ok := tdRatios.Load(p); ok {
+		return r.(float64)
+	}
+	ratio := 1.0
+	for _, cls := range p.classes {
+		for _, et := range cls {
+			n := g.edgeNode[et.d]
+			if n < 0 || g.base.nodeTime[n] == 0 {
+				continue
+			}
+			ratio = min(ratio, float64(et.ms)/float64(g.base.nodeTime[n]))
+		}
+	}
+	tdRatios.Store(p, ratio)
+	return ratio
+}
+
+// tdRatios caches minTimeRatio by *SpeedProfile.
+var tdRatios sync.Map
 
 // layer returns the times of clock interval k.
 func (s *tdSearch) layer(k int) (*tdLayer, error) {
@@ -242,11 +293,15 @@ func (s *tdSearch) run(from, to Snap) ([]uint32, []int64, int64, error) {
 	dst := g.withCopies(g.phantoms(chFastest, to, th[:0]))
 	best, bestPrev, bestNode := int64(math.MaxInt64), noParent, noParent
 	set := func(v uint32, at int64, prev uint32) {
+		pi, ok := s.potential(v)
+		if !ok {
+			return
+		}
 		if st.arr[v] == math.MaxInt64 {
 			st.touched = append(st.touched, v)
 		}
 		st.arr[v], st.parent[v] = at, prev
-		heap.Push(&st.h, oracleItem{v, at})
+		heap.Push(&st.h, oracleItem{v, at + pi})
 	}
 	for _, p := range src {
 		at, ok, err := s.drive(p.node, 0, 1-p.frac)
@@ -269,12 +324,14 @@ func (s *tdSearch) run(from, to Snap) ([]uint32, []int64, int64, error) {
 	}
 	for settled := 0; st.h.Len() > 0; settled++ {
 		it := heap.Pop(&st.h).(oracleItem)
-		if it.d > st.arr[it.node] {
+		pi, _ := s.potential(it.node)
+		if it.d-pi > st.arr[it.node] {
 			continue
 		}
 		if it.d >= best {
-			break
+			break // the key is a lower bound of any arrival through it
 		}
+		it.d -= pi
 		if settled&1023 == 1023 && s.ctx.Err() != nil {
 			return nil, nil, 0, s.ctx.Err()
 		}
