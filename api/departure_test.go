@@ -116,8 +116,8 @@ func timedGraph(t *testing.T) (*routing.Graph, *speeds.Data) {
 	return g, d
 }
 
-// timedRouteServer serves routev1 and isochronev1 on timedGraph's graph with its speed
-// data applied.
+// timedRouteServer serves routev1, isochronev1 and matchv1 on
+// timedGraph's graph with its speed data applied.
 func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data, *routing.Graph) {
 	t.Helper()
 	g, d := timedGraph(t)
@@ -132,6 +132,7 @@ func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data, *routing.Gra
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
 	RegisterIsochrone(srv.Protected(), IsochroneOptions{Bundle: cur})
+	RegisterMatch(srv.Protected(), MatchOptions{Bundle: cur})
 	return srv, key, d, g
 }
 

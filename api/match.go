@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -59,6 +60,13 @@ type matchAnswer struct {
 	Code        string            `json:"code"`
 	Matchings   []matchingJSON    `json:"matchings"`
 	Tracepoints []*tracepointJSON `json:"tracepoints"`
+	// TraceTime, TimeZone and SpeedVersion (extensions): on a bundle
+	// with speed data, a trace with times is matched on the speed bucket
+	// of its first time's local hour: that time on the local clock, the
+	// zone and the speed data's version.
+	TraceTime    string `json:"trace_time,omitempty"`
+	TimeZone     string `json:"time_zone,omitempty"`
+	SpeedVersion string `json:"speed_version,omitempty"`
 }
 
 // matchingJSON is one matching.
@@ -127,7 +135,15 @@ func (h *matchHandler) match(c echo.Context) error {
 	if g == nil {
 		return errBundleLoading
 	}
-	res, err := g.Match(c.Request().Context(), req.spec, req.points, req.opts)
+	spec, timed := req.spec, tripTimes{}
+	if i := firstTimed(req.points); i >= 0 && g.Speeds() != nil {
+		// The speed data's bucket of the trace's first time, read on the
+		// local clock of its point (time-bucketed, as isochronev1).
+		clock := localClock(h.opts.Bundle.Load(), req.points[i].Point, req.points[i].Time)
+		spec, timed.version = g.AtHour(spec, clock.Hour)
+		timed.departure, timed.zone = clock.Local.Format(time.RFC3339), clock.Zone
+	}
+	res, err := g.Match(c.Request().Context(), spec, req.points, req.opts)
 	var te *routing.TraceError
 	switch {
 	case errors.Is(err, routing.ErrNoSegment):
@@ -139,7 +155,20 @@ func (h *matchHandler) match(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return c.JSON(http.StatusOK, matchAnswerOf(res))
+	ans := matchAnswerOf(res)
+	ans.TraceTime, ans.TimeZone, ans.SpeedVersion = timed.departure, timed.zone, timed.version
+	return c.JSON(http.StatusOK, ans)
+}
+
+// firstTimed returns the index of the trace's first point with a time,
+// -1 when none has one.
+func firstTimed(pts []routing.TracePoint) int {
+	for i, p := range pts {
+		if !p.Time.IsZero() {
+			return i
+		}
+	}
+	return -1
 }
 
 // matchAnswerOf writes a match result in OSRM's shape.

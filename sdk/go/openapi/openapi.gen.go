@@ -3590,6 +3590,15 @@ type MatchAnswer struct {
 	// Matchings The matched stretches of the trace, in trace order.
 	Matchings []Matching `json:"matchings"`
 
+	// SpeedVersion With `trace_time`, the version of the speed data applied.
+	SpeedVersion *string `json:"speed_version,omitempty"`
+
+	// TimeZone With `trace_time`, the IANA time zone it is read in (UTC where none is known).
+	TimeZone *string `json:"time_zone,omitempty"`
+
+	// TraceTime An extension: on a bundle with speed data, a trace whose points have times is matched on the speed data's travel times of the hour of its first time (time-bucketed, read on the local clock of that point; docs/matching.md, "Speed data"): that time, local. Absent otherwise.
+	TraceTime *time.Time `json:"trace_time,omitempty"`
+
 	// Tracepoints One per input point, null where it was not matched.
 	Tracepoints []*Tracepoint `json:"tracepoints"`
 }

@@ -2288,6 +2288,15 @@ export interface components {
             matchings: components["schemas"]["Matching"][];
             /** @description One per input point, null where it was not matched. */
             tracepoints: (components["schemas"]["Tracepoint"] | null)[];
+            /**
+             * Format: date-time
+             * @description An extension: on a bundle with speed data, a trace whose points have times is matched on the speed data's travel times of the hour of its first time (time-bucketed, read on the local clock of that point; docs/matching.md, "Speed data"): that time, local. Absent otherwise.
+             */
+            trace_time?: string;
+            /** @description With `trace_time`, the IANA time zone it is read in (UTC where none is known). */
+            time_zone?: string;
+            /** @description With `trace_time`, the version of the speed data applied. */
+            speed_version?: string;
         };
         Matching: {
             /** @description The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close). */
