@@ -12,14 +12,7 @@ import (
 //
 //	GEOSVC_BENCH_DATA=/tmp/geosvc-scale/delaware-4x4 go test -run '^$' -bench TableBundle ./routing/
 func BenchmarkTableBundle(b *testing.B) {
-	dir := os.Getenv("GEOSVC_BENCH_DATA")
-	if dir == "" {
-		b.Skip("GEOSVC_BENCH_DATA names no bundle directory")
-	}
-	g, err := Load(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g := benchBundleGraph(b)
 	for _, workers := range []int{1, 2} {
 		b.Run(map[int]string{1: "cores=1", 2: "cores=2"}[workers], func(b *testing.B) {
 			src := roadPoints(g, 1000, 31, 15)
@@ -44,4 +37,19 @@ func BenchmarkTableBundle(b *testing.B) {
 			b.ReportMetric(rows.Seconds()*1000/float64(b.N), "rows-ms")
 		})
 	}
+}
+
+// benchBundleGraph loads the car graph of the bundle directory
+// $GEOSVC_BENCH_DATA names for a benchmark, which it skips without one.
+func benchBundleGraph(b *testing.B) *Graph {
+	dir := os.Getenv("GEOSVC_BENCH_DATA")
+	if dir == "" {
+		b.Skip("GEOSVC_BENCH_DATA names no bundle directory")
+	}
+	g, err := Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s: %d edge-based nodes", dir, g.meta.Nodes)
+	return g
 }

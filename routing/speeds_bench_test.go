@@ -3,7 +3,6 @@ package routing
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing/speeds"
@@ -20,19 +19,10 @@ func BenchmarkSpeedUpdateDelaware(b *testing.B) {
 }
 
 // BenchmarkSpeedUpdateBundle is BenchmarkSpeedUpdateDelaware on the car
-// graph of the bundle in $GEOSVC_BENCH_BUNDLE (skipped without it), e.g.
+// graph of the bundle in $GEOSVC_BENCH_DATA (skipped without it), e.g.
 // the 4 x 4 tiling of scripts/bench-scale.sh.
 func BenchmarkSpeedUpdateBundle(b *testing.B) {
-	dir := os.Getenv("GEOSVC_BENCH_BUNDLE")
-	if dir == "" {
-		b.Skip("GEOSVC_BENCH_BUNDLE names no bundle")
-	}
-	g, err := Load(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("%s: %d edge-based nodes", dir, g.meta.Nodes)
-	speedUpdates(b, g)
+	speedUpdates(b, benchBundleGraph(b))
 }
 
 // speedUpdates is the loop of the speed update benchmarks.

@@ -184,52 +184,44 @@ func TestIsochroneDelaware(t *testing.T) {
 // ("search"), and the whole polygon answer ("polygon": the search, the
 // stretches within 30 minutes and the polygon).
 func BenchmarkIsochroneDelaware(b *testing.B) {
-	g := routingtest.Extract(b, "delaware")
-	for _, o := range []struct {
-		name string
-		p    orb.Point
-	}{{"wilmington", orb.Point{-75.5466, 39.7459}}, {"dover", orb.Point{-75.5244, 39.1582}}} {
-		s := g.Snap(routing.Fastest, o.p, 0)
-		b.Run(o.name+"/search", func(b *testing.B) {
-			defer reportCPU(b)()
-			for b.Loop() {
-				if _, err := g.OneToAll(bg, routing.Fastest, s, false); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(o.name+"/polygon", func(b *testing.B) {
-			defer reportCPU(b)()
-			for b.Loop() {
-				if _, err := Compute(bg, g, s, Request{Metric: routing.Fastest, Contours: []float64{1800}}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchIsochrones(b, routingtest.Extract(b, "delaware"), wilmington, dover)
 }
 
 // BenchmarkIsochroneBundle is BenchmarkIsochroneDelaware on the car
-// graph of the bundle in $GEOSVC_BENCH_BUNDLE (skipped without it): the
+// graph of the bundle in $GEOSVC_BENCH_DATA (skipped without it): the
 // country-scale figure on a tiling of Delaware (scripts/bench-scale.sh
 // builds /tmp/geosvc-scale/delaware-4x4). Origins: Wilmington and Dover
 // of the first copy, and Dover of the copy one step east and north (a
 // step is about a quarter of the 4 x 4 tiling's extent: an inner copy,
 // whose isochrone reaches across the joins).
 func BenchmarkIsochroneBundle(b *testing.B) {
-	dir := os.Getenv("GEOSVC_BENCH_BUNDLE")
+	dir := os.Getenv("GEOSVC_BENCH_DATA")
 	if dir == "" {
-		b.Skip("GEOSVC_BENCH_BUNDLE names no bundle")
+		b.Skip("GEOSVC_BENCH_DATA names no bundle directory")
 	}
 	g, err := routing.Load(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("%s: %d edge-based nodes", dir, g.Meta().Nodes)
-	for _, o := range []struct {
-		name string
-		p    orb.Point
-	}{{"wilmington", orb.Point{-75.5466, 39.7459}}, {"dover", orb.Point{-75.5244, 39.1582}}, {"dover-inner", innerDover(g.Bounds())}} {
+	benchIsochrones(b, g, wilmington, dover, benchOrigin{"dover-inner", innerDover(g.Bounds())})
+}
+
+// benchOrigin is a named origin of the isochrone benchmarks.
+type benchOrigin struct {
+	name string
+	p    orb.Point
+}
+
+var (
+	wilmington = benchOrigin{"wilmington", orb.Point{-75.5466, 39.7459}}
+	dover      = benchOrigin{"dover", orb.Point{-75.5244, 39.1582}}
+)
+
+// benchIsochrones times the search and the polygon of a 30-minute
+// isochrone from each origin.
+func benchIsochrones(b *testing.B, g *routing.Graph, origins ...benchOrigin) {
+	for _, o := range origins {
 		s := g.Snap(routing.Fastest, o.p, 5000)
 		if !s.OK {
 			b.Fatalf("%s: %v not snapped", o.name, o.p)
