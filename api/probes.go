@@ -56,6 +56,9 @@ type speedsInfo struct {
 	Matched  int       `json:"matched_segments"`
 	Unknown  int       `json:"unknown_segments"`
 	Rules    int       `json:"rules"`
+	// CondMaxspeeds counts the bundle's conditional maximum speed rows
+	// (caps from OSM's maxspeed:conditional), when it has any.
+	CondMaxspeeds int `json:"conditional_maxspeeds,omitempty"`
 }
 
 // describe returns the /v1/info description of b.
@@ -80,7 +83,7 @@ func describe(b *bundle.Bundle) *bundleInfo {
 	}
 	if sp := b.Speeds(); sp != nil {
 		info.Speeds = &speedsInfo{Version: sp.Version, LoadedAt: sp.LoadedAt, AgeS: math.Round(time.Since(sp.LoadedAt).Seconds()*10) / 10,
-			Matched: sp.Report.Matched, Unknown: sp.Report.Unknown, Rules: sp.Report.Rules}
+			Matched: sp.Report.Matched, Unknown: sp.Report.Unknown, Rules: sp.Report.Rules, CondMaxspeeds: sp.Report.CondMaxspeeds}
 	}
 	return info
 }

@@ -171,6 +171,7 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 	// routing build consumes it; the graph is written part by part into
 	// the bundle directory as it is built.
 	countries := extractCountries(net.Vertices)
+	caps := condMaxspeedRows(net.CondMaxspeeds)
 	osmTime := net.Timestamp.UTC()
 	g, rep, err := routing.Build(net, prof, routing.WithDir(opts.Out), routing.WithContraction(opts.Contraction), routing.WithStages(func(name string) func() {
 		st := opts.Progress.Start(name, nil)
@@ -193,6 +194,14 @@ func Build(ctx context.Context, opts Options) (Manifest, error) {
 			return Manifest{}, err
 		}
 		fmt.Fprintln(opts.Report, srep.String())
+		routingFiles = append(routingFiles, l)
+	}
+	if len(caps) > 0 {
+		l, err := writeCondMaxspeeds(opts.Out, caps)
+		if err != nil {
+			return Manifest{}, err
+		}
+		fmt.Fprintf(opts.Report, "conditional maxspeeds: %d segment rows by the hour (%s)\n", len(caps), l.File)
 		routingFiles = append(routingFiles, l)
 	}
 	for _, p := range opts.Profiles {

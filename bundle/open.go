@@ -3,6 +3,7 @@ package bundle
 import (
 	"errors"
 	"fmt"
+	"github.com/geosvc/geosvc/routing/speeds"
 	"io/fs"
 	"log/slog"
 	"strings"
@@ -60,6 +61,10 @@ type Bundle struct {
 
 	mapOnce    sync.Once
 	mapSources cartography.Sources
+
+	// caps are the bundle's conditional maximum speeds (nil without
+	// any), applied with every speed data (ApplySpeeds).
+	caps *speeds.Data
 }
 
 // Check reads the manifest of the bundle in dir and checks it against

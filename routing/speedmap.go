@@ -57,6 +57,10 @@ type SpeedReport struct {
 	Rules        int      `json:"rules"`
 	RuleSegments int      `json:"rule_segments"`
 	EmptyRules   []string `json:"empty_rules,omitempty"`
+	// CondMaxspeeds counts the rows of conditional maximum speeds from
+	// the OSM data (maxspeed:conditional, one per segment, direction and
+	// hour), matched and counted with Segments' rows.
+	CondMaxspeeds int `json:"conditional_maxspeeds,omitempty"`
 	// Edges counts the directed road edges whose time changes at some
 	// hour; Buckets the distinct hour buckets (hours with the same
 	// changes share one), HoursChanged the hours of the week with any.
@@ -80,6 +84,9 @@ func (r SpeedReport) String() string {
 		if len(r.Examples) > 0 {
 			s += fmt.Sprintf(" (unknown: %v)", r.Examples)
 		}
+	}
+	if r.CondMaxspeeds > 0 {
+		s += fmt.Sprintf("; %d conditional maxspeed rows (caps, among the matched)", r.CondMaxspeeds)
 	}
 	return s + fmt.Sprintf("; %d road edges changed in %d hour buckets covering %d hours of the week, mapped in %v", r.Edges, r.Buckets, r.HoursChanged, r.MapTime.Round(time.Microsecond))
 }
@@ -126,7 +133,13 @@ func (g *Graph) MapSpeeds(d *speeds.Data) *SpeedProfile {
 	rep.Version, rep.Format = d.Version, d.Format
 	rep.Segments, rep.Rules = len(d.Segments), len(d.Rules)
 
-	rowSeg := g.matchSegments(d.Segments, rep)
+	// The conditional maximum speeds (caps) follow the rows.
+	rows, nRows := d.Segments, len(d.Segments)
+	if len(d.Caps) > 0 {
+		rows = append(rows[:nRows:nRows], d.Caps...)
+	}
+	rep.CondMaxspeeds = len(d.Caps)
+	rowSeg := g.matchSegments(rows, rep)
 	ruleSegs := make([][]segRef, len(d.Rules))
 	matched := map[string][]segRef{} // rules matching the same roads share a list
 	for i := range d.Rules {
@@ -151,7 +164,7 @@ func (g *Graph) MapSpeeds(d *speeds.Data) *SpeedProfile {
 	// its active rules.
 	var always []int32
 	byHour := make([][]int32, speeds.Hours)
-	for i, s := range d.Segments {
+	for i, s := range rows {
 		if len(rowSeg[i]) == 0 {
 			continue
 		}
@@ -177,7 +190,7 @@ func (g *Graph) MapSpeeds(d *speeds.Data) *SpeedProfile {
 		sig := signature(byHour[h], rules)
 		c, ok := sigClass[sig]
 		if !ok {
-			times := g.bucketTimes(d, rowSeg, ruleSegs, always, byHour[h], rules)
+			times := g.bucketTimes(d, rows, nRows, rowSeg, ruleSegs, always, byHour[h], rules)
 			c = int16(len(p.classes))
 			if len(times) == 0 {
 				c = -1
@@ -305,7 +318,7 @@ func (g *Graph) matchRule(r *speeds.Rule) []segRef {
 // (the edge's time shared by length), replaced by a row's speed (the
 // hour's own row over an every-hour row), then changed by each active
 // rule in order (a speed replaces it, a factor divides it).
-func (g *Graph) bucketTimes(d *speeds.Data, rowSeg [][]segRef, ruleSegs [][]segRef, always, own, rules []int32) []edgeTime {
+func (g *Graph) bucketTimes(d *speeds.Data, rows []speeds.Segment, nRows int, rowSeg [][]segRef, ruleSegs [][]segRef, always, own, rules []int32) []edgeTime {
 	// slab holds the segment times of every touched directed edge.
 	at := map[uint32]int{}
 	var slab []float64
@@ -330,10 +343,13 @@ func (g *Graph) bucketTimes(d *speeds.Data, rowSeg [][]segRef, ruleSegs [][]segR
 	setKmh := func(s segRef, kmh float64) {
 		times(s.d)[s.k] = g.segLen(s.d/2, s.k) / (kmh / 3.6) * 1000
 	}
-	for _, rows := range [][]int32{always, own} {
-		for _, r := range rows {
+	for _, set := range [][]int32{always, own} {
+		for _, r := range set {
+			if int(r) >= nRows {
+				continue // a cap: below
+			}
 			for _, s := range rowSeg[r] {
-				setKmh(s, d.Segments[r].Kmh)
+				setKmh(s, rows[r].Kmh)
 			}
 		}
 	}
@@ -344,6 +360,18 @@ func (g *Graph) bucketTimes(d *speeds.Data, rowSeg [][]segRef, ruleSegs [][]segR
 				setKmh(s, rule.Kmh)
 			} else {
 				times(s.d)[s.k] /= rule.Factor
+			}
+		}
+	}
+	// Conditional maximum speeds last: no faster than the cap.
+	for _, set := range [][]int32{always, own} {
+		for _, r := range set {
+			if int(r) < nRows {
+				continue
+			}
+			for _, s := range rowSeg[r] {
+				t := times(s.d)
+				t[s.k] = max(t[s.k], g.segLen(s.d/2, s.k)/(rows[r].Kmh/3.6)*1000)
 			}
 		}
 	}

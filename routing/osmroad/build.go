@@ -14,6 +14,7 @@ import (
 	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/geo/roadref"
 	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing/speeds"
 )
 
 // Node flags kept per needed node.
@@ -43,7 +44,8 @@ type builder struct {
 	nameList []string
 	rels     []relRec
 	sides    map[string]bool // driving_side=left by country code (drivingside.go)
-	skipped  map[string]int  // RestrictionsSkipped by reason
+	condWays []CondMaxspeedWay
+	skipped  map[string]int // RestrictionsSkipped by reason
 	rep      Report
 
 	// After pass 1: the needed nodes, sorted by id.
@@ -140,6 +142,7 @@ func (b *builder) way(w *osm.Way) {
 	}
 	tt := b.truck.TruckTags(w.Tags)
 	b.rep.Truck.countWay(tt, w.Tags.Find("hgv") != "")
+	b.condMaxspeed(w, attrs, b.refs[start:])
 	b.ways = append(b.ways, wayRec{
 		id:       int64(w.ID),
 		refStart: uint32(start),
@@ -151,6 +154,32 @@ func (b *builder) way(w *osm.Way) {
 		w:        attrs,
 		truck:    tt,
 	})
+}
+
+// condMaxspeed records w's conditional maximum speeds, by direction,
+// on the nodes it keeps (refs).
+func (b *builder) condMaxspeed(w *osm.Way, attrs profile.Way, refs []int64) {
+	read := false
+	for _, d := range []struct {
+		key      string
+		fwd, bwd bool
+	}{{"maxspeed:conditional", true, true}, {"maxspeed:forward:conditional", true, false}, {"maxspeed:backward:conditional", false, true}} {
+		v := w.Tags.Find(d.key)
+		if v == "" {
+			continue
+		}
+		parts, skipped := speeds.ParseConditionalMaxspeed(v)
+		b.rep.CondMaxspeedSkipped += skipped
+		fwd, bwd := d.fwd && attrs.Forward, d.bwd && attrs.Backward
+		if len(parts) == 0 || (!fwd && !bwd) {
+			continue
+		}
+		read = true
+		b.condWays = append(b.condWays, CondMaxspeedWay{Nodes: append([]int64(nil), refs...), Forward: fwd, Backward: bwd, Parts: parts})
+	}
+	if read {
+		b.rep.CondMaxspeedWays++
+	}
 }
 
 // wayRef is a way's route numbers as signs write them ("I 95;US 202" ->
@@ -298,12 +327,13 @@ func (b *builder) build() *Network {
 	isV := b.markVertices(parts)
 	vid, vertices := b.numberVertices(isV)
 	net := &Network{
-		Vertices:    vertices,
-		Signal:      make([]bool, len(vertices)),
-		Barrier:     make([]bool, len(vertices)),
-		Names:       b.nameList,
-		DrivingSide: b.prof.DrivingSide,
-		Sides:       b.countrySides(),
+		Vertices:      vertices,
+		Signal:        make([]bool, len(vertices)),
+		Barrier:       make([]bool, len(vertices)),
+		Names:         b.nameList,
+		DrivingSide:   b.prof.DrivingSide,
+		Sides:         b.countrySides(),
+		CondMaxspeeds: b.condWays,
 	}
 	for i, v := range vid {
 		if v == noVertex {

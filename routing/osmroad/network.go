@@ -7,6 +7,7 @@
 package osmroad
 
 import (
+	"github.com/geosvc/geosvc/routing/speeds"
 	"time"
 
 	"github.com/paulmach/orb"
@@ -61,8 +62,21 @@ type Network struct {
 	Timestamp time.Time
 	// Source is the file name the network was read from.
 	Source string
+	// CondMaxspeeds are the car ways' conditional maximum speeds
+	// (maxspeed:conditional and its :forward/:backward forms) whose
+	// conditions are times.
+	CondMaxspeeds []CondMaxspeedWay
 	// Report describes the import.
 	Report Report
+}
+
+// CondMaxspeedWay is a way's conditional maximum speed: its OSM nodes
+// in order, the directions it applies in (Forward: along the nodes;
+// only those a car may drive) and the limits with their hours.
+type CondMaxspeedWay struct {
+	Nodes             []int64
+	Forward, Backward bool
+	Parts             []speeds.CondMaxspeed
 }
 
 // Edge is one compressed road edge between two vertices.
@@ -180,6 +194,10 @@ type Report struct {
 	// the vehicle is conditional (restriction:conditional, ...): ignored
 	// until routing knows the time of day.
 	RestrictionsConditional int
+	// CondMaxspeedWays counts car ways with a conditional maximum speed
+	// read; CondMaxspeedSkipped the parts of such tags that are not a
+	// time condition (wet, weight, months...) or malformed: ignored.
+	CondMaxspeedWays, CondMaxspeedSkipped int
 	// DrivingSidesIgnored counts country boundary relations whose
 	// driving_side could not be used (no ISO 3166-1 code, or a value
 	// other than left or right).

@@ -17,6 +17,9 @@ func (r Report) String() string {
 	fmt.Fprintf(&b, "nodes     %d traffic signals, %d barriers\n", r.TrafficSignals, r.Barriers)
 	fmt.Fprintf(&b, "turn restrictions  %d read: %d applied (%d via way), %d not for this vehicle, %d conditional (ignored), %d skipped\n",
 		r.RestrictionsRead, r.RestrictionsApplied, r.RestrictionsViaWay, r.RestrictionsNotCar, r.RestrictionsConditional, r.RestrictionsSkipped)
+	if r.CondMaxspeedWays > 0 || r.CondMaxspeedSkipped > 0 {
+		fmt.Fprintf(&b, "conditional maxspeeds  %d ways (applied by the hour with departure times), %d parts that are not times skipped\n", r.CondMaxspeedWays, r.CondMaxspeedSkipped)
+	}
 	if r.DrivingSidesIgnored > 0 {
 		fmt.Fprintf(&b, "driving side  %d country relations ignored (no ISO 3166-1 code, or not left or right)\n", r.DrivingSidesIgnored)
 	}

@@ -75,6 +75,10 @@ type Data struct {
 	// Rules are the rules of a YAML file, in file order (later rules
 	// apply on top of earlier ones).
 	Rules []Rule
+	// Caps are conditional maximum speeds (OSM's maxspeed:conditional,
+	// from the bundle, CapSegments): a segment at an hour is driven no
+	// faster than its cap, after the rows and rules apply.
+	Caps []Segment
 	// Version names the data: the first 12 hex digits of the SHA-256 of
 	// the file's bytes, the same in every process that loads the file.
 	Version string

@@ -3116,11 +3116,14 @@ type Bundle struct {
 	// Profiles The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them.
 	Profiles []BundleProfiles `json:"profiles"`
 
-	// Speeds The speed data applied (docs/data.md, "Speed data"); absent without any.
+	// Speeds The speed data applied (docs/data.md, "Speed data"), and the bundle's conditional maximum speeds; absent without either.
 	Speeds *struct {
 		// AgeS Seconds since it was loaded.
-		AgeS     float64   `json:"age_s"`
-		LoadedAt time.Time `json:"loaded_at"`
+		AgeS float64 `json:"age_s"`
+
+		// ConditionalMaxspeeds The bundle's conditional maximum speed rows (OSM's maxspeed:conditional, by segment, direction and hour), applied as caps with the speed data; absent without any (docs/routing.md, "Conditional maximum speeds").
+		ConditionalMaxspeeds *int      `json:"conditional_maxspeeds,omitempty"`
+		LoadedAt             time.Time `json:"loaded_at"`
 
 		// MatchedSegments CSV rows matched onto a road segment.
 		MatchedSegments int `json:"matched_segments"`

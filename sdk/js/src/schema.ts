@@ -1144,7 +1144,7 @@ export interface components {
             /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
             left_hand_edges?: number;
             layers: string[];
-            /** @description The speed data applied (docs/data.md, "Speed data"); absent without any. */
+            /** @description The speed data applied (docs/data.md, "Speed data"), and the bundle's conditional maximum speeds; absent without either. */
             speeds?: {
                 /** @description The first 12 hex digits of the speed file's SHA-256. */
                 version: string;
@@ -1158,6 +1158,8 @@ export interface components {
                 unknown_segments: number;
                 /** @description YAML rules. */
                 rules: number;
+                /** @description The bundle's conditional maximum speed rows (OSM's maxspeed:conditional, by segment, direction and hour), applied as caps with the speed data; absent without any (docs/routing.md, "Conditional maximum speeds"). */
+                conditional_maxspeeds?: number;
             };
             /** @description The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them. */
             profiles: ("car" | "bicycle" | "foot")[];
