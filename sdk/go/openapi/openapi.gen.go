@@ -5629,6 +5629,24 @@ type TileParams struct {
 	Token *string `form:"token,omitempty" json:"token,omitempty"`
 }
 
+// TileWebPParams defines parameters for TileWebP.
+type TileWebPParams struct {
+	// Token A tile token, instead of the x-api-key header.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
+// Tile2xParams defines parameters for Tile2x.
+type Tile2xParams struct {
+	// Token A tile token, instead of the x-api-key header.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
+// Tile2xWebPParams defines parameters for Tile2xWebP.
+type Tile2xWebPParams struct {
+	// Token A tile token, instead of the x-api-key header.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
 // Xy2tzdataParams defines parameters for Xy2tzdata.
 type Xy2tzdataParams struct {
 	// X Longitude in decimal degrees, -180..180. A plain decimal number (no
@@ -6836,6 +6854,37 @@ type ClientInterface interface {
 	// Corresponds with GET /tilesv1/{z}/{x}/{y}.png (the `Tile` operationId).
 	Tile(ctx context.Context, z int, x int, y int, params *TileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// TileWebP A map tile in WebP
+	//
+	// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+	// pure-Go nativewebp package): the same pixels as the PNG, in a
+	// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+	// token and usage rules of the PNG tile.
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+	TileWebP(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Tile2x A map tile at twice the pixel density
+	//
+	// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+	// the area of the 256 px tile drawn at twice the scale, line widths,
+	// text, halos, symbols and spacing doubled (not a magnified 256 px
+	// tile); what is drawn at a zoom is what the 256 px tile draws. In
+	// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+	// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+	// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+	// request).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+	Tile2x(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Tile2xWebP A map tile at twice the pixel density, in WebP
+	//
+	// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+	Tile2xWebP(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Xy2tzdata Time zone and local area at a point
 	//
 	// The point's time zone (tzf's world-wide polygons, oceans included as
@@ -7909,6 +7958,67 @@ func (c *Client) TileToken(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Corresponds with GET /tilesv1/{z}/{x}/{y}.png (the `Tile` operationId).
 func (c *Client) Tile(ctx context.Context, z int, x int, y int, params *TileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTileRequest(c.Server, z, x, y, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TileWebP A map tile in WebP
+//
+// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+// pure-Go nativewebp package): the same pixels as the PNG, in a
+// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+// token and usage rules of the PNG tile.
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+func (c *Client) TileWebP(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTileWebPRequest(c.Server, z, x, y, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Tile2x A map tile at twice the pixel density
+//
+// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+// the area of the 256 px tile drawn at twice the scale, line widths,
+// text, halos, symbols and spacing doubled (not a magnified 256 px
+// tile); what is drawn at a zoom is what the 256 px tile draws. In
+// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+// request).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+func (c *Client) Tile2x(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTile2xRequest(c.Server, z, x, y, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Tile2xWebP A map tile at twice the pixel density, in WebP
+//
+// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+func (c *Client) Tile2xWebP(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTile2xWebPRequest(c.Server, z, x, y, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11242,6 +11352,231 @@ func NewTileRequest(server string, z int, x int, y int, params *TileParams) (*ht
 	return req, nil
 }
 
+// NewTileWebPRequest constructs an http.Request for the TileWebP method
+func NewTileWebPRequest(server string, z int, x int, y int, params *TileWebPParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "z", z, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "x", x, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "y", y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/%s/%s/%s.webp", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewTile2xRequest constructs an http.Request for the Tile2x method
+func NewTile2xRequest(server string, z int, x int, y int, params *Tile2xParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "z", z, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "x", x, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "y", y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/%s/%s/%s@2x.png", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewTile2xWebPRequest constructs an http.Request for the Tile2xWebP method
+func NewTile2xWebPRequest(server string, z int, x int, y int, params *Tile2xWebPParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "z", z, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "x", x, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "y", y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/%s/%s/%s@2x.webp", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewXy2tzdataRequest constructs an http.Request for the Xy2tzdata method
 func NewXy2tzdataRequest(server string, params *Xy2tzdataParams) (*http.Request, error) {
 	var err error
@@ -12118,6 +12453,43 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /tilesv1/{z}/{x}/{y}.png (the `Tile` operationId).
 	TileWithResponse(ctx context.Context, z int, x int, y int, params *TileParams, reqEditors ...RequestEditorFn) (*TileReply, error)
+
+	// TileWebPWithResponse A map tile in WebP
+	//
+	// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+	// pure-Go nativewebp package): the same pixels as the PNG, in a
+	// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+	// token and usage rules of the PNG tile.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+	TileWebPWithResponse(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*TileWebPReply, error)
+
+	// Tile2xWithResponse A map tile at twice the pixel density
+	//
+	// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+	// the area of the 256 px tile drawn at twice the scale, line widths,
+	// text, halos, symbols and spacing doubled (not a magnified 256 px
+	// tile); what is drawn at a zoom is what the 256 px tile draws. In
+	// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+	// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+	// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+	// request).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+	Tile2xWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*Tile2xReply, error)
+
+	// Tile2xWebPWithResponse A map tile at twice the pixel density, in WebP
+	//
+	// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+	Tile2xWebPWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*Tile2xWebPReply, error)
 
 	// Xy2tzdataWithResponse Time zone and local area at a point
 	//
@@ -14695,6 +15067,255 @@ func (r TileReply) ContentType() string {
 	return ""
 }
 
+// TileWebPReply200Headers the declared response headers of an HTTP 200 response for TileWebP
+type TileWebPReply200Headers struct {
+	ETag *string
+}
+
+// TileWebPReply304Headers the declared response headers of an HTTP 304 response for TileWebP
+type TileWebPReply304Headers struct {
+	ETag *string
+}
+
+// TileWebPReply429Headers the declared response headers of an HTTP 429 response for TileWebP
+type TileWebPReply429Headers struct {
+	RetryAfter *int
+}
+
+type TileWebPReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TileWebPReply200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *TileWebPReply304Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TileWebPReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TileWebPReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TileWebPReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TileWebPReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TileWebPReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TileWebPReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TileWebPReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TileWebPReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TileWebPReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// Tile2xReply200Headers the declared response headers of an HTTP 200 response for Tile2x
+type Tile2xReply200Headers struct {
+	ETag *string
+}
+
+// Tile2xReply304Headers the declared response headers of an HTTP 304 response for Tile2x
+type Tile2xReply304Headers struct {
+	ETag *string
+}
+
+// Tile2xReply429Headers the declared response headers of an HTTP 429 response for Tile2x
+type Tile2xReply429Headers struct {
+	RetryAfter *int
+}
+
+type Tile2xReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *Tile2xReply200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *Tile2xReply304Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *Tile2xReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r Tile2xReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r Tile2xReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r Tile2xReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r Tile2xReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r Tile2xReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r Tile2xReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r Tile2xReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r Tile2xReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// Tile2xWebPReply200Headers the declared response headers of an HTTP 200 response for Tile2xWebP
+type Tile2xWebPReply200Headers struct {
+	ETag *string
+}
+
+// Tile2xWebPReply304Headers the declared response headers of an HTTP 304 response for Tile2xWebP
+type Tile2xWebPReply304Headers struct {
+	ETag *string
+}
+
+// Tile2xWebPReply429Headers the declared response headers of an HTTP 429 response for Tile2xWebP
+type Tile2xWebPReply429Headers struct {
+	RetryAfter *int
+}
+
+type Tile2xWebPReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *Tile2xWebPReply200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *Tile2xWebPReply304Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *Tile2xWebPReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r Tile2xWebPReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r Tile2xWebPReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r Tile2xWebPReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r Tile2xWebPReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r Tile2xWebPReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r Tile2xWebPReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r Tile2xWebPReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r Tile2xWebPReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // Xy2tzdataReply200Headers the declared response headers of an HTTP 200 response for Xy2tzdata
 type Xy2tzdataReply200Headers struct {
 	XTimeZone *string
@@ -15824,6 +16445,61 @@ func (c *ClientWithResponses) TileWithResponse(ctx context.Context, z int, x int
 		return nil, err
 	}
 	return ParseTileReply(rsp)
+}
+
+// TileWebPWithResponse A map tile in WebP
+//
+// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+// pure-Go nativewebp package): the same pixels as the PNG, in a
+// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+// token and usage rules of the PNG tile.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+func (c *ClientWithResponses) TileWebPWithResponse(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*TileWebPReply, error) {
+	rsp, err := c.TileWebP(ctx, z, x, y, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTileWebPReply(rsp)
+}
+
+// Tile2xWithResponse A map tile at twice the pixel density
+//
+// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+// the area of the 256 px tile drawn at twice the scale, line widths,
+// text, halos, symbols and spacing doubled (not a magnified 256 px
+// tile); what is drawn at a zoom is what the 256 px tile draws. In
+// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+// request).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+func (c *ClientWithResponses) Tile2xWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*Tile2xReply, error) {
+	rsp, err := c.Tile2x(ctx, z, x, y, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTile2xReply(rsp)
+}
+
+// Tile2xWebPWithResponse A map tile at twice the pixel density, in WebP
+//
+// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+func (c *ClientWithResponses) Tile2xWebPWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*Tile2xWebPReply, error) {
+	rsp, err := c.Tile2xWebP(ctx, z, x, y, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTile2xWebPReply(rsp)
 }
 
 // Xy2tzdataWithResponse Time zone and local area at a point
@@ -18097,6 +18773,255 @@ func ParseTileReply(rsp *http.Response) (*TileReply, error) {
 		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers TileReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTileWebPReply parses an HTTP response from a TileWebPWithResponse call
+func ParseTileWebPReply(rsp *http.Response) (*TileWebPReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TileWebPReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TileWebPReply200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers TileWebPReply304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 429:
+		var headers TileWebPReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTile2xReply parses an HTTP response from a Tile2xWithResponse call
+func ParseTile2xReply(rsp *http.Response) (*Tile2xReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &Tile2xReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers Tile2xReply200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers Tile2xReply304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 429:
+		var headers Tile2xReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTile2xWebPReply parses an HTTP response from a Tile2xWebPWithResponse call
+func ParseTile2xWebPReply(rsp *http.Response) (*Tile2xWebPReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &Tile2xWebPReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers Tile2xWebPReply200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers Tile2xWebPReply304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 429:
+		var headers Tile2xWebPReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

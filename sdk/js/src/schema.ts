@@ -962,6 +962,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tilesv1/{z}/{x}/{y}@2x.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A map tile at twice the pixel density
+         * @description The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+         *     the area of the 256 px tile drawn at twice the scale, line widths,
+         *     text, halos, symbols and spacing doubled (not a magnified 256 px
+         *     tile); what is drawn at a zoom is what the 256 px tile draws. In
+         *     Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+         *     (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+         *     Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+         *     request).
+         */
+        get: operations["tile2x"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/{z}/{x}/{y}.webp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A map tile in WebP
+         * @description The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+         *     pure-Go nativewebp package): the same pixels as the PNG, in a
+         *     smaller file for most tiles. Cached, with the ETag, Cache-Control,
+         *     token and usage rules of the PNG tile.
+         */
+        get: operations["tileWebP"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/{z}/{x}/{y}@2x.webp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A map tile at twice the pixel density, in WebP
+         * @description The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+         */
+        get: operations["tile2xWebP"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5430,6 +5500,252 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    tile2x: {
+        parameters: {
+            query?: {
+                /** @description A tile token, instead of the x-api-key header. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile column, 0 to 2^z - 1 (1048575 at zoom 20): the upper
+                 *     bound depends on `z`, so the schema states only the lower one;
+                 *     a larger index is a 400 naming the bound.
+                 * @example 4754
+                 */
+                x: number;
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile. */
+            200: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The tile is the one the If-None-Match header names. */
+            304: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description z, x or y out of range, or a path of no known suffix; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "x must be an integer in 0..3 at zoom 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    tileWebP: {
+        parameters: {
+            query?: {
+                /** @description A tile token, instead of the x-api-key header. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile column, 0 to 2^z - 1 (1048575 at zoom 20): the upper
+                 *     bound depends on `z`, so the schema states only the lower one;
+                 *     a larger index is a 400 naming the bound.
+                 * @example 4754
+                 */
+                x: number;
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile. */
+            200: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description The tile is the one the If-None-Match header names. */
+            304: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description z, x or y out of range, or a path of no known suffix; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "x must be an integer in 0..3 at zoom 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    tile2xWebP: {
+        parameters: {
+            query?: {
+                /** @description A tile token, instead of the x-api-key header. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile column, 0 to 2^z - 1 (1048575 at zoom 20): the upper
+                 *     bound depends on `z`, so the schema states only the lower one;
+                 *     a larger index is a 400 naming the bound.
+                 * @example 4754
+                 */
+                x: number;
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile. */
+            200: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description The tile is the one the If-None-Match header names. */
+            304: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description z, x or y out of range, or a path of no known suffix; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "x must be an integer in 0..3 at zoom 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
         };
     };
 }
