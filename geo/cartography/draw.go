@@ -11,6 +11,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 
 	"github.com/paulmach/orb"
 
@@ -62,6 +63,12 @@ type Request struct {
 	// items drawn (Drawn's lists), when the image can hold it; labels
 	// keep clear of it.
 	Legend bool
+	// Paths are drawn over the roads and the route, Markers on top of
+	// everything (labels keep clear of them), and Attribution (a
+	// data source's credit, "" for none) at the lower right corner.
+	Paths       []Path
+	Markers     []Marker
+	Attribution string
 	// Scale is the pixel density (0 meaning 1): 2 draws the view's area
 	// with line widths, text, symbols and spacing twice as large, for a
 	// high-density screen; what is drawn at which scale (roads, labels)
@@ -118,7 +125,24 @@ func Draw(src Sources, req Request) (*render.Canvas, Drawn, error) {
 	m.lines()
 	m.roads()
 	m.route()
+	m.paths()
+	gs, err := m.markerGeoms()
+	if err != nil {
+		return nil, d, err
+	}
+	if len(gs) > 0 {
+		m.req.Reserved = slices.Clone(m.req.Reserved)
+		for _, g := range gs {
+			m.req.Reserved = append(m.req.Reserved, g.box)
+		}
+	}
 	if err := m.labels(); err != nil {
+		return nil, d, err
+	}
+	if err := m.markers(gs); err != nil {
+		return nil, d, err
+	}
+	if err := m.attribution(); err != nil {
 		return nil, d, err
 	}
 	if !m.legendBox.Empty() {
