@@ -64,6 +64,7 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 	RegisterOSRM(g, OSRMOptions{Bundle: &f.cur})
 	RegisterMatch(g, MatchOptions{Bundle: &f.cur})
 	RegisterIsochrone(g, IsochroneOptions{Bundle: &f.cur})
+	RegisterStaticMaps(g, StaticMapOptions{Bundle: &f.cur})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
 		if f.cur.Load() == nil {
 			return nil, ErrNotReady
@@ -409,6 +410,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "route bad from", method: "GET", target: "/routev1/route?to=10.004,0.002", key: k, status: 400},
 		{name: "match loading", method: "POST", target: "/matchv1/match", key: k, body: `{"points": ` + roundaboutTrace + `}`, status: 503},
 		{name: "match bad lat", method: "POST", target: "/matchv1/match", key: k, body: `{"points": [{"lon": 10.002, "lat": 0}, {"lon": 10.002}]}`, status: 400},
+		{name: "static map loading", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16", key: k, status: 503},
 		{name: "tile loading", method: "GET", target: "/tilesv1/0/0/0.png", route: tileDoc, key: k, status: 503},
 		{name: "tile bad zoom", method: "GET", target: "/tilesv1/21/0/0.png", route: tileDoc, key: k, status: 400},
 		{name: "tile token", method: "POST", target: "/tilesv1/token", key: k, status: 200},
@@ -430,12 +432,17 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "geoboundaries national park", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.4667&y=39.25&geo_boundary=922", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries unknown category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=1", key: k, status: 400, needs: needDelaware},
 		{name: "tile", method: "GET", target: "/tilesv1/14/4754/6252.png", route: tileDoc, key: k, status: 200},
+		{name: "static map", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16&route=10.002,0.000;10.000,0.002", key: k, status: 200},
+		{name: "static map gif", method: "GET", target: "/mapsv1/static?size=64x64&bbox=9.9995,-0.0005,10.0045,0.0045&format=gif", key: k, status: 200},
+		{name: "static map by ?key=", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16&key=" + k, status: 200},
+		{name: "static map no road", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16&route=10.5,0.5;10.000,0.002", key: k, status: 404},
 		{name: "tile not modified", method: "GET", target: "/tilesv1/14/4754/6252.png", route: tileDoc, key: k, hdr: map[string]string{"If-None-Match": "*"}, status: 304},
 		{name: "tile bad token", method: "GET", target: "/tilesv1/14/4754/6252.png?token=x.1.y", route: tileDoc, status: 403},
 		{name: "tile @2x", method: "GET", target: "/tilesv1/14/4754/6252@2x.png", route: oaTileVariants[0], key: k, status: 200},
 		{name: "tile webp", method: "GET", target: "/tilesv1/14/4754/6252.webp", route: oaTileVariants[1], key: k, status: 200},
 		{name: "tile @2x webp", method: "GET", target: "/tilesv1/14/4754/6252@2x.webp", route: oaTileVariants[2], key: k, status: 200},
 		{name: "tile @2x not modified", method: "GET", target: "/tilesv1/14/4754/6252@2x.png", route: oaTileVariants[0], key: k, hdr: map[string]string{"If-None-Match": "*"}, status: 304},
+		{name: "static map bad size", method: "GET", target: "/mapsv1/static?size=4000x64&center=10.002,0.002&zoom=16", key: k, status: 400},
 		{name: "tile @2x bad zoom", method: "GET", target: "/tilesv1/21/0/0@2x.png", route: oaTileVariants[0], key: k, status: 400},
 		{name: "route", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 200},
 		{name: "osrm route", method: "GET", target: "/osrm/route/v1/driving/10.002,0.000;10.004,0.002?steps=true&annotations=true&alternatives=true", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 200},

@@ -360,13 +360,13 @@ func (e CovidTileCollectionFeaturesType) Valid() bool {
 
 // Defines values for CovidTileCollectionTotalFeatures.
 const (
-	N1 CovidTileCollectionTotalFeatures = 1
+	CovidTileCollectionTotalFeaturesN1 CovidTileCollectionTotalFeatures = 1
 )
 
 // Valid indicates whether the value is a known member of the CovidTileCollectionTotalFeatures enum.
 func (e CovidTileCollectionTotalFeatures) Valid() bool {
 	switch e {
-	case N1:
+	case CovidTileCollectionTotalFeaturesN1:
 		return true
 	default:
 		return false
@@ -1819,6 +1819,45 @@ func (e KeysUsageParamsFormat) Valid() bool {
 	case KeysUsageParamsFormatCsv:
 		return true
 	case KeysUsageParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StaticMapParamsScale.
+const (
+	StaticMapParamsScaleN1 StaticMapParamsScale = 1
+	StaticMapParamsScaleN2 StaticMapParamsScale = 2
+)
+
+// Valid indicates whether the value is a known member of the StaticMapParamsScale enum.
+func (e StaticMapParamsScale) Valid() bool {
+	switch e {
+	case StaticMapParamsScaleN1:
+		return true
+	case StaticMapParamsScaleN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StaticMapParamsFormat.
+const (
+	Gif  StaticMapParamsFormat = "gif"
+	Png  StaticMapParamsFormat = "png"
+	Webp StaticMapParamsFormat = "webp"
+)
+
+// Valid indicates whether the value is a known member of the StaticMapParamsFormat enum.
+func (e StaticMapParamsFormat) Valid() bool {
+	switch e {
+	case Gif:
+		return true
+	case Png:
+		return true
+	case Webp:
 		return true
 	default:
 		return false
@@ -4982,6 +5021,68 @@ type KeysUsageParamsFormat string
 // KeysStripeWebhookJSONBody defines parameters for KeysStripeWebhook.
 type KeysStripeWebhookJSONBody map[string]interface{}
 
+// StaticMapParams defines parameters for StaticMap.
+type StaticMapParams struct {
+	// Size WIDTHxHEIGHT in pixels, each 1 to 2048 (e.g. 600x400); the
+	// image is size x scale pixels, at most 2048 x 2048. Anything
+	// else is a 400: `size ... must be WIDTHxHEIGHT in pixels`.
+	Size string `form:"size" json:"size"`
+
+	// Scale Pixel density: 2 draws the same map on twice the pixels, lines and text twice as large (for high-density screens).
+	Scale *StaticMapParamsScale `form:"scale,omitempty" json:"scale,omitempty"`
+
+	// Format The image's encoding (WebP is lossless).
+	Format *StaticMapParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Center The centre, lon,lat, with `zoom`; not with `bbox`. A value
+	// that is not a point lon,lat is a 400: `center: ... is not
+	// "lon,lat"`; web mercator draws latitudes up to 85.0511.
+	Center *string `form:"center,omitempty" json:"center,omitempty"`
+
+	// Zoom The zoom level (the tiles' levels), with `center`.
+	Zoom *int `form:"zoom,omitempty" json:"zoom,omitempty"`
+
+	// Bbox minlon,minlat,maxlon,maxlat, instead of `center` and `zoom`:
+	// the map is centred on it, at the (fractional) zoom at which it
+	// fills the image's width or height. Anything else is a 400:
+	// `bbox ... must be minlon,minlat,maxlon,maxlat`.
+	Bbox *string `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Markers Markers, the parameter repeated for groups of one style:
+	// items separated by `|`: styles `color:` (black, brown, green,
+	// purple, yellow, blue, gray, orange, red, white or 0xRRGGBB[AA]),
+	// `label:` (1 to 30 characters: one or two are written in the
+	// marker, more beside it) and `size:` (tiny, small, mid), and
+	// locations `lon,lat` or `lon,lat,label`. At most 100 markers in
+	// all. A 400 names the parameter and item: `markers[0][2]: ...`.
+	Markers *[]string `form:"markers,omitempty" json:"markers,omitempty"`
+
+	// Path Lines, the parameter repeated for each: styles `color:` (as
+	// markers'; default blue) and `weight:` (pixels, above 0 and at
+	// most 20; default 5), then points `lon,lat|lon,lat|...` or one
+	// encoded polyline `enc:...` (precision 1e5, latitude first as
+	// the format has it; it runs to the end of the value). 2 points
+	// or more a path, at most 20 paths and 5000 points in all. A 400
+	// names the parameter and item: `path[0][1]: ...`.
+	Path *[]string `form:"path,omitempty" json:"path,omitempty"`
+
+	// Route 2 to 10 points lon,lat separated by `;`: the route through
+	// them, drawn over the roads. Anything else is a 400: `route
+	// must be 2 to 10 points lon,lat separated by ;`. A point with
+	// no road within the snapping radius, or points no route joins,
+	// is a 404 naming it.
+	Route *string `form:"route,omitempty" json:"route,omitempty"`
+
+	// Key The API key, instead of the x-api-key header (for an `<img>`).
+	Key *string `form:"key,omitempty" json:"key,omitempty"`
+}
+
+// StaticMapParamsScale defines parameters for StaticMap.
+type StaticMapParamsScale int
+
+// StaticMapParamsFormat defines parameters for StaticMap.
+type StaticMapParamsFormat string
+
 // MatchJSONBody defines parameters for Match.
 type MatchJSONBody struct {
 	// Avoid Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
@@ -6554,6 +6655,26 @@ type ClientInterface interface {
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// StaticMap A static map image
+	//
+	// A map image for e-mails, reports and pages: a centre and zoom, or
+	// a bbox, or (with neither) the bound of the markers, paths and
+	// route; `size` x `scale` pixels (at most 2048 x 2048); with
+	// markers, paths and a route routed as routev1 routes (the car
+	// profile, fastest, routev1's snapping radius); drawn by the
+	// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+	// contributors" at the lower right corner. Google Static Maps'
+	// parameter names, but coordinates are longitude first (as
+	// everywhere in geosvc but zip4v1), except inside an encoded
+	// polyline, whose format stores latitude first. The key comes in
+	// x-api-key or in `key` (for an `<img>`, which cannot send a
+	// header); one of them, not both. Each map is one mapsv1 request
+	// in usage and quotas, its route included. docs/maps.md has the
+	// details and the attribution rules.
+	//
+	// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+	StaticMap(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// MatchWithBody Match a GPS trace to the roads (map matching)
 	//
 	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
@@ -7458,6 +7579,36 @@ func (c *Client) KeysStripeWebhookWithBody(ctx context.Context, contentType stri
 // Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewKeysStripeWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StaticMap A static map image
+//
+// A map image for e-mails, reports and pages: a centre and zoom, or
+// a bbox, or (with neither) the bound of the markers, paths and
+// route; `size` x `scale` pixels (at most 2048 x 2048); with
+// markers, paths and a route routed as routev1 routes (the car
+// profile, fastest, routev1's snapping radius); drawn by the
+// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+// contributors" at the lower right corner. Google Static Maps'
+// parameter names, but coordinates are longitude first (as
+// everywhere in geosvc but zip4v1), except inside an encoded
+// polyline, whose format stores latitude first. The key comes in
+// x-api-key or in `key` (for an `<img>`, which cannot send a
+// header); one of them, not both. Each map is one mapsv1 request
+// in usage and quotas, its route included. docs/maps.md has the
+// details and the attribution rules.
+//
+// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+func (c *Client) StaticMap(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStaticMapRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9245,6 +9396,164 @@ func NewKeysStripeWebhookRequestWithBody(server string, contentType string, body
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewStaticMapRequest constructs an http.Request for the StaticMap method
+func NewStaticMapRequest(server string, params *StaticMapParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/mapsv1/static")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Scale != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scale", *params.Scale, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Center != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "center", *params.Center, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Zoom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "zoom", *params.Zoom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Markers != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "markers", *params.Markers, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Path != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "path", *params.Path, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Route != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "route", *params.Route, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Key != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "key", *params.Key, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -12130,6 +12439,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhookWithResponse(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*KeysStripeWebhookReply, error)
 
+	// StaticMapWithResponse A static map image
+	//
+	// A map image for e-mails, reports and pages: a centre and zoom, or
+	// a bbox, or (with neither) the bound of the markers, paths and
+	// route; `size` x `scale` pixels (at most 2048 x 2048); with
+	// markers, paths and a route routed as routev1 routes (the car
+	// profile, fastest, routev1's snapping radius); drawn by the
+	// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+	// contributors" at the lower right corner. Google Static Maps'
+	// parameter names, but coordinates are longitude first (as
+	// everywhere in geosvc but zip4v1), except inside an encoded
+	// polyline, whose format stores latitude first. The key comes in
+	// x-api-key or in `key` (for an `<img>`, which cannot send a
+	// header); one of them, not both. Each map is one mapsv1 request
+	// in usage and quotas, its route included. docs/maps.md has the
+	// details and the attribution rules.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+	StaticMapWithResponse(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*StaticMapReply, error)
+
 	// MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
 	//
 	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
@@ -13859,6 +14190,82 @@ func (r KeysStripeWebhookReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r KeysStripeWebhookReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StaticMapReply429Headers the declared response headers of an HTTP 429 response for StaticMap
+type StaticMapReply429Headers struct {
+	RetryAfter *int
+}
+
+type StaticMapReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Message
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StaticMapReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r StaticMapReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r StaticMapReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r StaticMapReply) GetJSON404() *Message {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r StaticMapReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r StaticMapReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StaticMapReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StaticMapReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StaticMapReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StaticMapReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16003,6 +16410,34 @@ func (c *ClientWithResponses) KeysStripeWebhookWithResponse(ctx context.Context,
 	return ParseKeysStripeWebhookReply(rsp)
 }
 
+// StaticMapWithResponse A static map image
+//
+// A map image for e-mails, reports and pages: a centre and zoom, or
+// a bbox, or (with neither) the bound of the markers, paths and
+// route; `size` x `scale` pixels (at most 2048 x 2048); with
+// markers, paths and a route routed as routev1 routes (the car
+// profile, fastest, routev1's snapping radius); drawn by the
+// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+// contributors" at the lower right corner. Google Static Maps'
+// parameter names, but coordinates are longitude first (as
+// everywhere in geosvc but zip4v1), except inside an encoded
+// polyline, whose format stores latitude first. The key comes in
+// x-api-key or in `key` (for an `<img>`, which cannot send a
+// header); one of them, not both. Each map is one mapsv1 request
+// in usage and quotas, its route included. docs/maps.md has the
+// details and the attribution rules.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+func (c *ClientWithResponses) StaticMapWithResponse(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*StaticMapReply, error) {
+	rsp, err := c.StaticMap(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStaticMapReply(rsp)
+}
+
 // MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
 //
 // The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
@@ -17738,6 +18173,73 @@ func ParseKeysStripeWebhookReply(rsp *http.Response) (*KeysStripeWebhookReply, e
 		}
 		response.JSON503 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseStaticMapReply parses an HTTP response from a StaticMapWithResponse call
+func ParseStaticMapReply(rsp *http.Response) (*StaticMapReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StaticMapReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers StaticMapReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
