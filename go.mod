@@ -3,6 +3,7 @@ module github.com/geosvc/geosvc
 go 1.26.8
 
 require (
+	github.com/HugoSmits86/nativewebp v1.3.0
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/biter777/countries v1.7.5
 	github.com/chromedp/chromedp v0.23.0

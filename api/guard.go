@@ -85,8 +85,11 @@ func (s *Server) authenticate(c echo.Context) (keys.Key, error) {
 	if len(vals) == 0 && s.tokens != nil && c.Request().URL.Query().Has("token") && c.Path() == tilePath {
 		k, err = s.authenticateToken(c)
 	} else {
-		if interfaceOf(c) == osrmInterface {
+		switch interfaceOf(c) {
+		case osrmInterface:
 			vals = osrmKeys(c.Request(), vals) // the key may be in the path or the query
+		case mapsInterface:
+			vals = staticMapKeys(c.Request(), vals) // or in ?key=, for an <img>
 		}
 		k, err = s.opts.Gate.Authenticate(ctx, vals, interfaceOf(c))
 	}

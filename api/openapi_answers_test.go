@@ -64,11 +64,17 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 	RegisterOSRM(g, OSRMOptions{Bundle: &f.cur})
 	RegisterMatch(g, MatchOptions{Bundle: &f.cur})
 	RegisterIsochrone(g, IsochroneOptions{Bundle: &f.cur})
+	RegisterStaticMaps(g, StaticMapOptions{Bundle: &f.cur})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
 		if f.cur.Load() == nil {
 			return nil, ErrNotReady
 		}
 		return plainTile(z, x, y)
+	}, RenderVariant: func(ctx context.Context, z, x, y, scale int, webp bool) ([]byte, error) {
+		if f.cur.Load() == nil {
+			return nil, ErrNotReady
+		}
+		return variantTile(z, x, y, scale, webp)
 	}}); err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +109,10 @@ var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png",
 	osrmRoutePath(osrmNearest): "/osrm/nearest/v1/{profile}/{coordinates}", osrmRoutePath(osrmTrip): "/osrm/trip/v1/{profile}/{coordinates}",
 	osrmRoutePath(osrmMatch): "/osrm/match/v1/{profile}/{coordinates}"}
 
+// oaTileVariants are the document's paths of the tile route besides
+// oaPathOf's: Echo serves the variants (cutTileVariant) on the one route.
+var oaTileVariants = []string{"/tilesv1/{z}/{x}/{y}@2x.png", "/tilesv1/{z}/{x}/{y}.webp", "/tilesv1/{z}/{x}/{y}@2x.webp"}
+
 // oaRoutes returns the server's routes as OpenAPI "METHOD /path" keys,
 // without Echo's internal catch-all routes.
 func oaRoutes(srv *Server) map[string]*echo.Route {
@@ -115,6 +125,11 @@ func oaRoutes(srv *Server) map[string]*echo.Route {
 		}
 		if doc, ok := oaPathOf[r.Path]; ok {
 			out[r.Method+" "+doc] = r
+			if r.Path == tilePath && r.Method == http.MethodGet {
+				for _, v := range oaTileVariants {
+					out[r.Method+" "+v] = r
+				}
+			}
 			continue
 		}
 		parts := strings.Split(r.Path, "/")
@@ -187,7 +202,7 @@ func TestOpenAPISecurity(t *testing.T) {
 				}
 				return
 			}
-			if has && path == oaPathOf[tilePath] {
+			if has && (path == oaPathOf[tilePath] || slices.Contains(oaTileVariants, path)) {
 				if fmt.Sprint(sec) != "[map[apiKey:[]] map[tileToken:[]]]" {
 					t.Errorf("tiles: security = %v, want the key or a tile token", sec)
 				}
@@ -395,6 +410,7 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "route bad from", method: "GET", target: "/routev1/route?to=10.004,0.002", key: k, status: 400},
 		{name: "match loading", method: "POST", target: "/matchv1/match", key: k, body: `{"points": ` + roundaboutTrace + `}`, status: 503},
 		{name: "match bad lat", method: "POST", target: "/matchv1/match", key: k, body: `{"points": [{"lon": 10.002, "lat": 0}, {"lon": 10.002}]}`, status: 400},
+		{name: "static map loading", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16", key: k, status: 503},
 		{name: "tile loading", method: "GET", target: "/tilesv1/0/0/0.png", route: tileDoc, key: k, status: 503},
 		{name: "tile bad zoom", method: "GET", target: "/tilesv1/21/0/0.png", route: tileDoc, key: k, status: 400},
 		{name: "tile token", method: "POST", target: "/tilesv1/token", key: k, status: 200},
@@ -416,8 +432,18 @@ func TestOpenAPIDescribesAnswers(t *testing.T) {
 		{name: "geoboundaries national park", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.4667&y=39.25&geo_boundary=922", key: k, status: 200, needs: needDelaware},
 		{name: "geoboundaries unknown category", method: "GET", target: "/geoboundariesv1/xy2bounddata?x=-75.5&y=39.1&geo_boundary=1", key: k, status: 400, needs: needDelaware},
 		{name: "tile", method: "GET", target: "/tilesv1/14/4754/6252.png", route: tileDoc, key: k, status: 200},
+		{name: "static map", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16&route=10.002,0.000;10.000,0.002", key: k, status: 200},
+		{name: "static map gif", method: "GET", target: "/mapsv1/static?size=64x64&bbox=9.9995,-0.0005,10.0045,0.0045&format=gif", key: k, status: 200},
+		{name: "static map by ?key=", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16&key=" + k, status: 200},
+		{name: "static map no road", method: "GET", target: "/mapsv1/static?size=64x64&center=10.002,0.002&zoom=16&route=10.5,0.5;10.000,0.002", key: k, status: 404},
 		{name: "tile not modified", method: "GET", target: "/tilesv1/14/4754/6252.png", route: tileDoc, key: k, hdr: map[string]string{"If-None-Match": "*"}, status: 304},
 		{name: "tile bad token", method: "GET", target: "/tilesv1/14/4754/6252.png?token=x.1.y", route: tileDoc, status: 403},
+		{name: "tile @2x", method: "GET", target: "/tilesv1/14/4754/6252@2x.png", route: oaTileVariants[0], key: k, status: 200},
+		{name: "tile webp", method: "GET", target: "/tilesv1/14/4754/6252.webp", route: oaTileVariants[1], key: k, status: 200},
+		{name: "tile @2x webp", method: "GET", target: "/tilesv1/14/4754/6252@2x.webp", route: oaTileVariants[2], key: k, status: 200},
+		{name: "tile @2x not modified", method: "GET", target: "/tilesv1/14/4754/6252@2x.png", route: oaTileVariants[0], key: k, hdr: map[string]string{"If-None-Match": "*"}, status: 304},
+		{name: "static map bad size", method: "GET", target: "/mapsv1/static?size=4000x64&center=10.002,0.002&zoom=16", key: k, status: 400},
+		{name: "tile @2x bad zoom", method: "GET", target: "/tilesv1/21/0/0@2x.png", route: oaTileVariants[0], key: k, status: 400},
 		{name: "route", method: "GET", target: "/routev1/route?from=10.002,0.000&to=10.004,0.002", key: k, status: 200},
 		{name: "osrm route", method: "GET", target: "/osrm/route/v1/driving/10.002,0.000;10.004,0.002?steps=true&annotations=true&alternatives=true", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 200},
 		{name: "osrm route geojson", method: "GET", target: "/osrm/route/v1/car/10.002,0.000;10.004,0.002.json?steps=true&geometries=geojson&overview=full", route: "/osrm/route/v1/{profile}/{coordinates}", key: k, status: 200},

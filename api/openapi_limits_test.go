@@ -143,9 +143,13 @@ type oaProbe struct {
 // where another parameter bounds the probed one (a tile's x and y at a
 // zoom).
 var oaBaseParams = map[string]map[string]string{
-	"GET /zip4v1/xy2zip":           {"*": "x=39.1582&y=-75.5244", "zip9": "zip9=199010936"},
-	"GET /covidv1/index2tile":      {"zoom": "x=0&y=0"},
-	"GET /tilesv1/{z}/{x}/{y}.png": {"z": "x=0&y=0"},
+	"GET /zip4v1/xy2zip":               {"*": "x=39.1582&y=-75.5244", "zip9": "zip9=199010936"},
+	"GET /covidv1/index2tile":          {"zoom": "x=0&y=0"},
+	"GET /mapsv1/static":               {"*": "size=600x400&center=10.002,0.002&zoom=16", "bbox": "size=600x400&bbox=9.9995,-0.0005,10.0045,0.0045"},
+	"GET /tilesv1/{z}/{x}/{y}.png":     {"z": "x=0&y=0"},
+	"GET /tilesv1/{z}/{x}/{y}@2x.png":  {"z": "x=0&y=0"},
+	"GET /tilesv1/{z}/{x}/{y}.webp":    {"z": "x=0&y=0"},
+	"GET /tilesv1/{z}/{x}/{y}@2x.webp": {"z": "x=0&y=0"},
 }
 
 // oaDescribed are refusals of values valid by their schema that the
@@ -178,6 +182,10 @@ var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /isochronev1/isochrone", "query avoid_polygons", "must be a GeoJSON Polygon or MultiPolygon object", "a URL-encoded GeoJSON Polygon or MultiPolygon object"},
 	{"POST /isochronev1/isochrone", "body origins (items)", "no road the profile drives", "no road within its snapping radius is a 400"},
 	{"POST /isochronev1/isochrone", "body profile", "is not in this bundle", "a 400 naming the build flag"},
+	{"GET /mapsv1/static", "query size", "must be WIDTHxHEIGHT in pixels", "must be WIDTHxHEIGHT in pixels"},
+	{"GET /mapsv1/static", "query center", `is not "lon,lat"`, `is not "lon,lat"`},
+	{"GET /mapsv1/static", "query bbox", "must be minlon,minlat,maxlon,maxlat", "must be minlon,minlat,maxlon,maxlat"},
+	{"GET /mapsv1/static", "query route", "must be 2 to 10 points lon,lat separated by ;", "must be 2 to 10 points lon,lat separated by ;"},
 }
 
 // oaSkipped are operations whose inputs cannot be probed alone, and why.
@@ -263,6 +271,9 @@ func oaTileIndexBounds(t *testing.T, d oaDoc, srv *Server, key string) {
 	}{
 		{"GET /covidv1/index2tile", "zoom", func(z, x, y int) string { return fmt.Sprintf("/covidv1/index2tile?zoom=%d&x=%d&y=%d", z, x, y) }},
 		{"GET /tilesv1/{z}/{x}/{y}.png", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d.png", z, x, y) }},
+		{"GET /tilesv1/{z}/{x}/{y}@2x.png", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d@2x.png", z, x, y) }},
+		{"GET /tilesv1/{z}/{x}/{y}.webp", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d.webp", z, x, y) }},
+		{"GET /tilesv1/{z}/{x}/{y}@2x.webp", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d@2x.webp", z, x, y) }},
 	} {
 		var zs map[string]any
 		for _, p := range oaList(ops[tc.op]["parameters"]) {

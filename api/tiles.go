@@ -18,6 +18,7 @@ import (
 
 	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/cartography"
+	"github.com/geosvc/geosvc/geo/render"
 	"github.com/geosvc/geosvc/keys"
 )
 
@@ -44,6 +45,11 @@ type TileOptions struct {
 	// returns an error wrapping ErrNotReady while it has nothing to draw
 	// from.
 	Render func(ctx context.Context, z, x, y int) ([]byte, error)
+	// RenderVariant, when set, draws the other variants of tile z/x/y:
+	// the @2x tile (scale 2, 512 x 512 px) and the WebP tiles (webp
+	// true); without it, with Render set, only the 256 px PNG is served.
+	// Errors as Render's.
+	RenderVariant func(ctx context.Context, z, x, y, scale int, webp bool) ([]byte, error)
 	// CacheBytes bounds the in-memory cache of rendered tiles; 0 means
 	// 256 MiB, < 0 no cache.
 	CacheBytes int64
@@ -63,7 +69,8 @@ var ErrNotReady = errors.New("data bundle not loaded")
 // answers {"token","expires_at"}, a token bound to the request's key for
 // the tiles of an <img> or a browser map, which cannot send x-api-key; GET
 // /tilesv1/{z}/{x}/{y}.png answers the PNG of a tile, authenticated by
-// x-api-key or by ?token=. Rendered tiles are kept in memory, bytes-bounded,
+// x-api-key or by ?token=; {y}@2x.png the 512 px tile drawn at twice the
+// scale, {y}.webp and {y}@2x.webp the same in lossless WebP. Rendered tiles are kept in memory, bytes-bounded,
 // and sent with an ETag and Cache-Control; If-None-Match is answered 304.
 func RegisterTiles(s *Server, opts TileOptions) error {
 	if opts.Render == nil && opts.Bundle == nil {
@@ -78,6 +85,17 @@ func RegisterTiles(s *Server, opts TileOptions) error {
 				return nil, ErrNotReady
 			}
 			return cartography.Tile(b.MapSources(), z, x, y, style)
+		}
+		opts.RenderVariant = func(_ context.Context, z, x, y, scale int, webp bool) ([]byte, error) {
+			b := cur.Load()
+			if b == nil {
+				return nil, ErrNotReady
+			}
+			f := render.PNG
+			if webp {
+				f = render.WebP
+			}
+			return cartography.TileImage(b.MapSources(), z, x, y, scale, style, f)
 		}
 		if opts.Generation == nil {
 			opts.Generation = func() string {
@@ -166,11 +184,12 @@ func (h *tileHandler) token(c echo.Context) error {
 	return c.JSON(http.StatusOK, tokenAnswer{Token: tok, ExpiresAt: exp})
 }
 
-// parseTile reads z, x and y.png of a tile path.
+// parseTile reads z, x and y of a tile path ({z}/{x}/{y}.png); the
+// variant's suffix (@2x, .webp) is cut off y by the caller.
 func parseTile(zs, xs, ys string) (z, x, y int, err error) {
 	ys, ok := strings.CutSuffix(ys, ".png")
 	if !ok {
-		return 0, 0, 0, errors.New("a tile is {z}/{x}/{y}.png")
+		return 0, 0, 0, errors.New("a tile is {z}/{x}/{y}.png, {z}/{x}/{y}@2x.png, {z}/{x}/{y}.webp or {z}/{x}/{y}@2x.webp")
 	}
 	z, err = strconv.Atoi(zs)
 	if err != nil || z < 0 || z > maxTileZoom {
@@ -189,12 +208,16 @@ func parseTile(zs, xs, ys string) (z, x, y int, err error) {
 }
 
 func (h *tileHandler) tile(c echo.Context) error {
-	z, x, y, err := parseTile(c.Param("z"), c.Param("x"), c.Param("y"))
+	ys, v := cutTileVariant(c.Param("y"))
+	z, x, y, err := parseTile(c.Param("z"), c.Param("x"), ys)
 	if err != nil {
 		return httpError(http.StatusBadRequest, err.Error())
 	}
+	if v != (tileVariant{}) && h.opts.RenderVariant == nil {
+		return httpError(http.StatusNotFound, "this server draws 256 px PNG tiles only")
+	}
 	gen := h.opts.Generation()
-	t, err := h.get(c.Request().Context(), gen, z, x, y)
+	t, err := h.get(c.Request().Context(), gen, z, x, y, v)
 	switch {
 	case errors.Is(err, ErrNotReady):
 		return httpError(http.StatusServiceUnavailable, "not ready: data bundle not loaded")
@@ -209,7 +232,7 @@ func (h *tileHandler) tile(c echo.Context) error {
 	if etagMatches(c.Request().Header.Get("If-None-Match"), t.etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	return c.Blob(http.StatusOK, "image/png", t.png)
+	return c.Blob(http.StatusOK, v.contentType(), t.png)
 }
 
 // etagMatches reports whether an If-None-Match header names etag (RFC 9110
@@ -230,8 +253,8 @@ func etagMatches(header, etag string) bool {
 
 // get returns the tile from the cache, or renders it once for all the
 // callers asking at the same time.
-func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int) (*tile, error) {
-	key := gen + "/" + strconv.Itoa(z) + "/" + strconv.Itoa(x) + "/" + strconv.Itoa(y)
+func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int, v tileVariant) (*tile, error) {
+	key := gen + "/" + strconv.Itoa(z) + "/" + strconv.Itoa(x) + "/" + strconv.Itoa(y) + v.suffix()
 	if h.cache != nil {
 		if t, ok := h.cache.Get(key); ok {
 			return t, nil
@@ -252,7 +275,13 @@ func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int) (*tile, 
 	h.mu.Unlock()
 
 	// The render goes on for the others when its first caller leaves.
-	png, err := h.opts.Render(context.WithoutCancel(ctx), z, x, y)
+	var png []byte
+	var err error
+	if v == (tileVariant{}) {
+		png, err = h.opts.Render(context.WithoutCancel(ctx), z, x, y)
+	} else {
+		png, err = h.opts.RenderVariant(context.WithoutCancel(ctx), z, x, y, max(v.scale, 1), v.webp)
+	}
 	if err == nil {
 		sum := sha256.Sum256(png)
 		f.t = &tile{png: png, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}

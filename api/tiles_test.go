@@ -110,6 +110,9 @@ func TestTileByKey(t *testing.T) {
 	}
 }
 
+// tileShapes is the 400 of a tile path of no known suffix.
+const tileShapes = "a tile is {z}/{x}/{y}.png, {z}/{x}/{y}@2x.png, {z}/{x}/{y}.webp or {z}/{x}/{y}@2x.webp"
+
 func TestTileBadPaths(t *testing.T) {
 	tf := newTileFixture(t)
 	for _, tc := range []struct{ path, msg string }{
@@ -118,8 +121,13 @@ func TestTileBadPaths(t *testing.T) {
 		{"/tilesv1/a/0/0.png", "z must be an integer in 0..20"},
 		{"/tilesv1/2/4/0.png", "x must be an integer in 0..3 at zoom 2"},
 		{"/tilesv1/2/0/4.png", "y must be an integer in 0..3 at zoom 2"},
-		{"/tilesv1/0/0/0", "a tile is {z}/{x}/{y}.png"},
-		{"/tilesv1/0/0/0.jpg", "a tile is {z}/{x}/{y}.png"},
+		{"/tilesv1/0/0/0", tileShapes},
+		{"/tilesv1/0/0/0.jpg", tileShapes},
+		{"/tilesv1/0/0/0@2x", tileShapes},
+		{"/tilesv1/0/0/0@2x.jpg", tileShapes},
+		{"/tilesv1/0/0/0@3x.png", "y must be an integer in 0..0 at zoom 0"},
+		{"/tilesv1/21/0/0@2x.png", "z must be an integer in 0..20"},
+		{"/tilesv1/2/0/4@2x.webp", "y must be an integer in 0..3 at zoom 2"},
 		{"/tilesv1/2/1/x.png", "y must be an integer in 0..3 at zoom 2"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {

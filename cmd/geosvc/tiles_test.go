@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"image"
 	"image/color"
 	"image/png"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/paulmach/orb"
+	"golang.org/x/image/webp"
 
 	"github.com/geosvc/geosvc/geo/cartography"
 	"github.com/geosvc/geosvc/routing"
@@ -97,5 +99,53 @@ func TestTilesServed(t *testing.T) {
 	}
 	if resp3, b := get("/tilesv1/21/0/0.png", ""); resp3.StatusCode != http.StatusBadRequest {
 		t.Errorf("z 21: %d %s, want 400", resp3.StatusCode, b)
+	}
+	// The @2x tile, in PNG and in WebP (read by golang.org/x/image/webp):
+	// 512 px, the arm at twice the pixel, the road's fill wider than at
+	// 256 px; lossless, so both encodings hold the same pixels.
+	base2x := "/tilesv1/" + strconv.Itoa(z) + "/" + strconv.Itoa(tx) + "/" + strconv.Itoa(ty) + "@2x"
+	var imgs []image.Image
+	for _, ext := range []string{".png", ".webp"} {
+		resp, body := get(base2x+ext, "")
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/"+ext[1:] {
+			t.Fatalf("GET %s: %d %s %s", base2x+ext, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+		dec := png.Decode
+		if ext == ".webp" {
+			dec = webp.Decode
+		}
+		img, err := dec(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Bounds() != image.Rect(0, 0, 512, 512) {
+			t.Fatalf("%s: %v, want 512 x 512", base2x+ext, img.Bounds())
+		}
+		if got := color.RGBAModel.Convert(img.At(2*px+1, 2*py+1)).(color.RGBA); got != want {
+			t.Errorf("%s pixel (%d, %d): %v, want the %s colour %v", base2x+ext, 2*px+1, 2*py+1, got, roadType, want)
+		}
+		imgs = append(imgs, img)
+	}
+	// The fill's run across the arm (which runs east-west): at 2x about
+	// twice the 1x run.
+	fill := func(img image.Image, x, y, scale int) int {
+		n := 0
+		for d := -12 * scale; d <= 12*scale; d++ {
+			if color.RGBAModel.Convert(img.At(x, y+d)).(color.RGBA) == want {
+				n++
+			}
+		}
+		return n
+	}
+	r1, r2 := fill(img, px, py, 1), fill(imgs[0], 2*px+1, 2*py+1, 2)
+	if r1 < 1 || r2 < 2*r1-1 || r2 > 2*r1+2 {
+		t.Errorf("road fill %d px across at 2x, %d px at 1x: want twice", r2, r1)
+	}
+	for y := 0; y < 512; y++ {
+		for x := 0; x < 512; x++ {
+			if a, b := color.RGBAModel.Convert(imgs[0].At(x, y)), color.RGBAModel.Convert(imgs[1].At(x, y)); a != b {
+				t.Fatalf("@2x.png and @2x.webp differ at (%d, %d): %v, %v", x, y, a, b)
+			}
+		}
 	}
 }

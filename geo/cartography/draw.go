@@ -11,6 +11,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 
 	"github.com/paulmach/orb"
 
@@ -62,6 +63,18 @@ type Request struct {
 	// items drawn (Drawn's lists), when the image can hold it; labels
 	// keep clear of it.
 	Legend bool
+	// Paths are drawn over the roads and the route, Markers on top of
+	// everything (labels keep clear of them), and Attribution (a
+	// data source's credit, "" for none) at the lower right corner.
+	Paths       []Path
+	Markers     []Marker
+	Attribution string
+	// Scale is the pixel density (0 meaning 1): 2 draws the view's area
+	// with line widths, text, symbols and spacing twice as large, for a
+	// high-density screen; what is drawn at which scale (roads, labels)
+	// follows the view's metres per pixel times Scale, so that a 512 px
+	// tile drawn at Scale 2 shows what the 256 px tile shows, sharper.
+	Scale float64
 }
 
 // Drawn lists the legend items a map used, in legend order.
@@ -81,6 +94,13 @@ func Draw(src Sources, req Request) (*render.Canvas, Drawn, error) {
 	if st == nil {
 		st = Default()
 	}
+	k := req.Scale
+	if k <= 0 {
+		k = 1
+	}
+	if k != 1 {
+		st = st.scaled(k)
+	}
 	v := req.View
 	var d Drawn
 	// The sea first: what no land covers.
@@ -96,7 +116,8 @@ func Draw(src Sources, req Request) (*render.Canvas, Drawn, error) {
 	if seaItem.Hatch > 0 {
 		draw.Draw(c.Img, c.Img.Bounds(), render.Hatch{Ink: seaItem.Inner.Color, Every: seaItem.Hatch}, image.Point{}, draw.Over)
 	}
-	m := &mapDraw{c: c, st: st, src: src, req: req, b: v.Bound(), mpp: v.MetresPerPixel(), drawn: map[string]bool{}}
+	m := &mapDraw{c: c, st: st, src: src, req: req, b: v.Bound(), mpp: v.MetresPerPixel(), k: k, drawn: map[string]bool{}}
+	m.lmpp = m.mpp * k
 	if err := m.land(); err != nil {
 		return nil, d, err
 	}
@@ -104,7 +125,24 @@ func Draw(src Sources, req Request) (*render.Canvas, Drawn, error) {
 	m.lines()
 	m.roads()
 	m.route()
+	m.paths()
+	gs, err := m.markerGeoms()
+	if err != nil {
+		return nil, d, err
+	}
+	if len(gs) > 0 {
+		m.req.Reserved = slices.Clone(m.req.Reserved)
+		for _, g := range gs {
+			m.req.Reserved = append(m.req.Reserved, g.box)
+		}
+	}
 	if err := m.labels(); err != nil {
+		return nil, d, err
+	}
+	if err := m.markers(gs); err != nil {
+		return nil, d, err
+	}
+	if err := m.attribution(); err != nil {
 		return nil, d, err
 	}
 	if !m.legendBox.Empty() {
@@ -134,15 +172,19 @@ func Draw(src Sources, req Request) (*render.Canvas, Drawn, error) {
 }
 
 type mapDraw struct {
-	c      *render.Canvas
-	st     *Style
-	src    Sources
-	req    Request
-	b      orb.Bound
-	mpp    float64
-	drawn  map[string]bool
-	byType map[string][]Road
-	placed []Placed
+	c   *render.Canvas
+	st  *Style
+	src Sources
+	req Request
+	b   orb.Bound
+	mpp float64
+	// k is the pixel density (Request.Scale) and lmpp the metres per
+	// pixel of the map at density 1 (mpp times k), which decides what
+	// is drawn.
+	k, lmpp float64
+	drawn   map[string]bool
+	byType  map[string][]Road
+	placed  []Placed
 	// legendBox is the box reserved for the legend (empty: none).
 	legendBox image.Rectangle
 }
@@ -228,7 +270,7 @@ func (m *mapDraw) areas() {
 			s.Paint(color.RGBA{255, 255, 255, 255})
 		}
 		painted := m.paint(s, it)
-		if it.Border.Color.A > 0 && it.Border.Width > 0 && m.mpp < 20 {
+		if it.Border.Color.A > 0 && it.Border.Width > 0 && m.lmpp < 20 {
 			s := m.c.Shape()
 			for _, a := range as {
 				for _, r := range a.Polygon {
@@ -368,15 +410,15 @@ func (m *mapDraw) roads() {
 			m.byType[r.Type] = append(m.byType[r.Type], r)
 		}
 	})
-	k := widthScale(m.mpp)
+	k := widthScale(m.lmpp)
 	for _, rt := range RoadTypes {
 		rs := m.byType[rt]
 		it, ok := m.st.Road[rt]
 		if len(rs) == 0 || !ok || it.Inner.Color.A == 0 {
 			continue
 		}
-		w := math.Max(it.Inner.Width*k, 1)
-		if it.Border.Color.A > 0 && it.Border.Width > 0 && w >= 2 {
+		w := math.Max(it.Inner.Width*k, m.k)
+		if it.Border.Color.A > 0 && it.Border.Width > 0 && w >= 2*m.k {
 			s := m.c.Shape()
 			for _, r := range rs {
 				s.Line(r.Shape, w+2*it.Border.Width)
@@ -408,7 +450,7 @@ func (m *mapDraw) route() {
 		return
 	}
 	s := m.c.Shape()
-	s.Line(m.req.Route, math.Max(it.Inner.Width, 1))
+	s.Line(m.req.Route, math.Max(it.Inner.Width, m.k))
 	s.Paint(it.Inner.Color)
 	m.drawn["road:"+rt] = true
 }

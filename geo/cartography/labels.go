@@ -182,7 +182,7 @@ func (m *mapDraw) labels() error {
 func (m *mapDraw) candidates() []candidate {
 	var cs []candidate
 	pr := m.c.View.Projector()
-	lowest := minRank(m.mpp)
+	lowest := minRank(m.lmpp)
 	var places []mapdata.Place
 	if m.src.Layer != nil {
 		places = m.src.Layer.Places(m.b)
@@ -206,7 +206,7 @@ func (m *mapDraw) candidates() []candidate {
 		x, y := pr.Pixel(p.Point)
 		dot := 0.0
 		if p.Kind < mapdata.Suburb {
-			dot = math.Max(2, it.Text.Size/5)
+			dot = math.Max(2*m.k, it.Text.Size/5)
 		}
 		cs = append(cs, candidate{rank: rank, text: p.Name, typ: t, x: x, y: y, dot: dot, style: it.Text, pop: p.Population})
 	}
@@ -265,10 +265,11 @@ func (m *mapDraw) place(cs []candidate, placed []image.Rectangle) error {
 		if cd.dot == 0 {
 			tries = []image.Point{{xi - w/2, yi + (asc-desc)/2}}
 			if cd.road {
-				tries = append(tries, image.Point{xi - w/2, yi - 4 - desc}, image.Point{xi - w/2, yi + 4 + asc})
+				gap := int(math.Round(4 * m.k))
+				tries = append(tries, image.Point{xi - w/2, yi - gap - desc}, image.Point{xi - w/2, yi + gap + asc})
 			}
 		} else {
-			g := int(math.Ceil(cd.dot)) + 2
+			g := int(math.Ceil(cd.dot)) + int(math.Round(2*m.k))
 			tries = []image.Point{{xi + g, yi + (asc-desc)/2}, {xi - g - w, yi + (asc-desc)/2}, {xi - w/2, yi - g - desc}, {xi - w/2, yi + g + asc}}
 		}
 		dotBox := image.Rect(xi-int(math.Ceil(cd.dot)), yi-int(math.Ceil(cd.dot)), xi+int(math.Ceil(cd.dot))+1, yi+int(math.Ceil(cd.dot))+1)
@@ -325,7 +326,7 @@ func (m *mapDraw) roadLabels() []candidate {
 	var out []candidate
 	done := map[string]bool{}
 	for i, rl := range roadLabelTypes {
-		if m.mpp > rl.maxMPP {
+		if m.lmpp > rl.maxMPP {
 			continue
 		}
 		it := m.st.Road[rl.typ]
@@ -373,7 +374,7 @@ func (m *mapDraw) roadLabels() []candidate {
 		sort.Strings(names)
 		for _, n := range names {
 			b := longest[n]
-			if b.l < 30 {
+			if b.l < 30*m.k {
 				continue
 			}
 			done[n] = true
@@ -391,20 +392,22 @@ func (m *mapDraw) scaleBar() (image.Rectangle, error) {
 	length, text := scaleLength(m.mpp*float64(m.c.View.W)/4, m.req.Metric)
 	px := int(math.Round(length / m.mpp))
 	st := m.st.Label["ScaleBar"]
-	x0, y := 8, m.c.View.H-8
+	// u scales the bar's pixel sizes with the density.
+	u := func(n int) int { return int(math.Round(float64(n) * m.k)) }
+	x0, y := u(8), m.c.View.H-u(8)
 	col := st.Text.Color
 	halo := st.Text.Halo
 	if halo.A > 0 {
-		m.c.Rect(image.Rect(x0-1, y-4, x0+px+2, y+2), halo)
+		m.c.Rect(image.Rect(x0-u(1), y-u(4), x0+px+u(2), y+u(2)), halo)
 	}
-	m.c.Rect(image.Rect(x0, y-1, x0+px+1, y+1), col)
-	m.c.Rect(image.Rect(x0, y-3, x0+1, y+1), col)
-	m.c.Rect(image.Rect(x0+px, y-3, x0+px+1, y+1), col)
-	box, err := m.c.Text(text, x0, y-6, st.Text)
+	m.c.Rect(image.Rect(x0, y-u(1), x0+px+u(1), y+u(1)), col)
+	m.c.Rect(image.Rect(x0, y-u(3), x0+u(1), y+u(1)), col)
+	m.c.Rect(image.Rect(x0+px, y-u(3), x0+px+u(1), y+u(1)), col)
+	box, err := m.c.Text(text, x0, y-u(6), st.Text)
 	if err != nil {
 		return image.Rectangle{}, err
 	}
-	return box.Union(image.Rect(x0-1, y-4, x0+px+2, y+2)), nil
+	return box.Union(image.Rect(x0-u(1), y-u(4), x0+px+u(2), y+u(2))), nil
 }
 
 // scaleLength returns the longest round length of at most maxM metres

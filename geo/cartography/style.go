@@ -3,6 +3,7 @@ package cartography
 import (
 	"image/color"
 	"maps"
+	"math"
 
 	"github.com/geosvc/geosvc/geo/render"
 )
@@ -37,6 +38,28 @@ type Style struct {
 // Clone returns a copy of s that can be changed without changing s.
 func (s *Style) Clone() *Style {
 	return &Style{Background: maps.Clone(s.Background), Road: maps.Clone(s.Road), Label: maps.Clone(s.Label), Mono: s.Mono}
+}
+
+// scaled returns a copy of s for an image of k times the pixel density:
+// line widths, hatch spacing, text sizes and halos k times as large.
+func (s *Style) scaled(k float64) *Style {
+	out := s.Clone()
+	item := func(it Item) Item {
+		it.Inner.Width *= k
+		it.Border.Width *= k
+		it.Text.Size *= k
+		it.Text.HaloWidth = max(1, int(math.Round(k)))
+		if it.Hatch > 0 {
+			it.Hatch = max(1, int(math.Round(float64(it.Hatch)*k)))
+		}
+		return it
+	}
+	for _, m := range []map[string]Item{out.Background, out.Road, out.Label} {
+		for n, it := range m {
+			m[n] = item(it)
+		}
+	}
+	return out
 }
 
 func rgb(v uint32) color.RGBA { return color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 255} }

@@ -28,9 +28,18 @@ func TileRoads(z int) func(roadType string) bool {
 // Tile renders XYZ web-mercator tile z/x/y (TileSize pixels square) as a
 // PNG, with place and road names written inside the tile.
 func Tile(src Sources, z, x, y int, st *Style) ([]byte, error) {
-	c, _, err := Draw(src, Request{View: render.TileView(z, x, y, TileSize), Style: st, Road: TileRoads(z), Labels: true})
+	return TileImage(src, z, x, y, 1, st, render.PNG)
+}
+
+// TileImage renders XYZ web-mercator tile z/x/y at pixel density scale
+// (1: TileSize pixels square; 2: twice as many, the @2x tile of a
+// high-density screen, with lines, text and symbols drawn twice as
+// large, not a magnified TileSize tile) in format f.
+func TileImage(src Sources, z, x, y, scale int, st *Style, f render.Format) ([]byte, error) {
+	scale = max(scale, 1)
+	c, _, err := Draw(src, Request{View: render.TileView(z, x, y, TileSize*scale), Style: st, Road: TileRoads(z), Labels: true, Scale: float64(scale)})
 	if err != nil {
 		return nil, err
 	}
-	return c.Encode(render.PNG)
+	return c.Encode(f)
 }

@@ -89,10 +89,7 @@ func (c *Canvas) LayoutAlong(s string, path [][2]float64, st TextStyle) (Along, 
 	// The baseline lies so that the text's x-height middle is on the line.
 	shift := (fix(m.Ascent) - fix(m.Descent)) / 2
 	start := (total - width) / 2
-	margin := 1
-	if st.Halo.A == 0 {
-		margin = 0
-	}
+	margin := st.haloWidth()
 	var first float64
 	prevAngle := math.NaN()
 	for i, g := range runs {
@@ -141,21 +138,21 @@ func (c *Canvas) LayoutAlong(s string, path [][2]float64, st TextStyle) (Along, 
 func (c *Canvas) DrawAlong(a Along) {
 	if a.st.Halo.A > 0 {
 		for _, g := range a.glyphs {
-			c.stampAlong(g, a.st.Halo, true)
+			c.stampAlong(g, a.st.Halo, a.st.haloWidth())
 		}
 	}
 	for _, g := range a.glyphs {
-		c.stampAlong(g, a.st.Color, false)
+		c.stampAlong(g, a.st.Color, 0)
 	}
 }
 
-// stampAlong draws a glyph's mask turned into place in col; a halo is
-// the mask grown by a pixel in every direction.
-func (c *Canvas) stampAlong(g alongGlyph, col color.RGBA, halo bool) {
+// stampAlong draws a glyph's mask turned into place in col; a halo
+// (halo > 0) is the mask grown by halo pixels in every direction.
+func (c *Canvas) stampAlong(g alongGlyph, col color.RGBA, halo int) {
 	src := g.mask
-	if halo {
+	if halo > 0 {
 		grown := image.NewAlpha(src.Bounds())
-		for _, o := range [][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {0, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+		for _, o := range haloOffsets(halo, true) {
 			draw.Draw(grown, src.Bounds(), src, image.Pt(o[0], o[1]), draw.Over)
 		}
 		src = grown

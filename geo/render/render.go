@@ -12,6 +12,7 @@ import (
 	"image/gif"
 	"math"
 
+	"github.com/HugoSmits86/nativewebp"
 	"github.com/paulmach/orb"
 	"golang.org/x/image/font"
 
@@ -51,6 +52,21 @@ func TileView(z, x, y, size int) View {
 	// Ground size at the centre's latitude.
 	side := 2 * math.Pi * geo.EarthRadiusM * math.Cos(v.Center[1]*math.Pi/180) / n
 	v.WidthM, v.HeightM = side, side
+	return v
+}
+
+// MercatorView returns the web-mercator view w x h pixels centred on c
+// at zoom z (a fraction allowed), with tileSize pixels a tile's side: 256
+// for a standard map, 512 for one of double pixel density (the same area
+// drawn with twice the pixels).
+func MercatorView(c orb.Point, z float64, w, h, tileSize int) View {
+	m := &mercator{world: math.Exp2(z) * float64(tileSize)}
+	cx, cy := m.pixel(c)
+	m.x0, m.y0 = cx-float64(w)/2, cy-float64(h)/2
+	v := View{W: w, H: h, merc: m}
+	v.Center = m.point(cx, cy)
+	mpp := 2 * math.Pi * geo.EarthRadiusM * math.Cos(v.Center[1]*math.Pi/180) / m.world
+	v.WidthM, v.HeightM = mpp*float64(w), mpp*float64(h)
 	return v
 }
 
@@ -210,11 +226,13 @@ func (c *Canvas) Rect(r image.Rectangle, col color.RGBA) {
 // Format is an image encoding.
 type Format int
 
-// The encodings (the SOAP ImageType values).
+// The encodings: the SOAP ImageType values, and WebP (lossless, for
+// the tiles).
 const (
 	PNG Format = iota
 	GIF
 	WBMP
+	WebP
 )
 
 // Encode writes the canvas in the format.
@@ -228,6 +246,8 @@ func (c *Canvas) Encode(f Format) ([]byte, error) {
 		err = gif.Encode(&b, c.Img, &gif.Options{NumColors: 256})
 	case WBMP:
 		writeWBMP(&b, c.Img)
+	case WebP:
+		err = nativewebp.Encode(&b, c.Img, &nativewebp.Options{CompressionLevel: nativewebp.BestSpeed})
 	default:
 		err = errors.New("render: unknown format")
 	}

@@ -18,14 +18,37 @@ import (
 )
 
 // TextStyle is how a text is written: the Go fonts (regular, bold,
-// italic), Size in pixels, a Halo (a one-pixel outline; alpha 0: none)
-// and a Background box (alpha 0: none).
+// italic), Size in pixels, a Halo (an outline HaloWidth pixels thick, 0
+// meaning 1; alpha 0: none) and a Background box (alpha 0: none).
 type TextStyle struct {
 	Color        color.RGBA
 	Size         float64
 	Bold, Italic bool
 	Halo         color.RGBA
+	HaloWidth    int
 	Background   color.RGBA
+}
+
+// haloWidth is the halo's thickness in pixels: 0 without a halo.
+func (st TextStyle) haloWidth() int {
+	if st.Halo.A == 0 {
+		return 0
+	}
+	return max(1, min(st.HaloWidth, 8))
+}
+
+// haloOffsets are the offsets a glyph's mask is stamped at to draw a halo
+// of width w (a disc of radius w, the centre included when centre).
+func haloOffsets(w int, centre bool) [][2]int {
+	var out [][2]int
+	for dy := -w; dy <= w; dy++ {
+		for dx := -w; dx <= w; dx++ {
+			if (dx != 0 || dy != 0 || centre) && dx*dx+dy*dy <= w*w+w {
+				out = append(out, [2]int{dx, dy})
+			}
+		}
+	}
+	return out
 }
 
 // fonts are the parsed Go fonts by [bold][italic]; a parsed font is safe
@@ -89,8 +112,8 @@ func (c *Canvas) TextBox(s string, x, y int, st TextStyle) (image.Rectangle, err
 	if st.Background.A > 0 {
 		return r.Inset(-2), nil
 	}
-	if st.Halo.A > 0 {
-		return r.Inset(-1), nil
+	if hw := st.haloWidth(); hw > 0 {
+		return r.Inset(-hw), nil
 	}
 	return r, nil
 }
@@ -130,7 +153,7 @@ func (c *Canvas) Text(s string, x, y int, st TextStyle) (image.Rectangle, error)
 	}
 	if st.Halo.A > 0 && st.Background.A == 0 {
 		halo := image.NewUniform(st.Halo)
-		for _, o := range [][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+		for _, o := range haloOffsets(st.haloWidth(), false) {
 			for _, g := range gs {
 				draw.DrawMask(c.Img, g.dr.Add(image.Pt(o[0], o[1])), halo, image.Point{}, g.mask, image.Point{}, draw.Over)
 			}

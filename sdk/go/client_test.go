@@ -328,6 +328,31 @@ func TestInterfaces(t *testing.T) {
 				t.Errorf("tile by token: %d", resp.StatusCode)
 			}
 		}},
+		{"tilesv1 @2x", func(t *testing.T) {
+			x, y := slippy(dover, 14)
+			b, err := c.Tile2x(ctx, 14, x, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil || img.Bounds().Dx() != 512 || img.Bounds().Dy() != 512 {
+				t.Errorf("tile 14/%d/%d@2x: %v, %v", x, y, err, img)
+			}
+		}},
+		{"mapsv1", func(t *testing.T) {
+			b, err := c.StaticMap(ctx, geosvc.StaticMapOptions{Width: 300, Height: 200, Scale: 2, Route: []geosvc.Point{dover, {Lon: -75.55, Lat: 39.74}},
+				Markers: []string{"color:blue|label:D|" + dover.String()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil || img.Bounds().Dx() != 600 || img.Bounds().Dy() != 400 {
+				t.Errorf("static map: %v, %v", err, img)
+			}
+			if _, err := c.StaticMap(ctx, geosvc.StaticMapOptions{Width: 300, Height: 200, Center: &dover, Zoom: 21}); err == nil || !strings.Contains(err.Error(), "zoom") {
+				t.Errorf("zoom 21: %v, want a 400 naming zoom", err)
+			}
+		}},
 		{"keysv1", func(t *testing.T) {
 			s, err := c.Usage(ctx, "")
 			if err != nil {

@@ -360,13 +360,13 @@ func (e CovidTileCollectionFeaturesType) Valid() bool {
 
 // Defines values for CovidTileCollectionTotalFeatures.
 const (
-	N1 CovidTileCollectionTotalFeatures = 1
+	CovidTileCollectionTotalFeaturesN1 CovidTileCollectionTotalFeatures = 1
 )
 
 // Valid indicates whether the value is a known member of the CovidTileCollectionTotalFeatures enum.
 func (e CovidTileCollectionTotalFeatures) Valid() bool {
 	switch e {
-	case N1:
+	case CovidTileCollectionTotalFeaturesN1:
 		return true
 	default:
 		return false
@@ -1837,6 +1837,45 @@ func (e KeysUsageParamsFormat) Valid() bool {
 	case KeysUsageParamsFormatCsv:
 		return true
 	case KeysUsageParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StaticMapParamsScale.
+const (
+	StaticMapParamsScaleN1 StaticMapParamsScale = 1
+	StaticMapParamsScaleN2 StaticMapParamsScale = 2
+)
+
+// Valid indicates whether the value is a known member of the StaticMapParamsScale enum.
+func (e StaticMapParamsScale) Valid() bool {
+	switch e {
+	case StaticMapParamsScaleN1:
+		return true
+	case StaticMapParamsScaleN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StaticMapParamsFormat.
+const (
+	Gif  StaticMapParamsFormat = "gif"
+	Png  StaticMapParamsFormat = "png"
+	Webp StaticMapParamsFormat = "webp"
+)
+
+// Valid indicates whether the value is a known member of the StaticMapParamsFormat enum.
+func (e StaticMapParamsFormat) Valid() bool {
+	switch e {
+	case Gif:
+		return true
+	case Png:
+		return true
+	case Webp:
 		return true
 	default:
 		return false
@@ -5018,6 +5057,68 @@ type KeysUsageParamsFormat string
 // KeysStripeWebhookJSONBody defines parameters for KeysStripeWebhook.
 type KeysStripeWebhookJSONBody map[string]interface{}
 
+// StaticMapParams defines parameters for StaticMap.
+type StaticMapParams struct {
+	// Size WIDTHxHEIGHT in pixels, each 1 to 2048 (e.g. 600x400); the
+	// image is size x scale pixels, at most 2048 x 2048. Anything
+	// else is a 400: `size ... must be WIDTHxHEIGHT in pixels`.
+	Size string `form:"size" json:"size"`
+
+	// Scale Pixel density: 2 draws the same map on twice the pixels, lines and text twice as large (for high-density screens).
+	Scale *StaticMapParamsScale `form:"scale,omitempty" json:"scale,omitempty"`
+
+	// Format The image's encoding (WebP is lossless).
+	Format *StaticMapParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Center The centre, lon,lat, with `zoom`; not with `bbox`. A value
+	// that is not a point lon,lat is a 400: `center: ... is not
+	// "lon,lat"`; web mercator draws latitudes up to 85.0511.
+	Center *string `form:"center,omitempty" json:"center,omitempty"`
+
+	// Zoom The zoom level (the tiles' levels), with `center`.
+	Zoom *int `form:"zoom,omitempty" json:"zoom,omitempty"`
+
+	// Bbox minlon,minlat,maxlon,maxlat, instead of `center` and `zoom`:
+	// the map is centred on it, at the (fractional) zoom at which it
+	// fills the image's width or height. Anything else is a 400:
+	// `bbox ... must be minlon,minlat,maxlon,maxlat`.
+	Bbox *string `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Markers Markers, the parameter repeated for groups of one style:
+	// items separated by `|`: styles `color:` (black, brown, green,
+	// purple, yellow, blue, gray, orange, red, white or 0xRRGGBB[AA]),
+	// `label:` (1 to 30 characters: one or two are written in the
+	// marker, more beside it) and `size:` (tiny, small, mid), and
+	// locations `lon,lat` or `lon,lat,label`. At most 100 markers in
+	// all. A 400 names the parameter and item: `markers[0][2]: ...`.
+	Markers *[]string `form:"markers,omitempty" json:"markers,omitempty"`
+
+	// Path Lines, the parameter repeated for each: styles `color:` (as
+	// markers'; default blue) and `weight:` (pixels, above 0 and at
+	// most 20; default 5), then points `lon,lat|lon,lat|...` or one
+	// encoded polyline `enc:...` (precision 1e5, latitude first as
+	// the format has it; it runs to the end of the value). 2 points
+	// or more a path, at most 20 paths and 5000 points in all. A 400
+	// names the parameter and item: `path[0][1]: ...`.
+	Path *[]string `form:"path,omitempty" json:"path,omitempty"`
+
+	// Route 2 to 10 points lon,lat separated by `;`: the route through
+	// them, drawn over the roads. Anything else is a 400: `route
+	// must be 2 to 10 points lon,lat separated by ;`. A point with
+	// no road within the snapping radius, or points no route joins,
+	// is a 404 naming it.
+	Route *string `form:"route,omitempty" json:"route,omitempty"`
+
+	// Key The API key, instead of the x-api-key header (for an `<img>`).
+	Key *string `form:"key,omitempty" json:"key,omitempty"`
+}
+
+// StaticMapParamsScale defines parameters for StaticMap.
+type StaticMapParamsScale int
+
+// StaticMapParamsFormat defines parameters for StaticMap.
+type StaticMapParamsFormat string
+
 // MatchJSONBody defines parameters for Match.
 type MatchJSONBody struct {
 	// Avoid Road kinds to avoid, comma-separated, as routev1's `avoid`; no candidate road of a point is of an avoided kind.
@@ -5665,6 +5766,24 @@ type TdmFetch200JSONResponseBody struct {
 
 // TileParams defines parameters for Tile.
 type TileParams struct {
+	// Token A tile token, instead of the x-api-key header.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
+// TileWebPParams defines parameters for TileWebP.
+type TileWebPParams struct {
+	// Token A tile token, instead of the x-api-key header.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
+// Tile2xParams defines parameters for Tile2x.
+type Tile2xParams struct {
+	// Token A tile token, instead of the x-api-key header.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
+// Tile2xWebPParams defines parameters for Tile2xWebP.
+type Tile2xWebPParams struct {
 	// Token A tile token, instead of the x-api-key header.
 	Token *string `form:"token,omitempty" json:"token,omitempty"`
 }
@@ -6576,6 +6695,26 @@ type ClientInterface interface {
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// StaticMap A static map image
+	//
+	// A map image for e-mails, reports and pages: a centre and zoom, or
+	// a bbox, or (with neither) the bound of the markers, paths and
+	// route; `size` x `scale` pixels (at most 2048 x 2048); with
+	// markers, paths and a route routed as routev1 routes (the car
+	// profile, fastest, routev1's snapping radius); drawn by the
+	// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+	// contributors" at the lower right corner. Google Static Maps'
+	// parameter names, but coordinates are longitude first (as
+	// everywhere in geosvc but zip4v1), except inside an encoded
+	// polyline, whose format stores latitude first. The key comes in
+	// x-api-key or in `key` (for an `<img>`, which cannot send a
+	// header); one of them, not both. Each map is one mapsv1 request
+	// in usage and quotas, its route included. docs/maps.md has the
+	// details and the attribution rules.
+	//
+	// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+	StaticMap(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// MatchWithBody Match a GPS trace to the roads (map matching)
 	//
 	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
@@ -6875,6 +7014,37 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /tilesv1/{z}/{x}/{y}.png (the `Tile` operationId).
 	Tile(ctx context.Context, z int, x int, y int, params *TileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TileWebP A map tile in WebP
+	//
+	// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+	// pure-Go nativewebp package): the same pixels as the PNG, in a
+	// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+	// token and usage rules of the PNG tile.
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+	TileWebP(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Tile2x A map tile at twice the pixel density
+	//
+	// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+	// the area of the 256 px tile drawn at twice the scale, line widths,
+	// text, halos, symbols and spacing doubled (not a magnified 256 px
+	// tile); what is drawn at a zoom is what the 256 px tile draws. In
+	// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+	// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+	// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+	// request).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+	Tile2x(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Tile2xWebP A map tile at twice the pixel density, in WebP
+	//
+	// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+	Tile2xWebP(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Xy2tzdata Time zone and local area at a point
 	//
@@ -7459,6 +7629,36 @@ func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJS
 	return c.Client.Do(req)
 }
 
+// StaticMap A static map image
+//
+// A map image for e-mails, reports and pages: a centre and zoom, or
+// a bbox, or (with neither) the bound of the markers, paths and
+// route; `size` x `scale` pixels (at most 2048 x 2048); with
+// markers, paths and a route routed as routev1 routes (the car
+// profile, fastest, routev1's snapping radius); drawn by the
+// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+// contributors" at the lower right corner. Google Static Maps'
+// parameter names, but coordinates are longitude first (as
+// everywhere in geosvc but zip4v1), except inside an encoded
+// polyline, whose format stores latitude first. The key comes in
+// x-api-key or in `key` (for an `<img>`, which cannot send a
+// header); one of them, not both. Each map is one mapsv1 request
+// in usage and quotas, its route included. docs/maps.md has the
+// details and the attribution rules.
+//
+// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+func (c *Client) StaticMap(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStaticMapRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // MatchWithBody Match a GPS trace to the roads (map matching)
 //
 // The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
@@ -7949,6 +8149,67 @@ func (c *Client) TileToken(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Corresponds with GET /tilesv1/{z}/{x}/{y}.png (the `Tile` operationId).
 func (c *Client) Tile(ctx context.Context, z int, x int, y int, params *TileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTileRequest(c.Server, z, x, y, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TileWebP A map tile in WebP
+//
+// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+// pure-Go nativewebp package): the same pixels as the PNG, in a
+// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+// token and usage rules of the PNG tile.
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+func (c *Client) TileWebP(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTileWebPRequest(c.Server, z, x, y, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Tile2x A map tile at twice the pixel density
+//
+// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+// the area of the 256 px tile drawn at twice the scale, line widths,
+// text, halos, symbols and spacing doubled (not a magnified 256 px
+// tile); what is drawn at a zoom is what the 256 px tile draws. In
+// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+// request).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+func (c *Client) Tile2x(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTile2xRequest(c.Server, z, x, y, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Tile2xWebP A map tile at twice the pixel density, in WebP
+//
+// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+func (c *Client) Tile2xWebP(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTile2xWebPRequest(c.Server, z, x, y, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9175,6 +9436,164 @@ func NewKeysStripeWebhookRequestWithBody(server string, contentType string, body
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewStaticMapRequest constructs an http.Request for the StaticMap method
+func NewStaticMapRequest(server string, params *StaticMapParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/mapsv1/static")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "size", params.Size, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Scale != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scale", *params.Scale, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Center != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "center", *params.Center, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Zoom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "zoom", *params.Zoom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Markers != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "markers", *params.Markers, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Path != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "path", *params.Path, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Route != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "route", *params.Route, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Key != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "key", *params.Key, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -11282,6 +11701,231 @@ func NewTileRequest(server string, z int, x int, y int, params *TileParams) (*ht
 	return req, nil
 }
 
+// NewTileWebPRequest constructs an http.Request for the TileWebP method
+func NewTileWebPRequest(server string, z int, x int, y int, params *TileWebPParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "z", z, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "x", x, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "y", y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/%s/%s/%s.webp", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewTile2xRequest constructs an http.Request for the Tile2x method
+func NewTile2xRequest(server string, z int, x int, y int, params *Tile2xParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "z", z, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "x", x, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "y", y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/%s/%s/%s@2x.png", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewTile2xWebPRequest constructs an http.Request for the Tile2xWebP method
+func NewTile2xWebPRequest(server string, z int, x int, y int, params *Tile2xWebPParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "z", z, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "x", x, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "y", y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/%s/%s/%s@2x.webp", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewXy2tzdataRequest constructs an http.Request for the Xy2tzdata method
 func NewXy2tzdataRequest(server string, params *Xy2tzdataParams) (*http.Request, error) {
 	var err error
@@ -11835,6 +12479,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhookWithResponse(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*KeysStripeWebhookReply, error)
 
+	// StaticMapWithResponse A static map image
+	//
+	// A map image for e-mails, reports and pages: a centre and zoom, or
+	// a bbox, or (with neither) the bound of the markers, paths and
+	// route; `size` x `scale` pixels (at most 2048 x 2048); with
+	// markers, paths and a route routed as routev1 routes (the car
+	// profile, fastest, routev1's snapping radius); drawn by the
+	// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+	// contributors" at the lower right corner. Google Static Maps'
+	// parameter names, but coordinates are longitude first (as
+	// everywhere in geosvc but zip4v1), except inside an encoded
+	// polyline, whose format stores latitude first. The key comes in
+	// x-api-key or in `key` (for an `<img>`, which cannot send a
+	// header); one of them, not both. Each map is one mapsv1 request
+	// in usage and quotas, its route included. docs/maps.md has the
+	// details and the attribution rules.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+	StaticMapWithResponse(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*StaticMapReply, error)
+
 	// MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
 	//
 	// The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
@@ -12158,6 +12824,43 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /tilesv1/{z}/{x}/{y}.png (the `Tile` operationId).
 	TileWithResponse(ctx context.Context, z int, x int, y int, params *TileParams, reqEditors ...RequestEditorFn) (*TileReply, error)
+
+	// TileWebPWithResponse A map tile in WebP
+	//
+	// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+	// pure-Go nativewebp package): the same pixels as the PNG, in a
+	// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+	// token and usage rules of the PNG tile.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+	TileWebPWithResponse(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*TileWebPReply, error)
+
+	// Tile2xWithResponse A map tile at twice the pixel density
+	//
+	// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+	// the area of the 256 px tile drawn at twice the scale, line widths,
+	// text, halos, symbols and spacing doubled (not a magnified 256 px
+	// tile); what is drawn at a zoom is what the 256 px tile draws. In
+	// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+	// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+	// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+	// request).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+	Tile2xWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*Tile2xReply, error)
+
+	// Tile2xWebPWithResponse A map tile at twice the pixel density, in WebP
+	//
+	// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+	Tile2xWebPWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*Tile2xWebPReply, error)
 
 	// Xy2tzdataWithResponse Time zone and local area at a point
 	//
@@ -13533,6 +14236,82 @@ func (r KeysStripeWebhookReply) ContentType() string {
 	return ""
 }
 
+// StaticMapReply429Headers the declared response headers of an HTTP 429 response for StaticMap
+type StaticMapReply429Headers struct {
+	RetryAfter *int
+}
+
+type StaticMapReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Message
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StaticMapReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r StaticMapReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r StaticMapReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r StaticMapReply) GetJSON404() *Message {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r StaticMapReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r StaticMapReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StaticMapReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StaticMapReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StaticMapReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StaticMapReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // MatchReply429Headers the declared response headers of an HTTP 429 response for Match
 type MatchReply429Headers struct {
 	RetryAfter *int
@@ -14735,6 +15514,255 @@ func (r TileReply) ContentType() string {
 	return ""
 }
 
+// TileWebPReply200Headers the declared response headers of an HTTP 200 response for TileWebP
+type TileWebPReply200Headers struct {
+	ETag *string
+}
+
+// TileWebPReply304Headers the declared response headers of an HTTP 304 response for TileWebP
+type TileWebPReply304Headers struct {
+	ETag *string
+}
+
+// TileWebPReply429Headers the declared response headers of an HTTP 429 response for TileWebP
+type TileWebPReply429Headers struct {
+	RetryAfter *int
+}
+
+type TileWebPReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TileWebPReply200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *TileWebPReply304Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TileWebPReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TileWebPReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TileWebPReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TileWebPReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TileWebPReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TileWebPReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TileWebPReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TileWebPReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TileWebPReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// Tile2xReply200Headers the declared response headers of an HTTP 200 response for Tile2x
+type Tile2xReply200Headers struct {
+	ETag *string
+}
+
+// Tile2xReply304Headers the declared response headers of an HTTP 304 response for Tile2x
+type Tile2xReply304Headers struct {
+	ETag *string
+}
+
+// Tile2xReply429Headers the declared response headers of an HTTP 429 response for Tile2x
+type Tile2xReply429Headers struct {
+	RetryAfter *int
+}
+
+type Tile2xReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *Tile2xReply200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *Tile2xReply304Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *Tile2xReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r Tile2xReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r Tile2xReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r Tile2xReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r Tile2xReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r Tile2xReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r Tile2xReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r Tile2xReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r Tile2xReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// Tile2xWebPReply200Headers the declared response headers of an HTTP 200 response for Tile2xWebP
+type Tile2xWebPReply200Headers struct {
+	ETag *string
+}
+
+// Tile2xWebPReply304Headers the declared response headers of an HTTP 304 response for Tile2xWebP
+type Tile2xWebPReply304Headers struct {
+	ETag *string
+}
+
+// Tile2xWebPReply429Headers the declared response headers of an HTTP 429 response for Tile2xWebP
+type Tile2xWebPReply429Headers struct {
+	RetryAfter *int
+}
+
+type Tile2xWebPReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *Tile2xWebPReply200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *Tile2xWebPReply304Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *Tile2xWebPReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r Tile2xWebPReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r Tile2xWebPReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r Tile2xWebPReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r Tile2xWebPReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r Tile2xWebPReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r Tile2xWebPReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r Tile2xWebPReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r Tile2xWebPReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // Xy2tzdataReply200Headers the declared response headers of an HTTP 200 response for Xy2tzdata
 type Xy2tzdataReply200Headers struct {
 	XTimeZone *string
@@ -15422,6 +16450,34 @@ func (c *ClientWithResponses) KeysStripeWebhookWithResponse(ctx context.Context,
 	return ParseKeysStripeWebhookReply(rsp)
 }
 
+// StaticMapWithResponse A static map image
+//
+// A map image for e-mails, reports and pages: a centre and zoom, or
+// a bbox, or (with neither) the bound of the markers, paths and
+// route; `size` x `scale` pixels (at most 2048 x 2048); with
+// markers, paths and a route routed as routev1 routes (the car
+// profile, fastest, routev1's snapping radius); drawn by the
+// renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+// contributors" at the lower right corner. Google Static Maps'
+// parameter names, but coordinates are longitude first (as
+// everywhere in geosvc but zip4v1), except inside an encoded
+// polyline, whose format stores latitude first. The key comes in
+// x-api-key or in `key` (for an `<img>`, which cannot send a
+// header); one of them, not both. Each map is one mapsv1 request
+// in usage and quotas, its route included. docs/maps.md has the
+// details and the attribution rules.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /mapsv1/static (the `StaticMap` operationId).
+func (c *ClientWithResponses) StaticMapWithResponse(ctx context.Context, params *StaticMapParams, reqEditors ...RequestEditorFn) (*StaticMapReply, error) {
+	rsp, err := c.StaticMap(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStaticMapReply(rsp)
+}
+
 // MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
 //
 // The roads a vehicle drove, from a noisy GPS trace: a hidden Markov
@@ -15864,6 +16920,61 @@ func (c *ClientWithResponses) TileWithResponse(ctx context.Context, z int, x int
 		return nil, err
 	}
 	return ParseTileReply(rsp)
+}
+
+// TileWebPWithResponse A map tile in WebP
+//
+// The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+// pure-Go nativewebp package): the same pixels as the PNG, in a
+// smaller file for most tiles. Cached, with the ETag, Cache-Control,
+// token and usage rules of the PNG tile.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}.webp (the `TileWebP` operationId).
+func (c *ClientWithResponses) TileWebPWithResponse(ctx context.Context, z int, x int, y int, params *TileWebPParams, reqEditors ...RequestEditorFn) (*TileWebPReply, error) {
+	rsp, err := c.TileWebP(ctx, z, x, y, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTileWebPReply(rsp)
+}
+
+// Tile2xWithResponse A map tile at twice the pixel density
+//
+// The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+// the area of the 256 px tile drawn at twice the scale, line widths,
+// text, halos, symbols and spacing doubled (not a magnified 256 px
+// tile); what is drawn at a zoom is what the 256 px tile draws. In
+// Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+// (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+// Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+// request).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.png (the `Tile2x` operationId).
+func (c *ClientWithResponses) Tile2xWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xParams, reqEditors ...RequestEditorFn) (*Tile2xReply, error) {
+	rsp, err := c.Tile2x(ctx, z, x, y, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTile2xReply(rsp)
+}
+
+// Tile2xWebPWithResponse A map tile at twice the pixel density, in WebP
+//
+// The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}@2x.webp (the `Tile2xWebP` operationId).
+func (c *ClientWithResponses) Tile2xWebPWithResponse(ctx context.Context, z int, x int, y int, params *Tile2xWebPParams, reqEditors ...RequestEditorFn) (*Tile2xWebPReply, error) {
+	rsp, err := c.Tile2xWebP(ctx, z, x, y, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTile2xWebPReply(rsp)
 }
 
 // Xy2tzdataWithResponse Time zone and local area at a point
@@ -17107,6 +18218,73 @@ func ParseKeysStripeWebhookReply(rsp *http.Response) (*KeysStripeWebhookReply, e
 	return response, nil
 }
 
+// ParseStaticMapReply parses an HTTP response from a StaticMapWithResponse call
+func ParseStaticMapReply(rsp *http.Response) (*StaticMapReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StaticMapReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers StaticMapReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseMatchReply parses an HTTP response from a MatchWithResponse call
 func ParseMatchReply(rsp *http.Response) (*MatchReply, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -18137,6 +19315,255 @@ func ParseTileReply(rsp *http.Response) (*TileReply, error) {
 		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers TileReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTileWebPReply parses an HTTP response from a TileWebPWithResponse call
+func ParseTileWebPReply(rsp *http.Response) (*TileWebPReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TileWebPReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TileWebPReply200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers TileWebPReply304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 429:
+		var headers TileWebPReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTile2xReply parses an HTTP response from a Tile2xWithResponse call
+func ParseTile2xReply(rsp *http.Response) (*Tile2xReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &Tile2xReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers Tile2xReply200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers Tile2xReply304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 429:
+		var headers Tile2xReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTile2xWebPReply parses an HTTP response from a Tile2xWebPWithResponse call
+func ParseTile2xWebPReply(rsp *http.Response) (*Tile2xWebPReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &Tile2xWebPReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers Tile2xWebPReply200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers Tile2xWebPReply304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 429:
+		var headers Tile2xWebPReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

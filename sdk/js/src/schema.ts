@@ -962,6 +962,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tilesv1/{z}/{x}/{y}@2x.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A map tile at twice the pixel density
+         * @description The 512 x 512 PNG of tile z/x/y for high-density (retina) screens:
+         *     the area of the 256 px tile drawn at twice the scale, line widths,
+         *     text, halos, symbols and spacing doubled (not a magnified 256 px
+         *     tile); what is drawn at a zoom is what the 256 px tile draws. In
+         *     Leaflet: `L.tileLayer('/tilesv1/{z}/{x}/{y}{r}.png?token=...')`
+         *     (`{r}` is `@2x` on a high-density screen). Cached, with the ETag,
+         *     Cache-Control, token and usage rules of the 256 px tile (a tilesv1
+         *     request).
+         */
+        get: operations["tile2x"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/{z}/{x}/{y}.webp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A map tile in WebP
+         * @description The 256 x 256 tile z/x/y in lossless WebP (VP8L, encoded by the
+         *     pure-Go nativewebp package): the same pixels as the PNG, in a
+         *     smaller file for most tiles. Cached, with the ETag, Cache-Control,
+         *     token and usage rules of the PNG tile.
+         */
+        get: operations["tileWebP"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/{z}/{x}/{y}@2x.webp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A map tile at twice the pixel density, in WebP
+         * @description The 512 x 512 @2x tile z/x/y (as `{y}@2x.png`) in lossless WebP.
+         */
+        get: operations["tile2xWebP"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mapsv1/static": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A static map image
+         * @description A map image for e-mails, reports and pages: a centre and zoom, or
+         *     a bbox, or (with neither) the bound of the markers, paths and
+         *     route; `size` x `scale` pixels (at most 2048 x 2048); with
+         *     markers, paths and a route routed as routev1 routes (the car
+         *     profile, fastest, routev1's snapping radius); drawn by the
+         *     renderer of the tiles and the SOAP maps, with "© OpenStreetMap
+         *     contributors" at the lower right corner. Google Static Maps'
+         *     parameter names, but coordinates are longitude first (as
+         *     everywhere in geosvc but zip4v1), except inside an encoded
+         *     polyline, whose format stores latitude first. The key comes in
+         *     x-api-key or in `key` (for an `<img>`, which cannot send a
+         *     header); one of them, not both. Each map is one mapsv1 request
+         *     in usage and quotas, its route included. docs/maps.md has the
+         *     details and the attribution rules.
+         */
+        get: operations["staticMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5450,6 +5553,387 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    tile2x: {
+        parameters: {
+            query?: {
+                /** @description A tile token, instead of the x-api-key header. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile column, 0 to 2^z - 1 (1048575 at zoom 20): the upper
+                 *     bound depends on `z`, so the schema states only the lower one;
+                 *     a larger index is a 400 naming the bound.
+                 * @example 4754
+                 */
+                x: number;
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile. */
+            200: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The tile is the one the If-None-Match header names. */
+            304: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description z, x or y out of range, or a path of no known suffix; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "x must be an integer in 0..3 at zoom 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    tileWebP: {
+        parameters: {
+            query?: {
+                /** @description A tile token, instead of the x-api-key header. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile column, 0 to 2^z - 1 (1048575 at zoom 20): the upper
+                 *     bound depends on `z`, so the schema states only the lower one;
+                 *     a larger index is a 400 naming the bound.
+                 * @example 4754
+                 */
+                x: number;
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile. */
+            200: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description The tile is the one the If-None-Match header names. */
+            304: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description z, x or y out of range, or a path of no known suffix; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "x must be an integer in 0..3 at zoom 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    tile2xWebP: {
+        parameters: {
+            query?: {
+                /** @description A tile token, instead of the x-api-key header. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile column, 0 to 2^z - 1 (1048575 at zoom 20): the upper
+                 *     bound depends on `z`, so the schema states only the lower one;
+                 *     a larger index is a 400 naming the bound.
+                 * @example 4754
+                 */
+                x: number;
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile. */
+            200: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description The tile is the one the If-None-Match header names. */
+            304: {
+                headers: {
+                    /** @description The hash of the image. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description z, x or y out of range, or a path of no known suffix; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "x must be an integer in 0..3 at zoom 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    staticMap: {
+        parameters: {
+            query: {
+                /**
+                 * @description WIDTHxHEIGHT in pixels, each 1 to 2048 (e.g. 600x400); the
+                 *     image is size x scale pixels, at most 2048 x 2048. Anything
+                 *     else is a 400: `size ... must be WIDTHxHEIGHT in pixels`.
+                 * @example 600x400
+                 */
+                size: string;
+                /** @description Pixel density: 2 draws the same map on twice the pixels, lines and text twice as large (for high-density screens). */
+                scale?: 1 | 2;
+                /** @description The image's encoding (WebP is lossless). */
+                format?: "png" | "gif" | "webp";
+                /**
+                 * @description The centre, lon,lat, with `zoom`; not with `bbox`. A value
+                 *     that is not a point lon,lat is a 400: `center: ... is not
+                 *     "lon,lat"`; web mercator draws latitudes up to 85.0511.
+                 * @example 10.002,0.002
+                 */
+                center?: string;
+                /**
+                 * @description The zoom level (the tiles' levels), with `center`.
+                 * @example 16
+                 */
+                zoom?: number;
+                /**
+                 * @description minlon,minlat,maxlon,maxlat, instead of `center` and `zoom`:
+                 *     the map is centred on it, at the (fractional) zoom at which it
+                 *     fills the image's width or height. Anything else is a 400:
+                 *     `bbox ... must be minlon,minlat,maxlon,maxlat`.
+                 * @example 9.9995,-0.0005,10.0045,0.0045
+                 */
+                bbox?: string;
+                /**
+                 * @description Markers, the parameter repeated for groups of one style:
+                 *     items separated by `|`: styles `color:` (black, brown, green,
+                 *     purple, yellow, blue, gray, orange, red, white or 0xRRGGBB[AA]),
+                 *     `label:` (1 to 30 characters: one or two are written in the
+                 *     marker, more beside it) and `size:` (tiny, small, mid), and
+                 *     locations `lon,lat` or `lon,lat,label`. At most 100 markers in
+                 *     all. A 400 names the parameter and item: `markers[0][2]: ...`.
+                 * @example [
+                 *       "color:red|label:A|10.002,0.000"
+                 *     ]
+                 */
+                markers?: string[];
+                /**
+                 * @description Lines, the parameter repeated for each: styles `color:` (as
+                 *     markers'; default blue) and `weight:` (pixels, above 0 and at
+                 *     most 20; default 5), then points `lon,lat|lon,lat|...` or one
+                 *     encoded polyline `enc:...` (precision 1e5, latitude first as
+                 *     the format has it; it runs to the end of the value). 2 points
+                 *     or more a path, at most 20 paths and 5000 points in all. A 400
+                 *     names the parameter and item: `path[0][1]: ...`.
+                 * @example [
+                 *       "color:0x00aa44cc|weight:4|10.000,0.000|10.004,0.004"
+                 *     ]
+                 */
+                path?: string[];
+                /**
+                 * @description 2 to 10 points lon,lat separated by `;`: the route through
+                 *     them, drawn over the roads. Anything else is a 400: `route
+                 *     must be 2 to 10 points lon,lat separated by ;`. A point with
+                 *     no road within the snapping radius, or points no route joins,
+                 *     is a 404 naming it.
+                 * @example 10.002,0.000;10.000,0.002
+                 */
+                route?: string;
+                /** @description The API key, instead of the x-api-key header (for an `<img>`). */
+                key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The map image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description A parameter is malformed or out of range; the message names it (and the item). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "markers[0][1]: latitude 95 is out of range [-90, 90]"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description A route point has no road within the snapping radius, or no route joins two of them. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "route[1]: no road within 1000 m of the point"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "data bundle loading"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
         };
     };
 }
