@@ -155,6 +155,7 @@ var oaBaseParams = map[string]map[string]string{
 // phrase.
 var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /keysv1/usage", "query month", "is in the future", "in the future"},
+	{"GET /timezonesv1/xy2tzdata", "query timestamp", "is neither a number nor a date", "a 400 names `timestamp` otherwise"},
 	{"GET /geocoderv1/geocoder", "query components", "given twice", "given twice"},
 	{"GET /geoboundariesv1/xy2bounddata", "query geo_boundary", "is not a category", "a category of the loaded bundle"},
 	{"POST /keysv1/checkout", "body plan", "is not a plan sold online", "any other name is a 400"},

@@ -4387,8 +4387,29 @@ type TimeZoneCategoryName string
 
 // TimeZoneResponse defines model for TimeZoneResponse.
 type TimeZoneResponse struct {
-	LocalArea LocalArea `json:"local_area"`
-	TimeZone  TimeZone  `json:"time_zone"`
+	// Abbreviation With `timestamp` only - the tz database's abbreviation in force at the instant (`MSK`, `EDT`, `+14`).
+	Abbreviation *string `json:"abbreviation,omitempty"`
+
+	// DstOffsetS With `timestamp` only - the daylight-saving part of the offset at the instant (0 outside DST; never negative).
+	DstOffsetS *int      `json:"dst_offset_s,omitempty"`
+	LocalArea  LocalArea `json:"local_area"`
+
+	// RawOffsetS With `timestamp` only - the standard offset in force at the
+	// instant, seconds east of UTC. Go's time package (and the tz
+	// database) give the total offset and whether the period is DST;
+	// a DST period's standard offset is that of the nearest period
+	// not flagged DST before or after it whichever is below by less;
+	// the tz database's negative DST (Europe/Dublin's winter GMT,
+	// Casablanca's Ramadan) is read as CLDR and the rearguard format
+	// have it: the lower offset standard, the higher one DST.
+	RawOffsetS *int     `json:"raw_offset_s,omitempty"`
+	TimeZone   TimeZone `json:"time_zone"`
+
+	// TimeZoneId With `timestamp` only - the IANA zone name (`Europe/Moscow`).
+	TimeZoneId *string `json:"time_zone_id,omitempty"`
+
+	// Timestamp With `timestamp` only (an extension) - the instant answered for, in UTC.
+	Timestamp *time.Time `json:"timestamp,omitempty"`
 }
 
 // TracePoint defines model for TracePoint.
@@ -5637,6 +5658,14 @@ type Xy2tzdataParams struct {
 
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
+
+	// Timestamp An extension: the instant to answer for, as Unix seconds (an
+	// integer, negative before 1970) or an RFC 3339 time (write a
+	// positive offset's `+` as `%2B`), from 1900-01-01T00:00:00Z to
+	// 2099-12-31T23:59:59Z (a 400 names `timestamp` otherwise).
+	// Absent: the current year, without the five members of an
+	// instant.
+	Timestamp *string `form:"timestamp,omitempty" json:"timestamp,omitempty"`
 }
 
 // Zip4Xy2zipParams defines parameters for Zip4Xy2zip.
@@ -6862,6 +6891,13 @@ type ClientInterface interface {
 	// The IANA name of the zone comes back in the `X-Time-Zone` header.
 	// Input is checked before the bundle.
 	//
+	// With `timestamp` (an extension) the answer is for that instant: the
+	// spec's fields describe the zone in the calendar year of the instant
+	// (its local time), and five members are added: `timestamp` (the
+	// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+	// `dst_offset_s` (their sum is the UTC offset at the instant) and
+	// `abbreviation` (the tz database's, in force at the instant).
+	//
 	// Corresponds with GET /timezonesv1/xy2tzdata (the `Xy2tzdata` operationId).
 	Xy2tzdata(ctx context.Context, params *Xy2tzdataParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -7944,6 +7980,13 @@ func (c *Client) Tile(ctx context.Context, z int, x int, y int, params *TilePara
 //
 // The IANA name of the zone comes back in the `X-Time-Zone` header.
 // Input is checked before the bundle.
+//
+// With `timestamp` (an extension) the answer is for that instant: the
+// spec's fields describe the zone in the calendar year of the instant
+// (its local time), and five members are added: `timestamp` (the
+// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+// `dst_offset_s` (their sum is the UTC offset at the instant) and
+// `abbreviation` (the tz database's, in force at the instant).
 //
 // Corresponds with GET /timezonesv1/xy2tzdata (the `Xy2tzdata` operationId).
 func (c *Client) Xy2tzdata(ctx context.Context, params *Xy2tzdataParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11286,6 +11329,18 @@ func NewXy2tzdataRequest(server string, params *Xy2tzdataParams) (*http.Request,
 			}
 		}
 
+		if params.Timestamp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "timestamp", *params.Timestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12144,6 +12199,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// The IANA name of the zone comes back in the `X-Time-Zone` header.
 	// Input is checked before the bundle.
+	//
+	// With `timestamp` (an extension) the answer is for that instant: the
+	// spec's fields describe the zone in the calendar year of the instant
+	// (its local time), and five members are added: `timestamp` (the
+	// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+	// `dst_offset_s` (their sum is the UTC offset at the instant) and
+	// `abbreviation` (the tz database's, in force at the instant).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15851,6 +15913,13 @@ func (c *ClientWithResponses) TileWithResponse(ctx context.Context, z int, x int
 //
 // The IANA name of the zone comes back in the `X-Time-Zone` header.
 // Input is checked before the bundle.
+//
+// With `timestamp` (an extension) the answer is for that instant: the
+// spec's fields describe the zone in the calendar year of the instant
+// (its local time), and five members are added: `timestamp` (the
+// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+// `dst_offset_s` (their sum is the UTC offset at the instant) and
+// `abbreviation` (the tz database's, in force at the instant).
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -495,4 +495,17 @@ export class GeosvcClient {
       o.onProgress?.(got.status);
     }
   }
+
+  /**
+   * The time zone and local area at p at an instant (timezonesv1 with timestamp): the
+   * zone's data of that instant's year, with raw_offset_s, dst_offset_s, time_zone_id
+   * and abbreviation at the instant (their sum is the UTC offset then).
+   */
+  async timeZoneAt(p: Point, at: Date, o: CallOptions = {}): Promise<TimeZone> {
+    checkPoint(p);
+    const timestamp = String(Math.floor(at.getTime() / 1000));
+    const a = await this.raw.GET("/timezonesv1/xy2tzdata", { params: { query: { x: p.lon, y: p.lat, timestamp } }, signal: o.signal });
+    const v = this.ok("xy2tzdata", a);
+    return { ...v, name: a.response.headers.get("x-time-zone") ?? "" };
+  }
 }

@@ -223,6 +223,13 @@ export interface paths {
          *
          *     The IANA name of the zone comes back in the `X-Time-Zone` header.
          *     Input is checked before the bundle.
+         *
+         *     With `timestamp` (an extension) the answer is for that instant: the
+         *     spec's fields describe the zone in the calendar year of the instant
+         *     (its local time), and five members are added: `timestamp` (the
+         *     instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+         *     `dst_offset_s` (their sum is the UTC offset at the instant) and
+         *     `abbreviation` (the tz database's, in force at the instant).
          */
         get: operations["xy2tzdata"];
         put?: never;
@@ -1297,6 +1304,28 @@ export interface components {
         TimeZoneResponse: {
             time_zone: components["schemas"]["TimeZone"];
             local_area: components["schemas"]["LocalArea"];
+            /**
+             * Format: date-time
+             * @description With `timestamp` only (an extension) - the instant answered for, in UTC.
+             */
+            timestamp?: string;
+            /** @description With `timestamp` only - the IANA zone name (`Europe/Moscow`). */
+            time_zone_id?: string;
+            /**
+             * @description With `timestamp` only - the standard offset in force at the
+             *     instant, seconds east of UTC. Go's time package (and the tz
+             *     database) give the total offset and whether the period is DST;
+             *     a DST period's standard offset is that of the nearest period
+             *     not flagged DST before or after it whichever is below by less;
+             *     the tz database's negative DST (Europe/Dublin's winter GMT,
+             *     Casablanca's Ramadan) is read as CLDR and the rearguard format
+             *     have it: the lower offset standard, the higher one DST.
+             */
+            raw_offset_s?: number;
+            /** @description With `timestamp` only - the daylight-saving part of the offset at the instant (0 outside DST; never negative). */
+            dst_offset_s?: number;
+            /** @description With `timestamp` only - the tz database's abbreviation in force at the instant (`MSK`, `EDT`, `+14`). */
+            abbreviation?: string;
         };
         TimeZone: {
             /** @enum {integer} */
@@ -3190,6 +3219,16 @@ export interface operations {
                  * @example 39.1582
                  */
                 y: components["parameters"]["LatY"];
+                /**
+                 * @description An extension: the instant to answer for, as Unix seconds (an
+                 *     integer, negative before 1970) or an RFC 3339 time (write a
+                 *     positive offset's `+` as `%2B`), from 1900-01-01T00:00:00Z to
+                 *     2099-12-31T23:59:59Z (a 400 names `timestamp` otherwise).
+                 *     Absent: the current year, without the five members of an
+                 *     instant.
+                 * @example 2013-07-15T12:00:00Z
+                 */
+                timestamp?: string;
             };
             header?: never;
             path?: never;
