@@ -27,3 +27,27 @@ func (c *Client) TimeZoneAt(ctx context.Context, p Point, at time.Time) (*TimeZo
 	}
 	return &TimeZone{TimeZoneResponse: *v, Name: r.HTTPResponse.Header.Get("X-Time-Zone")}, nil
 }
+
+// AdminHierarchy returns every administrative area at p, admin0 (the
+// country) first, in one request (adminv1/xy2hierarchy): each area once,
+// with xy2admininfo's properties; withGeometry adds each area's polygon
+// containing p.
+func (c *Client) AdminHierarchy(ctx context.Context, p Point, withGeometry bool) ([]openapi.AdminHierarchyFeature, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	params := &openapi.Xy2hierarchyParams{X: p.Lon, Y: p.Lat}
+	if withGeometry {
+		g := openapi.Xy2hierarchyParamsGeometryTrue
+		params.Geometry = &g
+	}
+	r, err := c.raw.Xy2hierarchyWithResponse(ctx, params)
+	if err != nil {
+		return nil, wrap("xy2hierarchy", err)
+	}
+	v, err := result("xy2hierarchy", r.HTTPResponse, r.Body, r.JSON200)
+	if err != nil {
+		return nil, err
+	}
+	return v.Features, nil
+}

@@ -67,21 +67,96 @@ func (e AdminFeatureGeometryName) Valid() bool {
 	}
 }
 
-// Defines values for AdminFeaturePropertiesCategoryCode.
+// Defines values for AdminFeatureType.
 const (
-	N900 AdminFeaturePropertiesCategoryCode = "900"
-	N901 AdminFeaturePropertiesCategoryCode = "901"
-	N902 AdminFeaturePropertiesCategoryCode = "902"
-	N903 AdminFeaturePropertiesCategoryCode = "903"
-	N904 AdminFeaturePropertiesCategoryCode = "904"
-	N905 AdminFeaturePropertiesCategoryCode = "905"
-	N906 AdminFeaturePropertiesCategoryCode = "906"
-	N907 AdminFeaturePropertiesCategoryCode = "907"
-	N908 AdminFeaturePropertiesCategoryCode = "908"
+	AdminFeatureTypeFeature AdminFeatureType = "Feature"
 )
 
-// Valid indicates whether the value is a known member of the AdminFeaturePropertiesCategoryCode enum.
-func (e AdminFeaturePropertiesCategoryCode) Valid() bool {
+// Valid indicates whether the value is a known member of the AdminFeatureType enum.
+func (e AdminFeatureType) Valid() bool {
+	switch e {
+	case AdminFeatureTypeFeature:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyType.
+const (
+	AdminHierarchyTypeFeatureCollection AdminHierarchyType = "FeatureCollection"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyType enum.
+func (e AdminHierarchyType) Valid() bool {
+	switch e {
+	case AdminHierarchyTypeFeatureCollection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyFeatureGeometryType.
+const (
+	AdminHierarchyFeatureGeometryTypePolygon AdminHierarchyFeatureGeometryType = "Polygon"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyFeatureGeometryType enum.
+func (e AdminHierarchyFeatureGeometryType) Valid() bool {
+	switch e {
+	case AdminHierarchyFeatureGeometryTypePolygon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyFeatureGeometryName.
+const (
+	AdminHierarchyFeatureGeometryNameGeom AdminHierarchyFeatureGeometryName = "geom"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyFeatureGeometryName enum.
+func (e AdminHierarchyFeatureGeometryName) Valid() bool {
+	switch e {
+	case AdminHierarchyFeatureGeometryNameGeom:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyFeatureType.
+const (
+	AdminHierarchyFeatureTypeFeature AdminHierarchyFeatureType = "Feature"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyFeatureType enum.
+func (e AdminHierarchyFeatureType) Valid() bool {
+	switch e {
+	case AdminHierarchyFeatureTypeFeature:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminPropertiesCategoryCode.
+const (
+	N900 AdminPropertiesCategoryCode = "900"
+	N901 AdminPropertiesCategoryCode = "901"
+	N902 AdminPropertiesCategoryCode = "902"
+	N903 AdminPropertiesCategoryCode = "903"
+	N904 AdminPropertiesCategoryCode = "904"
+	N905 AdminPropertiesCategoryCode = "905"
+	N906 AdminPropertiesCategoryCode = "906"
+	N907 AdminPropertiesCategoryCode = "907"
+	N908 AdminPropertiesCategoryCode = "908"
+)
+
+// Valid indicates whether the value is a known member of the AdminPropertiesCategoryCode enum.
+func (e AdminPropertiesCategoryCode) Valid() bool {
 	switch e {
 	case N900:
 		return true
@@ -106,39 +181,24 @@ func (e AdminFeaturePropertiesCategoryCode) Valid() bool {
 	}
 }
 
-// Defines values for AdminFeaturePropertiesSource.
+// Defines values for AdminPropertiesSource.
 const (
-	AdminFeaturePropertiesSourceCensus       AdminFeaturePropertiesSource = "census"
-	AdminFeaturePropertiesSourceFile         AdminFeaturePropertiesSource = "file"
-	AdminFeaturePropertiesSourceNaturalearth AdminFeaturePropertiesSource = "naturalearth"
-	AdminFeaturePropertiesSourceOsm          AdminFeaturePropertiesSource = "osm"
+	AdminPropertiesSourceCensus       AdminPropertiesSource = "census"
+	AdminPropertiesSourceFile         AdminPropertiesSource = "file"
+	AdminPropertiesSourceNaturalearth AdminPropertiesSource = "naturalearth"
+	AdminPropertiesSourceOsm          AdminPropertiesSource = "osm"
 )
 
-// Valid indicates whether the value is a known member of the AdminFeaturePropertiesSource enum.
-func (e AdminFeaturePropertiesSource) Valid() bool {
+// Valid indicates whether the value is a known member of the AdminPropertiesSource enum.
+func (e AdminPropertiesSource) Valid() bool {
 	switch e {
-	case AdminFeaturePropertiesSourceCensus:
+	case AdminPropertiesSourceCensus:
 		return true
-	case AdminFeaturePropertiesSourceFile:
+	case AdminPropertiesSourceFile:
 		return true
-	case AdminFeaturePropertiesSourceNaturalearth:
+	case AdminPropertiesSourceNaturalearth:
 		return true
-	case AdminFeaturePropertiesSourceOsm:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for AdminFeatureType.
-const (
-	AdminFeatureTypeFeature AdminFeatureType = "Feature"
-)
-
-// Valid indicates whether the value is a known member of the AdminFeatureType enum.
-func (e AdminFeatureType) Valid() bool {
-	switch e {
-	case AdminFeatureTypeFeature:
+	case AdminPropertiesSourceOsm:
 		return true
 	default:
 		return false
@@ -1711,6 +1771,24 @@ func (e Xy2admininfoParamsType) Valid() bool {
 	}
 }
 
+// Defines values for Xy2hierarchyParamsGeometry.
+const (
+	Xy2hierarchyParamsGeometryFalse Xy2hierarchyParamsGeometry = "false"
+	Xy2hierarchyParamsGeometryTrue  Xy2hierarchyParamsGeometry = "true"
+)
+
+// Valid indicates whether the value is a known member of the Xy2hierarchyParamsGeometry enum.
+func (e Xy2hierarchyParamsGeometry) Valid() bool {
+	switch e {
+	case Xy2hierarchyParamsGeometryFalse:
+		return true
+	case Xy2hierarchyParamsGeometryTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GeocodeParamsFormat.
 const (
 	GeocodeParamsFormatJson GeocodeParamsFormat = "json"
@@ -2994,27 +3072,11 @@ type AdminFeature struct {
 	GeometryName AdminFeatureGeometryName `json:"geometry_name"`
 
 	// Id Always null.
-	Id         *string `json:"id"`
-	Properties struct {
-		// Bbox [min_lon, min_lat, max_lon, max_lat]
-		Bbox BBoxLonFirst `json:"bbox"`
+	Id *string `json:"id"`
 
-		// BoundaryId The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
-		BoundaryId   int64                              `json:"boundary_id"`
-		CategoryCode AdminFeaturePropertiesCategoryCode `json:"category_code"`
-
-		// CategoryName admin0..admin8, the level answered (coarser than asked when the asked one has no area there).
-		CategoryName string `json:"category_name"`
-
-		// CountryCode The country's international dial code; 0 outside every country.
-		CountryCode int    `json:"country_code"`
-		CountryName string `json:"country_name"`
-		Name        string `json:"name"`
-
-		// Source An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
-		Source AdminFeaturePropertiesSource `json:"source"`
-	} `json:"properties"`
-	Type AdminFeatureType `json:"type"`
+	// Properties The properties of an adminv1 feature.
+	Properties AdminProperties  `json:"properties"`
+	Type       AdminFeatureType `json:"type"`
 }
 
 // AdminFeatureGeometryType defines model for AdminFeature.Geometry.Type.
@@ -3023,14 +3085,78 @@ type AdminFeatureGeometryType string
 // AdminFeatureGeometryName defines model for AdminFeature.GeometryName.
 type AdminFeatureGeometryName string
 
-// AdminFeaturePropertiesCategoryCode defines model for AdminFeature.Properties.CategoryCode.
-type AdminFeaturePropertiesCategoryCode string
-
-// AdminFeaturePropertiesSource An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
-type AdminFeaturePropertiesSource string
-
 // AdminFeatureType defines model for AdminFeature.Type.
 type AdminFeatureType string
+
+// AdminHierarchy Every administrative area at a point, admin0 first (adminv1/xy2hierarchy).
+type AdminHierarchy struct {
+	Crs            CRS                     `json:"crs"`
+	Features       []AdminHierarchyFeature `json:"features"`
+	NumberMatched  int                     `json:"numberMatched"`
+	NumberReturned int                     `json:"numberReturned"`
+
+	// TimeStamp The answer's UTC time with milliseconds.
+	TimeStamp     time.Time          `json:"timeStamp"`
+	TotalFeatures int                `json:"totalFeatures"`
+	Type          AdminHierarchyType `json:"type"`
+}
+
+// AdminHierarchyType defines model for AdminHierarchy.Type.
+type AdminHierarchyType string
+
+// AdminHierarchyFeature defines model for AdminHierarchyFeature.
+type AdminHierarchyFeature struct {
+	// Geometry null, or with geometry=true the Polygon of the area containing the point (as xy2admininfo's).
+	Geometry *struct {
+		// Coordinates The outer ring, then the holes.
+		Coordinates []LinearRing                      `json:"coordinates"`
+		Type        AdminHierarchyFeatureGeometryType `json:"type"`
+	} `json:"geometry"`
+	GeometryName AdminHierarchyFeatureGeometryName `json:"geometry_name"`
+
+	// Id Always null.
+	Id *string `json:"id"`
+
+	// Properties The properties of an adminv1 feature.
+	Properties AdminProperties           `json:"properties"`
+	Type       AdminHierarchyFeatureType `json:"type"`
+}
+
+// AdminHierarchyFeatureGeometryType defines model for AdminHierarchyFeature.Geometry.Type.
+type AdminHierarchyFeatureGeometryType string
+
+// AdminHierarchyFeatureGeometryName defines model for AdminHierarchyFeature.GeometryName.
+type AdminHierarchyFeatureGeometryName string
+
+// AdminHierarchyFeatureType defines model for AdminHierarchyFeature.Type.
+type AdminHierarchyFeatureType string
+
+// AdminProperties The properties of an adminv1 feature.
+type AdminProperties struct {
+	// Bbox [min_lon, min_lat, max_lon, max_lat]
+	Bbox BBoxLonFirst `json:"bbox"`
+
+	// BoundaryId The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
+	BoundaryId   int64                       `json:"boundary_id"`
+	CategoryCode AdminPropertiesCategoryCode `json:"category_code"`
+
+	// CategoryName admin0..admin8, the level answered (coarser than asked when the asked one has no area there).
+	CategoryName string `json:"category_name"`
+
+	// CountryCode The country's international dial code; 0 outside every country.
+	CountryCode int    `json:"country_code"`
+	CountryName string `json:"country_name"`
+	Name        string `json:"name"`
+
+	// Source An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
+	Source AdminPropertiesSource `json:"source"`
+}
+
+// AdminPropertiesCategoryCode defines model for AdminProperties.CategoryCode.
+type AdminPropertiesCategoryCode string
+
+// AdminPropertiesSource An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
+type AdminPropertiesSource string
 
 // AvoidMultiPolygon A GeoJSON MultiPolygon (avoid_polygons).
 //
@@ -4757,6 +4883,22 @@ type Xy2admininfoParams struct {
 // Xy2admininfoParamsType defines parameters for Xy2admininfo.
 type Xy2admininfoParamsType string
 
+// Xy2hierarchyParams defines parameters for Xy2hierarchy.
+type Xy2hierarchyParams struct {
+	// X Longitude in decimal degrees, -180..180. A plain decimal number (no
+	// hex, NaN, Inf or underscores); when repeated, the first counts.
+	X LonX `form:"x" json:"x"`
+
+	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
+	Y LatY `form:"y" json:"y"`
+
+	// Geometry `true` adds each area's Polygon containing the point (countries can be hundreds of KB); default `false`.
+	Geometry *Xy2hierarchyParamsGeometry `form:"geometry,omitempty" json:"geometry,omitempty"`
+}
+
+// Xy2hierarchyParamsGeometry defines parameters for Xy2hierarchy.
+type Xy2hierarchyParamsGeometry string
+
 // Country2dataParams defines parameters for Country2data.
 type Country2dataParams struct {
 	// Country An ISO3 code of /covidv1/countries/list (any case).
@@ -6270,6 +6412,22 @@ type ClientInterface interface {
 	// Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 	Xy2admininfo(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// Xy2hierarchy Every administrative level at a point (an extension)
+	//
+	// Every administrative area containing the point, from admin0 (the
+	// country) down, in one answer: for each level admin0..admin8 the
+	// area xy2admininfo answers for it, each area once, at its own
+	// category (a level without an area of its own, which xy2admininfo
+	// answers with a coarser one, is not repeated). Features carry
+	// xy2admininfo's properties byte for byte; `geometry` is null, or
+	// with `geometry=true` the Polygon of the area that contains the
+	// point. A point in no area gets an empty collection. No top-level
+	// bbox. Answers where the base layer and the extract meet follow
+	// xy2admininfo's precedence (docs/adminv1.md).
+	//
+	// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+	Xy2hierarchy(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CovidCountries Countries with health data
 	//
 	// Every country that has a record at admin0, sorted by name. `name`
@@ -6960,6 +7118,32 @@ type ClientInterface interface {
 // Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 func (c *Client) Xy2admininfo(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewXy2admininfoRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Xy2hierarchy Every administrative level at a point (an extension)
+//
+// Every administrative area containing the point, from admin0 (the
+// country) down, in one answer: for each level admin0..admin8 the
+// area xy2admininfo answers for it, each area once, at its own
+// category (a level without an area of its own, which xy2admininfo
+// answers with a coarser one, is not repeated). Features carry
+// xy2admininfo's properties byte for byte; `geometry` is null, or
+// with `geometry=true` the Polygon of the area that contains the
+// point. A point in no area gets an empty collection. No top-level
+// bbox. Answers where the base layer and the extract meet follow
+// xy2admininfo's precedence (docs/adminv1.md).
+//
+// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+func (c *Client) Xy2hierarchy(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewXy2hierarchyRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8102,6 +8286,76 @@ func NewXy2admininfoRequest(server string, params *Xy2admininfoParams) (*http.Re
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewXy2hierarchyRequest constructs an http.Request for the Xy2hierarchy method
+func NewXy2hierarchyRequest(server string, params *Xy2hierarchyParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/adminv1/xy2hierarchy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "x", params.X, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "y", params.Y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Geometry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "geometry", *params.Geometry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -11533,6 +11787,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 	Xy2admininfoWithResponse(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*Xy2admininfoReply, error)
 
+	// Xy2hierarchyWithResponse Every administrative level at a point (an extension)
+	//
+	// Every administrative area containing the point, from admin0 (the
+	// country) down, in one answer: for each level admin0..admin8 the
+	// area xy2admininfo answers for it, each area once, at its own
+	// category (a level without an area of its own, which xy2admininfo
+	// answers with a coarser one, is not repeated). Features carry
+	// xy2admininfo's properties byte for byte; `geometry` is null, or
+	// with `geometry=true` the Polygon of the area that contains the
+	// point. A point in no area gets an empty collection. No top-level
+	// bbox. Answers where the base layer and the extract meet follow
+	// xy2admininfo's precedence (docs/adminv1.md).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+	Xy2hierarchyWithResponse(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*Xy2hierarchyReply, error)
+
 	// CovidCountriesWithResponse Countries with health data
 	//
 	// Every country that has a record at admin0, sorted by name. `name`
@@ -12332,6 +12604,89 @@ func (r Xy2admininfoReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r Xy2admininfoReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// Xy2hierarchyReply429Headers the declared response headers of an HTTP 429 response for Xy2hierarchy
+type Xy2hierarchyReply429Headers struct {
+	RetryAfter *int
+}
+
+type Xy2hierarchyReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AdminHierarchy
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *LookupBadRequest
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *Xy2hierarchyReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r Xy2hierarchyReply) GetJSON200() *AdminHierarchy {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r Xy2hierarchyReply) GetJSON400() *LookupBadRequest {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r Xy2hierarchyReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r Xy2hierarchyReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r Xy2hierarchyReply) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r Xy2hierarchyReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r Xy2hierarchyReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r Xy2hierarchyReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r Xy2hierarchyReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r Xy2hierarchyReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15013,6 +15368,30 @@ func (c *ClientWithResponses) Xy2admininfoWithResponse(ctx context.Context, para
 	return ParseXy2admininfoReply(rsp)
 }
 
+// Xy2hierarchyWithResponse Every administrative level at a point (an extension)
+//
+// Every administrative area containing the point, from admin0 (the
+// country) down, in one answer: for each level admin0..admin8 the
+// area xy2admininfo answers for it, each area once, at its own
+// category (a level without an area of its own, which xy2admininfo
+// answers with a coarser one, is not repeated). Features carry
+// xy2admininfo's properties byte for byte; `geometry` is null, or
+// with `geometry=true` the Polygon of the area that contains the
+// point. A point in no area gets an empty collection. No top-level
+// bbox. Answers where the base layer and the extract meet follow
+// xy2admininfo's precedence (docs/adminv1.md).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+func (c *ClientWithResponses) Xy2hierarchyWithResponse(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*Xy2hierarchyReply, error) {
+	rsp, err := c.Xy2hierarchy(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseXy2hierarchyReply(rsp)
+}
+
 // CovidCountriesWithResponse Countries with health data
 //
 // Every country that has a record at admin0, sorted by name. `name`
@@ -16050,6 +16429,80 @@ func ParseXy2admininfoReply(rsp *http.Response) (*Xy2admininfoReply, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers Xy2admininfoReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseXy2hierarchyReply parses an HTTP response from a Xy2hierarchyWithResponse call
+func ParseXy2hierarchyReply(rsp *http.Response) (*Xy2hierarchyReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &Xy2hierarchyReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AdminHierarchy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest LookupBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers Xy2hierarchyReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

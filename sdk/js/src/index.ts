@@ -508,4 +508,14 @@ export class GeosvcClient {
     const v = this.ok("xy2tzdata", a);
     return { ...v, name: a.response.headers.get("x-time-zone") ?? "" };
   }
+
+  /**
+   * Every administrative area at p, admin0 (the country) first, in one request
+   * (adminv1/xy2hierarchy); geometry adds each area's polygon containing p.
+   */
+  async adminHierarchy(p: Point, o: CallOptions & { geometry?: boolean } = {}): Promise<Schemas["AdminHierarchyFeature"][]> {
+    checkPoint(p);
+    const query = { x: p.lon, y: p.lat, geometry: o.geometry ? ("true" as const) : undefined };
+    return this.ok("xy2hierarchy", await this.raw.GET("/adminv1/xy2hierarchy", { params: { query }, signal: o.signal })).features;
+  }
 }

@@ -969,6 +969,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/adminv1/xy2hierarchy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every administrative level at a point (an extension)
+         * @description Every administrative area containing the point, from admin0 (the
+         *     country) down, in one answer: for each level admin0..admin8 the
+         *     area xy2admininfo answers for it, each area once, at its own
+         *     category (a level without an area of its own, which xy2admininfo
+         *     answers with a coarser one, is not repeated). Features carry
+         *     xy2admininfo's properties byte for byte; `geometry` is null, or
+         *     with `geometry=true` the Polygon of the area that contains the
+         *     point. A point in no area gets an empty collection. No top-level
+         *     bbox. Answers where the base layer and the extract meet follow
+         *     xy2admininfo's precedence (docs/adminv1.md).
+         */
+        get: operations["xy2hierarchy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1261,27 +1290,7 @@ export interface components {
             };
             /** @enum {string} */
             geometry_name: "geom";
-            properties: {
-                /**
-                 * Format: int64
-                 * @description The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
-                 */
-                boundary_id: number;
-                /** @description The country's international dial code; 0 outside every country. */
-                country_code: number;
-                country_name: string;
-                /** @enum {string} */
-                category_code: "900" | "901" | "902" | "903" | "904" | "905" | "906" | "907" | "908";
-                /** @description admin0..admin8, the level answered (coarser than asked when the asked one has no area there). */
-                category_name: string;
-                name: string;
-                bbox: components["schemas"]["BBoxLonFirst"];
-                /**
-                 * @description An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
-                 * @enum {string}
-                 */
-                source: "osm" | "file" | "naturalearth" | "census";
-            };
+            properties: components["schemas"]["AdminProperties"];
         };
         GeoBoundariesResponse: {
             /** @description Smallest area first. */
@@ -2360,6 +2369,59 @@ export interface components {
             code: "InvalidInput" | "NoSegment" | "NoMatch";
             message: string;
             errors?: components["schemas"]["FieldError"][];
+        };
+        /** @description The properties of an adminv1 feature. */
+        AdminProperties: {
+            /**
+             * Format: int64
+             * @description The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
+             */
+            boundary_id: number;
+            /** @description The country's international dial code; 0 outside every country. */
+            country_code: number;
+            country_name: string;
+            /** @enum {string} */
+            category_code: "900" | "901" | "902" | "903" | "904" | "905" | "906" | "907" | "908";
+            /** @description admin0..admin8, the level answered (coarser than asked when the asked one has no area there). */
+            category_name: string;
+            name: string;
+            bbox: components["schemas"]["BBoxLonFirst"];
+            /**
+             * @description An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
+             * @enum {string}
+             */
+            source: "osm" | "file" | "naturalearth" | "census";
+        };
+        /** @description Every administrative area at a point, admin0 first (adminv1/xy2hierarchy). */
+        AdminHierarchy: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            features: components["schemas"]["AdminHierarchyFeature"][];
+            totalFeatures: number;
+            numberMatched: number;
+            numberReturned: number;
+            /**
+             * Format: date-time
+             * @description The answer's UTC time with milliseconds.
+             */
+            timeStamp: string;
+            crs: components["schemas"]["CRS"];
+        };
+        AdminHierarchyFeature: {
+            /** @enum {string} */
+            type: "Feature";
+            /** @description Always null. */
+            id: string | null;
+            /** @description null, or with geometry=true the Polygon of the area containing the point (as xy2admininfo's). */
+            geometry: {
+                /** @enum {string} */
+                type: "Polygon";
+                /** @description The outer ring, then the holes. */
+                coordinates: components["schemas"]["LinearRing"][];
+            } | null;
+            /** @enum {string} */
+            geometry_name: "geom";
+            properties: components["schemas"]["AdminProperties"];
         };
     };
     responses: {
@@ -5468,6 +5530,149 @@ export interface operations {
             400: components["responses"]["OSRMError"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    xy2hierarchy: {
+        parameters: {
+            query: {
+                /**
+                 * @description Longitude in decimal degrees, -180..180. A plain decimal number (no
+                 *     hex, NaN, Inf or underscores); when repeated, the first counts.
+                 * @example -75.5244
+                 */
+                x: components["parameters"]["LonX"];
+                /**
+                 * @description Latitude in decimal degrees, -90..90; as `x` otherwise.
+                 * @example 39.1582
+                 */
+                y: components["parameters"]["LatY"];
+                /**
+                 * @description `true` adds each area's Polygon containing the point (countries can be hundreds of KB); default `false`.
+                 * @example false
+                 */
+                geometry?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The areas, admin0 first (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "FeatureCollection",
+                     *       "features": [
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 2000000000000840,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "900",
+                     *             "category_name": "admin0",
+                     *             "name": "United States of America",
+                     *             "bbox": [
+                     *               -179.1431914,
+                     *               18.9058682,
+                     *               179.7803978,
+                     *               71.4121784
+                     *             ],
+                     *             "source": "naturalearth"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 162110,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "901",
+                     *             "category_name": "admin1",
+                     *             "name": "Delaware",
+                     *             "bbox": [
+                     *               -75.7890403,
+                     *               38.4511276,
+                     *               -74.9849355,
+                     *               39.8394337
+                     *             ],
+                     *             "source": "osm"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 1245078,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "902",
+                     *             "category_name": "admin2",
+                     *             "name": "Kent County",
+                     *             "bbox": [
+                     *               -75.7600806,
+                     *               38.8292881,
+                     *               -75.1369618,
+                     *               39.3863515
+                     *             ],
+                     *             "source": "osm"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 117178,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "908",
+                     *             "category_name": "admin8",
+                     *             "name": "Dover",
+                     *             "bbox": [
+                     *               -75.586203,
+                     *               39.102195,
+                     *               -75.440731,
+                     *               39.210681
+                     *             ],
+                     *             "source": "osm"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totalFeatures": 4,
+                     *       "numberMatched": 4,
+                     *       "numberReturned": 4,
+                     *       "timeStamp": "2026-11-27T23:59:12.172Z",
+                     *       "crs": {
+                     *         "type": "name",
+                     *         "properties": {
+                     *           "name": "urn:ogc:def:crs:EPSG::4326"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminHierarchy"];
+                };
+            };
+            400: components["responses"]["LookupBadRequest"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["LookupUnavailable"];
         };
     };
