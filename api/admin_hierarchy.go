@@ -61,9 +61,13 @@ func (h *adminHandler) xy2hierarchy(c echo.Context) error {
 	if bd == nil || bd.Boundaries == nil {
 		return errBoundaryLoading
 	}
-	l := bd.Boundaries
+	b := h.appendHierarchy(make([]byte, 0, 1024), bd.Boundaries, p, withGeom)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+}
+
+// appendHierarchy appends to b the xy2hierarchy answer at p on layer l.
+func (h *adminHandler) appendHierarchy(b []byte, l *boundary.Layer, p orb.Point, withGeom bool) []byte {
 	areas := adminHierarchy(l, p)
-	b := make([]byte, 0, 1024)
 	b = append(b, adminCollectionHead...)
 	for i, a := range areas {
 		if i > 0 {
@@ -88,8 +92,7 @@ func (h *adminHandler) xy2hierarchy(c echo.Context) error {
 	b = strconv.AppendInt(b, n, 10)
 	b = append(b, `,"timeStamp":"`...)
 	b = h.opts.Now().UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
-	b = append(b, `","crs":{"type":"name","properties":{"name":"`+adminCRS+`"}}}`...)
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+	return append(b, `","crs":{"type":"name","properties":{"name":"`+adminCRS+`"}}}`...)
 }
 
 // appendAdminProperties appends the properties object of an adminv1

@@ -742,6 +742,51 @@ func (e JobStatusStatus) Valid() bool {
 	}
 }
 
+// Defines values for LookupsBatchLayers.
+const (
+	Admin         LookupsBatchLayers = "admin"
+	Covid         LookupsBatchLayers = "covid"
+	Geoboundaries LookupsBatchLayers = "geoboundaries"
+	Timezone      LookupsBatchLayers = "timezone"
+	Zip4          LookupsBatchLayers = "zip4"
+)
+
+// Valid indicates whether the value is a known member of the LookupsBatchLayers enum.
+func (e LookupsBatchLayers) Valid() bool {
+	switch e {
+	case Admin:
+		return true
+	case Covid:
+		return true
+	case Geoboundaries:
+		return true
+	case Timezone:
+		return true
+	case Zip4:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LookupsResultStatus.
+const (
+	N200 LookupsResultStatus = 200
+	N400 LookupsResultStatus = 400
+)
+
+// Valid indicates whether the value is a known member of the LookupsResultStatus enum.
+func (e LookupsResultStatus) Valid() bool {
+	switch e {
+	case N200:
+		return true
+	case N400:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MatchAnswerCode.
 const (
 	MatchAnswerCodeOk MatchAnswerCode = "Ok"
@@ -3188,6 +3233,16 @@ type BBoxLatFirst = []float64
 // BBoxLonFirst [min_lon, min_lat, max_lon, max_lat]
 type BBoxLonFirst = []float64
 
+// BatchPoint A point: `x` the longitude (-180..180), `y` the latitude
+// (-90..90), JSON numbers. A bad point is answered in its own result,
+// not as a 400.
+//
+// Example: {"x":-75.5244,"y":39.1582}
+type BatchPoint struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
 // Bundle The loaded data bundle; null until it is loaded.
 type Bundle struct {
 	// Bbox The extent of the road network: [west, south, east, north] in degrees (longitude first); left out until the graph is loaded (API processes load it).
@@ -3437,6 +3492,22 @@ type GeoBoundary struct {
 	GeoBoundaryName *string `json:"geo_boundary_name,omitempty"`
 	SubCategoryCode *int    `json:"sub_category_code"`
 	SubCategoryName *string `json:"sub_category_name"`
+}
+
+// GeocodeBatch Exactly one of `addresses` and `reverse`.
+type GeocodeBatch struct {
+	// Addresses Addresses to geocode (each a string of 1 to 1,024 characters once trimmed; a bad one is answered INVALID_REQUEST in its own result). Give addresses or reverse, not both.
+	//
+	// Example: ["Loockerman Street, Dover","Rehoboth Beach"]
+	Addresses *[]string `json:"addresses,omitempty"`
+
+	// Reverse Points to reverse-geocode.
+	Reverse *[]BatchPoint `json:"reverse,omitempty"`
+}
+
+// GeocodeBatchAnswer defines model for GeocodeBatchAnswer.
+type GeocodeBatchAnswer struct {
+	Results []GeocodeResponse `json:"results"`
 }
 
 // GeocodeResponse defines model for GeocodeResponse.
@@ -3690,6 +3761,54 @@ type LocalArea struct {
 //
 // Example: -75.55,39.74
 type LonLat = string
+
+// LookupsBatch defines model for LookupsBatch.
+type LookupsBatch struct {
+	// Layers The lookups to answer per point (a name given twice counts once).
+	Layers []LookupsBatchLayers `json:"layers"`
+	Points []BatchPoint         `json:"points"`
+
+	// Timestamp The instant of the `timezone` layer, as timezonesv1's
+	// `timestamp`: a string of Unix seconds or an RFC 3339 time,
+	// 1900-01-01T00:00:00Z to 2099-12-31T23:59:59Z (a 400 names
+	// `timestamp` otherwise).
+	//
+	//
+	// Example: 2013-07-15T12:00:00Z
+	Timestamp *string `json:"timestamp,omitempty"`
+}
+
+// LookupsBatchLayers defines model for LookupsBatch.Layers.
+type LookupsBatchLayers string
+
+// LookupsBatchAnswer defines model for LookupsBatchAnswer.
+type LookupsBatchAnswer struct {
+	Results []LookupsResult `json:"results"`
+}
+
+// LookupsResult One point's answers; only the layers asked for.
+type LookupsResult struct {
+	// Admin Every administrative area at a point, admin0 first (adminv1/xy2hierarchy).
+	Admin         *AdminHierarchy         `json:"admin,omitempty"`
+	Covid         *CovidHierarchyResponse `json:"covid,omitempty"`
+	Geoboundaries *GeoBoundariesResponse  `json:"geoboundaries,omitempty"`
+
+	// Index The point's position in `points`, from 0.
+	Index int `json:"index"`
+
+	// Message What is wrong with an invalid point (400 only).
+	Message *string `json:"message,omitempty"`
+
+	// Status 400 for an invalid point.
+	Status LookupsResultStatus `json:"status"`
+
+	// Timezone xy2tzdata's answer (or `{"status", "message"}` where it is an error).
+	Timezone *TimeZoneResponse `json:"timezone,omitempty"`
+	Zip4     *Zip4Collection   `json:"zip4,omitempty"`
+}
+
+// LookupsResultStatus 400 for an invalid point.
+type LookupsResultStatus int
 
 // MatchAnswer defines model for MatchAnswer.
 type MatchAnswer struct {
@@ -5824,6 +5943,9 @@ type Zip4Xy2zipParams struct {
 	Zip9 *string `form:"zip9,omitempty" json:"zip9,omitempty"`
 }
 
+// GeocodeBatchJSONRequestBody defines body for GeocodeBatch for application/json ContentType.
+type GeocodeBatchJSONRequestBody = GeocodeBatch
+
 // IsochronesJSONRequestBody defines body for Isochrones for application/json ContentType.
 type IsochronesJSONRequestBody = IsochroneRequest
 
@@ -5835,6 +5957,9 @@ type KeysTrialJSONRequestBody = TrialRequest
 
 // KeysStripeWebhookJSONRequestBody defines body for KeysStripeWebhook for application/json ContentType.
 type KeysStripeWebhookJSONRequestBody KeysStripeWebhookJSONBody
+
+// LookupsBatchJSONRequestBody defines body for LookupsBatch for application/json ContentType.
+type LookupsBatchJSONRequestBody = LookupsBatch
 
 // MatchJSONRequestBody defines body for Match for application/json ContentType.
 type MatchJSONRequestBody MatchJSONBody
@@ -6504,6 +6629,62 @@ type ClientInterface interface {
 	// Corresponds with GET /geoboundariesv1/xy2bounddata (the `Xy2bounddata` operationId).
 	Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GeocodeBatchWithBody Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GeocodeBatch Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatch(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Geocode Forward geocoding (address to coordinates)
 	//
 	// Free text in any order (house number, street, city, postcode, state,
@@ -6722,6 +6903,78 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LookupsBatchWithBody Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LookupsBatch Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatch(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// MatchWithBody Match a GPS trace to the roads (map matching)
 	//
@@ -7290,6 +7543,82 @@ func (c *Client) Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, r
 	return c.Client.Do(req)
 }
 
+// GeocodeBatchWithBody Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *Client) GeocodeBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGeocodeBatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GeocodeBatch Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *Client) GeocodeBatch(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGeocodeBatchRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Geocode Forward geocoding (address to coordinates)
 //
 // Free text in any order (house number, street, city, postcode, state,
@@ -7629,6 +7958,98 @@ func (c *Client) KeysStripeWebhookWithBody(ctx context.Context, contentType stri
 // Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewKeysStripeWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LookupsBatchWithBody Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *Client) LookupsBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLookupsBatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LookupsBatch Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *Client) LookupsBatch(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLookupsBatchRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8753,6 +9174,46 @@ func NewXy2bounddataRequest(server string, params *Xy2bounddataParams) (*http.Re
 	return req, nil
 }
 
+// NewGeocodeBatchRequest calls the generic GeocodeBatch builder with application/json body
+func NewGeocodeBatchRequest(server string, body GeocodeBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewGeocodeBatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewGeocodeBatchRequestWithBody constructs an http.Request for the GeocodeBatch method, with any body, and a specified content type
+func NewGeocodeBatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/geocoderv1/batch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGeocodeRequest constructs an http.Request for the Geocode method
 func NewGeocodeRequest(server string, params *GeocodeParams) (*http.Request, error) {
 	var err error
@@ -9417,6 +9878,46 @@ func NewKeysStripeWebhookRequestWithBody(server string, contentType string, body
 	}
 
 	operationPath := fmt.Sprintf("/keysv1/webhook/stripe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLookupsBatchRequest calls the generic LookupsBatch builder with application/json body
+func NewLookupsBatchRequest(server string, body LookupsBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewLookupsBatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewLookupsBatchRequestWithBody constructs an http.Request for the LookupsBatch method, with any body, and a specified content type
+func NewLookupsBatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/lookupsv1/batch")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -11893,6 +12394,62 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /geoboundariesv1/xy2bounddata (the `Xy2bounddata` operationId).
 	Xy2bounddataWithResponse(ctx context.Context, params *Xy2bounddataParams, reqEditors ...RequestEditorFn) (*Xy2bounddataReply, error)
 
+	// GeocodeBatchWithBodyWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error)
+
+	// GeocodeBatchWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatchWithResponse(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error)
+
 	// GeocodeWithResponse Forward geocoding (address to coordinates)
 	//
 	// Free text in any order (house number, street, city, postcode, state,
@@ -12121,6 +12678,78 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhookWithResponse(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*KeysStripeWebhookReply, error)
+
+	// LookupsBatchWithBodyWithResponse Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error)
+
+	// LookupsBatchWithResponse Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatchWithResponse(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error)
 
 	// MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
 	//
@@ -13156,6 +13785,96 @@ func (r Xy2bounddataReply) ContentType() string {
 	return ""
 }
 
+// GeocodeBatchReply429Headers the declared response headers of an HTTP 429 response for GeocodeBatch
+type GeocodeBatchReply429Headers struct {
+	RetryAfter *int
+}
+
+type GeocodeBatchReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GeocodeBatchAnswer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationFailed
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GeocodeBatchReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GeocodeBatchReply) GetJSON200() *GeocodeBatchAnswer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GeocodeBatchReply) GetJSON400() *ValidationFailed {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GeocodeBatchReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GeocodeBatchReply) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r GeocodeBatchReply) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GeocodeBatchReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GeocodeBatchReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GeocodeBatchReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GeocodeBatchReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GeocodeBatchReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GeocodeBatchReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GeocodeReply429Headers the declared response headers of an HTTP 429 response for Geocode
 type GeocodeReply429Headers struct {
 	RetryAfter *int
@@ -13904,6 +14623,96 @@ func (r KeysStripeWebhookReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r KeysStripeWebhookReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LookupsBatchReply429Headers the declared response headers of an HTTP 429 response for LookupsBatch
+type LookupsBatchReply429Headers struct {
+	RetryAfter *int
+}
+
+type LookupsBatchReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LookupsBatchAnswer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationFailed
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LookupsBatchReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LookupsBatchReply) GetJSON200() *LookupsBatchAnswer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r LookupsBatchReply) GetJSON400() *ValidationFailed {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r LookupsBatchReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r LookupsBatchReply) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r LookupsBatchReply) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r LookupsBatchReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LookupsBatchReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LookupsBatchReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LookupsBatchReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LookupsBatchReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LookupsBatchReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15516,6 +16325,74 @@ func (c *ClientWithResponses) Xy2bounddataWithResponse(ctx context.Context, para
 	return ParseXy2bounddataReply(rsp)
 }
 
+// GeocodeBatchWithBodyWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *ClientWithResponses) GeocodeBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error) {
+	rsp, err := c.GeocodeBatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGeocodeBatchReply(rsp)
+}
+
+// GeocodeBatchWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *ClientWithResponses) GeocodeBatchWithResponse(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error) {
+	rsp, err := c.GeocodeBatch(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGeocodeBatchReply(rsp)
+}
+
 // GeocodeWithResponse Forward geocoding (address to coordinates)
 //
 // Free text in any order (house number, street, city, postcode, state,
@@ -15821,6 +16698,90 @@ func (c *ClientWithResponses) KeysStripeWebhookWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseKeysStripeWebhookReply(rsp)
+}
+
+// LookupsBatchWithBodyWithResponse Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *ClientWithResponses) LookupsBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error) {
+	rsp, err := c.LookupsBatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLookupsBatchReply(rsp)
+}
+
+// LookupsBatchWithResponse Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *ClientWithResponses) LookupsBatchWithResponse(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error) {
+	rsp, err := c.LookupsBatch(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLookupsBatchReply(rsp)
 }
 
 // MatchWithBodyWithResponse Match a GPS trace to the roads (map matching)
@@ -16925,6 +17886,90 @@ func ParseXy2bounddataReply(rsp *http.Response) (*Xy2bounddataReply, error) {
 	return response, nil
 }
 
+// ParseGeocodeBatchReply parses an HTTP response from a GeocodeBatchWithResponse call
+func ParseGeocodeBatchReply(rsp *http.Response) (*GeocodeBatchReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GeocodeBatchReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GeocodeBatchAnswer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (application/x-ndjson) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GeocodeBatchReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGeocodeReply parses an HTTP response from a GeocodeWithResponse call
 func ParseGeocodeReply(rsp *http.Response) (*GeocodeReply, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -17584,6 +18629,90 @@ func ParseKeysStripeWebhookReply(rsp *http.Response) (*KeysStripeWebhookReply, e
 		}
 		response.JSON503 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseLookupsBatchReply parses an HTTP response from a LookupsBatchWithResponse call
+func ParseLookupsBatchReply(rsp *http.Response) (*LookupsBatchReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LookupsBatchReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LookupsBatchAnswer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (application/x-ndjson) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers LookupsBatchReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

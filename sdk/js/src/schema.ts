@@ -998,6 +998,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/geocoderv1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Geocode or reverse-geocode up to 1,000 items at once (an extension)
+         * @description The body carries exactly one list: `addresses` (forward, as `GET
+         *     /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+         *     "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+         *     items. The answer is `{"results": [...]}`: one geocoder response
+         *     per item, in order, byte for byte what the GET request of that item
+         *     answers. A bad item never fails the batch: its response is
+         *     `INVALID_REQUEST` with an `error_message` naming it
+         *     (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+         *     -90 and 90, got 99`). A body that is not a batch (not JSON, an
+         *     unknown member, both lists or neither, a list that is empty, not an
+         *     array or over 1,000 items) is a 400 naming the field.
+         *
+         *     With `Accept: application/x-ndjson` the answer is streamed as
+         *     newline-delimited JSON: one line per item, in order,
+         *     `{"index": i, "status": ..., "results": [...]}`.
+         *
+         *     Usage: the batch counts as its valid items in geocoderv1's usage
+         *     and quota (a 429 before any work when they would pass the quota).
+         *     Items are computed in parallel; the whole answer is never held in
+         *     memory.
+         */
+        post: operations["geocodeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lookupsv1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up to 10,000 points in several layers at once (an extension)
+         * @description For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+         *     answers of the point lookups named in `layers`, each byte for byte
+         *     the body its GET endpoint answers at the point:
+         *
+         *     - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+         *       `timestamp`, as its `timestamp` parameter);
+         *     - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+         *     - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+         *     - `zip4`: `GET /zip4v1/xy2zip` at the point;
+         *     - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+         *
+         *     The answer is `{"results": [...]}`, one object per point in order:
+         *     `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+         *     that list's order; an invalid point `{"index": i, "status": 400,
+         *     "message": ...}` naming it (`points[7].y (latitude) must be
+         *     between -90 and 90, got 99`); a layer whose GET endpoint would
+         *     answer an error (a point in no time zone: 404) is `{"status",
+         *     "message"}`. A bad point never fails the batch. A body that is not a
+         *     batch (not JSON, an unknown member, points or layers missing,
+         *     empty, not arrays, over 10,000 points, an unknown layer, a bad
+         *     timestamp) is a 400 naming the field. All layers asked for must be
+         *     loaded (503 otherwise).
+         *
+         *     With `Accept: application/x-ndjson` the answer is streamed as
+         *     newline-delimited JSON, one result object per line, in order.
+         *
+         *     Usage: the batch counts as its valid points in lookupsv1's usage
+         *     and quota (a 429 before any work when they would pass the quota).
+         */
+        post: operations["lookupsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2422,6 +2508,71 @@ export interface components {
             /** @enum {string} */
             geometry_name: "geom";
             properties: components["schemas"]["AdminProperties"];
+        };
+        /**
+         * @description A point: `x` the longitude (-180..180), `y` the latitude
+         *     (-90..90), JSON numbers. A bad point is answered in its own result,
+         *     not as a 400.
+         * @example {
+         *       "x": -75.5244,
+         *       "y": 39.1582
+         *     }
+         */
+        BatchPoint: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
+        /** @description Exactly one of `addresses` and `reverse`. */
+        GeocodeBatch: {
+            /**
+             * @description Addresses to geocode (each a string of 1 to 1,024 characters once trimmed; a bad one is answered INVALID_REQUEST in its own result). Give addresses or reverse, not both.
+             * @example [
+             *       "Loockerman Street, Dover",
+             *       "Rehoboth Beach"
+             *     ]
+             */
+            addresses?: string[];
+            /** @description Points to reverse-geocode. */
+            reverse?: components["schemas"]["BatchPoint"][];
+        };
+        GeocodeBatchAnswer: {
+            results: components["schemas"]["GeocodeResponse"][];
+        };
+        LookupsBatch: {
+            points: components["schemas"]["BatchPoint"][];
+            /** @description The lookups to answer per point (a name given twice counts once). */
+            layers: ("timezone" | "admin" | "geoboundaries" | "zip4" | "covid")[];
+            /**
+             * @description The instant of the `timezone` layer, as timezonesv1's
+             *     `timestamp`: a string of Unix seconds or an RFC 3339 time,
+             *     1900-01-01T00:00:00Z to 2099-12-31T23:59:59Z (a 400 names
+             *     `timestamp` otherwise).
+             * @example 2013-07-15T12:00:00Z
+             */
+            timestamp?: string;
+        };
+        LookupsBatchAnswer: {
+            results: components["schemas"]["LookupsResult"][];
+        };
+        /** @description One point's answers; only the layers asked for. */
+        LookupsResult: {
+            /** @description The point's position in `points`, from 0. */
+            index: number;
+            /**
+             * @description 400 for an invalid point.
+             * @enum {integer}
+             */
+            status: 200 | 400;
+            /** @description What is wrong with an invalid point (400 only). */
+            message?: string;
+            /** @description xy2tzdata's answer (or `{"status", "message"}` where it is an error). */
+            timezone?: components["schemas"]["TimeZoneResponse"];
+            admin?: components["schemas"]["AdminHierarchy"];
+            geoboundaries?: components["schemas"]["GeoBoundariesResponse"];
+            zip4?: components["schemas"]["Zip4Collection"];
+            covid?: components["schemas"]["CovidHierarchyResponse"];
         };
     };
     responses: {
@@ -5673,6 +5824,100 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    geocodeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reverse": [
+                 *         {
+                 *           "x": -75.5244,
+                 *           "y": 39.1582
+                 *         },
+                 *         {
+                 *           "x": -75.5466,
+                 *           "y": 39.7459
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GeocodeBatch"];
+            };
+        };
+        responses: {
+            /** @description One geocoder response per item, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeocodeBatchAnswer"];
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    lookupsBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": [
+                 *         {
+                 *           "x": -75.5244,
+                 *           "y": 39.1582
+                 *         },
+                 *         {
+                 *           "x": -75.5466,
+                 *           "y": 39.7459
+                 *         }
+                 *       ],
+                 *       "layers": [
+                 *         "timezone",
+                 *         "admin"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["LookupsBatch"];
+            };
+        };
+        responses: {
+            /** @description One result per point, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LookupsBatchAnswer"];
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["LookupUnavailable"];
         };
     };
