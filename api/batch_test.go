@@ -71,6 +71,20 @@ plans:
 
 func newBatchFixture(t testing.TB) *batchFixture {
 	t.Helper()
+	return newBatchFixturePlans(t, batchTestPlans)
+}
+
+// batchBenchPlans is a plan without quotas, for the benchmarks.
+const batchBenchPlans = `currency: USD
+default_plan: unlimited
+plans:
+  unlimited: {}
+`
+
+// newBatchFixturePlans is newBatchFixture with the key on plans' default
+// plan.
+func newBatchFixturePlans(t testing.TB, plansYAML string) *batchFixture {
+	t.Helper()
 	gc, err := geocodeDelaware()
 	extracts.Need(t, err)
 	bl, err := bndDelaware()
@@ -78,7 +92,7 @@ func newBatchFixture(t testing.TB) *batchFixture {
 	cv, err := covidDelaware()
 	extracts.Need(t, err)
 	tz := newTZFixture(t).ix
-	plans, err := keys.ParsePlans([]byte(batchTestPlans))
+	plans, err := keys.ParsePlans([]byte(plansYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,3 +422,50 @@ func FuzzGeocodeBatchBody(f *testing.F) {
 
 // drain reads a response body (for benchmarks).
 func drain(r io.Reader) { _, _ = io.Copy(io.Discard, r) }
+
+// BenchmarkGeocoderBatchReverse10000: 10,000 reverse geocodes over random
+// Delaware points as 10 batches of 1,000 through the server (key gate,
+// usage, JSON encoding included); reports ms per 10,000.
+func BenchmarkGeocoderBatchReverse10000(b *testing.B) {
+	f := newBatchFixturePlans(b, batchBenchPlans)
+	pts := batchPoints(5, 10000)
+	bodies := make([]string, 10)
+	for k := range bodies {
+		items := make([]string, 1000)
+		for i := range items {
+			p := pts[k*1000+i]
+			items[i] = fmt.Sprintf(`{"x":%.6f,"y":%.6f}`, p[0], p[1])
+		}
+		bodies[k] = `{"reverse":[` + strings.Join(items, ",") + `]}`
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, body := range bodies {
+			rec := f.post(b, "/geocoderv1/batch", body, "")
+			if rec.Code != http.StatusOK {
+				b.Fatalf("%d %.200s", rec.Code, rec.Body)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/10000")
+}
+
+// BenchmarkLookupsBatch10000: one batch of 10,000 random Delaware points
+// with every layer, streamed as NDJSON through the server.
+func BenchmarkLookupsBatch10000(b *testing.B) {
+	f := newBatchFixturePlans(b, batchBenchPlans)
+	pts := batchPoints(6, 10000)
+	items := make([]string, len(pts))
+	for i, p := range pts {
+		items[i] = fmt.Sprintf(`{"x":%.6f,"y":%.6f}`, p[0], p[1])
+	}
+	body := `{"points":[` + strings.Join(items, ",") + `],"layers":["timezone","admin","geoboundaries","zip4","covid"]}`
+	b.ResetTimer()
+	for b.Loop() {
+		rec := f.post(b, "/lookupsv1/batch", body, mimeNDJSON)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%d %.200s", rec.Code, rec.Body)
+		}
+		drain(rec.Body)
+	}
+}
