@@ -3,6 +3,9 @@ package geosvc_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"log"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -108,4 +111,38 @@ func sameJSON(t *testing.T, a, b any) bool {
 		t.Fatal(err)
 	}
 	return string(x) == string(y)
+}
+
+// The batch examples of docs/sdks.md (no Output: they need a server;
+// TestBatchCalls runs the same calls).
+func ExampleClient_LookupsBatch() {
+	c, err := geosvc.New("http://localhost:8080", os.Getenv("KEY"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	dover := geosvc.Point{Lon: -75.5244, Lat: 39.1582}
+	wilmington := geosvc.Point{Lon: -75.5466, Lat: 39.7447}
+	moscow := geosvc.Point{Lon: 37.6173, Lat: 55.7558}
+	tz13, err := c.TimeZoneAt(ctx, moscow, time.Date(2013, 7, 15, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(*tz13.RawOffsetS, *tz13.DstOffsetS, *tz13.Abbreviation) // 14400 0 MSK
+	levels, err := c.AdminHierarchy(ctx, dover, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(levels)) // 4: United States of America, Delaware, Kent County, Dover
+	revs, err := c.ReverseGeocodeBatch(ctx, []geosvc.Point{dover, wilmington})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(revs[0].Results[0].FormattedAddress) // Kings Hwy, Dover, DE 19901, USA
+	lk, err := c.LookupsBatch(ctx, []geosvc.Point{dover, wilmington},
+		[]geosvc.LookupLayer{geosvc.LayerTimezone, geosvc.LayerAdmin}, time.Time{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(lk[1].Status, lk[1].Admin.Features[3].Properties.Name) // 200 Wilmington
 }
