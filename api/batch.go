@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -131,7 +132,8 @@ func countItems(c echo.Context, n int) error {
 // writeBatch answers n items: item(i, dst) appends item i's JSON object
 // to dst. Items are computed in parallel, a window at a time, and written
 // in order: {"results":[...]} or, when the request accepts
-// application/x-ndjson first, one line per item.
+// application/x-ndjson first, one line per item; gzip-compressed (fastest
+// level) when the request accepts gzip.
 func writeBatch(c echo.Context, n int, item func(i int, dst []byte) []byte) error {
 	ndjson := acceptsNDJSON(c.Request().Header.Get(echo.HeaderAccept))
 	resp := c.Response()
@@ -141,8 +143,19 @@ func writeBatch(c echo.Context, n int, item func(i int, dst []byte) []byte) erro
 	} else {
 		resp.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 	}
+	resp.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	if acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+		resp.Header().Set(echo.HeaderContentEncoding, "gzip")
+		resp.WriteHeader(http.StatusOK)
+		return writeGzip(resp, gzip.BestSpeed, func(w io.Writer) error { return writeBatchItems(c, w, n, ndjson, item) })
+	}
 	resp.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(resp, 64<<10)
+	return writeBatchItems(c, resp, n, ndjson, item)
+}
+
+// writeBatchItems writes the n items to w (see writeBatch).
+func writeBatchItems(c echo.Context, w io.Writer, n int, ndjson bool, item func(i int, dst []byte) []byte) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
 	if !ndjson {
 		bw.WriteString(`{"results":[`)
 	}

@@ -2,10 +2,13 @@ package api
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,4 +185,40 @@ func FuzzLookupsBatchBody(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBatchGzip: a client that accepts gzip gets the same answer, JSON or
+// NDJSON, compressed.
+func TestBatchGzip(t *testing.T) {
+	f := newBatchFixture(t)
+	for _, tc := range []struct{ path, body, accept string }{
+		{"/lookupsv1/batch", `{"points":[{"x":-75.5244,"y":39.1582},{"x":-75.5466,"y":39.7459},{"x":200,"y":0}],"layers":["timezone","admin","zip4"]}`, ""},
+		{"/lookupsv1/batch", `{"points":[{"x":-75.5244,"y":39.1582},{"x":-75.5466,"y":39.7459}],"layers":["covid","geoboundaries"]}`, mimeNDJSON},
+		{"/geocoderv1/batch", `{"reverse":[{"x":-75.5244,"y":39.1582},{"x":-75.5466,"y":39.7459}]}`, mimeNDJSON},
+	} {
+		plain := f.post(t, tc.path, tc.body, tc.accept)
+		req := httptest.NewRequest(http.MethodPost, tc.path, strings.NewReader(tc.body))
+		req.Header.Set(headerAPIKey, f.key)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept-Encoding", "gzip")
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
+		rec := httptest.NewRecorder()
+		f.srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: %d, Content-Encoding %q", tc.path, rec.Code, rec.Header().Get("Content-Encoding"))
+		}
+		zr, err := gzip.NewReader(rec.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, plain.Body.Bytes()) || plain.Header().Get("Content-Encoding") != "" {
+			t.Errorf("%s %s: gzip answer differs from the plain one", tc.path, tc.accept)
+		}
+	}
 }

@@ -6645,7 +6645,8 @@ type ClientInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON: one line per item, in order,
-	// `{"index": i, "status": ..., "results": [...]}`.
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid items in geocoderv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -6673,7 +6674,8 @@ type ClientInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON: one line per item, in order,
-	// `{"index": i, "status": ..., "results": [...]}`.
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid items in geocoderv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -6931,6 +6933,7 @@ type ClientInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid points in lookupsv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -6967,6 +6970,7 @@ type ClientInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid points in lookupsv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -7559,7 +7563,8 @@ func (c *Client) Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, r
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON: one line per item, in order,
-// `{"index": i, "status": ..., "results": [...]}`.
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid items in geocoderv1's usage
 // and quota (a 429 before any work when they would pass the quota).
@@ -7597,7 +7602,8 @@ func (c *Client) GeocodeBatchWithBody(ctx context.Context, contentType string, b
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON: one line per item, in order,
-// `{"index": i, "status": ..., "results": [...]}`.
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid items in geocoderv1's usage
 // and quota (a 429 before any work when they would pass the quota).
@@ -7995,6 +8001,7 @@ func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJS
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid points in lookupsv1's usage
 // and quota (a 429 before any work when they would pass the quota).
@@ -8041,6 +8048,7 @@ func (c *Client) LookupsBatchWithBody(ctx context.Context, contentType string, b
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid points in lookupsv1's usage
 // and quota (a 429 before any work when they would pass the quota).
@@ -12410,7 +12418,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON: one line per item, in order,
-	// `{"index": i, "status": ..., "results": [...]}`.
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid items in geocoderv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -12438,7 +12447,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON: one line per item, in order,
-	// `{"index": i, "status": ..., "results": [...]}`.
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid items in geocoderv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -12706,6 +12716,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid points in lookupsv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -12742,6 +12753,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// With `Accept: application/x-ndjson` the answer is streamed as
 	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 	//
 	// Usage: the batch counts as its valid points in lookupsv1's usage
 	// and quota (a 429 before any work when they would pass the quota).
@@ -16341,7 +16353,8 @@ func (c *ClientWithResponses) Xy2bounddataWithResponse(ctx context.Context, para
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON: one line per item, in order,
-// `{"index": i, "status": ..., "results": [...]}`.
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid items in geocoderv1's usage
 // and quota (a 429 before any work when they would pass the quota).
@@ -16375,7 +16388,8 @@ func (c *ClientWithResponses) GeocodeBatchWithBodyWithResponse(ctx context.Conte
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON: one line per item, in order,
-// `{"index": i, "status": ..., "results": [...]}`.
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid items in geocoderv1's usage
 // and quota (a 429 before any work when they would pass the quota).
@@ -16727,6 +16741,7 @@ func (c *ClientWithResponses) KeysStripeWebhookWithResponse(ctx context.Context,
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid points in lookupsv1's usage
 // and quota (a 429 before any work when they would pass the quota).
@@ -16769,6 +16784,7 @@ func (c *ClientWithResponses) LookupsBatchWithBodyWithResponse(ctx context.Conte
 //
 // With `Accept: application/x-ndjson` the answer is streamed as
 // newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
 //
 // Usage: the batch counts as its valid points in lookupsv1's usage
 // and quota (a 429 before any work when they would pass the quota).

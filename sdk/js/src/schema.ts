@@ -1023,7 +1023,8 @@ export interface paths {
          *
          *     With `Accept: application/x-ndjson` the answer is streamed as
          *     newline-delimited JSON: one line per item, in order,
-         *     `{"index": i, "status": ..., "results": [...]}`.
+         *     `{"index": i, "status": ..., "results": [...]}`. Either is
+         *     gzip-compressed when `Accept-Encoding` admits gzip.
          *
          *     Usage: the batch counts as its valid items in geocoderv1's usage
          *     and quota (a 429 before any work when they would pass the quota).
@@ -1073,6 +1074,7 @@ export interface paths {
          *
          *     With `Accept: application/x-ndjson` the answer is streamed as
          *     newline-delimited JSON, one result object per line, in order.
+         *     Either is gzip-compressed when `Accept-Encoding` admits gzip.
          *
          *     Usage: the batch counts as its valid points in lookupsv1's usage
          *     and quota (a 429 before any work when they would pass the quota).
