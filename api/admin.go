@@ -39,8 +39,9 @@ type BoundaryOptions struct {
 // errBoundaryLoading answers a lookup before the layer is loaded.
 var errBoundaryLoading = httpError(http.StatusServiceUnavailable, "data bundle loading")
 
-// RegisterAdmin adds GET /adminv1/xy2admininfo to g, which must
-// authenticate requests (Server.Protected).
+// RegisterAdmin adds GET /adminv1/xy2admininfo and the extension GET
+// /adminv1/xy2hierarchy (every level at once, admin_hierarchy.go) to g,
+// which must authenticate requests (Server.Protected).
 //
 // The answer is a GeoJSON FeatureCollection with at most one feature: the
 // area of category admin<type> containing the point x (lon), y (lat), or
@@ -59,6 +60,7 @@ func RegisterAdmin(g *echo.Group, opts BoundaryOptions) {
 	h := &adminHandler{opts: opts}
 	h.bufs.New = func() any { b := make([]byte, 0, 16<<10); return &b }
 	g.GET("/"+adminInterface+"/xy2admininfo", h.xy2admininfo)
+	g.GET("/"+adminInterface+"/xy2hierarchy", h.xy2hierarchy)
 }
 
 // adminHandler serves adminv1.
@@ -200,26 +202,11 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 	if a == nil {
 		b = append(b, adminCollectionHead...)
 	} else {
-		code, _ := a.AdminCategoryCode()
 		b = append(b, adminFeatureHead...)
 		at = len(b)
-		b = append(b, `,"geometry_name":"`+adminGeometryName+`","properties":{"boundary_id":`...)
-		b = strconv.AppendInt(b, a.ID, 10)
-		b = append(b, `,"country_code":`...)
-		b = strconv.AppendInt(b, int64(a.DialCode), 10)
-		b = append(b, `,"country_name":`...)
-		b = lookupJSONString(b, a.CountryName)
-		b = append(b, `,"category_code":"`...)
-		b = append(b, code...)
-		b = append(b, `","category_name":`...)
-		b = lookupJSONString(b, a.CategoryName)
-		b = append(b, `,"name":`...)
-		b = lookupJSONString(b, a.Name)
-		b = append(b, `,"bbox":`...)
-		b = appendCoords(b, a.BBox.Min[0], a.BBox.Min[1], a.BBox.Max[0], a.BBox.Max[1])
-		b = append(b, `,"source":`...)
-		b = lookupJSONString(b, a.Source)
-		b = append(b, `}}`...)
+		b = append(b, `,"geometry_name":"`+adminGeometryName+`","properties":`...)
+		b = appendAdminProperties(b, a)
+		b = append(b, '}')
 	}
 	if a == nil {
 		at = len(b)

@@ -150,11 +150,16 @@ func (h *covidHandler) xy2data(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b := make([]byte, 0, 1024)
+	b := appendCovidXY(make([]byte, 0, 1024), hl, bl, p, level, asOf)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+}
+
+// appendCovidXY appends the xy2data answer at p, level, asOf to b.
+func appendCovidXY(b []byte, hl *covid.Layer, bl *boundary.Layer, p orb.Point, level int, asOf time.Time) []byte {
 	b = append(b, `{"hierarchy_data":`...)
 	b = appendHierarchy(b, covidChain(hl, bl, p, level, asOf, false))
 	b = appendCovidTimestamp(b, hl, asOf)
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, append(b, '}'))
+	return append(b, '}')
 }
 
 // appendCovidTimestamp appends the answer's "timestamp" member, if any.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo/boundary"
 	"github.com/geosvc/geosvc/keys"
@@ -73,6 +74,12 @@ func (h *geoBoundariesHandler) xy2bounddata(c echo.Context) error {
 		}
 		cat = &code
 	}
+	return c.JSON(http.StatusOK, geoBoundariesAt(l, p, cat))
+}
+
+// geoBoundariesAt is the xy2bounddata answer at p on layer l (cat: nil
+// for every category).
+func geoBoundariesAt(l *boundary.Layer, p orb.Point, cat *int) geoBoundariesAnswer {
 	ans := geoBoundariesAnswer{Boundaries: []geoBoundary{}}
 	for _, a := range l.GeoBoundariesAt(p, cat) {
 		gb := geoBoundary{BoundaryID: a.ID, CountryCode: a.DialCode, CountryName: a.CountryName,
@@ -83,7 +90,7 @@ func (h *geoBoundariesHandler) xy2bounddata(c echo.Context) error {
 		}
 		ans.Boundaries = append(ans.Boundaries, gb)
 	}
-	return c.JSON(http.StatusOK, ans)
+	return ans
 }
 
 // categoryList renders the layer's categories for a message:

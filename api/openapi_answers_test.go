@@ -65,6 +65,7 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 	RegisterMatch(g, MatchOptions{Bundle: &f.cur})
 	RegisterIsochrone(g, IsochroneOptions{Bundle: &f.cur})
 	RegisterStaticMaps(g, StaticMapOptions{Bundle: &f.cur})
+	RegisterBatch(g, BatchOptions{Bundle: &f.cur, Logger: log})
 	if err := RegisterTiles(f.srv, TileOptions{Render: func(ctx context.Context, z, x, y int) ([]byte, error) {
 		if f.cur.Load() == nil {
 			return nil, ErrNotReady

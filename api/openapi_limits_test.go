@@ -125,7 +125,31 @@ func oaRefusal(rec *httptest.ResponseRecorder) (bool, string) {
 	case rec.Code == http.StatusOK && b.Status == geocodeInvalidRequest:
 		return true, b.ErrorMessage
 	}
-	return false, ""
+	return oaItemsRefused(rec)
+}
+
+// oaItemsRefused reads a batch's answer ({"results": [...]}, one result
+// per item, POST /geocoderv1/batch and /lookupsv1/batch): a batch refuses
+// a bad item in that item's own result (status 400, or the geocoder's
+// INVALID_REQUEST) and never as a whole, so a probe whose every item is
+// refused is refused.
+func oaItemsRefused(rec *httptest.ResponseRecorder) (bool, string) {
+	var b struct {
+		Results []struct {
+			Status       any    `json:"status"`
+			Message      string `json:"message"`
+			ErrorMessage string `json:"error_message"`
+		} `json:"results"`
+	}
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &b) != nil || len(b.Results) == 0 {
+		return false, ""
+	}
+	for _, r := range b.Results {
+		if r.Status != float64(http.StatusBadRequest) && r.Status != geocodeInvalidRequest {
+			return false, ""
+		}
+	}
+	return true, b.Results[0].Message + b.Results[0].ErrorMessage
 }
 
 // oaProbe is one request just inside or just outside a limit.
@@ -159,6 +183,10 @@ var oaBaseParams = map[string]map[string]string{
 // phrase.
 var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /keysv1/usage", "query month", "is in the future", "in the future"},
+	{"GET /timezonesv1/xy2tzdata", "query timestamp", "is neither a number nor a date", "a 400 names `timestamp` otherwise"},
+	{"POST /lookupsv1/batch", "body timestamp", "is neither a number nor a date", "a 400 names `timestamp` otherwise"},
+	{"POST /geocoderv1/batch", "body addresses", "give addresses or reverse, not both", "addresses or reverse, not both"},
+	{"POST /geocoderv1/batch", "body addresses (items)", "give addresses or reverse, not both", "addresses or reverse, not both"},
 	{"GET /geocoderv1/geocoder", "query components", "given twice", "given twice"},
 	{"GET /geoboundariesv1/xy2bounddata", "query geo_boundary", "is not a category", "a category of the loaded bundle"},
 	{"POST /keysv1/checkout", "body plan", "is not a plan sold online", "any other name is a 400"},

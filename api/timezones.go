@@ -34,8 +34,12 @@ type TimezonesOptions struct {
 // RegisterTimezones adds GET /timezonesv1/xy2tzdata to g, which must
 // authenticate requests (Server.Protected).
 //
+// With timestamp (Unix seconds or RFC 3339) the answer is for that
+// instant: the zone's data of its year, and the members appendTZInstant writes.
+//
 // Answers: 200 with the time zone response; 400 {"message"} for a missing,
-// non-numeric, non-finite or out-of-range x (longitude) or y (latitude);
+// non-numeric, non-finite or out-of-range x (longitude) or y (latitude),
+// or a timestamp that is not a time of tzMinYear..tzMaxYear;
 // 503 {"message":"data bundle loading"} until the layer is loaded.
 func RegisterTimezones(g *echo.Group, opts TimezonesOptions) {
 	if opts.Logger == nil {
@@ -58,7 +62,12 @@ var errBundleLoading = httpError(http.StatusServiceUnavailable, "data bundle loa
 
 // xy2tzdata answers the time-zone data of the point x (lon), y (lat).
 func (h *tzHandler) xy2tzdata(c echo.Context) error {
-	p, msg := parseLookupPoint(c.QueryParams(), lookupLonX, lookupLatY)
+	q := c.QueryParams()
+	p, msg := parseLookupPoint(q, lookupLonX, lookupLatY)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
+	at, hasAt, msg := parseTZTimestamp(q)
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
@@ -67,7 +76,13 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 		return errBundleLoading
 	}
 	ix := bd.TimeZones
-	r, err := ix.Lookup(p)
+	var r timezone.Result
+	var err error
+	if hasAt {
+		r, err = ix.LookupAt(p, at)
+	} else {
+		r, err = ix.Lookup(p)
+	}
 	if errors.Is(err, timezone.ErrNoZone) {
 		return httpError(http.StatusNotFound, "no time zone at this point")
 	}
@@ -80,6 +95,9 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 	b, err := h.enc.encode((*bp)[:0], r)
 	if err != nil {
 		return err
+	}
+	if r.At != nil {
+		b = appendTZInstant(b, r.At)
 	}
 	*bp = b
 	c.Response().Header().Set(headerIANAZone, r.Zone.Name)

@@ -191,6 +191,27 @@ type Pass struct {
 	iface string
 	mu    sync.Mutex
 	taken []Reservation
+	// items is how many units of iface the request counts as (0: one).
+	items int64
+}
+
+// CountItems makes the request count as n units of its interface (a
+// batch of n items) instead of one: it takes the n-1 units beyond the
+// one Admit took from the quota of the key's plan (a *QuotaExceeded when
+// they would pass it; nothing is taken then), and Done counts n in usage
+// when the request succeeds, or gives them all back when it fails. n
+// below 2 leaves the request at one unit.
+func (p *Pass) CountItems(ctx context.Context, n int64) error {
+	if n < 2 || !Counted(p.iface) {
+		return nil
+	}
+	if err := p.TakeQuota(ctx, p.iface, n-1); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.items = n
+	p.mu.Unlock()
+	return nil
 }
 
 // Key returns the key the request is billed to.
@@ -266,13 +287,14 @@ func (p *Pass) Done(ctx context.Context, succeeded bool) {
 	done := p.g == nil
 	g := p.g
 	p.g = nil
+	units := max(1, p.items)
 	p.mu.Unlock()
 	if done {
 		return
 	}
 	if succeeded {
 		if Counted(p.iface) {
-			g.CountUsage(ctx, p.key.ID, p.iface, 1)
+			g.CountUsage(ctx, p.key.ID, p.iface, units)
 		}
 		return
 	}

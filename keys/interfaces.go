@@ -17,6 +17,7 @@ const (
 	GeocoderV1      = "geocoderv1"
 	IsochroneV1     = "isochronev1"
 	KeysV1          = "keysv1"
+	LookupsV1       = "lookupsv1"
 	MapsV1          = "mapsv1"
 	MatchV1         = "matchv1"
 	OSRMV1          = "osrmv1"
@@ -29,7 +30,7 @@ const (
 )
 
 // known is every interface name, sorted.
-var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, IsochroneV1, KeysV1, MapsV1, MatchV1, OSRMV1, RouteV1, SOAP, TDMV1, TilesV1, TimezonesV1, Zip4V1}
+var known = []string{AdminV1, CovidV1, GeoBoundariesV1, GeocoderV1, IsochroneV1, KeysV1, LookupsV1, MapsV1, MatchV1, OSRMV1, RouteV1, SOAP, TDMV1, TilesV1, TimezonesV1, Zip4V1}
 
 // Known returns every interface a key can be limited to, sorted.
 func Known() []string { return slices.Clone(known) }

@@ -157,7 +157,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
 		fail("click", err)
 	}
-	waitFor("point info", `!['', '…'].includes(document.getElementById('info-tz').textContent) && !['', '…'].includes(document.getElementById('info-zip').textContent)`)
+	waitFor("point info", `['info-tz', 'info-zip', 'info-admin'].every((id) => !['', '…'].includes(document.getElementById(id).textContent))`)
 	text := func(id string) string {
 		v, err := chromedp.Run(bctx, chromedp.Text(chromedp.ID(id)))
 		if err != nil {
@@ -171,6 +171,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	if !strings.HasPrefix(zip, "19901") && !strings.HasPrefix(zip, "19904") {
 		t.Errorf("ZIP+4 text %q at %s, want 19901 or 19904", zip, position)
+	}
+	// The administrative areas, country first, from one xy2hierarchy
+	// request.
+	if admin := text("info-admin"); admin != "United States of America › Delaware › Kent County › Dover" {
+		t.Errorf("administrative areas %q at %s, want United States of America › Delaware › Kent County › Dover", admin, position)
 	}
 
 	// A 5 x 5 matrix: 25 cells in the heat map.

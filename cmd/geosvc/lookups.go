@@ -20,8 +20,8 @@ const (
 
 // registerLookups adds the interfaces that answer from the bundle's
 // layers to the protected group g: zip4v1, geocoderv1, timezonesv1,
-// adminv1, geoboundariesv1, covidv1, routev1, matchv1, isochronev1 and
-// mapsv1 (static maps).
+// adminv1, geoboundariesv1, covidv1, routev1, matchv1, isochronev1,
+// mapsv1 (static maps), and the batches of geocoderv1 and lookupsv1.
 // They answer 503 until cur holds a bundle.
 func registerLookups(g *echo.Group, cur *bundle.Current) {
 	api.RegisterZip4(g, api.Zip4Options{Bundle: cur})
@@ -39,6 +39,11 @@ func registerLookups(g *echo.Group, cur *bundle.Current) {
 	api.RegisterMatch(g, api.MatchOptions{Bundle: cur})
 	api.RegisterIsochrone(g, api.IsochroneOptions{Bundle: cur})
 	api.RegisterStaticMaps(g, api.StaticMapOptions{Bundle: cur})
+	api.RegisterBatch(g, api.BatchOptions{
+		Bundle:           cur,
+		AddressTolerance: envMetres(envGeocodeAddressTolerance),
+		StreetTolerance:  envMetres(envGeocodeStreetTolerance),
+	})
 }
 
 // envMetres reads a positive distance in metres from the environment, 0

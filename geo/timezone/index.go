@@ -103,6 +103,9 @@ type Result struct {
 	Area Area
 	// InArea reports whether an area of the bundle contains the point.
 	InArea bool
+	// At is the zone's clock at the instant asked for (LookupAt); nil
+	// from Lookup.
+	At *Instant
 }
 
 // CountryISO3 returns the country of the point: the area's, else the

@@ -179,19 +179,10 @@
   }
 
   // adminAreas answers the names of the administrative areas holding a
-  // point, country first (adminv1 levels 0 to 8).
+  // point, country first: every level in one request (adminv1/xy2hierarchy).
   async function adminAreas(xy) {
-    const levels = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-    const answers = await Promise.all(levels.map((l) =>
-      api('/adminv1/xy2admininfo?' + q(Object.assign({ type: 'admin' + l }, xy))).catch(() => null)));
-    const names = [];
-    answers.forEach((b) => {
-      if (b && b.features.length) {
-        const n = b.features[0].properties.name;
-        if (names[names.length - 1] !== n) names.push(n);
-      }
-    });
-    return names;
+    const b = await api('/adminv1/xy2hierarchy?' + q(xy));
+    return b.features.map((f) => f.properties.name);
   }
 
   // ---- routes (routev1) ----

@@ -67,21 +67,96 @@ func (e AdminFeatureGeometryName) Valid() bool {
 	}
 }
 
-// Defines values for AdminFeaturePropertiesCategoryCode.
+// Defines values for AdminFeatureType.
 const (
-	N900 AdminFeaturePropertiesCategoryCode = "900"
-	N901 AdminFeaturePropertiesCategoryCode = "901"
-	N902 AdminFeaturePropertiesCategoryCode = "902"
-	N903 AdminFeaturePropertiesCategoryCode = "903"
-	N904 AdminFeaturePropertiesCategoryCode = "904"
-	N905 AdminFeaturePropertiesCategoryCode = "905"
-	N906 AdminFeaturePropertiesCategoryCode = "906"
-	N907 AdminFeaturePropertiesCategoryCode = "907"
-	N908 AdminFeaturePropertiesCategoryCode = "908"
+	AdminFeatureTypeFeature AdminFeatureType = "Feature"
 )
 
-// Valid indicates whether the value is a known member of the AdminFeaturePropertiesCategoryCode enum.
-func (e AdminFeaturePropertiesCategoryCode) Valid() bool {
+// Valid indicates whether the value is a known member of the AdminFeatureType enum.
+func (e AdminFeatureType) Valid() bool {
+	switch e {
+	case AdminFeatureTypeFeature:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyType.
+const (
+	AdminHierarchyTypeFeatureCollection AdminHierarchyType = "FeatureCollection"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyType enum.
+func (e AdminHierarchyType) Valid() bool {
+	switch e {
+	case AdminHierarchyTypeFeatureCollection:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyFeatureGeometryType.
+const (
+	AdminHierarchyFeatureGeometryTypePolygon AdminHierarchyFeatureGeometryType = "Polygon"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyFeatureGeometryType enum.
+func (e AdminHierarchyFeatureGeometryType) Valid() bool {
+	switch e {
+	case AdminHierarchyFeatureGeometryTypePolygon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyFeatureGeometryName.
+const (
+	AdminHierarchyFeatureGeometryNameGeom AdminHierarchyFeatureGeometryName = "geom"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyFeatureGeometryName enum.
+func (e AdminHierarchyFeatureGeometryName) Valid() bool {
+	switch e {
+	case AdminHierarchyFeatureGeometryNameGeom:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminHierarchyFeatureType.
+const (
+	AdminHierarchyFeatureTypeFeature AdminHierarchyFeatureType = "Feature"
+)
+
+// Valid indicates whether the value is a known member of the AdminHierarchyFeatureType enum.
+func (e AdminHierarchyFeatureType) Valid() bool {
+	switch e {
+	case AdminHierarchyFeatureTypeFeature:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AdminPropertiesCategoryCode.
+const (
+	N900 AdminPropertiesCategoryCode = "900"
+	N901 AdminPropertiesCategoryCode = "901"
+	N902 AdminPropertiesCategoryCode = "902"
+	N903 AdminPropertiesCategoryCode = "903"
+	N904 AdminPropertiesCategoryCode = "904"
+	N905 AdminPropertiesCategoryCode = "905"
+	N906 AdminPropertiesCategoryCode = "906"
+	N907 AdminPropertiesCategoryCode = "907"
+	N908 AdminPropertiesCategoryCode = "908"
+)
+
+// Valid indicates whether the value is a known member of the AdminPropertiesCategoryCode enum.
+func (e AdminPropertiesCategoryCode) Valid() bool {
 	switch e {
 	case N900:
 		return true
@@ -106,39 +181,24 @@ func (e AdminFeaturePropertiesCategoryCode) Valid() bool {
 	}
 }
 
-// Defines values for AdminFeaturePropertiesSource.
+// Defines values for AdminPropertiesSource.
 const (
-	AdminFeaturePropertiesSourceCensus       AdminFeaturePropertiesSource = "census"
-	AdminFeaturePropertiesSourceFile         AdminFeaturePropertiesSource = "file"
-	AdminFeaturePropertiesSourceNaturalearth AdminFeaturePropertiesSource = "naturalearth"
-	AdminFeaturePropertiesSourceOsm          AdminFeaturePropertiesSource = "osm"
+	AdminPropertiesSourceCensus       AdminPropertiesSource = "census"
+	AdminPropertiesSourceFile         AdminPropertiesSource = "file"
+	AdminPropertiesSourceNaturalearth AdminPropertiesSource = "naturalearth"
+	AdminPropertiesSourceOsm          AdminPropertiesSource = "osm"
 )
 
-// Valid indicates whether the value is a known member of the AdminFeaturePropertiesSource enum.
-func (e AdminFeaturePropertiesSource) Valid() bool {
+// Valid indicates whether the value is a known member of the AdminPropertiesSource enum.
+func (e AdminPropertiesSource) Valid() bool {
 	switch e {
-	case AdminFeaturePropertiesSourceCensus:
+	case AdminPropertiesSourceCensus:
 		return true
-	case AdminFeaturePropertiesSourceFile:
+	case AdminPropertiesSourceFile:
 		return true
-	case AdminFeaturePropertiesSourceNaturalearth:
+	case AdminPropertiesSourceNaturalearth:
 		return true
-	case AdminFeaturePropertiesSourceOsm:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for AdminFeatureType.
-const (
-	AdminFeatureTypeFeature AdminFeatureType = "Feature"
-)
-
-// Valid indicates whether the value is a known member of the AdminFeatureType enum.
-func (e AdminFeatureType) Valid() bool {
-	switch e {
-	case AdminFeatureTypeFeature:
+	case AdminPropertiesSourceOsm:
 		return true
 	default:
 		return false
@@ -676,6 +736,51 @@ func (e JobStatusStatus) Valid() bool {
 	case JobStatusStatusProcessing:
 		return true
 	case JobStatusStatusQueued:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LookupsBatchLayers.
+const (
+	Admin         LookupsBatchLayers = "admin"
+	Covid         LookupsBatchLayers = "covid"
+	Geoboundaries LookupsBatchLayers = "geoboundaries"
+	Timezone      LookupsBatchLayers = "timezone"
+	Zip4          LookupsBatchLayers = "zip4"
+)
+
+// Valid indicates whether the value is a known member of the LookupsBatchLayers enum.
+func (e LookupsBatchLayers) Valid() bool {
+	switch e {
+	case Admin:
+		return true
+	case Covid:
+		return true
+	case Geoboundaries:
+		return true
+	case Timezone:
+		return true
+	case Zip4:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LookupsResultStatus.
+const (
+	N200 LookupsResultStatus = 200
+	N400 LookupsResultStatus = 400
+)
+
+// Valid indicates whether the value is a known member of the LookupsResultStatus enum.
+func (e LookupsResultStatus) Valid() bool {
+	switch e {
+	case N200:
+		return true
+	case N400:
 		return true
 	default:
 		return false
@@ -1723,6 +1828,24 @@ func (e Xy2admininfoParamsType) Valid() bool {
 	case Xy2admininfoParamsTypeAdmin7:
 		return true
 	case Xy2admininfoParamsTypeAdmin8:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for Xy2hierarchyParamsGeometry.
+const (
+	Xy2hierarchyParamsGeometryFalse Xy2hierarchyParamsGeometry = "false"
+	Xy2hierarchyParamsGeometryTrue  Xy2hierarchyParamsGeometry = "true"
+)
+
+// Valid indicates whether the value is a known member of the Xy2hierarchyParamsGeometry enum.
+func (e Xy2hierarchyParamsGeometry) Valid() bool {
+	switch e {
+	case Xy2hierarchyParamsGeometryFalse:
+		return true
+	case Xy2hierarchyParamsGeometryTrue:
 		return true
 	default:
 		return false
@@ -3051,27 +3174,11 @@ type AdminFeature struct {
 	GeometryName AdminFeatureGeometryName `json:"geometry_name"`
 
 	// Id Always null.
-	Id         *string `json:"id"`
-	Properties struct {
-		// Bbox [min_lon, min_lat, max_lon, max_lat]
-		Bbox BBoxLonFirst `json:"bbox"`
+	Id *string `json:"id"`
 
-		// BoundaryId The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
-		BoundaryId   int64                              `json:"boundary_id"`
-		CategoryCode AdminFeaturePropertiesCategoryCode `json:"category_code"`
-
-		// CategoryName admin0..admin8, the level answered (coarser than asked when the asked one has no area there).
-		CategoryName string `json:"category_name"`
-
-		// CountryCode The country's international dial code; 0 outside every country.
-		CountryCode int    `json:"country_code"`
-		CountryName string `json:"country_name"`
-		Name        string `json:"name"`
-
-		// Source An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
-		Source AdminFeaturePropertiesSource `json:"source"`
-	} `json:"properties"`
-	Type AdminFeatureType `json:"type"`
+	// Properties The properties of an adminv1 feature.
+	Properties AdminProperties  `json:"properties"`
+	Type       AdminFeatureType `json:"type"`
 }
 
 // AdminFeatureGeometryType defines model for AdminFeature.Geometry.Type.
@@ -3080,14 +3187,78 @@ type AdminFeatureGeometryType string
 // AdminFeatureGeometryName defines model for AdminFeature.GeometryName.
 type AdminFeatureGeometryName string
 
-// AdminFeaturePropertiesCategoryCode defines model for AdminFeature.Properties.CategoryCode.
-type AdminFeaturePropertiesCategoryCode string
-
-// AdminFeaturePropertiesSource An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
-type AdminFeaturePropertiesSource string
-
 // AdminFeatureType defines model for AdminFeature.Type.
 type AdminFeatureType string
+
+// AdminHierarchy Every administrative area at a point, admin0 first (adminv1/xy2hierarchy).
+type AdminHierarchy struct {
+	Crs            CRS                     `json:"crs"`
+	Features       []AdminHierarchyFeature `json:"features"`
+	NumberMatched  int                     `json:"numberMatched"`
+	NumberReturned int                     `json:"numberReturned"`
+
+	// TimeStamp The answer's UTC time with milliseconds.
+	TimeStamp     time.Time          `json:"timeStamp"`
+	TotalFeatures int                `json:"totalFeatures"`
+	Type          AdminHierarchyType `json:"type"`
+}
+
+// AdminHierarchyType defines model for AdminHierarchy.Type.
+type AdminHierarchyType string
+
+// AdminHierarchyFeature defines model for AdminHierarchyFeature.
+type AdminHierarchyFeature struct {
+	// Geometry null, or with geometry=true the Polygon of the area containing the point (as xy2admininfo's).
+	Geometry *struct {
+		// Coordinates The outer ring, then the holes.
+		Coordinates []LinearRing                      `json:"coordinates"`
+		Type        AdminHierarchyFeatureGeometryType `json:"type"`
+	} `json:"geometry"`
+	GeometryName AdminHierarchyFeatureGeometryName `json:"geometry_name"`
+
+	// Id Always null.
+	Id *string `json:"id"`
+
+	// Properties The properties of an adminv1 feature.
+	Properties AdminProperties           `json:"properties"`
+	Type       AdminHierarchyFeatureType `json:"type"`
+}
+
+// AdminHierarchyFeatureGeometryType defines model for AdminHierarchyFeature.Geometry.Type.
+type AdminHierarchyFeatureGeometryType string
+
+// AdminHierarchyFeatureGeometryName defines model for AdminHierarchyFeature.GeometryName.
+type AdminHierarchyFeatureGeometryName string
+
+// AdminHierarchyFeatureType defines model for AdminHierarchyFeature.Type.
+type AdminHierarchyFeatureType string
+
+// AdminProperties The properties of an adminv1 feature.
+type AdminProperties struct {
+	// Bbox [min_lon, min_lat, max_lon, max_lat]
+	Bbox BBoxLonFirst `json:"bbox"`
+
+	// BoundaryId The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
+	BoundaryId   int64                       `json:"boundary_id"`
+	CategoryCode AdminPropertiesCategoryCode `json:"category_code"`
+
+	// CategoryName admin0..admin8, the level answered (coarser than asked when the asked one has no area there).
+	CategoryName string `json:"category_name"`
+
+	// CountryCode The country's international dial code; 0 outside every country.
+	CountryCode int    `json:"country_code"`
+	CountryName string `json:"country_name"`
+	Name        string `json:"name"`
+
+	// Source An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
+	Source AdminPropertiesSource `json:"source"`
+}
+
+// AdminPropertiesCategoryCode defines model for AdminProperties.CategoryCode.
+type AdminPropertiesCategoryCode string
+
+// AdminPropertiesSource An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
+type AdminPropertiesSource string
 
 // AvoidMultiPolygon A GeoJSON MultiPolygon (avoid_polygons).
 //
@@ -3118,6 +3289,16 @@ type BBoxLatFirst = []float64
 
 // BBoxLonFirst [min_lon, min_lat, max_lon, max_lat]
 type BBoxLonFirst = []float64
+
+// BatchPoint A point: `x` the longitude (-180..180), `y` the latitude
+// (-90..90), JSON numbers. A bad point is answered in its own result,
+// not as a 400.
+//
+// Example: {"x":-75.5244,"y":39.1582}
+type BatchPoint struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
 
 // Bundle The loaded data bundle; null until it is loaded.
 type Bundle struct {
@@ -3373,6 +3554,22 @@ type GeoBoundary struct {
 	SubCategoryName *string `json:"sub_category_name"`
 }
 
+// GeocodeBatch Exactly one of `addresses` and `reverse`.
+type GeocodeBatch struct {
+	// Addresses Addresses to geocode (each a string of 1 to 1,024 characters once trimmed; a bad one is answered INVALID_REQUEST in its own result). Give addresses or reverse, not both.
+	//
+	// Example: ["Loockerman Street, Dover","Rehoboth Beach"]
+	Addresses *[]string `json:"addresses,omitempty"`
+
+	// Reverse Points to reverse-geocode.
+	Reverse *[]BatchPoint `json:"reverse,omitempty"`
+}
+
+// GeocodeBatchAnswer defines model for GeocodeBatchAnswer.
+type GeocodeBatchAnswer struct {
+	Results []GeocodeResponse `json:"results"`
+}
+
 // GeocodeResponse defines model for GeocodeResponse.
 type GeocodeResponse struct {
 	// ErrorMessage What was wrong, beside a status other than OK.
@@ -3624,6 +3821,54 @@ type LocalArea struct {
 //
 // Example: -75.55,39.74
 type LonLat = string
+
+// LookupsBatch defines model for LookupsBatch.
+type LookupsBatch struct {
+	// Layers The lookups to answer per point (a name given twice counts once).
+	Layers []LookupsBatchLayers `json:"layers"`
+	Points []BatchPoint         `json:"points"`
+
+	// Timestamp The instant of the `timezone` layer, as timezonesv1's
+	// `timestamp`: a string of Unix seconds or an RFC 3339 time,
+	// 1900-01-01T00:00:00Z to 2099-12-31T23:59:59Z (a 400 names
+	// `timestamp` otherwise).
+	//
+	//
+	// Example: 2013-07-15T12:00:00Z
+	Timestamp *string `json:"timestamp,omitempty"`
+}
+
+// LookupsBatchLayers defines model for LookupsBatch.Layers.
+type LookupsBatchLayers string
+
+// LookupsBatchAnswer defines model for LookupsBatchAnswer.
+type LookupsBatchAnswer struct {
+	Results []LookupsResult `json:"results"`
+}
+
+// LookupsResult One point's answers; only the layers asked for.
+type LookupsResult struct {
+	// Admin Every administrative area at a point, admin0 first (adminv1/xy2hierarchy).
+	Admin         *AdminHierarchy         `json:"admin,omitempty"`
+	Covid         *CovidHierarchyResponse `json:"covid,omitempty"`
+	Geoboundaries *GeoBoundariesResponse  `json:"geoboundaries,omitempty"`
+
+	// Index The point's position in `points`, from 0.
+	Index int `json:"index"`
+
+	// Message What is wrong with an invalid point (400 only).
+	Message *string `json:"message,omitempty"`
+
+	// Status 400 for an invalid point.
+	Status LookupsResultStatus `json:"status"`
+
+	// Timezone xy2tzdata's answer (or `{"status", "message"}` where it is an error).
+	Timezone *TimeZoneResponse `json:"timezone,omitempty"`
+	Zip4     *Zip4Collection   `json:"zip4,omitempty"`
+}
+
+// LookupsResultStatus 400 for an invalid point.
+type LookupsResultStatus int
 
 // MatchAnswer defines model for MatchAnswer.
 type MatchAnswer struct {
@@ -4462,8 +4707,29 @@ type TimeZoneCategoryName string
 
 // TimeZoneResponse defines model for TimeZoneResponse.
 type TimeZoneResponse struct {
-	LocalArea LocalArea `json:"local_area"`
-	TimeZone  TimeZone  `json:"time_zone"`
+	// Abbreviation With `timestamp` only - the tz database's abbreviation in force at the instant (`MSK`, `EDT`, `+14`).
+	Abbreviation *string `json:"abbreviation,omitempty"`
+
+	// DstOffsetS With `timestamp` only - the daylight-saving part of the offset at the instant (0 outside DST; never negative).
+	DstOffsetS *int      `json:"dst_offset_s,omitempty"`
+	LocalArea  LocalArea `json:"local_area"`
+
+	// RawOffsetS With `timestamp` only - the standard offset in force at the
+	// instant, seconds east of UTC. Go's time package (and the tz
+	// database) give the total offset and whether the period is DST;
+	// a DST period's standard offset is that of the nearest period
+	// not flagged DST before or after it whichever is below by less;
+	// the tz database's negative DST (Europe/Dublin's winter GMT,
+	// Casablanca's Ramadan) is read as CLDR and the rearguard format
+	// have it: the lower offset standard, the higher one DST.
+	RawOffsetS *int     `json:"raw_offset_s,omitempty"`
+	TimeZone   TimeZone `json:"time_zone"`
+
+	// TimeZoneId With `timestamp` only - the IANA zone name (`Europe/Moscow`).
+	TimeZoneId *string `json:"time_zone_id,omitempty"`
+
+	// Timestamp With `timestamp` only (an extension) - the instant answered for, in UTC.
+	Timestamp *time.Time `json:"timestamp,omitempty"`
 }
 
 // TracePoint defines model for TracePoint.
@@ -4810,6 +5076,22 @@ type Xy2admininfoParams struct {
 
 // Xy2admininfoParamsType defines parameters for Xy2admininfo.
 type Xy2admininfoParamsType string
+
+// Xy2hierarchyParams defines parameters for Xy2hierarchy.
+type Xy2hierarchyParams struct {
+	// X Longitude in decimal degrees, -180..180. A plain decimal number (no
+	// hex, NaN, Inf or underscores); when repeated, the first counts.
+	X LonX `form:"x" json:"x"`
+
+	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
+	Y LatY `form:"y" json:"y"`
+
+	// Geometry `true` adds each area's Polygon containing the point (countries can be hundreds of KB); default `false`.
+	Geometry *Xy2hierarchyParamsGeometry `form:"geometry,omitempty" json:"geometry,omitempty"`
+}
+
+// Xy2hierarchyParamsGeometry defines parameters for Xy2hierarchy.
+type Xy2hierarchyParamsGeometry string
 
 // Country2dataParams defines parameters for Country2data.
 type Country2dataParams struct {
@@ -5796,6 +6078,14 @@ type Xy2tzdataParams struct {
 
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
+
+	// Timestamp An extension: the instant to answer for, as Unix seconds (an
+	// integer, negative before 1970) or an RFC 3339 time (write a
+	// positive offset's `+` as `%2B`), from 1900-01-01T00:00:00Z to
+	// 2099-12-31T23:59:59Z (a 400 names `timestamp` otherwise).
+	// Absent: the current year, without the five members of an
+	// instant.
+	Timestamp *string `form:"timestamp,omitempty" json:"timestamp,omitempty"`
 }
 
 // Zip4Xy2zipParams defines parameters for Zip4Xy2zip.
@@ -5812,6 +6102,9 @@ type Zip4Xy2zipParams struct {
 	Zip9 *string `form:"zip9,omitempty" json:"zip9,omitempty"`
 }
 
+// GeocodeBatchJSONRequestBody defines body for GeocodeBatch for application/json ContentType.
+type GeocodeBatchJSONRequestBody = GeocodeBatch
+
 // IsochronesJSONRequestBody defines body for Isochrones for application/json ContentType.
 type IsochronesJSONRequestBody = IsochroneRequest
 
@@ -5823,6 +6116,9 @@ type KeysTrialJSONRequestBody = TrialRequest
 
 // KeysStripeWebhookJSONRequestBody defines body for KeysStripeWebhook for application/json ContentType.
 type KeysStripeWebhookJSONRequestBody KeysStripeWebhookJSONBody
+
+// LookupsBatchJSONRequestBody defines body for LookupsBatch for application/json ContentType.
+type LookupsBatchJSONRequestBody = LookupsBatch
 
 // MatchJSONRequestBody defines body for Match for application/json ContentType.
 type MatchJSONRequestBody MatchJSONBody
@@ -6400,6 +6696,22 @@ type ClientInterface interface {
 	// Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 	Xy2admininfo(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// Xy2hierarchy Every administrative level at a point (an extension)
+	//
+	// Every administrative area containing the point, from admin0 (the
+	// country) down, in one answer: for each level admin0..admin8 the
+	// area xy2admininfo answers for it, each area once, at its own
+	// category (a level without an area of its own, which xy2admininfo
+	// answers with a coarser one, is not repeated). Features carry
+	// xy2admininfo's properties byte for byte; `geometry` is null, or
+	// with `geometry=true` the Polygon of the area that contains the
+	// point. A point in no area gets an empty collection. No top-level
+	// bbox. Answers where the base layer and the extract meet follow
+	// xy2admininfo's precedence (docs/adminv1.md).
+	//
+	// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+	Xy2hierarchy(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CovidCountries Countries with health data
 	//
 	// Every country that has a record at admin0, sorted by name. `name`
@@ -6475,6 +6787,64 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /geoboundariesv1/xy2bounddata (the `Xy2bounddata` operationId).
 	Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GeocodeBatchWithBody Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GeocodeBatch Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatch(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Geocode Forward geocoding (address to coordinates)
 	//
@@ -6694,6 +7064,80 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LookupsBatchWithBody Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LookupsBatch Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatch(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StaticMap A static map image
 	//
@@ -7072,6 +7516,13 @@ type ClientInterface interface {
 	// The IANA name of the zone comes back in the `X-Time-Zone` header.
 	// Input is checked before the bundle.
 	//
+	// With `timestamp` (an extension) the answer is for that instant: the
+	// spec's fields describe the zone in the calendar year of the instant
+	// (its local time), and five members are added: `timestamp` (the
+	// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+	// `dst_offset_s` (their sum is the UTC offset at the instant) and
+	// `abbreviation` (the tz database's, in force at the instant).
+	//
 	// Corresponds with GET /timezonesv1/xy2tzdata (the `Xy2tzdata` operationId).
 	Xy2tzdata(ctx context.Context, params *Xy2tzdataParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -7134,6 +7585,32 @@ type ClientInterface interface {
 // Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 func (c *Client) Xy2admininfo(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewXy2admininfoRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Xy2hierarchy Every administrative level at a point (an extension)
+//
+// Every administrative area containing the point, from admin0 (the
+// country) down, in one answer: for each level admin0..admin8 the
+// area xy2admininfo answers for it, each area once, at its own
+// category (a level without an area of its own, which xy2admininfo
+// answers with a coarser one, is not repeated). Features carry
+// xy2admininfo's properties byte for byte; `geometry` is null, or
+// with `geometry=true` the Polygon of the area that contains the
+// point. A point in no area gets an empty collection. No top-level
+// bbox. Answers where the base layer and the extract meet follow
+// xy2admininfo's precedence (docs/adminv1.md).
+//
+// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+func (c *Client) Xy2hierarchy(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewXy2hierarchyRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7270,6 +7747,84 @@ func (c *Client) Xy2tile(ctx context.Context, params *Xy2tileParams, reqEditors 
 // Corresponds with GET /geoboundariesv1/xy2bounddata (the `Xy2bounddata` operationId).
 func (c *Client) Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewXy2bounddataRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GeocodeBatchWithBody Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *Client) GeocodeBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGeocodeBatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GeocodeBatch Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *Client) GeocodeBatch(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGeocodeBatchRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7619,6 +8174,100 @@ func (c *Client) KeysStripeWebhookWithBody(ctx context.Context, contentType stri
 // Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 func (c *Client) KeysStripeWebhook(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewKeysStripeWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LookupsBatchWithBody Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *Client) LookupsBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLookupsBatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LookupsBatch Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *Client) LookupsBatch(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLookupsBatchRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8246,6 +8895,13 @@ func (c *Client) Tile2xWebP(ctx context.Context, z int, x int, y int, params *Ti
 // The IANA name of the zone comes back in the `X-Time-Zone` header.
 // Input is checked before the bundle.
 //
+// With `timestamp` (an extension) the answer is for that instant: the
+// spec's fields describe the zone in the calendar year of the instant
+// (its local time), and five members are added: `timestamp` (the
+// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+// `dst_offset_s` (their sum is the UTC offset at the instant) and
+// `abbreviation` (the tz database's, in force at the instant).
+//
 // Corresponds with GET /timezonesv1/xy2tzdata (the `Xy2tzdata` operationId).
 func (c *Client) Xy2tzdata(ctx context.Context, params *Xy2tzdataParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewXy2tzdataRequest(c.Server, params)
@@ -8360,6 +9016,76 @@ func NewXy2admininfoRequest(server string, params *Xy2admininfoParams) (*http.Re
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewXy2hierarchyRequest constructs an http.Request for the Xy2hierarchy method
+func NewXy2hierarchyRequest(server string, params *Xy2hierarchyParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/adminv1/xy2hierarchy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "x", params.X, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "y", params.Y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Geometry != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "geometry", *params.Geometry, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -8753,6 +9479,46 @@ func NewXy2bounddataRequest(server string, params *Xy2bounddataParams) (*http.Re
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewGeocodeBatchRequest calls the generic GeocodeBatch builder with application/json body
+func NewGeocodeBatchRequest(server string, body GeocodeBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewGeocodeBatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewGeocodeBatchRequestWithBody constructs an http.Request for the GeocodeBatch method, with any body, and a specified content type
+func NewGeocodeBatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/geocoderv1/batch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -9421,6 +10187,46 @@ func NewKeysStripeWebhookRequestWithBody(server string, contentType string, body
 	}
 
 	operationPath := fmt.Sprintf("/keysv1/webhook/stripe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLookupsBatchRequest calls the generic LookupsBatch builder with application/json body
+func NewLookupsBatchRequest(server string, body LookupsBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewLookupsBatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewLookupsBatchRequestWithBody constructs an http.Request for the LookupsBatch method, with any body, and a specified content type
+func NewLookupsBatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/lookupsv1/batch")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -11970,6 +12776,18 @@ func NewXy2tzdataRequest(server string, params *Xy2tzdataParams) (*http.Request,
 			}
 		}
 
+		if params.Timestamp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "timestamp", *params.Timestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12162,6 +12980,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /adminv1/xy2admininfo (the `Xy2admininfo` operationId).
 	Xy2admininfoWithResponse(ctx context.Context, params *Xy2admininfoParams, reqEditors ...RequestEditorFn) (*Xy2admininfoReply, error)
 
+	// Xy2hierarchyWithResponse Every administrative level at a point (an extension)
+	//
+	// Every administrative area containing the point, from admin0 (the
+	// country) down, in one answer: for each level admin0..admin8 the
+	// area xy2admininfo answers for it, each area once, at its own
+	// category (a level without an area of its own, which xy2admininfo
+	// answers with a coarser one, is not repeated). Features carry
+	// xy2admininfo's properties byte for byte; `geometry` is null, or
+	// with `geometry=true` the Polygon of the area that contains the
+	// point. A point in no area gets an empty collection. No top-level
+	// bbox. Answers where the base layer and the extract meet follow
+	// xy2admininfo's precedence (docs/adminv1.md).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+	Xy2hierarchyWithResponse(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*Xy2hierarchyReply, error)
+
 	// CovidCountriesWithResponse Countries with health data
 	//
 	// Every country that has a record at admin0, sorted by name. `name`
@@ -12249,6 +13085,64 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /geoboundariesv1/xy2bounddata (the `Xy2bounddata` operationId).
 	Xy2bounddataWithResponse(ctx context.Context, params *Xy2bounddataParams, reqEditors ...RequestEditorFn) (*Xy2bounddataReply, error)
+
+	// GeocodeBatchWithBodyWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error)
+
+	// GeocodeBatchWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+	//
+	// The body carries exactly one list: `addresses` (forward, as `GET
+	// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+	// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+	// items. The answer is `{"results": [...]}`: one geocoder response
+	// per item, in order, byte for byte what the GET request of that item
+	// answers. A bad item never fails the batch: its response is
+	// `INVALID_REQUEST` with an `error_message` naming it
+	// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+	// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+	// unknown member, both lists or neither, a list that is empty, not an
+	// array or over 1,000 items) is a 400 naming the field.
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON: one line per item, in order,
+	// `{"index": i, "status": ..., "results": [...]}`. Either is
+	// gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid items in geocoderv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	// Items are computed in parallel; the whole answer is never held in
+	// memory.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+	GeocodeBatchWithResponse(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error)
 
 	// GeocodeWithResponse Forward geocoding (address to coordinates)
 	//
@@ -12478,6 +13372,80 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /keysv1/webhook/stripe (the `KeysStripeWebhook` operationId).
 	KeysStripeWebhookWithResponse(ctx context.Context, body KeysStripeWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*KeysStripeWebhookReply, error)
+
+	// LookupsBatchWithBodyWithResponse Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error)
+
+	// LookupsBatchWithResponse Look up to 10,000 points in several layers at once (an extension)
+	//
+	// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+	// answers of the point lookups named in `layers`, each byte for byte
+	// the body its GET endpoint answers at the point:
+	//
+	// - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+	//   `timestamp`, as its `timestamp` parameter);
+	// - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+	// - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+	// - `zip4`: `GET /zip4v1/xy2zip` at the point;
+	// - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+	//
+	// The answer is `{"results": [...]}`, one object per point in order:
+	// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+	// that list's order; an invalid point `{"index": i, "status": 400,
+	// "message": ...}` naming it (`points[7].y (latitude) must be
+	// between -90 and 90, got 99`); a layer whose GET endpoint would
+	// answer an error (a point in no time zone: 404) is `{"status",
+	// "message"}`. A bad point never fails the batch. A body that is not a
+	// batch (not JSON, an unknown member, points or layers missing,
+	// empty, not arrays, over 10,000 points, an unknown layer, a bad
+	// timestamp) is a 400 naming the field. All layers asked for must be
+	// loaded (503 otherwise).
+	//
+	// With `Accept: application/x-ndjson` the answer is streamed as
+	// newline-delimited JSON, one result object per line, in order.
+	// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+	//
+	// Usage: the batch counts as its valid points in lookupsv1's usage
+	// and quota (a 429 before any work when they would pass the quota).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+	LookupsBatchWithResponse(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error)
 
 	// StaticMapWithResponse A static map image
 	//
@@ -12888,6 +13856,13 @@ type ClientWithResponsesInterface interface {
 	// The IANA name of the zone comes back in the `X-Time-Zone` header.
 	// Input is checked before the bundle.
 	//
+	// With `timestamp` (an extension) the answer is for that instant: the
+	// spec's fields describe the zone in the calendar year of the instant
+	// (its local time), and five members are added: `timestamp` (the
+	// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+	// `dst_offset_s` (their sum is the UTC offset at the instant) and
+	// `abbreviation` (the tz database's, in force at the instant).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /timezonesv1/xy2tzdata (the `Xy2tzdata` operationId).
@@ -13013,6 +13988,89 @@ func (r Xy2admininfoReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r Xy2admininfoReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// Xy2hierarchyReply429Headers the declared response headers of an HTTP 429 response for Xy2hierarchy
+type Xy2hierarchyReply429Headers struct {
+	RetryAfter *int
+}
+
+type Xy2hierarchyReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AdminHierarchy
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *LookupBadRequest
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *Xy2hierarchyReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r Xy2hierarchyReply) GetJSON200() *AdminHierarchy {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r Xy2hierarchyReply) GetJSON400() *LookupBadRequest {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r Xy2hierarchyReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r Xy2hierarchyReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r Xy2hierarchyReply) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r Xy2hierarchyReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r Xy2hierarchyReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r Xy2hierarchyReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r Xy2hierarchyReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r Xy2hierarchyReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13476,6 +14534,96 @@ func (r Xy2bounddataReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r Xy2bounddataReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GeocodeBatchReply429Headers the declared response headers of an HTTP 429 response for GeocodeBatch
+type GeocodeBatchReply429Headers struct {
+	RetryAfter *int
+}
+
+type GeocodeBatchReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GeocodeBatchAnswer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationFailed
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GeocodeBatchReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GeocodeBatchReply) GetJSON200() *GeocodeBatchAnswer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GeocodeBatchReply) GetJSON400() *ValidationFailed {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GeocodeBatchReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GeocodeBatchReply) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r GeocodeBatchReply) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GeocodeBatchReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GeocodeBatchReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GeocodeBatchReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GeocodeBatchReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GeocodeBatchReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GeocodeBatchReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14230,6 +15378,96 @@ func (r KeysStripeWebhookReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r KeysStripeWebhookReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LookupsBatchReply429Headers the declared response headers of an HTTP 429 response for LookupsBatch
+type LookupsBatchReply429Headers struct {
+	RetryAfter *int
+}
+
+type LookupsBatchReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LookupsBatchAnswer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationFailed
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *LookupUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LookupsBatchReply429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LookupsBatchReply) GetJSON200() *LookupsBatchAnswer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r LookupsBatchReply) GetJSON400() *ValidationFailed {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r LookupsBatchReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r LookupsBatchReply) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r LookupsBatchReply) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r LookupsBatchReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LookupsBatchReply) GetJSON503() *LookupUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LookupsBatchReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LookupsBatchReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LookupsBatchReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LookupsBatchReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16019,6 +17257,30 @@ func (c *ClientWithResponses) Xy2admininfoWithResponse(ctx context.Context, para
 	return ParseXy2admininfoReply(rsp)
 }
 
+// Xy2hierarchyWithResponse Every administrative level at a point (an extension)
+//
+// Every administrative area containing the point, from admin0 (the
+// country) down, in one answer: for each level admin0..admin8 the
+// area xy2admininfo answers for it, each area once, at its own
+// category (a level without an area of its own, which xy2admininfo
+// answers with a coarser one, is not repeated). Features carry
+// xy2admininfo's properties byte for byte; `geometry` is null, or
+// with `geometry=true` the Polygon of the area that contains the
+// point. A point in no area gets an empty collection. No top-level
+// bbox. Answers where the base layer and the extract meet follow
+// xy2admininfo's precedence (docs/adminv1.md).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /adminv1/xy2hierarchy (the `Xy2hierarchy` operationId).
+func (c *ClientWithResponses) Xy2hierarchyWithResponse(ctx context.Context, params *Xy2hierarchyParams, reqEditors ...RequestEditorFn) (*Xy2hierarchyReply, error) {
+	rsp, err := c.Xy2hierarchy(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseXy2hierarchyReply(rsp)
+}
+
 // CovidCountriesWithResponse Countries with health data
 //
 // Every country that has a record at admin0, sorted by name. `name`
@@ -16141,6 +17403,76 @@ func (c *ClientWithResponses) Xy2bounddataWithResponse(ctx context.Context, para
 		return nil, err
 	}
 	return ParseXy2bounddataReply(rsp)
+}
+
+// GeocodeBatchWithBodyWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *ClientWithResponses) GeocodeBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error) {
+	rsp, err := c.GeocodeBatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGeocodeBatchReply(rsp)
+}
+
+// GeocodeBatchWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
+//
+// The body carries exactly one list: `addresses` (forward, as `GET
+// /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+// "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+// items. The answer is `{"results": [...]}`: one geocoder response
+// per item, in order, byte for byte what the GET request of that item
+// answers. A bad item never fails the batch: its response is
+// `INVALID_REQUEST` with an `error_message` naming it
+// (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+// -90 and 90, got 99`). A body that is not a batch (not JSON, an
+// unknown member, both lists or neither, a list that is empty, not an
+// array or over 1,000 items) is a 400 naming the field.
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON: one line per item, in order,
+// `{"index": i, "status": ..., "results": [...]}`. Either is
+// gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid items in geocoderv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+// Items are computed in parallel; the whole answer is never held in
+// memory.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /geocoderv1/batch (the `GeocodeBatch` operationId).
+func (c *ClientWithResponses) GeocodeBatchWithResponse(ctx context.Context, body GeocodeBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*GeocodeBatchReply, error) {
+	rsp, err := c.GeocodeBatch(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGeocodeBatchReply(rsp)
 }
 
 // GeocodeWithResponse Forward geocoding (address to coordinates)
@@ -16448,6 +17780,92 @@ func (c *ClientWithResponses) KeysStripeWebhookWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseKeysStripeWebhookReply(rsp)
+}
+
+// LookupsBatchWithBodyWithResponse Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *ClientWithResponses) LookupsBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error) {
+	rsp, err := c.LookupsBatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLookupsBatchReply(rsp)
+}
+
+// LookupsBatchWithResponse Look up to 10,000 points in several layers at once (an extension)
+//
+// For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+// answers of the point lookups named in `layers`, each byte for byte
+// the body its GET endpoint answers at the point:
+//
+//   - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+//     `timestamp`, as its `timestamp` parameter);
+//   - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+//   - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+//   - `zip4`: `GET /zip4v1/xy2zip` at the point;
+//   - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+//
+// The answer is `{"results": [...]}`, one object per point in order:
+// `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+// that list's order; an invalid point `{"index": i, "status": 400,
+// "message": ...}` naming it (`points[7].y (latitude) must be
+// between -90 and 90, got 99`); a layer whose GET endpoint would
+// answer an error (a point in no time zone: 404) is `{"status",
+// "message"}`. A bad point never fails the batch. A body that is not a
+// batch (not JSON, an unknown member, points or layers missing,
+// empty, not arrays, over 10,000 points, an unknown layer, a bad
+// timestamp) is a 400 naming the field. All layers asked for must be
+// loaded (503 otherwise).
+//
+// With `Accept: application/x-ndjson` the answer is streamed as
+// newline-delimited JSON, one result object per line, in order.
+// Either is gzip-compressed when `Accept-Encoding` admits gzip.
+//
+// Usage: the batch counts as its valid points in lookupsv1's usage
+// and quota (a 429 before any work when they would pass the quota).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /lookupsv1/batch (the `LookupsBatch` operationId).
+func (c *ClientWithResponses) LookupsBatchWithResponse(ctx context.Context, body LookupsBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*LookupsBatchReply, error) {
+	rsp, err := c.LookupsBatch(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLookupsBatchReply(rsp)
 }
 
 // StaticMapWithResponse A static map image
@@ -17003,6 +18421,13 @@ func (c *ClientWithResponses) Tile2xWebPWithResponse(ctx context.Context, z int,
 // The IANA name of the zone comes back in the `X-Time-Zone` header.
 // Input is checked before the bundle.
 //
+// With `timestamp` (an extension) the answer is for that instant: the
+// spec's fields describe the zone in the calendar year of the instant
+// (its local time), and five members are added: `timestamp` (the
+// instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+// `dst_offset_s` (their sum is the UTC offset at the instant) and
+// `abbreviation` (the tz database's, in force at the instant).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /timezonesv1/xy2tzdata (the `Xy2tzdata` operationId).
@@ -17132,6 +18557,80 @@ func ParseXy2admininfoReply(rsp *http.Response) (*Xy2admininfoReply, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers Xy2admininfoReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseXy2hierarchyReply parses an HTTP response from a Xy2hierarchyWithResponse call
+func ParseXy2hierarchyReply(rsp *http.Response) (*Xy2hierarchyReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &Xy2hierarchyReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AdminHierarchy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest LookupBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers Xy2hierarchyReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17541,6 +19040,90 @@ func ParseXy2bounddataReply(rsp *http.Response) (*Xy2bounddataReply, error) {
 	switch {
 	case rsp.StatusCode == 429:
 		var headers Xy2bounddataReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGeocodeBatchReply parses an HTTP response from a GeocodeBatchWithResponse call
+func ParseGeocodeBatchReply(rsp *http.Response) (*GeocodeBatchReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GeocodeBatchReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GeocodeBatchAnswer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (application/x-ndjson) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GeocodeBatchReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18213,6 +19796,90 @@ func ParseKeysStripeWebhookReply(rsp *http.Response) (*KeysStripeWebhookReply, e
 		}
 		response.JSON503 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseLookupsBatchReply parses an HTTP response from a LookupsBatchWithResponse call
+func ParseLookupsBatchReply(rsp *http.Response) (*LookupsBatchReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LookupsBatchReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LookupsBatchAnswer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest LookupUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (application/x-ndjson) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers LookupsBatchReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -495,4 +495,62 @@ export class GeosvcClient {
       o.onProgress?.(got.status);
     }
   }
+
+  /**
+   * The time zone and local area at p at an instant (timezonesv1 with timestamp): the
+   * zone's data of that instant's year, with raw_offset_s, dst_offset_s, time_zone_id
+   * and abbreviation at the instant (their sum is the UTC offset then).
+   */
+  async timeZoneAt(p: Point, at: Date, o: CallOptions = {}): Promise<TimeZone> {
+    checkPoint(p);
+    const timestamp = String(Math.floor(at.getTime() / 1000));
+    const a = await this.raw.GET("/timezonesv1/xy2tzdata", { params: { query: { x: p.lon, y: p.lat, timestamp } }, signal: o.signal });
+    const v = this.ok("xy2tzdata", a);
+    return { ...v, name: a.response.headers.get("x-time-zone") ?? "" };
+  }
+
+  /**
+   * Every administrative area at p, admin0 (the country) first, in one request
+   * (adminv1/xy2hierarchy); geometry adds each area's polygon containing p.
+   */
+  async adminHierarchy(p: Point, o: CallOptions & { geometry?: boolean } = {}): Promise<Schemas["AdminHierarchyFeature"][]> {
+    checkPoint(p);
+    const query = { x: p.lon, y: p.lat, geometry: o.geometry ? ("true" as const) : undefined };
+    return this.ok("xy2hierarchy", await this.raw.GET("/adminv1/xy2hierarchy", { params: { query }, signal: o.signal })).features;
+  }
+
+  /**
+   * Geocodes up to 1,000 addresses in one request (POST /geocoderv1/batch): one response
+   * per address, in order; an invalid address gets its own INVALID_REQUEST response.
+   */
+  async geocodeBatch(addresses: string[], o: CallOptions = {}): Promise<Schemas["GeocodeResponse"][]> {
+    const a = await this.raw.POST("/geocoderv1/batch", { body: { addresses }, signal: o.signal });
+    return (this.ok("geocode-batch", a) as Schemas["GeocodeBatchAnswer"]).results;
+  }
+
+  /**
+   * Reverse-geocodes up to 1,000 points in one request (POST /geocoderv1/batch): one
+   * response per point, in order; a point out of range gets its own INVALID_REQUEST.
+   */
+  async reverseGeocodeBatch(points: Point[], o: CallOptions = {}): Promise<Schemas["GeocodeResponse"][]> {
+    const reverse = points.map((p) => ({ x: p.lon, y: p.lat }));
+    const a = await this.raw.POST("/geocoderv1/batch", { body: { reverse }, signal: o.signal });
+    return (this.ok("geocode-batch", a) as Schemas["GeocodeBatchAnswer"]).results;
+  }
+
+  /**
+   * Looks up to 10,000 points in the layers named (POST /lookupsv1/batch): one result per
+   * point, in order, status 200 with each layer's answer as its GET endpoint gives it, or
+   * 400 with a message for an invalid point; at is the instant of the timezone layer.
+   */
+  async lookupsBatch(
+    points: Point[],
+    layers: Schemas["LookupsBatch"]["layers"],
+    o: CallOptions & { at?: Date } = {},
+  ): Promise<Schemas["LookupsResult"][]> {
+    const body: Schemas["LookupsBatch"] = { points: points.map((p) => ({ x: p.lon, y: p.lat })), layers };
+    if (o.at) body.timestamp = String(Math.floor(o.at.getTime() / 1000));
+    const a = await this.raw.POST("/lookupsv1/batch", { body, signal: o.signal });
+    return (this.ok("lookups-batch", a) as Schemas["LookupsBatchAnswer"]).results;
+  }
 }

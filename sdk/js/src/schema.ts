@@ -223,6 +223,13 @@ export interface paths {
          *
          *     The IANA name of the zone comes back in the `X-Time-Zone` header.
          *     Input is checked before the bundle.
+         *
+         *     With `timestamp` (an extension) the answer is for that instant: the
+         *     spec's fields describe the zone in the calendar year of the instant
+         *     (its local time), and five members are added: `timestamp` (the
+         *     instant in UTC), `time_zone_id` (IANA), `raw_offset_s` and
+         *     `dst_offset_s` (their sum is the UTC offset at the instant) and
+         *     `abbreviation` (the tz database's, in force at the instant).
          */
         get: operations["xy2tzdata"];
         put?: never;
@@ -1065,6 +1072,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/adminv1/xy2hierarchy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every administrative level at a point (an extension)
+         * @description Every administrative area containing the point, from admin0 (the
+         *     country) down, in one answer: for each level admin0..admin8 the
+         *     area xy2admininfo answers for it, each area once, at its own
+         *     category (a level without an area of its own, which xy2admininfo
+         *     answers with a coarser one, is not repeated). Features carry
+         *     xy2admininfo's properties byte for byte; `geometry` is null, or
+         *     with `geometry=true` the Polygon of the area that contains the
+         *     point. A point in no area gets an empty collection. No top-level
+         *     bbox. Answers where the base layer and the extract meet follow
+         *     xy2admininfo's precedence (docs/adminv1.md).
+         */
+        get: operations["xy2hierarchy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/geocoderv1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Geocode or reverse-geocode up to 1,000 items at once (an extension)
+         * @description The body carries exactly one list: `addresses` (forward, as `GET
+         *     /geocoderv1/geocoder?address=`) or `reverse` (points `{"x": lon,
+         *     "y": lat}`, as `GET /geocoderv1/rev-geocoder?x=&y=`), 1 to 1,000
+         *     items. The answer is `{"results": [...]}`: one geocoder response
+         *     per item, in order, byte for byte what the GET request of that item
+         *     answers. A bad item never fails the batch: its response is
+         *     `INVALID_REQUEST` with an `error_message` naming it
+         *     (`addresses[3] is empty`, `reverse[7].y (latitude) must be between
+         *     -90 and 90, got 99`). A body that is not a batch (not JSON, an
+         *     unknown member, both lists or neither, a list that is empty, not an
+         *     array or over 1,000 items) is a 400 naming the field.
+         *
+         *     With `Accept: application/x-ndjson` the answer is streamed as
+         *     newline-delimited JSON: one line per item, in order,
+         *     `{"index": i, "status": ..., "results": [...]}`. Either is
+         *     gzip-compressed when `Accept-Encoding` admits gzip.
+         *
+         *     Usage: the batch counts as its valid items in geocoderv1's usage
+         *     and quota (a 429 before any work when they would pass the quota).
+         *     Items are computed in parallel; the whole answer is never held in
+         *     memory.
+         */
+        post: operations["geocodeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lookupsv1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up to 10,000 points in several layers at once (an extension)
+         * @description For each of up to 10,000 points `{"x": lon, "y": lat}`, the
+         *     answers of the point lookups named in `layers`, each byte for byte
+         *     the body its GET endpoint answers at the point:
+         *
+         *     - `timezone`: `GET /timezonesv1/xy2tzdata` (with the body's
+         *       `timestamp`, as its `timestamp` parameter);
+         *     - `admin`: `GET /adminv1/xy2hierarchy` (every level, no geometry);
+         *     - `geoboundaries`: `GET /geoboundariesv1/xy2bounddata` (every category);
+         *     - `zip4`: `GET /zip4v1/xy2zip` at the point;
+         *     - `covid`: `GET /covidv1/xy2data?admin=8` (the finest level with data).
+         *
+         *     The answer is `{"results": [...]}`, one object per point in order:
+         *     `{"index": i, "status": 200, "<layer>": ...}` with the layers in
+         *     that list's order; an invalid point `{"index": i, "status": 400,
+         *     "message": ...}` naming it (`points[7].y (latitude) must be
+         *     between -90 and 90, got 99`); a layer whose GET endpoint would
+         *     answer an error (a point in no time zone: 404) is `{"status",
+         *     "message"}`. A bad point never fails the batch. A body that is not a
+         *     batch (not JSON, an unknown member, points or layers missing,
+         *     empty, not arrays, over 10,000 points, an unknown layer, a bad
+         *     timestamp) is a 400 naming the field. All layers asked for must be
+         *     loaded (503 otherwise).
+         *
+         *     With `Accept: application/x-ndjson` the answer is streamed as
+         *     newline-delimited JSON, one result object per line, in order.
+         *     Either is gzip-compressed when `Accept-Encoding` admits gzip.
+         *
+         *     Usage: the batch counts as its valid points in lookupsv1's usage
+         *     and quota (a 429 before any work when they would pass the quota).
+         */
+        post: operations["lookupsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1359,27 +1483,7 @@ export interface components {
             };
             /** @enum {string} */
             geometry_name: "geom";
-            properties: {
-                /**
-                 * Format: int64
-                 * @description The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
-                 */
-                boundary_id: number;
-                /** @description The country's international dial code; 0 outside every country. */
-                country_code: number;
-                country_name: string;
-                /** @enum {string} */
-                category_code: "900" | "901" | "902" | "903" | "904" | "905" | "906" | "907" | "908";
-                /** @description admin0..admin8, the level answered (coarser than asked when the asked one has no area there). */
-                category_name: string;
-                name: string;
-                bbox: components["schemas"]["BBoxLonFirst"];
-                /**
-                 * @description An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
-                 * @enum {string}
-                 */
-                source: "osm" | "file" | "naturalearth" | "census";
-            };
+            properties: components["schemas"]["AdminProperties"];
         };
         GeoBoundariesResponse: {
             /** @description Smallest area first. */
@@ -1402,6 +1506,28 @@ export interface components {
         TimeZoneResponse: {
             time_zone: components["schemas"]["TimeZone"];
             local_area: components["schemas"]["LocalArea"];
+            /**
+             * Format: date-time
+             * @description With `timestamp` only (an extension) - the instant answered for, in UTC.
+             */
+            timestamp?: string;
+            /** @description With `timestamp` only - the IANA zone name (`Europe/Moscow`). */
+            time_zone_id?: string;
+            /**
+             * @description With `timestamp` only - the standard offset in force at the
+             *     instant, seconds east of UTC. Go's time package (and the tz
+             *     database) give the total offset and whether the period is DST;
+             *     a DST period's standard offset is that of the nearest period
+             *     not flagged DST before or after it whichever is below by less;
+             *     the tz database's negative DST (Europe/Dublin's winter GMT,
+             *     Casablanca's Ramadan) is read as CLDR and the rearguard format
+             *     have it: the lower offset standard, the higher one DST.
+             */
+            raw_offset_s?: number;
+            /** @description With `timestamp` only - the daylight-saving part of the offset at the instant (0 outside DST; never negative). */
+            dst_offset_s?: number;
+            /** @description With `timestamp` only - the tz database's abbreviation in force at the instant (`MSK`, `EDT`, `+14`). */
+            abbreviation?: string;
         };
         TimeZone: {
             /** @enum {integer} */
@@ -2451,6 +2577,124 @@ export interface components {
             message: string;
             errors?: components["schemas"]["FieldError"][];
         };
+        /** @description The properties of an adminv1 feature. */
+        AdminProperties: {
+            /**
+             * Format: int64
+             * @description The OSM relation id (a closed way: its negated id); 10^15 + n for an area of a --boundaries file; for the world base layer 2*10^15 + the ISO 3166-1 numeric code of a country, and 3*10^15 + the FIPS code of a US state or county.
+             */
+            boundary_id: number;
+            /** @description The country's international dial code; 0 outside every country. */
+            country_code: number;
+            country_name: string;
+            /** @enum {string} */
+            category_code: "900" | "901" | "902" | "903" | "904" | "905" | "906" | "907" | "908";
+            /** @description admin0..admin8, the level answered (coarser than asked when the asked one has no area there). */
+            category_name: string;
+            name: string;
+            bbox: components["schemas"]["BBoxLonFirst"];
+            /**
+             * @description An extension: where the area comes from. osm: the extract's OSM data; file: a --boundaries GeoJSON file; naturalearth: the world base layer's country (Natural Earth 1:10m); census: the world base layer's US state or county (US Census cartographic boundaries). Precedence at each level: file, then the extract's complete OSM area, then the base layer (docs/world.md).
+             * @enum {string}
+             */
+            source: "osm" | "file" | "naturalearth" | "census";
+        };
+        /** @description Every administrative area at a point, admin0 first (adminv1/xy2hierarchy). */
+        AdminHierarchy: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            features: components["schemas"]["AdminHierarchyFeature"][];
+            totalFeatures: number;
+            numberMatched: number;
+            numberReturned: number;
+            /**
+             * Format: date-time
+             * @description The answer's UTC time with milliseconds.
+             */
+            timeStamp: string;
+            crs: components["schemas"]["CRS"];
+        };
+        AdminHierarchyFeature: {
+            /** @enum {string} */
+            type: "Feature";
+            /** @description Always null. */
+            id: string | null;
+            /** @description null, or with geometry=true the Polygon of the area containing the point (as xy2admininfo's). */
+            geometry: {
+                /** @enum {string} */
+                type: "Polygon";
+                /** @description The outer ring, then the holes. */
+                coordinates: components["schemas"]["LinearRing"][];
+            } | null;
+            /** @enum {string} */
+            geometry_name: "geom";
+            properties: components["schemas"]["AdminProperties"];
+        };
+        /**
+         * @description A point: `x` the longitude (-180..180), `y` the latitude
+         *     (-90..90), JSON numbers. A bad point is answered in its own result,
+         *     not as a 400.
+         * @example {
+         *       "x": -75.5244,
+         *       "y": 39.1582
+         *     }
+         */
+        BatchPoint: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
+        /** @description Exactly one of `addresses` and `reverse`. */
+        GeocodeBatch: {
+            /**
+             * @description Addresses to geocode (each a string of 1 to 1,024 characters once trimmed; a bad one is answered INVALID_REQUEST in its own result). Give addresses or reverse, not both.
+             * @example [
+             *       "Loockerman Street, Dover",
+             *       "Rehoboth Beach"
+             *     ]
+             */
+            addresses?: string[];
+            /** @description Points to reverse-geocode. */
+            reverse?: components["schemas"]["BatchPoint"][];
+        };
+        GeocodeBatchAnswer: {
+            results: components["schemas"]["GeocodeResponse"][];
+        };
+        LookupsBatch: {
+            points: components["schemas"]["BatchPoint"][];
+            /** @description The lookups to answer per point (a name given twice counts once). */
+            layers: ("timezone" | "admin" | "geoboundaries" | "zip4" | "covid")[];
+            /**
+             * @description The instant of the `timezone` layer, as timezonesv1's
+             *     `timestamp`: a string of Unix seconds or an RFC 3339 time,
+             *     1900-01-01T00:00:00Z to 2099-12-31T23:59:59Z (a 400 names
+             *     `timestamp` otherwise).
+             * @example 2013-07-15T12:00:00Z
+             */
+            timestamp?: string;
+        };
+        LookupsBatchAnswer: {
+            results: components["schemas"]["LookupsResult"][];
+        };
+        /** @description One point's answers; only the layers asked for. */
+        LookupsResult: {
+            /** @description The point's position in `points`, from 0. */
+            index: number;
+            /**
+             * @description 400 for an invalid point.
+             * @enum {integer}
+             */
+            status: 200 | 400;
+            /** @description What is wrong with an invalid point (400 only). */
+            message?: string;
+            /** @description xy2tzdata's answer (or `{"status", "message"}` where it is an error). */
+            timezone?: components["schemas"]["TimeZoneResponse"];
+            admin?: components["schemas"]["AdminHierarchy"];
+            geoboundaries?: components["schemas"]["GeoBoundariesResponse"];
+            zip4?: components["schemas"]["Zip4Collection"];
+            covid?: components["schemas"]["CovidHierarchyResponse"];
+        };
     };
     responses: {
         /**
@@ -3309,6 +3553,16 @@ export interface operations {
                  * @example 39.1582
                  */
                 y: components["parameters"]["LatY"];
+                /**
+                 * @description An extension: the instant to answer for, as Unix seconds (an
+                 *     integer, negative before 1970) or an RFC 3339 time (write a
+                 *     positive offset's `+` as `%2B`), from 1900-01-01T00:00:00Z to
+                 *     2099-12-31T23:59:59Z (a 400 names `timestamp` otherwise).
+                 *     Absent: the current year, without the five members of an
+                 *     instant.
+                 * @example 2013-07-15T12:00:00Z
+                 */
+                timestamp?: string;
             };
             header?: never;
             path?: never;
@@ -5934,6 +6188,243 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+        };
+    };
+    xy2hierarchy: {
+        parameters: {
+            query: {
+                /**
+                 * @description Longitude in decimal degrees, -180..180. A plain decimal number (no
+                 *     hex, NaN, Inf or underscores); when repeated, the first counts.
+                 * @example -75.5244
+                 */
+                x: components["parameters"]["LonX"];
+                /**
+                 * @description Latitude in decimal degrees, -90..90; as `x` otherwise.
+                 * @example 39.1582
+                 */
+                y: components["parameters"]["LatY"];
+                /**
+                 * @description `true` adds each area's Polygon containing the point (countries can be hundreds of KB); default `false`.
+                 * @example false
+                 */
+                geometry?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The areas, admin0 first (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "FeatureCollection",
+                     *       "features": [
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 2000000000000840,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "900",
+                     *             "category_name": "admin0",
+                     *             "name": "United States of America",
+                     *             "bbox": [
+                     *               -179.1431914,
+                     *               18.9058682,
+                     *               179.7803978,
+                     *               71.4121784
+                     *             ],
+                     *             "source": "naturalearth"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 162110,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "901",
+                     *             "category_name": "admin1",
+                     *             "name": "Delaware",
+                     *             "bbox": [
+                     *               -75.7890403,
+                     *               38.4511276,
+                     *               -74.9849355,
+                     *               39.8394337
+                     *             ],
+                     *             "source": "osm"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 1245078,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "902",
+                     *             "category_name": "admin2",
+                     *             "name": "Kent County",
+                     *             "bbox": [
+                     *               -75.7600806,
+                     *               38.8292881,
+                     *               -75.1369618,
+                     *               39.3863515
+                     *             ],
+                     *             "source": "osm"
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Feature",
+                     *           "id": null,
+                     *           "geometry": null,
+                     *           "geometry_name": "geom",
+                     *           "properties": {
+                     *             "boundary_id": 117178,
+                     *             "country_code": 1,
+                     *             "country_name": "United States",
+                     *             "category_code": "908",
+                     *             "category_name": "admin8",
+                     *             "name": "Dover",
+                     *             "bbox": [
+                     *               -75.586203,
+                     *               39.102195,
+                     *               -75.440731,
+                     *               39.210681
+                     *             ],
+                     *             "source": "osm"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totalFeatures": 4,
+                     *       "numberMatched": 4,
+                     *       "numberReturned": 4,
+                     *       "timeStamp": "2026-11-27T23:59:12.172Z",
+                     *       "crs": {
+                     *         "type": "name",
+                     *         "properties": {
+                     *           "name": "urn:ogc:def:crs:EPSG::4326"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminHierarchy"];
+                };
+            };
+            400: components["responses"]["LookupBadRequest"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    geocodeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reverse": [
+                 *         {
+                 *           "x": -75.5244,
+                 *           "y": 39.1582
+                 *         },
+                 *         {
+                 *           "x": -75.5466,
+                 *           "y": 39.7459
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GeocodeBatch"];
+            };
+        };
+        responses: {
+            /** @description One geocoder response per item, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeocodeBatchAnswer"];
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
+        };
+    };
+    lookupsBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "points": [
+                 *         {
+                 *           "x": -75.5244,
+                 *           "y": 39.1582
+                 *         },
+                 *         {
+                 *           "x": -75.5466,
+                 *           "y": 39.7459
+                 *         }
+                 *       ],
+                 *       "layers": [
+                 *         "timezone",
+                 *         "admin"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["LookupsBatch"];
+            };
+        };
+        responses: {
+            /** @description One result per point, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LookupsBatchAnswer"];
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["LookupUnavailable"];
         };
     };
 }

@@ -255,3 +255,23 @@ test("Retry-After is read in seconds or as a date", () => {
   const d = parseRetryAfter(new Date(Date.now() + 90000).toUTCString()) ?? 0;
   assert.ok(d > 85000 && d <= 90000, String(d));
 });
+
+test("batches, time zones at an instant, the admin hierarchy (issue 26)", async () => {
+  const moscow: Point = { lon: 37.6173, lat: 55.7558 };
+  const tz2013 = await geo.timeZoneAt(moscow, new Date("2013-07-15T12:00:00Z"));
+  const tz2015 = await geo.timeZoneAt(moscow, new Date("2015-07-15T12:00:00Z"));
+  assert.deepEqual([tz2013.time_zone_id, tz2013.raw_offset_s, tz2013.dst_offset_s, tz2013.abbreviation], ["Europe/Moscow", 14400, 0, "MSK"]);
+  assert.equal(tz2015.raw_offset_s, 10800);
+  const names = (await geo.adminHierarchy(dover)).map((f) => f.properties.name);
+  assert.deepEqual(names, ["United States of America", "Delaware", "Kent County", "Dover"]);
+  const rev = await geo.reverseGeocodeBatch([dover, { lon: -75.5, lat: 99 }]);
+  assert.deepEqual(rev[0], await geo.reverseGeocode(dover));
+  assert.equal(rev[1]?.status, "INVALID_REQUEST");
+  const fwd = await geo.geocodeBatch(["Loockerman Street, Dover"]);
+  assert.deepEqual(fwd[0], await geo.geocode("Loockerman Street, Dover"));
+  const lk = await geo.lookupsBatch([dover, { lon: 200, lat: 0 }], ["timezone", "admin"]);
+  assert.deepEqual([lk[0]?.status, lk[1]?.status], [200, 400]);
+  const { name: _name, ...single } = await geo.timeZone(dover);
+  assert.deepEqual(lk[0]?.timezone, single);
+  assert.equal(lk[0]?.admin?.features.length, 4);
+});
