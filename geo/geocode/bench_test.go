@@ -95,3 +95,34 @@ func BenchmarkBuildDelaware(b *testing.B) {
 		runtime.KeepAlive(ix)
 	}
 }
+
+// BenchmarkAutocompleteDelaware completes what a search box sends while
+// a query of SampleQueries is typed: each query cut after a random
+// number of its characters (at least 2), half of them with a focus at a
+// random place node of the extract.
+func BenchmarkAutocompleteDelaware(b *testing.B) {
+	ix := testIndex(b, delaware)
+	r := rand.New(rand.NewPCG(7, 8))
+	var qs []Query
+	for _, s := range ix.SampleQueries(10000, 10000) {
+		rs := []rune(s)
+		if len(rs) < 2 {
+			continue
+		}
+		q := Query{Text: string(rs[:2+r.IntN(len(rs)-1)]), Limit: 10}
+		if r.IntN(2) == 0 {
+			p := ix.feats[ix.placeFeat[r.IntN(len(ix.placeFeat))]].pt
+			q.Focus = &p
+		}
+		qs = append(qs, q)
+	}
+	var d []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		ix.Autocomplete(qs[i%len(qs)])
+		d = append(d, time.Since(start))
+		i++
+	}
+	reportPercentiles(b, d)
+}
