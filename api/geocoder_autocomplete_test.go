@@ -105,10 +105,11 @@ func TestAutocompleteBadInput(t *testing.T) {
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "layers": {"street,building"}}, 400, `layers: unknown layer "building"`},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "lang": {"de_DE!"}}, 400, "lang must be BCP 47"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "lang": {""}}, 400, "lang must be BCP 47"},
+		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "lang": {"fr0"}}, 400, "lang must be BCP 47"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "bounds_mode": {"strict"}}, 400, "bounds_mode must be bias or restrict"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "bounds_mode": {"restrict"}}, 400, "bounds_mode=restrict needs bounds"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "bounds": {"1,2"}}, 400, "bounds must be"},
-		{"/geocoderv1/geocoder", url.Values{"address": {"a"}, "lang": {"12"}}, 200, "lang must be BCP 47"},
+		{"/geocoderv1/geocoder", url.Values{"address": {"a"}, "lang": {"e"}}, 200, "lang must be BCP 47"},
 		{"/geocoderv1/geocoder", url.Values{"address": {"a"}, "bounds_mode": {"x"}}, 200, "bounds_mode must be"},
 		{"/geocoderv1/rev-geocoder", url.Values{"x": {"-75.5"}, "y": {"39"}, "lang": {"-"}}, 200, "lang must be BCP 47"},
 	} {
