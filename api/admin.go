@@ -113,6 +113,10 @@ func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	langs, msg := requestLang(c, q)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	bd := h.opts.Bundle.Load()
 	if bd == nil || bd.Boundaries == nil {
 		return errBoundaryLoading
@@ -125,7 +129,11 @@ func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	}
 	bp := h.bufs.Get().(*[]byte)
 	defer h.bufs.Put(bp)
-	b, at := appendAdminCollection((*bp)[:0], a, g, h.opts.Now())
+	var names adminNames
+	if ok {
+		names = adminNames{name: a.NameIn(langs), country: l.CountryNameIn(a, p, langs)}
+	}
+	b, at := appendAdminCollection((*bp)[:0], a, names, g, h.opts.Now())
 	*bp = b
 	resp := c.Response()
 	resp.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
@@ -189,10 +197,14 @@ func (h *adminHandler) polygonJSON(l *boundary.Layer, a *boundary.Area, p orb.Po
 	return g
 }
 
+// adminNames are the names an adminv1 answer gives its area, in the
+// request's language (lang, Accept-Language) where the data has them.
+type adminNames struct{ name, country string }
+
 // appendAdminCollection appends to b the adminv1 FeatureCollection of
 // area a (nil: none) whose returned polygon is g, all but g's JSON, which
 // goes at offset at of the returned text.
-func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Time) (_ []byte, at int) {
+func appendAdminCollection(b []byte, a *boundary.Area, names adminNames, g *adminGeom, now time.Time) (_ []byte, at int) {
 	n := 0
 	if a != nil {
 		n = 1
@@ -208,13 +220,13 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 		b = append(b, `,"country_code":`...)
 		b = strconv.AppendInt(b, int64(a.DialCode), 10)
 		b = append(b, `,"country_name":`...)
-		b = lookupJSONString(b, a.CountryName)
+		b = lookupJSONString(b, names.country)
 		b = append(b, `,"category_code":"`...)
 		b = append(b, code...)
 		b = append(b, `","category_name":`...)
 		b = lookupJSONString(b, a.CategoryName)
 		b = append(b, `,"name":`...)
-		b = lookupJSONString(b, a.Name)
+		b = lookupJSONString(b, names.name)
 		b = append(b, `,"bbox":`...)
 		b = appendCoords(b, a.BBox.Min[0], a.BBox.Min[1], a.BBox.Max[0], a.BBox.Max[1])
 		b = append(b, `,"source":`...)

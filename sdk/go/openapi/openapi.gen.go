@@ -4807,6 +4807,23 @@ type Xy2admininfoParams struct {
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
 
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Type The administrative level, admin0 (country) to admin8 (usually municipalities); case matters.
 	Type Xy2admininfoParamsType `form:"type" json:"type"`
 }
@@ -4914,16 +4931,21 @@ type AutocompleteParams struct {
 	// features), `postcode`. All when absent.
 	Layers *string `form:"layers,omitempty" json:"layers,omitempty"`
 
-	// Lang The languages to name results in: BCP 47 tags (`de`, `fr-CA`,
-	// `zh-Hant`), comma-separated, preferred first. Each
-	// name (the result's, its street's, its town's, state's and
-	// country's, by the place node of that name nearest the result) is
-	// OSM's `name:xx` of the first tag, then of its shorter forms
-	// (`fr-CA`, `fr`), then of the next tag, that the data has, else
-	// the default `name`. Without `lang`, the `Accept-Language` header,
-	// by its q values (a malformed header is ignored); a malformed
-	// `lang` is refused. Names come from OSM (© OpenStreetMap
-	// contributors, ODbL). Tags after the tenth are not read.
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 
 	// Format `json` (the default) or `xml` (any case). Any other value is
@@ -4968,16 +4990,21 @@ type GeocodeParams struct {
 	// needs `bounds`.
 	BoundsMode *GeocodeParamsBoundsMode `form:"bounds_mode,omitempty" json:"bounds_mode,omitempty"`
 
-	// Lang The languages to name results in: BCP 47 tags (`de`, `fr-CA`,
-	// `zh-Hant`), comma-separated, preferred first. Each
-	// name (the result's, its street's, its town's, state's and
-	// country's, by the place node of that name nearest the result) is
-	// OSM's `name:xx` of the first tag, then of its shorter forms
-	// (`fr-CA`, `fr`), then of the next tag, that the data has, else
-	// the default `name`. Without `lang`, the `Accept-Language` header,
-	// by its q values (a malformed header is ignored); a malformed
-	// `lang` is refused. Names come from OSM (© OpenStreetMap
-	// contributors, ODbL). Tags after the tenth are not read.
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 
 	// ResultType Keep results of these types, separated by `|` (Google's list,
@@ -5014,16 +5041,21 @@ type ReverseGeocodeParams struct {
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
 
-	// Lang The languages to name results in: BCP 47 tags (`de`, `fr-CA`,
-	// `zh-Hant`), comma-separated, preferred first. Each
-	// name (the result's, its street's, its town's, state's and
-	// country's, by the place node of that name nearest the result) is
-	// OSM's `name:xx` of the first tag, then of its shorter forms
-	// (`fr-CA`, `fr`), then of the next tag, that the data has, else
-	// the default `name`. Without `lang`, the `Accept-Language` header,
-	// by its q values (a malformed header is ignored); a malformed
-	// `lang` is refused. Names come from OSM (© OpenStreetMap
-	// contributors, ODbL). Tags after the tenth are not read.
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 
 	// ResultType Keep results of these types, separated by `|` (Google's list,
@@ -5804,6 +5836,23 @@ type Xy2tzdataParams struct {
 
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
+
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // Zip4Xy2zipParams defines parameters for Zip4Xy2zip.
@@ -8298,6 +8347,18 @@ func NewXy2admininfoRequest(server string, params *Xy2admininfoParams) (*http.Re
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -11701,6 +11762,18 @@ func NewXy2tzdataRequest(server string, params *Xy2tzdataParams) (*http.Request,
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {

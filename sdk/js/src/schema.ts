@@ -2796,16 +2796,21 @@ export interface components {
          */
         LatY: number;
         /**
-         * @description The languages to name results in: BCP 47 tags (`de`, `fr-CA`,
-         *     `zh-Hant`), comma-separated, preferred first. Each
-         *     name (the result's, its street's, its town's, state's and
-         *     country's, by the place node of that name nearest the result) is
-         *     OSM's `name:xx` of the first tag, then of its shorter forms
-         *     (`fr-CA`, `fr`), then of the next tag, that the data has, else
-         *     the default `name`. Without `lang`, the `Accept-Language` header,
-         *     by its q values (a malformed header is ignored); a malformed
-         *     `lang` is refused. Names come from OSM (© OpenStreetMap
-         *     contributors, ODbL). Tags after the tenth are not read.
+         * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+         *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+         *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+         *     `fr`), then of the next tag, that the data has, else the default
+         *     `name`. The geocoder, reverse geocoder and autocomplete name the
+         *     result, its street, and its town, state and country by the place
+         *     node of that name nearest the result; adminv1 names the area
+         *     (`name`) and the country (`country_name`, CLDR's English name
+         *     unless the country's boundary has the tag); timezonesv1 names
+         *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+         *     `local_boundary_names` the areas' default names). Without `lang`,
+         *     the `Accept-Language` header, by its q values (a malformed header
+         *     is ignored); a malformed `lang` is refused. Names come from OSM
+         *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+         *     read.
          * @example fr
          */
         Lang: string;
@@ -3168,16 +3173,21 @@ export interface operations {
                  */
                 bounds_mode?: components["parameters"]["BoundsMode"];
                 /**
-                 * @description The languages to name results in: BCP 47 tags (`de`, `fr-CA`,
-                 *     `zh-Hant`), comma-separated, preferred first. Each
-                 *     name (the result's, its street's, its town's, state's and
-                 *     country's, by the place node of that name nearest the result) is
-                 *     OSM's `name:xx` of the first tag, then of its shorter forms
-                 *     (`fr-CA`, `fr`), then of the next tag, that the data has, else
-                 *     the default `name`. Without `lang`, the `Accept-Language` header,
-                 *     by its q values (a malformed header is ignored); a malformed
-                 *     `lang` is refused. Names come from OSM (© OpenStreetMap
-                 *     contributors, ODbL). Tags after the tenth are not read.
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
                  * @example fr
                  */
                 lang?: components["parameters"]["Lang"];
@@ -3233,16 +3243,21 @@ export interface operations {
                  */
                 y: components["parameters"]["LatY"];
                 /**
-                 * @description The languages to name results in: BCP 47 tags (`de`, `fr-CA`,
-                 *     `zh-Hant`), comma-separated, preferred first. Each
-                 *     name (the result's, its street's, its town's, state's and
-                 *     country's, by the place node of that name nearest the result) is
-                 *     OSM's `name:xx` of the first tag, then of its shorter forms
-                 *     (`fr-CA`, `fr`), then of the next tag, that the data has, else
-                 *     the default `name`. Without `lang`, the `Accept-Language` header,
-                 *     by its q values (a malformed header is ignored); a malformed
-                 *     `lang` is refused. Names come from OSM (© OpenStreetMap
-                 *     contributors, ODbL). Tags after the tenth are not read.
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
                  * @example fr
                  */
                 lang?: components["parameters"]["Lang"];
@@ -3329,16 +3344,21 @@ export interface operations {
                  */
                 layers?: string;
                 /**
-                 * @description The languages to name results in: BCP 47 tags (`de`, `fr-CA`,
-                 *     `zh-Hant`), comma-separated, preferred first. Each
-                 *     name (the result's, its street's, its town's, state's and
-                 *     country's, by the place node of that name nearest the result) is
-                 *     OSM's `name:xx` of the first tag, then of its shorter forms
-                 *     (`fr-CA`, `fr`), then of the next tag, that the data has, else
-                 *     the default `name`. Without `lang`, the `Accept-Language` header,
-                 *     by its q values (a malformed header is ignored); a malformed
-                 *     `lang` is refused. Names come from OSM (© OpenStreetMap
-                 *     contributors, ODbL). Tags after the tenth are not read.
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
                  * @example fr
                  */
                 lang?: components["parameters"]["Lang"];
@@ -3391,6 +3411,25 @@ export interface operations {
                  * @example 39.1582
                  */
                 y: components["parameters"]["LatY"];
+                /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
             };
             header?: never;
             path?: never;
@@ -3488,6 +3527,25 @@ export interface operations {
                  * @example 39.1582
                  */
                 y: components["parameters"]["LatY"];
+                /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
                 /**
                  * @description The administrative level, admin0 (country) to admin8 (usually municipalities); case matters.
                  * @example admin8
