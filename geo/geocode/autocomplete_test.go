@@ -62,11 +62,15 @@ func TestAutocompleteTable(t *testing.T) {
 		{de, "Governor Printz B", nil, "Governor Printz Boulevard", true},
 		{de, "Middletown Warw", nil, "Middletown Warwick Road", true},
 		{de, "Loockerm", nil, "Loockerman Plaza", false},
+		{de, "East Loockerm", nil, "East Loockerman Street", true},
+		{de, "Loockerman St", nil, "East Loockerman Street", false},
+		{de, "Loockerman St", nil, "West Loockerman Street", false},
 		{de, "Delaware Memorial B", nil, "Delaware Memorial Bridge", true},
 		// Points of interest by the beginning of their name.
 		{de, "Christiana Ma", nil, "Christiana Mall", true},
 		{de, "Sussex County Court", nil, "Sussex County Courthouse", true},
 		{de, "Lewes Public Lib", nil, "Lewes Public Library", true},
+		{de, "Dover Down", nil, "Dover Downs Hotel & Casino", true},
 		// The nearest of several of one name to the focus (28 nodes
 		// and ways named Wawa, 10 McDonald's).
 		{de, "Waw", &dover, "en2091657479", true},
