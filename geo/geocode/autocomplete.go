@@ -146,15 +146,17 @@ func (ix *Index) matchAny(qw []qword, fid, ctx, ctx2 uint32, skip uint64) (float
 // "ct"), as typed ("court" begins "courthouse") and by the full forms
 // of the tables it begins ("highw" begins "highway", which is "hwy").
 type autoPrefix struct {
-	vocab    *strTable
 	prefixes []string
-	canon    []uint32 // word ids of canonical forms it begins
+	// ranges are the word ids the prefixes begin: the vocabulary is
+	// sorted, so each prefix's words are one run [lo, hi).
+	ranges [][2]uint32
+	canon  []uint32 // word ids of canonical forms it begins
 }
 
 // newAutoPrefix returns the autoPrefix of canonical word w, the last of
 // text.
 func (ix *Index) newAutoPrefix(w, text string) *autoPrefix {
-	a := &autoPrefix{vocab: &ix.words, prefixes: []string{w}}
+	a := &autoPrefix{prefixes: []string{w}}
 	f := strings.Fields(Fold(text))
 	raw := ""
 	if len(f) > 0 {
@@ -162,6 +164,13 @@ func (ix *Index) newAutoPrefix(w, text string) *autoPrefix {
 	}
 	if raw != "" && raw != w {
 		a.prefixes = append(a.prefixes, raw)
+	}
+	for _, p := range a.prefixes {
+		// No word has the byte 0xff (UTF-8 never does): p+"\xff" sorts
+		// after every word p begins.
+		lo, _ := ix.words.search(p)
+		hi, _ := ix.words.search(p + "\xff")
+		a.ranges = append(a.ranges, [2]uint32{lo, hi})
 	}
 	if raw != "" && !isHouseNumber(raw) {
 		for full, c := range ix.t.Words {
@@ -208,9 +217,8 @@ func (a *autoPrefix) matches(ix *Index, w string) []wordMatch {
 // begins reports whether the typed word begins vocabulary word id (or
 // id is a canonical form of a word it begins).
 func (a *autoPrefix) begins(id uint32) bool {
-	w := a.vocab.get(id)
-	for _, p := range a.prefixes {
-		if strings.HasPrefix(w, p) {
+	for _, r := range a.ranges {
+		if id >= r[0] && id < r[1] {
 			return true
 		}
 	}
