@@ -258,3 +258,15 @@ func (ix *Index) placeNameIn(name string, p orb.Point, langs []string) string {
 	}
 	return ix.nameIn(best, langs)
 }
+
+// Localize returns a copy of candidate c (an answer of this index) named
+// in the first of langs the data has names in, as Forward names its
+// answers with Query.Lang; c is left as it is.
+func (ix *Index) Localize(c Candidate, langs []string) Candidate {
+	if len(langs) == 0 {
+		return c
+	}
+	c.Components = append([]Component(nil), c.Components...)
+	ix.localize(&c, langs)
+	return c
+}
