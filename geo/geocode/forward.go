@@ -91,7 +91,8 @@ func (ix *Index) forwardAliased(q Query) []Candidate {
 		return out[:min(len(out), limit)]
 	}
 	if typ == "country" {
-		if c, ok := ix.countryArea(ix.t.CountryCode(q.text())); ok && len(ix.filterComponents([]Candidate{c}, q.Components)) > 0 {
+		if c, ok := ix.countryArea(ix.t.CountryCode(q.text())); ok && len(ix.filterComponents([]Candidate{c}, q.Components)) > 0 &&
+			(!q.BoundsRestrict || q.Bounds == nil || q.Bounds.Contains(c.Location)) && q.kindWanted(KindPlace) {
 			out := append([]Candidate{c}, res...)
 			return out[:min(len(out), limit)]
 		}
