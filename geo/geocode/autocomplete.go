@@ -21,6 +21,9 @@ const MaxAutocompleteLimit = 20
 //   - phraseStart when the name begins with the whole typed phrase
 //     (the words in order, the last a prefix), phraseInside when the
 //     phrase is inside the name;
+//   - in the name's share, each word after the last one matched counts
+//     notTyped (half a word): it may not be typed yet ("Rehob" may
+//     become Rehoboth Beach), though a name without it matches better;
 //   - its importance: a place by its type and population (autoPlace,
 //     autoPlaceStep, autoPopulation), a street autoStreet, a route
 //     number autoRoute, a point of interest autoPOI;
@@ -31,14 +34,15 @@ const (
 	autoPrefixCost  = 0.1
 	phraseStart     = 0.1
 	phraseInside    = 0.05
-	autoPlace       = 0.12
-	autoPlaceStep   = 0.012
+	autoPlace       = 0.2
+	autoPlaceStep   = 0.02
 	autoPopulation  = 0.03
 	autoStreet      = 0.03
 	autoRoute       = 0.01
 	autoPOI         = 0.02
 	focusWeight     = 0.25
 	focusScale      = 20000.0
+	notTyped        = 0.5
 )
 
 // Autocomplete returns the completions of text typed so far, best
@@ -228,4 +232,23 @@ func (a *autoPrefix) begins(id uint32) bool {
 		}
 	}
 	return false
+}
+
+// notYetTyped is what an autocompletion adds to the matched words of a
+// name (matchWords' nameGot): notTyped for each word other than a stop
+// word after the last one the query matched (used: bits by position).
+func notYetTyped(ix *Index, name []uint32, used uint64) float64 {
+	last := -1
+	for j := range min(len(name), 64) {
+		if used&(1<<j) != 0 {
+			last = j
+		}
+	}
+	n := 0.0
+	for j := last + 1; j < len(name); j++ {
+		if !ix.isStop(name[j]) {
+			n += notTyped
+		}
+	}
+	return n
 }

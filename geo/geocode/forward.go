@@ -423,6 +423,9 @@ func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip ui
 			nameTotal++
 		}
 	}
+	if auto := len(qw) > 0 && qw[len(qw)-1].auto != nil; auto && nameHit {
+		nameGot += notYetTyped(ix, name, used)
+	}
 	ncov := 1.0
 	if nameTotal > 0 {
 		ncov = math.Min(1, nameGot/nameTotal)

@@ -184,12 +184,21 @@ func TestInterfaces(t *testing.T) {
 		}},
 		{"geocoderv1 autocomplete", func(t *testing.T) {
 			// Rehoboth Beach's town node, before the streets named after it.
-			a, err := c.Autocomplete(ctx, "Rehob", &geosvc.AutocompleteOptions{Focus: &dover, Limit: 5, Layers: []string{"place", "street"}})
+			a, err := c.Autocomplete(ctx, "Rehob", &geosvc.AutocompleteOptions{Limit: 5, Layers: []string{"place", "street"}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(a.Results) == 0 || a.Results[0].AddressComponents[0].LongName != "Rehoboth Beach" {
 				t.Errorf("Rehob: %+v", a.Results)
+			}
+			// Of the extract's 28 nodes and ways named Wawa, the POI
+			// nearest Dover (4.4 km; a WaWa node nearer has no shop tag).
+			w, err := c.Autocomplete(ctx, "Waw", &geosvc.AutocompleteOptions{Focus: &dover})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(w.Results) == 0 || w.Results[0].PlaceId != "en2091657479" {
+				t.Errorf("Waw near Dover: %+v", w.Results)
 			}
 			// Dover's place node has name:ru=Довер.
 			ru, err := c.Autocomplete(ctx, "Dover", &geosvc.AutocompleteOptions{Lang: "ru", Layers: []string{"place"}})

@@ -6546,10 +6546,11 @@ type ClientInterface interface {
 	// Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
 	// match (0.55 x the share of the typed words matched + 0.35 x the
 	// share of the name's words matched; an exact word 1, a word the
-	// last one begins 0.9, a typo 0.7 or 0.45; a word matching the
-	// result's town, county or state counts too), + 0.1 when the name
-	// begins with the whole typed phrase (0.05 when it holds it
-	// further on), + importance (a place 0.12 - 0.012 x its rank:
+	// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+	// last one matched 0.5; a word matching the result's town, county
+	// or state counts too), + 0.1 when the name begins with the whole
+	// typed phrase (0.05 when it holds it further on), + importance (a
+	// place 0.2 - 0.02 x its rank:
 	// country 1, state 2, county 3, city 4, town 5, village 6 ...; +
 	// up to 0.03 by population; a street 0.03, a route number 0.01, a
 	// point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
@@ -7334,10 +7335,11 @@ func (c *Client) Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, r
 // Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
 // match (0.55 x the share of the typed words matched + 0.35 x the
 // share of the name's words matched; an exact word 1, a word the
-// last one begins 0.9, a typo 0.7 or 0.45; a word matching the
-// result's town, county or state counts too), + 0.1 when the name
-// begins with the whole typed phrase (0.05 when it holds it
-// further on), + importance (a place 0.12 - 0.012 x its rank:
+// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+// last one matched 0.5; a word matching the result's town, county
+// or state counts too), + 0.1 when the name begins with the whole
+// typed phrase (0.05 when it holds it further on), + importance (a
+// place 0.2 - 0.02 x its rank:
 // country 1, state 2, county 3, city 4, town 5, village 6 ...; +
 // up to 0.03 by population; a street 0.03, a route number 0.01, a
 // point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
@@ -12069,10 +12071,11 @@ type ClientWithResponsesInterface interface {
 	// Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
 	// match (0.55 x the share of the typed words matched + 0.35 x the
 	// share of the name's words matched; an exact word 1, a word the
-	// last one begins 0.9, a typo 0.7 or 0.45; a word matching the
-	// result's town, county or state counts too), + 0.1 when the name
-	// begins with the whole typed phrase (0.05 when it holds it
-	// further on), + importance (a place 0.12 - 0.012 x its rank:
+	// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+	// last one matched 0.5; a word matching the result's town, county
+	// or state counts too), + 0.1 when the name begins with the whole
+	// typed phrase (0.05 when it holds it further on), + importance (a
+	// place 0.2 - 0.02 x its rank:
 	// country 1, state 2, county 3, city 4, town 5, village 6 ...; +
 	// up to 0.03 by population; a street 0.03, a route number 0.01, a
 	// point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
@@ -15726,10 +15729,11 @@ func (c *ClientWithResponses) Xy2bounddataWithResponse(ctx context.Context, para
 // Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
 // match (0.55 x the share of the typed words matched + 0.35 x the
 // share of the name's words matched; an exact word 1, a word the
-// last one begins 0.9, a typo 0.7 or 0.45; a word matching the
-// result's town, county or state counts too), + 0.1 when the name
-// begins with the whole typed phrase (0.05 when it holds it
-// further on), + importance (a place 0.12 - 0.012 x its rank:
+// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+// last one matched 0.5; a word matching the result's town, county
+// or state counts too), + 0.1 when the name begins with the whole
+// typed phrase (0.05 when it holds it further on), + importance (a
+// place 0.2 - 0.02 x its rank:
 // country 1, state 2, county 3, city 4, town 5, village 6 ...; +
 // up to 0.03 by population; a street 0.03, a route number 0.01, a
 // point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),

@@ -82,8 +82,11 @@ test("every interface answers a known value", async (t) => {
   });
   await t.test("geocoderv1 autocomplete", async () => {
     // Rehoboth Beach's town node, before the streets named after it.
-    const a = await geo.autocomplete("Rehob", { focus: dover, limit: 5, layers: ["place", "street"] });
+    const a = await geo.autocomplete("Rehob", { limit: 5, layers: ["place", "street"] });
     assert.equal(a.results[0]?.address_components[0]?.long_name, "Rehoboth Beach", JSON.stringify(a.results[0]));
+    // The Wawa POI nearest Dover (4.4 km) of the extract's 28.
+    const w = await geo.autocomplete("Waw", { focus: dover });
+    assert.equal(w.results[0]?.place_id, "en2091657479", JSON.stringify(w.results[0]));
     // Dover's place node has name:ru=Довер.
     const ru = await geo.autocomplete("Dover", { lang: "ru", layers: ["place"] });
     assert.equal(ru.results[0]?.address_components[0]?.long_name, "Довер");
