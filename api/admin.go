@@ -115,6 +115,10 @@ func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	langs, msg := requestLang(c, q)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	bd := h.opts.Bundle.Load()
 	if bd == nil || bd.Boundaries == nil {
 		return errBoundaryLoading
@@ -127,7 +131,11 @@ func (h *adminHandler) xy2admininfo(c echo.Context) error {
 	}
 	bp := h.bufs.Get().(*[]byte)
 	defer h.bufs.Put(bp)
-	b, at := appendAdminCollection((*bp)[:0], a, g, h.opts.Now())
+	var names adminNames
+	if ok {
+		names = adminNames{name: a.NameIn(langs), country: l.CountryNameIn(a, p, langs)}
+	}
+	b, at := appendAdminCollection((*bp)[:0], a, names, g, h.opts.Now())
 	*bp = b
 	resp := c.Response()
 	resp.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
@@ -191,10 +199,14 @@ func (h *adminHandler) polygonJSON(l *boundary.Layer, a *boundary.Area, p orb.Po
 	return g
 }
 
+// adminNames are the names an adminv1 answer gives its area, in the
+// request's language (lang, Accept-Language) where the data has them.
+type adminNames struct{ name, country string }
+
 // appendAdminCollection appends to b the adminv1 FeatureCollection of
 // area a (nil: none) whose returned polygon is g, all but g's JSON, which
 // goes at offset at of the returned text.
-func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Time) (_ []byte, at int) {
+func appendAdminCollection(b []byte, a *boundary.Area, names adminNames, g *adminGeom, now time.Time) (_ []byte, at int) {
 	n := 0
 	if a != nil {
 		n = 1
@@ -205,7 +217,7 @@ func appendAdminCollection(b []byte, a *boundary.Area, g *adminGeom, now time.Ti
 		b = append(b, adminFeatureHead...)
 		at = len(b)
 		b = append(b, `,"geometry_name":"`+adminGeometryName+`","properties":`...)
-		b = appendAdminProperties(b, a)
+		b = appendAdminProperties(b, a, names)
 		b = append(b, '}')
 	}
 	if a == nil {

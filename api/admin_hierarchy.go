@@ -57,16 +57,20 @@ func (h *adminHandler) xy2hierarchy(c echo.Context) error {
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	langs, msg := requestLang(c, q)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	bd := h.opts.Bundle.Load()
 	if bd == nil || bd.Boundaries == nil {
 		return errBoundaryLoading
 	}
-	b := h.appendHierarchy(make([]byte, 0, 1024), bd.Boundaries, p, withGeom)
+	b := h.appendHierarchy(make([]byte, 0, 1024), bd.Boundaries, p, withGeom, langs)
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
 }
 
 // appendHierarchy appends to b the xy2hierarchy answer at p on layer l.
-func (h *adminHandler) appendHierarchy(b []byte, l *boundary.Layer, p orb.Point, withGeom bool) []byte {
+func (h *adminHandler) appendHierarchy(b []byte, l *boundary.Layer, p orb.Point, withGeom bool, langs []string) []byte {
 	areas := adminHierarchy(l, p)
 	b = append(b, adminCollectionHead...)
 	for i, a := range areas {
@@ -80,7 +84,7 @@ func (h *adminHandler) appendHierarchy(b []byte, l *boundary.Layer, p orb.Point,
 			b = append(b, "null"...)
 		}
 		b = append(b, `,"geometry_name":"`+adminGeometryName+`","properties":`...)
-		b = appendAdminProperties(b, a)
+		b = appendAdminProperties(b, a, adminNames{name: a.NameIn(langs), country: l.CountryNameIn(a, p, langs)})
 		b = append(b, '}')
 	}
 	n := int64(len(areas))
@@ -97,20 +101,20 @@ func (h *adminHandler) appendHierarchy(b []byte, l *boundary.Layer, p orb.Point,
 
 // appendAdminProperties appends the properties object of an adminv1
 // feature of area a.
-func appendAdminProperties(b []byte, a *boundary.Area) []byte {
+func appendAdminProperties(b []byte, a *boundary.Area, names adminNames) []byte {
 	code, _ := a.AdminCategoryCode()
 	b = append(b, `{"boundary_id":`...)
 	b = strconv.AppendInt(b, a.ID, 10)
 	b = append(b, `,"country_code":`...)
 	b = strconv.AppendInt(b, int64(a.DialCode), 10)
 	b = append(b, `,"country_name":`...)
-	b = lookupJSONString(b, a.CountryName)
+	b = lookupJSONString(b, names.country)
 	b = append(b, `,"category_code":"`...)
 	b = append(b, code...)
 	b = append(b, `","category_name":`...)
 	b = lookupJSONString(b, a.CategoryName)
 	b = append(b, `,"name":`...)
-	b = lookupJSONString(b, a.Name)
+	b = lookupJSONString(b, names.name)
 	b = append(b, `,"bbox":`...)
 	b = appendCoords(b, a.BBox.Min[0], a.BBox.Min[1], a.BBox.Max[0], a.BBox.Max[1])
 	b = append(b, `,"source":`...)

@@ -59,8 +59,9 @@ type GeocoderOptions struct {
 	Logger *slog.Logger
 }
 
-// RegisterGeocoder adds GET /geocoderv1/geocoder and
-// /geocoderv1/rev-geocoder to g (which authenticates requests).
+// RegisterGeocoder adds GET /geocoderv1/geocoder,
+// /geocoderv1/rev-geocoder and /geocoderv1/autocomplete to g (which
+// authenticates requests).
 //
 // As Google's geocoder does, OK, ZERO_RESULTS and INVALID_REQUEST come
 // with HTTP 200 and the status in the body; UNKNOWN_ERROR with a 5xx
@@ -73,6 +74,7 @@ func RegisterGeocoder(g *echo.Group, opts GeocoderOptions) {
 	shape := withErrorWriter(h.writeError)
 	g.GET("/"+geocoderInterface+"/geocoder", h.forward, shape)
 	g.GET("/"+geocoderInterface+"/rev-geocoder", h.reverse, shape)
+	g.GET("/"+geocoderInterface+"/autocomplete", h.autocomplete, shape)
 }
 
 type geocoderHandler struct{ opts GeocoderOptions }
@@ -308,12 +310,11 @@ func (h *geocoderHandler) forward(c echo.Context) error {
 	if query.ResultTypes, query.LocationTypes, msg = parseTypeFilters(q); msg != "" {
 		return invalidRequest(msg)
 	}
-	if b := q.Get("bounds"); b != "" {
-		bound, err := parseBounds(b)
-		if err != nil {
-			return invalidRequest(err.Error())
-		}
-		query.Bounds = &bound
+	if query.Bounds, query.BoundsRestrict, msg = parseBoundsMode(q); msg != "" {
+		return invalidRequest(msg)
+	}
+	if query.Lang, msg = requestLang(c, q); msg != "" {
+		return invalidRequest(msg)
 	}
 	return h.answer(c, q, func(ix *geocode.Index) []geocode.Candidate { return ix.Forward(query) })
 }
@@ -334,6 +335,9 @@ func (h *geocoderHandler) reverse(c echo.Context) error {
 	opts := geocode.ReverseOptions{AddressTolerance: h.opts.AddressTolerance, StreetTolerance: h.opts.StreetTolerance}
 	var msg2 string
 	if opts.ResultTypes, opts.LocationTypes, msg2 = parseTypeFilters(q); msg2 != "" {
+		return invalidRequest(msg2)
+	}
+	if opts.Lang, msg2 = requestLang(c, q); msg2 != "" {
 		return invalidRequest(msg2)
 	}
 	return h.answer(c, q, func(ix *geocode.Index) []geocode.Candidate { return ix.Reverse(orb.Point{lon, lat}, opts) })

@@ -214,7 +214,7 @@ func (h *lookupsBatch) appendLayer(dst []byte, bd *bundle.Bundle, l string, r lo
 		}
 		return dst
 	case layerAdmin:
-		return h.admin.appendHierarchy(dst, bd.Boundaries, p, false)
+		return h.admin.appendHierarchy(dst, bd.Boundaries, p, false, nil)
 	case layerGeoBoundaries:
 		return appendJSON(dst, geoBoundariesAt(bd.Boundaries, p, nil))
 	case layerZip4:

@@ -71,6 +71,10 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 	if msg != "" {
 		return httpError(http.StatusBadRequest, msg)
 	}
+	langs, msg := requestLang(c, c.QueryParams())
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	bd := h.bundle.Load()
 	if bd == nil || bd.TimeZones == nil {
 		return errBundleLoading
@@ -90,6 +94,7 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 		h.log.Error("time zone lookup failed", slog.String("request_id", requestIDOf(c)), slog.Any("error", err))
 		return err
 	}
+	localAreaName(&r, bd, langs)
 	bp := h.enc.bufs.Get().(*[]byte)
 	defer h.enc.bufs.Put(bp)
 	b, err := h.enc.encode((*bp)[:0], r)
@@ -102,4 +107,16 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 	*bp = b
 	c.Response().Header().Set(headerIANAZone, r.Zone.Name)
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+}
+
+// localAreaName names r's local area in the first of langs its boundary
+// has a name:xx tag for (local_boundary_name); the zone's names stay
+// CLDR's English ones, and local_boundary_names the areas' names.
+func localAreaName(r *timezone.Result, bd *bundle.Bundle, langs []string) {
+	if !r.InArea || len(langs) == 0 || bd.Boundaries == nil {
+		return
+	}
+	if a, ok := bd.Boundaries.ByID(r.Area.ID); ok {
+		r.Area.Name = a.NameIn(langs)
+	}
 }

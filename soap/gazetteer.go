@@ -54,11 +54,24 @@ var statusRank = map[string]int{
 // checkLocation validates and completes an address with the gazetteer:
 // the best match of the geocoder, field by field (see docs/soap.md,
 // "GazetteerSimple and Gazetteer").
-func checkLocation(ix *geocode.Index, in addressInput) location {
+// checkLocation checks and completes an address with the geocoder's best
+// match, comparing with the default names; with langs, the answer's names
+// are then written in those languages (localizeLocation).
+func checkLocation(ix *geocode.Index, in addressInput, langs []string) location {
+	loc, best, ties := checkDefault(ix, in)
+	if len(langs) > 0 && best != nil {
+		localizeLocation(ix, &loc, *best, ties, langs)
+	}
+	return loc
+}
+
+// checkDefault is checkLocation in the default names; it also returns the
+// best match and those as good as it (nil: none).
+func checkDefault(ix *geocode.Index, in addressInput) (location, *geocode.Candidate, []geocode.Candidate) {
 	loc := location{locationTail: locationTail{Encoding: encodingWGS84}}
 	if in.empty() {
 		loc.Status = statusEmpty
-		return loc
+		return loc, nil, nil
 	}
 	// A street or city that nothing resembles matched nothing: it is
 	// left out of the search and NotChecked.
@@ -89,7 +102,7 @@ func checkLocation(ix *geocode.Index, in addressInput) location {
 		for _, gf := range gazetteerFields {
 			notChecked(gf)
 		}
-		return loc
+		return loc, nil, nil
 	}
 	best := cs[0]
 	ties := []geocode.Candidate{best}
@@ -124,7 +137,7 @@ func checkLocation(ix *geocode.Index, in addressInput) location {
 	loc.FID = best.PlaceID
 	loc.X = strconv.FormatFloat(best.Location[0], 'f', 7, 64)
 	loc.Y = strconv.FormatFloat(best.Location[1], 'f', 7, 64)
-	return loc
+	return loc, &best, ties
 }
 
 // checkField compares one field of the request with the best match (and

@@ -322,8 +322,12 @@ func (s *Service) gazetteerSimple(_ context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	langs, err := gazetteerLangs(req.Language)
+	if err != nil {
+		return nil, err
+	}
 	in := addressInput{Country: req.Country, State: req.State, City: req.City, Street: req.Street, Premise: req.Premise, PostCode: req.PostCode}
-	return gazetteerSimpleResponse{Result: checkLocation(ix, in)}, nil
+	return gazetteerSimpleResponse{Result: checkLocation(ix, in, langs)}, nil
 }
 
 func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
@@ -333,6 +337,10 @@ func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
 	}
 	if n := len(req.Request.Locations); n > maxGazetteerLocations {
 		return nil, senderFault("GazetteerRequest holds %d locations; at most %d", n, maxGazetteerLocations)
+	}
+	langs, err := gazetteerLangs(req.Language)
+	if err != nil {
+		return nil, err
 	}
 	ix, err := s.index()
 	if err != nil {
@@ -349,7 +357,7 @@ func (s *Service) gazetteer(_ context.Context, body []byte) (any, error) {
 		}
 		in := addressInput{Country: l.Country.value(), State: l.State.value(), City: l.City.value(),
 			Street: l.Street.value(), Premise: l.Premise.value(), PostCode: l.PostCode.value()}
-		loc := checkLocation(ix, in)
+		loc := checkLocation(ix, in, langs)
 		if loc.FID == "" {
 			loc.FID = l.FID
 		}

@@ -123,7 +123,7 @@ func faultOf(t *testing.T, body string) (code, reason string) {
 func gazetteerSimple(key string, fields map[string]string) string {
 	var b strings.Builder
 	b.WriteString(`<GazetteerSimple xmlns="http://geosvc.org/LocationService/">`)
-	for _, k := range []string{"Country", "State", "City", "Street", "Premise", "PostCode"} {
+	for _, k := range []string{"Country", "State", "City", "Street", "Premise", "PostCode", "Language"} {
 		if v, ok := fields[k]; ok {
 			b.WriteString("<" + k + ">" + v + "</" + k + ">")
 		}

@@ -89,6 +89,7 @@ func (f *locationInputField) value() string {
 // gazetteerSimpleRequest is the GazetteerSimple request element.
 type gazetteerSimpleRequest struct {
 	Country, State, City, Street, Premise, PostCode string
+	Language                                        string
 	SubscriptionKey                                 string
 }
 
@@ -102,6 +103,7 @@ type gazetteerRequest struct {
 	Request struct {
 		Locations []*locationInput `xml:"LocationInput"`
 	} `xml:"GazetteerRequest"`
+	Language        string
 	SubscriptionKey string
 }
 

@@ -95,3 +95,49 @@ func BenchmarkBuildDelaware(b *testing.B) {
 		runtime.KeepAlive(ix)
 	}
 }
+
+// BenchmarkAutocompleteDelaware completes what a search box sends while
+// a query of SampleQueries is typed: each query cut after a random
+// number of its characters (at least 2), half of them with a focus at a
+// random place node of the extract.
+func BenchmarkAutocompleteDelaware(b *testing.B) {
+	ix := testIndex(b, delaware)
+	r := rand.New(rand.NewPCG(7, 8))
+	var qs []Query
+	for _, s := range ix.SampleQueries(10000, 10000) {
+		rs := []rune(s)
+		if len(rs) < 2 {
+			continue
+		}
+		q := Query{Text: string(rs[:2+r.IntN(len(rs)-1)]), Limit: 10}
+		if r.IntN(2) == 0 {
+			p := ix.feats[ix.placeFeat[r.IntN(len(ix.placeFeat))]].pt
+			q.Focus = &p
+		}
+		qs = append(qs, q)
+	}
+	// Besides the wall-clock percentiles, the CPU time of each query on
+	// its thread (cpu-p50-ns, cpu-p99-ns): on a shared machine the wall
+	// clock also counts the waits for a core.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var d, cpu []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		c0, ok0 := threadCPU()
+		ix.Autocomplete(qs[i%len(qs)])
+		c1, ok1 := threadCPU()
+		d = append(d, time.Since(start))
+		if ok0 && ok1 {
+			cpu = append(cpu, c1-c0)
+		}
+		i++
+	}
+	reportPercentiles(b, d)
+	if len(cpu) > 0 {
+		sort.Slice(cpu, func(i, j int) bool { return cpu[i] < cpu[j] })
+		b.ReportMetric(float64(cpu[len(cpu)/2].Nanoseconds()), "cpu-p50-ns")
+		b.ReportMetric(float64(cpu[min(len(cpu)-1, len(cpu)*99/100)].Nanoseconds()), "cpu-p99-ns")
+	}
+}

@@ -248,7 +248,7 @@ func (b *builder) addPlaces() {
 			class: b.str(p.typ), pop: uint32(min(p.population, math.MaxUint32)), pt: p.pt,
 			bound: padBound(p.pt.Bound(), math.Max(500, placeRadius[p.typ]/2)), osmType: 'n', osmID: p.id}
 		f.ctx = b.context(p.pt, "", "", "")
-		b.addFeature(f)
+		b.setNames(b.addFeature(f), p.names)
 		b.counts["place"]++
 	}
 }

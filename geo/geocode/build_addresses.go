@@ -109,7 +109,7 @@ func (b *builder) addPOIs() {
 			f.unit = b.str(strings.TrimSpace(x.str(p.hn))) // the POI's house number
 		}
 		f.ctx = b.context(p.pt, x.str(p.city), x.str(p.postcode), "")
-		b.addFeature(f)
+		b.setNames(b.addFeature(f), p.names)
 		b.counts["poi"]++
 	}
 }

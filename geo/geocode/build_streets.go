@@ -91,6 +91,14 @@ func (b *builder) addStreets() {
 			}
 		}
 		g.feat = b.addFeature(f)
+		// The name:xx of the street: of its first road that has some
+		// and bears the street's name.
+		for _, ri := range roads {
+			if r := &x.roads[ri]; !r.names.empty() && x.str(r.name) == b.ix.str(f.name) {
+				b.setNames(g.feat, r.names)
+				break
+			}
+		}
 		b.counts["street"]++
 	}
 	b.streetGrid = buildGrid(streetCell, func(yield func(orb.Bound, uint32)) {

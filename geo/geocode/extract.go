@@ -50,6 +50,7 @@ type rawRoad struct {
 	zip    span // tiger:zip_left/right and postal_code: extract.zips
 	ranges span // TIGER house-number ranges: extract.tiger
 	line   span
+	names  span // its name:xx tags (extract.names), of its name only
 }
 
 // tigerRange is a tiger:from/to address range on one side of a road.
@@ -79,6 +80,7 @@ type rawPlace struct {
 	// typeBit and radius are its type's placeTypeBit and placeRadius.
 	typeBit uint16
 	radius  float64
+	names   span // its name:xx tags (extract.names)
 }
 
 // rawPOI is a named amenity, shop, tourism or office.
@@ -93,6 +95,7 @@ type rawPOI struct {
 	postcode uint32
 	pt       orb.Point
 	refs     span // node references of a way
+	names    span // its name:xx tags (extract.names)
 }
 
 // extract is what Build reads from the OSM file, in flat arrays: the
@@ -108,8 +111,11 @@ type extract struct {
 	// address node inside one takes its outline.
 	buildings []span
 	strs      strTable
-	zips      []uint32
-	tiger     []tigerRange
+	// names are the name:xx tags of roads, places and POIs: language
+	// tag and name, string ids of strs.
+	names []langName
+	zips  []uint32
+	tiger []tigerRange
 	// refs are the node references of the ways kept, until resolve
 	// turns them into nodeRefs: the index of each node in need (one
 	// number per node of the extract).
@@ -261,7 +267,7 @@ func (x *extract) way(w *osm.Way) {
 	} else if name := t.Find("name"); name != "" && poiClass(t) != "" {
 		x.pois = append(x.pois, rawPOI{osmType: 'w', osmID: int64(w.ID), name: s(name), class: s(poiClass(t)),
 			street: s(t.Find("addr:street")), hn: s(t.Find("addr:housenumber")), city: s(t.Find("addr:city")),
-			postcode: s(t.Find("addr:postcode")), refs: refs})
+			postcode: s(t.Find("addr:postcode")), refs: refs, names: x.langNames(t)})
 		used = true
 	}
 	n := len(w.Nodes)
@@ -307,6 +313,9 @@ func (x *extract) way(w *osm.Way) {
 		}
 		for i, name := range names {
 			r := rawRoad{id: int64(w.ID), name: s(name), alias: alias[i], byRef: byRef, refs: refs, county: s(t.Find("tiger:county")), zip: zip}
+			if i == 0 && !alias[i] && !byRef {
+				r.names = x.langNames(t) // the name:xx of its name, not of its refs
+			}
 			if !r.alias {
 				r.ranges.start = uint32(len(x.tiger))
 				x.tiger = append(x.tiger, tigerRanges(t)...)
@@ -362,14 +371,14 @@ func (x *extract) node(n *osm.Node, pt orb.Point) {
 		if _, ok := placeTypes[p]; ok {
 			pop, _ := strconv.Atoi(strings.ReplaceAll(strings.ReplaceAll(t.Find("population"), ",", ""), " ", ""))
 			x.places = append(x.places, rawPlace{id: int64(n.ID), name: strings.Clone(name), typ: strings.Clone(p), population: pop, pt: pt,
-				isoState: strings.Clone(t.Find("ISO3166-2")), typeBit: placeTypeBit[p], radius: placeRadius[p]})
+				isoState: strings.Clone(t.Find("ISO3166-2")), typeBit: placeTypeBit[p], radius: placeRadius[p], names: x.langNames(t)})
 			return
 		}
 	}
 	if c := poiClass(t); c != "" {
 		x.pois = append(x.pois, rawPOI{osmType: 'n', osmID: int64(n.ID), name: s(name), class: s(c),
 			street: s(t.Find("addr:street")), hn: s(t.Find("addr:housenumber")), city: s(t.Find("addr:city")),
-			postcode: s(t.Find("addr:postcode")), pt: pt})
+			postcode: s(t.Find("addr:postcode")), pt: pt, names: x.langNames(t)})
 	}
 }
 

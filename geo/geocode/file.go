@@ -28,8 +28,10 @@ var fileMagic = [8]byte{'G', 'E', 'O', 'C', 'O', 'D', 'E', 0}
 // the index uses in place (features, areas and segments as fixed
 // records, the vocabulary, postings, typo index, address, place and
 // interpolation lookups, the grids of addresses and street segments),
-// so that Load maps the file instead of decoding it.
-const FileVersion = 7
+// so that Load maps the file instead of decoding it; version 8 adds the
+// names of streets, places and POIs in other languages (OSM's name:xx,
+// sections ln.*), which search finds them by and answers render in.
+const FileVersion = 8
 
 // Sizes of the fixed records (feature, area, placeCtx) in the file.
 const (
@@ -100,6 +102,8 @@ func (ix *Index) Save(dir string) error {
 		{"addrgrid.start", s.addrGrid.start}, {"addrgrid.ids", s.addrGrid.ids},
 		{"seggrid.start", s.segGrid.start}, {"seggrid.ids", s.segGrid.ids},
 		{"seg.start", s.segStart}, {"part.feat", s.partFeat},
+		{"ln.start", s.lnStart}, {"ln.lang", s.lnLang}, {"ln.name", s.lnName},
+		{"ln.tokstart", s.lnTokStart}, {"ln.toks", s.lnToks},
 	} {
 		w.AddUint32s(c.name, c.v)
 	}
@@ -169,6 +173,8 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 	s.addrGrid = grid{cell: addrCell, keys: r.u64("addrgrid.keys"), start: r.u32("addrgrid.start"), ids: r.u32("addrgrid.ids")}
 	s.segGrid = grid{cell: segCell, keys: r.u64("seggrid.keys"), start: r.u32("seggrid.start"), ids: r.u32("seggrid.ids")}
 	s.segStart, s.partFeat = r.u32("seg.start"), r.u32("part.feat")
+	s.lnStart, s.lnLang, s.lnName = r.u32("ln.start"), r.u32("ln.lang"), r.u32("ln.name")
+	s.lnTokStart, s.lnToks = r.u32("ln.tokstart"), r.u32("ln.toks")
 	if r.err != nil {
 		return nil, fmt.Errorf("geocode: %w", r.err)
 	}

@@ -37,6 +37,10 @@ func (ix *Index) check() error {
 		return fmt.Errorf("segments")
 	case !s.addrGrid.valid(n) || !s.segGrid.valid(uint32(ix.nsegs())):
 		return fmt.Errorf("grid")
+	case len(s.lnStart) != int(n)+1 || !offsets(s.lnStart, len(s.lnLang)) || len(s.lnName) != len(s.lnLang) ||
+		!below(s.lnLang, nstr) || !below(s.lnName, nstr) || len(s.lnTokStart) != len(s.lnLang)+1 ||
+		!offsets(s.lnTokStart, len(s.lnToks)) || !below(s.lnToks, nwords):
+		return fmt.Errorf("names in other languages")
 	}
 	for i := 0; i < len(ix.parts); i += 2 {
 		if ix.parts[i] > ix.parts[i+1] || int(ix.parts[i+1]) > len(ix.pts) {

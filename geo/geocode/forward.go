@@ -49,11 +49,22 @@ type qword struct {
 	matches []wordMatch
 	byID    map[uint32]float32 // matches by word id, when there are many
 	weight  float64
+	// auto is set on the last word of an autocompletion: any word it
+	// begins matches at autoPrefixCost.
+	auto *autoPrefix
 }
 
 // Forward returns the candidates for a query, best first; none when
-// nothing matches.
+// nothing matches. They are named in q.Lang where the data has names in
+// it.
 func (ix *Index) Forward(q Query) []Candidate {
+	res := ix.forwardAliased(q)
+	ix.localizeAll(res, q.Lang)
+	return res
+}
+
+// forwardAliased is Forward before the answers are named in q.Lang.
+func (ix *Index) forwardAliased(q Query) []Candidate {
 	res := ix.forward(q)
 	// A query that is only a state code or a country's code or alias
 	// ("DE", "USA", "AD") finds that state or country first.
@@ -80,7 +91,8 @@ func (ix *Index) Forward(q Query) []Candidate {
 		return out[:min(len(out), limit)]
 	}
 	if typ == "country" {
-		if c, ok := ix.countryArea(ix.t.CountryCode(q.text())); ok && len(ix.filterComponents([]Candidate{c}, q.Components)) > 0 {
+		if c, ok := ix.countryArea(ix.t.CountryCode(q.text())); ok && len(ix.filterComponents([]Candidate{c}, q.Components)) > 0 &&
+			(!q.BoundsRestrict || q.Bounds == nil || q.Bounds.Contains(c.Location)) && q.kindWanted(KindPlace) {
 			out := append([]Candidate{c}, res...)
 			return out[:min(len(out), limit)]
 		}
@@ -125,7 +137,12 @@ func (ix *Index) countryArea(cc string) (Candidate, bool) {
 }
 
 // forward is Forward without the state and country aliases.
-func (ix *Index) forward(q Query) []Candidate {
+func (ix *Index) forward(q Query) []Candidate { return ix.forwardMode(q, false) }
+
+// forwardMode is forward, or with auto the autocompletion's search: the
+// last word a prefix of up to autoPrefixWords words at a lower cost, the
+// phrase, importance and focus scores (autoScore) added, no score margin.
+func (ix *Index) forwardMode(q Query, auto bool) []Candidate {
 	words, dropped := ix.t.parse(q.text())
 	if len(words) == 0 {
 		return nil
@@ -142,7 +159,12 @@ func (ix *Index) forward(q Query) []Candidate {
 		if w.Stop {
 			qw[i].weight = 0.3
 		}
-		qw[i].matches = ix.wordMatches(w.Text, i == len(words)-1 && !w.Number)
+		if auto && i == len(words)-1 && !w.Number {
+			qw[i].auto = ix.newAutoPrefix(w.Text, q.text())
+			qw[i].matches = qw[i].auto.matches(ix, w.Text)
+		} else {
+			qw[i].matches = ix.wordMatches(w.Text, i == len(words)-1 && !w.Number)
+		}
 		if len(qw[i].matches) > 8 {
 			qw[i].byID = make(map[uint32]float32, len(qw[i].matches))
 			for _, m := range qw[i].matches {
@@ -159,17 +181,23 @@ func (ix *Index) forward(q Query) []Candidate {
 	pre := make([]scored, 0, len(cands))
 	for _, fid := range cands {
 		f := &ix.feats[fid]
+		if !q.featureWanted(f.kind) || q.BoundsRestrict && q.Bounds != nil && !q.Bounds.Intersects(f.bound) {
+			continue
+		}
 		var skip uint64
 		if f.kind == KindStreet {
 			if h := firstNumber(qw, -1); h >= 0 {
 				skip = 1 << h
 			}
 		}
-		s, exact, ok := ix.match(qw, ix.nameTokens(fid), f.ctx, noRef, skip)
+		s, exact, ok, _ := ix.matchAny(qw, fid, f.ctx, noRef, skip)
 		if !ok {
 			continue
 		}
 		s += ix.kindBonus(f)
+		if auto {
+			s += ix.autoScore(qw, fid, f.pt, q.Focus)
+		}
 		if q.Bounds != nil && q.Bounds.Intersects(f.bound) {
 			s += bonusBounds // so that the box's features are among the finalists
 		}
@@ -188,6 +216,9 @@ func (ix *Index) forward(q Query) []Candidate {
 		if q.Components != (Components{}) || len(q.ResultTypes) > 0 || len(q.LocationTypes) > 0 {
 			n = candidatePool
 		}
+		if auto {
+			n = max(n, 4*limit)
+		}
 		pre = pre[:min(n, len(pre))]
 	}
 	var hits []hit
@@ -195,6 +226,14 @@ func (ix *Index) forward(q Query) []Candidate {
 		if h, ok := ix.resolve(qw, p.fid); ok {
 			if q.Bounds != nil && q.Bounds.Contains(h.loc) {
 				h.score += bonusBounds
+			} else if q.Bounds != nil && q.BoundsRestrict {
+				continue
+			}
+			if !q.kindWanted(ix.feats[h.fid].kind) {
+				continue
+			}
+			if auto {
+				h.score += ix.autoScore(qw, p.fid, h.loc, q.Focus)
 			}
 			hits = append(hits, h)
 		}
@@ -223,7 +262,7 @@ func (ix *Index) forward(q Query) []Candidate {
 	}
 	for _, h := range hits {
 		k := key{h.fid, h.hn}
-		if seen[k] || len(res) > 0 && h.score < res[0].Score-scoreMargin {
+		if seen[k] || !auto && len(res) > 0 && h.score < res[0].Score-scoreMargin {
 			continue
 		}
 		// A result that leaves out a word the best result matched (its
@@ -316,17 +355,12 @@ func (ix *Index) gather(qw []qword, allStop bool) []uint32 {
 	return out
 }
 
-// match scores a feature's words against the query: each query word
-// (but those in the skip mask) takes the best unused name word, else a context word. It
-// returns wQuery*query coverage + wName*name coverage, whether every
-// word matched exactly, and false when no name word matched.
-func (ix *Index) match(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64) (float64, bool, bool) {
-	s, exact, ok, _ := ix.matchWords(qw, name, ctx, ctx2, skip)
-	return s, exact, ok
-}
-
-// matchWords is match that also returns the query words (bits by index,
-// the first 64) that matched a name or context word.
+// matchWords scores a feature's name words against the query: each
+// query word (but those in the skip mask) takes the best unused name
+// word, else a context word. It returns wQuery*query coverage +
+// wName*name coverage, whether every word matched exactly, false when
+// no name word matched, and the query words (bits by index, the first
+// 64) that matched a name or context word.
 func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip uint64) (float64, bool, bool, uint64) {
 	lead := leadGroup(qw)
 	var used, matched uint64
@@ -389,6 +423,9 @@ func (ix *Index) matchWords(qw []qword, name []uint32, ctx, ctx2 uint32, skip ui
 			nameTotal++
 		}
 	}
+	if auto := len(qw) > 0 && qw[len(qw)-1].auto != nil; auto && nameHit {
+		nameGot += notYetTyped(ix, name, used)
+	}
 	ncov := 1.0
 	if nameTotal > 0 {
 		ncov = math.Min(1, nameGot/nameTotal)
@@ -439,13 +476,18 @@ func (ix *Index) ctxCredit(w *qword, ctx, ctx2 uint32) float64 {
 // cost returns the cost of word id among the query word's matches.
 func (w *qword) cost(id uint32) (float64, bool) {
 	if w.byID != nil {
-		c, ok := w.byID[id]
-		return float64(c), ok
-	}
-	for _, m := range w.matches {
-		if m.id == id {
-			return float64(m.cost), true
+		if c, ok := w.byID[id]; ok {
+			return float64(c), true
 		}
+	} else {
+		for _, m := range w.matches {
+			if m.id == id {
+				return float64(m.cost), true
+			}
+		}
+	}
+	if w.auto != nil && w.auto.begins(id) {
+		return autoPrefixCost, true
 	}
 	return 0, false
 }
@@ -473,7 +515,6 @@ func (ix *Index) kindBonus(f *feature) float64 {
 // the street itself (partial).
 func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 	f := &ix.feats[fid]
-	name := ix.nameTokens(fid)
 	if f.kind == KindStreet {
 		for h := firstNumber(qw, -1); h >= 0; h = firstNumber(qw, h) {
 			// "42-44" is two words: try them together, then the first.
@@ -488,7 +529,7 @@ func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 			for _, tr := range tries {
 				if aid, ok := ix.addressOf(fid, tr.hn); ok {
 					a := &ix.feats[aid]
-					s, exact, _, m := ix.matchWords(qw, name, a.ctx, f.ctx, tr.skip)
+					s, exact, _, m := ix.matchAny(qw, fid, a.ctx, f.ctx, tr.skip)
 					return hit{fid: aid, loc: a.pt, score: s + bonusHouse, partial: !exact, words: m | tr.skip}, true
 				}
 			}
@@ -496,14 +537,14 @@ func (ix *Index) resolve(qw []qword, fid uint32) (hit, bool) {
 				for _, iid := range ix.interpsOf(fid) {
 					it := &ix.feats[iid]
 					if pt, ok := ix.interpolate(it, n); ok {
-						s, exact, _, m := ix.matchWords(qw, name, it.ctx, f.ctx, 1<<h)
+						s, exact, _, m := ix.matchAny(qw, fid, it.ctx, f.ctx, 1<<h)
 						return hit{fid: iid, hn: n, loc: pt, score: s + bonusInterp, partial: !exact, words: m | 1<<h}, true
 					}
 				}
 			}
 		}
 	}
-	s, exact, ok, m := ix.matchWords(qw, name, f.ctx, noRef, 0)
+	s, exact, ok, m := ix.matchAny(qw, fid, f.ctx, noRef, 0)
 	if !ok {
 		return hit{}, false
 	}

@@ -106,6 +106,12 @@ const maxPrefixWords = 40
 // wordMatches returns the vocabulary words w may stand for: itself,
 // words within the edit budget, and, when prefix is set, words it begins.
 func (ix *Index) wordMatches(w string, prefix bool) []wordMatch {
+	return ix.wordMatchesN(w, prefix, maxPrefixWords, costPrefix)
+}
+
+// wordMatchesN is wordMatches with up to nPrefix words that w begins,
+// each at cost prefixCost.
+func (ix *Index) wordMatchesN(w string, prefix bool, nPrefix int, prefixCost float32) []wordMatch {
 	var out []wordMatch
 	add := func(id uint32, c float32) {
 		for i := range out {
@@ -142,13 +148,13 @@ func (ix *Index) wordMatches(w string, prefix bool) []wordMatch {
 	}
 	if prefix && len(w) >= 2 {
 		// The words are sorted: those w begins follow it.
-		for id, n := first, 0; int(id) < ix.words.len() && n < maxPrefixWords; id, n = id+1, n+1 {
+		for id, n := first, 0; int(id) < ix.words.len() && n < nPrefix; id, n = id+1, n+1 {
 			cand := ix.words.get(id)
 			if !strings.HasPrefix(cand, w) {
 				break
 			}
 			if cand != w {
-				add(id, costPrefix)
+				add(id, prefixCost)
 			}
 		}
 	}

@@ -137,6 +137,9 @@ type Index struct {
 	partCtx []uint32
 	pts     []orb.Point
 	meta    Meta
+	// names are the name:xx tags of features while the index is built
+	// (finish turns them into the search's ln* arrays).
+	names map[uint32][]langName
 
 	search
 }

@@ -1,6 +1,7 @@
 package geocode
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/paulmach/orb"
@@ -19,8 +20,18 @@ type Query struct {
 	// Structured fields, appended to Text when set.
 	HouseNumber, Street, City, Postcode, State, Country string
 	// Bounds, when set, prefers results inside the box (a bias, not a
-	// filter).
-	Bounds *orb.Bound
+	// filter), or with BoundsRestrict keeps only the results inside it.
+	Bounds         *orb.Bound
+	BoundsRestrict bool
+	// Focus, when set, ranks results nearer it higher (Autocomplete).
+	Focus *orb.Point
+	// Layers, when set, keep the results of these kinds (KindAddress
+	// keeps interpolated addresses too).
+	Layers []Kind
+	// Lang lists languages, preferred first, as OSM's name:xx keys
+	// ("de", "zh-Hant"): answers are named in the first the data has a
+	// name in, feature by feature, else by their default name.
+	Lang []string
 	// Components filter results (Google's components parameter): only
 	// results whose postal code, locality or country (name, ISO code or an
 	// alias of configs/geocode.yaml) equals the given one are returned.
@@ -57,6 +68,23 @@ func (c Components) Text() string {
 
 // DefaultLimit is the most results Forward returns by default.
 const DefaultLimit = 5
+
+// kindWanted reports whether a result of kind k is kept by q.Layers.
+func (q *Query) kindWanted(k Kind) bool {
+	if len(q.Layers) == 0 {
+		return true
+	}
+	if k == KindInterpolation {
+		k = KindAddress
+	}
+	return slices.Contains(q.Layers, k)
+}
+
+// featureWanted reports whether a feature of kind k may give a result
+// q.Layers keeps: a street gives its addresses.
+func (q *Query) featureWanted(k Kind) bool {
+	return q.kindWanted(k) || k == KindStreet && q.kindWanted(KindAddress)
+}
 
 // text returns the query's whole text.
 func (q Query) text() string {

@@ -30,6 +30,8 @@ type ReverseOptions struct {
 	// LocationTypes, when set, keep the results of these location types
 	// (Google's location_type).
 	LocationTypes []LocationType
+	// Lang lists languages, preferred first, as Query.Lang.
+	Lang []string
 }
 
 // Reverse returns the closest addressable location to p within the
@@ -90,7 +92,9 @@ func (ix *Index) Reverse(p orb.Point, opts ReverseOptions) []Candidate {
 		out = append(out, c)
 	}
 	out = append(out, ix.areaResults(ctx, p)...)
-	return filterReverse(out, opts)
+	out = filterReverse(out, opts)
+	ix.localizeAll(out, opts.Lang)
+	return out
 }
 
 // Reverse ranking: from a point nearer a street than any address, an

@@ -50,6 +50,15 @@ type search struct {
 	segGrid  grid
 	segStart []uint32
 	partFeat []uint32
+
+	// The names of features in other languages (OSM's name:xx): entries
+	// lnStart[f] to lnStart[f+1]-1 are feature f's, each a language
+	// (lnLang) and a name (lnName), string ids; lnToks[lnTokStart[i]:
+	// lnTokStart[i+1]] are the word ids of entry i's name, none when they
+	// are those of the feature's name. The words are in the postings, so
+	// a feature is found by any of its names.
+	lnStart, lnLang, lnName []uint32
+	lnTokStart, lnToks      []uint32
 }
 
 // Grid cell sizes of the index, degrees.
@@ -214,6 +223,7 @@ func (ix *Index) finish() {
 			places = append(places, nameEntry{Fold(ix.str(f.name)), fid})
 		}
 	}
+	ix.finishNames(word)
 	s.ctxStart = make([]uint32, len(ix.ctxs)+1)
 	s.ctxLocal = make([]uint32, len(ix.ctxs))
 	for i := range ix.ctxs {
@@ -289,6 +299,9 @@ func (s *search) finishWords(t *Tables, words []string) {
 	for i, id := range s.ctxToks {
 		s.ctxToks[i] = rank[id]
 	}
+	for i, id := range s.lnToks {
+		s.lnToks[i] = rank[id]
+	}
 	s.words = frozenTable(sorted)
 	// Postings: a feature once per word of its name, features in order.
 	s.postStart = make([]uint32, len(sorted)+1)
@@ -298,7 +311,11 @@ func (s *search) finishWords(t *Tables, words []string) {
 			last[i] = noRef
 		}
 		for f := 0; f+1 < len(s.nameStart); f++ {
-			for _, w := range s.nameToks[s.nameStart[f]:s.nameStart[f+1]] {
+			alt := s.lnToks[:0]
+			if f+1 < len(s.lnStart) {
+				alt = s.lnToks[s.lnTokStart[s.lnStart[f]]:s.lnTokStart[s.lnStart[f+1]]]
+			}
+			for _, w := range slices.Concat(s.nameToks[s.nameStart[f]:s.nameStart[f+1]], alt) {
 				if last[w] != uint32(f) {
 					last[w] = uint32(f)
 					fn(w, uint32(f))

@@ -182,6 +182,38 @@ func TestInterfaces(t *testing.T) {
 				t.Errorf("empty address: %v, want INVALID_REQUEST", err)
 			}
 		}},
+		{"geocoderv1 autocomplete", func(t *testing.T) {
+			// Rehoboth Beach's town node, before the streets named after it.
+			a, err := c.Autocomplete(ctx, "Rehob", &geosvc.AutocompleteOptions{Limit: 5, Layers: []string{"place", "street"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a.Results) == 0 || a.Results[0].AddressComponents[0].LongName != "Rehoboth Beach" {
+				t.Errorf("Rehob: %+v", a.Results)
+			}
+			// Of the extract's 28 nodes and ways named Wawa, the POI
+			// nearest Dover (4.4 km; a WaWa node nearer has no shop tag).
+			w, err := c.Autocomplete(ctx, "Waw", &geosvc.AutocompleteOptions{Focus: &dover})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(w.Results) == 0 || w.Results[0].PlaceId != "en2091657479" {
+				t.Errorf("Waw near Dover: %+v", w.Results)
+			}
+			// Dover's place node has name:ru=Довер.
+			ru, err := c.Autocomplete(ctx, "Dover", &geosvc.AutocompleteOptions{Lang: "ru", Layers: []string{"place"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ru.Results) == 0 || ru.Results[0].AddressComponents[0].LongName != "Довер" {
+				t.Errorf("Dover in ru: %+v", ru.Results)
+			}
+			_, err = c.Autocomplete(ctx, "Dov", &geosvc.AutocompleteOptions{Limit: 21})
+			var apiErr *geosvc.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || apiErr.Status != "INVALID_REQUEST" || !strings.Contains(apiErr.Message, "limit") {
+				t.Errorf("limit 21: %v, want a 400 INVALID_REQUEST naming limit", err)
+			}
+		}},
 		{"geoboundariesv1", func(t *testing.T) {
 			bs, err := c.GeoBoundaries(ctx, bombayHook, 0)
 			if err != nil {

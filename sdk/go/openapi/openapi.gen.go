@@ -1603,6 +1603,24 @@ func (e Zip4PropertiesSource) Valid() bool {
 	}
 }
 
+// Defines values for BoundsMode.
+const (
+	BoundsModeBias     BoundsMode = "bias"
+	BoundsModeRestrict BoundsMode = "restrict"
+)
+
+// Valid indicates whether the value is a known member of the BoundsMode enum.
+func (e BoundsMode) Valid() bool {
+	switch e {
+	case BoundsModeBias:
+		return true
+	case BoundsModeRestrict:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Format.
 const (
 	FormatJson Format = "json"
@@ -1846,6 +1864,60 @@ func (e Xy2hierarchyParamsGeometry) Valid() bool {
 	case Xy2hierarchyParamsGeometryFalse:
 		return true
 	case Xy2hierarchyParamsGeometryTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AutocompleteParamsBoundsMode.
+const (
+	AutocompleteParamsBoundsModeBias     AutocompleteParamsBoundsMode = "bias"
+	AutocompleteParamsBoundsModeRestrict AutocompleteParamsBoundsMode = "restrict"
+)
+
+// Valid indicates whether the value is a known member of the AutocompleteParamsBoundsMode enum.
+func (e AutocompleteParamsBoundsMode) Valid() bool {
+	switch e {
+	case AutocompleteParamsBoundsModeBias:
+		return true
+	case AutocompleteParamsBoundsModeRestrict:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AutocompleteParamsFormat.
+const (
+	AutocompleteParamsFormatJson AutocompleteParamsFormat = "json"
+	AutocompleteParamsFormatXml  AutocompleteParamsFormat = "xml"
+)
+
+// Valid indicates whether the value is a known member of the AutocompleteParamsFormat enum.
+func (e AutocompleteParamsFormat) Valid() bool {
+	switch e {
+	case AutocompleteParamsFormatJson:
+		return true
+	case AutocompleteParamsFormatXml:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GeocodeParamsBoundsMode.
+const (
+	GeocodeParamsBoundsModeBias     GeocodeParamsBoundsMode = "bias"
+	GeocodeParamsBoundsModeRestrict GeocodeParamsBoundsMode = "restrict"
+)
+
+// Valid indicates whether the value is a known member of the GeocodeParamsBoundsMode enum.
+func (e GeocodeParamsBoundsMode) Valid() bool {
+	switch e {
+	case GeocodeParamsBoundsModeBias:
+		return true
+	case GeocodeParamsBoundsModeRestrict:
 		return true
 	default:
 		return false
@@ -4920,6 +4992,9 @@ type Zip4PropertiesSide string
 // Zip4PropertiesSource `derived-tiger` for a +4 derived from TIGER block faces (not a USPS code), `file` for an authoritative file.
 type Zip4PropertiesSource string
 
+// BoundsMode defines model for BoundsMode.
+type BoundsMode string
+
 // CovidAdmin defines model for CovidAdmin.
 type CovidAdmin = string
 
@@ -4928,6 +5003,9 @@ type CovidDate = openapi_types.Date
 
 // Format defines model for Format.
 type Format string
+
+// Lang defines model for Lang.
+type Lang = string
 
 // LatY defines model for LatY.
 type LatY = float64
@@ -5070,6 +5148,23 @@ type Xy2admininfoParams struct {
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
 
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Type The administrative level, admin0 (country) to admin8 (usually municipalities); case matters.
 	Type Xy2admininfoParamsType `form:"type" json:"type"`
 }
@@ -5085,6 +5180,23 @@ type Xy2hierarchyParams struct {
 
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
+
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 
 	// Geometry `true` adds each area's Polygon containing the point (countries can be hundreds of KB); default `false`.
 	Geometry *Xy2hierarchyParamsGeometry `form:"geometry,omitempty" json:"geometry,omitempty"`
@@ -5161,6 +5273,66 @@ type Xy2bounddataParams struct {
 	GeoBoundary *int `form:"geo_boundary,omitempty" json:"geo_boundary,omitempty"`
 }
 
+// AutocompleteParams defines parameters for Autocomplete.
+type AutocompleteParams struct {
+	// Text What was typed so far: at least one character besides spaces,
+	// at most 1024 (Unicode code points).
+	Text string `form:"text" json:"text"`
+
+	// Focus `lon,lat` in decimal degrees (longitude first, -180..180,
+	// -90..90): results nearer it rank higher (the map's centre).
+	// The server also reads an exponent.
+	Focus *string `form:"focus,omitempty" json:"focus,omitempty"`
+
+	// Bounds `south,west|north,east` as for the geocoder: a bias (a result
+	// inside counts 0.15 more), or with `bounds_mode=restrict` only
+	// results inside. The server also reads an exponent.
+	Bounds *string `form:"bounds,omitempty" json:"bounds,omitempty"`
+
+	// BoundsMode `bias` (the default: results inside `bounds` rank higher, others
+	// still come) or `restrict` (only results inside `bounds`, as
+	// Pelias' boundary.rect and Nominatim's bounded=1); `restrict`
+	// needs `bounds`.
+	BoundsMode *AutocompleteParamsBoundsMode `form:"bounds_mode,omitempty" json:"bounds_mode,omitempty"`
+
+	// Limit The most results, 1 to 20; 10 when absent.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Layers Keep results of these kinds, comma-separated: `address`
+	// (address points and interpolated numbers), `street`, `place`
+	// (towns, villages, neighbourhoods, states, countries), `poi`
+	// (named amenities, shops, tourism, offices, leisure, historic
+	// features), `postcode`. All when absent.
+	Layers *string `form:"layers,omitempty" json:"layers,omitempty"`
+
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
+	// Format `json` (the default) or `xml` (any case). Any other value is
+	// INVALID_REQUEST, answered in JSON.
+	Format *AutocompleteParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// AutocompleteParamsBoundsMode defines parameters for Autocomplete.
+type AutocompleteParamsBoundsMode string
+
+// AutocompleteParamsFormat defines parameters for Autocomplete.
+type AutocompleteParamsFormat string
+
 // GeocodeParams defines parameters for Geocode.
 type GeocodeParams struct {
 	// Address Free text. Required unless `components` is given; at most 1024
@@ -5181,9 +5353,33 @@ type GeocodeParams struct {
 
 	// Bounds `south,west|north,east` (latitudes first, -90..90 and
 	// -180..180): prefer results inside the box (a bias, as Google's:
-	// a result inside counts 0.15 more). The server also reads an
-	// exponent.
+	// a result inside counts 0.15 more), or with
+	// `bounds_mode=restrict` answer only results inside it. The
+	// server also reads an exponent.
 	Bounds *string `form:"bounds,omitempty" json:"bounds,omitempty"`
+
+	// BoundsMode `bias` (the default: results inside `bounds` rank higher, others
+	// still come) or `restrict` (only results inside `bounds`, as
+	// Pelias' boundary.rect and Nominatim's bounded=1); `restrict`
+	// needs `bounds`.
+	BoundsMode *GeocodeParamsBoundsMode `form:"bounds_mode,omitempty" json:"bounds_mode,omitempty"`
+
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 
 	// ResultType Keep results of these types, separated by `|` (Google's list,
 	// case-sensitive: street_address, route, neighborhood, sublocality,
@@ -5204,6 +5400,9 @@ type GeocodeParams struct {
 	Format *GeocodeParamsFormat `form:"format,omitempty" json:"format,omitempty"`
 }
 
+// GeocodeParamsBoundsMode defines parameters for Geocode.
+type GeocodeParamsBoundsMode string
+
 // GeocodeParamsFormat defines parameters for Geocode.
 type GeocodeParamsFormat string
 
@@ -5215,6 +5414,23 @@ type ReverseGeocodeParams struct {
 
 	// Y Latitude in decimal degrees, -90..90; as `x` otherwise.
 	Y LatY `form:"y" json:"y"`
+
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 
 	// ResultType Keep results of these types, separated by `|` (Google's list,
 	// case-sensitive: street_address, route, neighborhood, sublocality,
@@ -6086,6 +6302,23 @@ type Xy2tzdataParams struct {
 	// Absent: the current year, without the five members of an
 	// instant.
 	Timestamp *string `form:"timestamp,omitempty" json:"timestamp,omitempty"`
+
+	// Lang The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+	// `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+	// `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+	// `fr`), then of the next tag, that the data has, else the default
+	// `name`. The geocoder, reverse geocoder and autocomplete name the
+	// result, its street, and its town, state and country by the place
+	// node of that name nearest the result; adminv1 names the area
+	// (`name`) and the country (`country_name`, CLDR's English name
+	// unless the country's boundary has the tag); timezonesv1 names
+	// `local_boundary_name` (the zone's names stay CLDR's English ones,
+	// `local_boundary_names` the areas' default names). Without `lang`,
+	// the `Accept-Language` header, by its q values (a malformed header
+	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+	// read.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // Zip4Xy2zipParams defines parameters for Zip4Xy2zip.
@@ -6788,6 +7021,40 @@ type ClientInterface interface {
 	// Corresponds with GET /geoboundariesv1/xy2bounddata (the `Xy2bounddata` operationId).
 	Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// Autocomplete Autocompletion of a search box (an extension)
+	//
+	// The completions of what a search box holds so far, best first, in
+	// the geocoder's result shape: the last word may be the beginning of
+	// a word ("Loockerm" finds Loockerman Plaza; "Kirkwood Highw" finds
+	// Kirkwood Highway, whose type the index writes "hwy"), the whole
+	// text the beginning of a name; typos are tolerated as by the
+	// geocoder. An extension (the specification's geocoder is
+	// unchanged).
+	//
+	// Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
+	// match (0.55 x the share of the typed words matched + 0.35 x the
+	// share of the name's words matched; an exact word 1, a word the
+	// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+	// last one matched 0.5; a word matching the result's town, county
+	// or state counts too), + 0.1 when the name begins with the whole
+	// typed phrase (0.05 when it holds it further on), + importance (a
+	// place 0.2 - 0.02 x its rank:
+	// country 1, state 2, county 3, city 4, town 5, village 6 ...; +
+	// up to 0.03 by population; a street 0.03, a route number 0.01, a
+	// point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
+	// d the distance to the focus.
+	//
+	// Bad input is a **400** with `status` INVALID_REQUEST and an
+	// `error_message` naming the parameter: empty or missing `text`,
+	// `text` over 1024 characters, a `focus` that is no `lon,lat` or
+	// out of range, `limit` not 1 to 20, an unknown layer, a malformed
+	// `lang`, `bounds` or `bounds_mode`, `bounds_mode=restrict`
+	// without `bounds`, an unknown format. UNKNOWN_ERROR is a 500, or
+	// a 503 while the data bundle loads.
+	//
+	// Corresponds with GET /geocoderv1/autocomplete (the `Autocomplete` operationId).
+	Autocomplete(ctx context.Context, params *AutocompleteParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GeocodeBatchWithBody Geocode or reverse-geocode up to 1,000 items at once (an extension)
 	//
 	// The body carries exactly one list: `addresses` (forward, as `GET
@@ -6862,10 +7129,12 @@ type ClientInterface interface {
 	// `{"message":"Forbidden"}` as everywhere.
 	//
 	// Extensions to the specification: `partial_match` (true when not
-	// every word matched exactly), `bounds`, `components`,
-	// `error_message` beside a non-OK status, and `place_id` (stable
-	// across builds of the same data). A point of interest's
-	// `formatted_address` begins with its name.
+	// every word matched exactly), `bounds` and `bounds_mode`,
+	// `components`, `lang` (and `Accept-Language`), `error_message`
+	// beside a non-OK status, and `place_id` (stable across builds of
+	// the same data). A point of interest's `formatted_address` begins
+	// with its name. A feature is found by any of its names (OSM's
+	// `name` and `name:xx`: "Довер" finds Dover).
 	//
 	// Corresponds with GET /geocoderv1/geocoder (the `Geocode` operationId).
 	Geocode(ctx context.Context, params *GeocodeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6884,8 +7153,8 @@ type ClientInterface interface {
 	//
 	// Statuses as for the forward geocoder: OK, ZERO_RESULTS and
 	// INVALID_REQUEST (missing, non-numeric or out-of-range x or y,
-	// unknown format, result_type or location_type) with HTTP 200;
-	// UNKNOWN_ERROR with 500, or 503 while the bundle loads.
+	// unknown format, result_type or location_type, malformed lang) with
+	// HTTP 200; UNKNOWN_ERROR with 500, or 503 while the bundle loads.
 	//
 	// Corresponds with GET /geocoderv1/rev-geocoder (the `ReverseGeocode` operationId).
 	ReverseGeocode(ctx context.Context, params *ReverseGeocodeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7757,6 +8026,50 @@ func (c *Client) Xy2bounddata(ctx context.Context, params *Xy2bounddataParams, r
 	return c.Client.Do(req)
 }
 
+// Autocomplete Autocompletion of a search box (an extension)
+//
+// The completions of what a search box holds so far, best first, in
+// the geocoder's result shape: the last word may be the beginning of
+// a word ("Loockerm" finds Loockerman Plaza; "Kirkwood Highw" finds
+// Kirkwood Highway, whose type the index writes "hwy"), the whole
+// text the beginning of a name; typos are tolerated as by the
+// geocoder. An extension (the specification's geocoder is
+// unchanged).
+//
+// Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
+// match (0.55 x the share of the typed words matched + 0.35 x the
+// share of the name's words matched; an exact word 1, a word the
+// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+// last one matched 0.5; a word matching the result's town, county
+// or state counts too), + 0.1 when the name begins with the whole
+// typed phrase (0.05 when it holds it further on), + importance (a
+// place 0.2 - 0.02 x its rank:
+// country 1, state 2, county 3, city 4, town 5, village 6 ...; +
+// up to 0.03 by population; a street 0.03, a route number 0.01, a
+// point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
+// d the distance to the focus.
+//
+// Bad input is a **400** with `status` INVALID_REQUEST and an
+// `error_message` naming the parameter: empty or missing `text`,
+// `text` over 1024 characters, a `focus` that is no `lon,lat` or
+// out of range, `limit` not 1 to 20, an unknown layer, a malformed
+// `lang`, `bounds` or `bounds_mode`, `bounds_mode=restrict`
+// without `bounds`, an unknown format. UNKNOWN_ERROR is a 500, or
+// a 503 while the data bundle loads.
+//
+// Corresponds with GET /geocoderv1/autocomplete (the `Autocomplete` operationId).
+func (c *Client) Autocomplete(ctx context.Context, params *AutocompleteParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAutocompleteRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GeocodeBatchWithBody Geocode or reverse-geocode up to 1,000 items at once (an extension)
 //
 // The body carries exactly one list: `addresses` (forward, as `GET
@@ -7851,10 +8164,12 @@ func (c *Client) GeocodeBatch(ctx context.Context, body GeocodeBatchJSONRequestB
 // `{"message":"Forbidden"}` as everywhere.
 //
 // Extensions to the specification: `partial_match` (true when not
-// every word matched exactly), `bounds`, `components`,
-// `error_message` beside a non-OK status, and `place_id` (stable
-// across builds of the same data). A point of interest's
-// `formatted_address` begins with its name.
+// every word matched exactly), `bounds` and `bounds_mode`,
+// `components`, `lang` (and `Accept-Language`), `error_message`
+// beside a non-OK status, and `place_id` (stable across builds of
+// the same data). A point of interest's `formatted_address` begins
+// with its name. A feature is found by any of its names (OSM's
+// `name` and `name:xx`: "Довер" finds Dover).
 //
 // Corresponds with GET /geocoderv1/geocoder (the `Geocode` operationId).
 func (c *Client) Geocode(ctx context.Context, params *GeocodeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7883,8 +8198,8 @@ func (c *Client) Geocode(ctx context.Context, params *GeocodeParams, reqEditors 
 //
 // Statuses as for the forward geocoder: OK, ZERO_RESULTS and
 // INVALID_REQUEST (missing, non-numeric or out-of-range x or y,
-// unknown format, result_type or location_type) with HTTP 200;
-// UNKNOWN_ERROR with 500, or 503 while the bundle loads.
+// unknown format, result_type or location_type, malformed lang) with
+// HTTP 200; UNKNOWN_ERROR with 500, or 503 while the bundle loads.
 //
 // Corresponds with GET /geocoderv1/rev-geocoder (the `ReverseGeocode` operationId).
 func (c *Client) ReverseGeocode(ctx context.Context, params *ReverseGeocodeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9010,6 +9325,18 @@ func NewXy2admininfoRequest(server string, params *Xy2admininfoParams) (*http.Re
 			}
 		}
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 			return nil, err
 		} else {
@@ -9074,6 +9401,18 @@ func NewXy2hierarchyRequest(server string, params *Xy2hierarchyParams) (*http.Re
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if params.Geometry != nil {
@@ -9483,6 +9822,140 @@ func NewXy2bounddataRequest(server string, params *Xy2bounddataParams) (*http.Re
 	return req, nil
 }
 
+// NewAutocompleteRequest constructs an http.Request for the Autocomplete method
+func NewAutocompleteRequest(server string, params *AutocompleteParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/geocoderv1/autocomplete")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "text", params.Text, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Focus != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "focus", *params.Focus, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bounds != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bounds", *params.Bounds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.BoundsMode != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bounds_mode", *params.BoundsMode, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Layers != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layers", *params.Layers, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGeocodeBatchRequest calls the generic GeocodeBatch builder with application/json body
 func NewGeocodeBatchRequest(server string, body GeocodeBatchJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -9587,6 +10060,30 @@ func NewGeocodeRequest(server string, params *GeocodeParams) (*http.Request, err
 
 		}
 
+		if params.BoundsMode != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bounds_mode", *params.BoundsMode, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.ResultType != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "result_type", *params.ResultType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -9679,6 +10176,18 @@ func NewReverseGeocodeRequest(server string, params *ReverseGeocodeParams) (*htt
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if params.ResultType != nil {
@@ -12788,6 +13297,18 @@ func NewXy2tzdataRequest(server string, params *Xy2tzdataParams) (*http.Request,
 
 		}
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -13086,6 +13607,42 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /geoboundariesv1/xy2bounddata (the `Xy2bounddata` operationId).
 	Xy2bounddataWithResponse(ctx context.Context, params *Xy2bounddataParams, reqEditors ...RequestEditorFn) (*Xy2bounddataReply, error)
 
+	// AutocompleteWithResponse Autocompletion of a search box (an extension)
+	//
+	// The completions of what a search box holds so far, best first, in
+	// the geocoder's result shape: the last word may be the beginning of
+	// a word ("Loockerm" finds Loockerman Plaza; "Kirkwood Highw" finds
+	// Kirkwood Highway, whose type the index writes "hwy"), the whole
+	// text the beginning of a name; typos are tolerated as by the
+	// geocoder. An extension (the specification's geocoder is
+	// unchanged).
+	//
+	// Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
+	// match (0.55 x the share of the typed words matched + 0.35 x the
+	// share of the name's words matched; an exact word 1, a word the
+	// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+	// last one matched 0.5; a word matching the result's town, county
+	// or state counts too), + 0.1 when the name begins with the whole
+	// typed phrase (0.05 when it holds it further on), + importance (a
+	// place 0.2 - 0.02 x its rank:
+	// country 1, state 2, county 3, city 4, town 5, village 6 ...; +
+	// up to 0.03 by population; a street 0.03, a route number 0.01, a
+	// point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
+	// d the distance to the focus.
+	//
+	// Bad input is a **400** with `status` INVALID_REQUEST and an
+	// `error_message` naming the parameter: empty or missing `text`,
+	// `text` over 1024 characters, a `focus` that is no `lon,lat` or
+	// out of range, `limit` not 1 to 20, an unknown layer, a malformed
+	// `lang`, `bounds` or `bounds_mode`, `bounds_mode=restrict`
+	// without `bounds`, an unknown format. UNKNOWN_ERROR is a 500, or
+	// a 503 while the data bundle loads.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /geocoderv1/autocomplete (the `Autocomplete` operationId).
+	AutocompleteWithResponse(ctx context.Context, params *AutocompleteParams, reqEditors ...RequestEditorFn) (*AutocompleteReply, error)
+
 	// GeocodeBatchWithBodyWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
 	//
 	// The body carries exactly one list: `addresses` (forward, as `GET
@@ -13160,10 +13717,12 @@ type ClientWithResponsesInterface interface {
 	// `{"message":"Forbidden"}` as everywhere.
 	//
 	// Extensions to the specification: `partial_match` (true when not
-	// every word matched exactly), `bounds`, `components`,
-	// `error_message` beside a non-OK status, and `place_id` (stable
-	// across builds of the same data). A point of interest's
-	// `formatted_address` begins with its name.
+	// every word matched exactly), `bounds` and `bounds_mode`,
+	// `components`, `lang` (and `Accept-Language`), `error_message`
+	// beside a non-OK status, and `place_id` (stable across builds of
+	// the same data). A point of interest's `formatted_address` begins
+	// with its name. A feature is found by any of its names (OSM's
+	// `name` and `name:xx`: "Довер" finds Dover).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13184,8 +13743,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Statuses as for the forward geocoder: OK, ZERO_RESULTS and
 	// INVALID_REQUEST (missing, non-numeric or out-of-range x or y,
-	// unknown format, result_type or location_type) with HTTP 200;
-	// UNKNOWN_ERROR with 500, or 503 while the bundle loads.
+	// unknown format, result_type or location_type, malformed lang) with
+	// HTTP 200; UNKNOWN_ERROR with 500, or 503 while the bundle loads.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14534,6 +15093,117 @@ func (r Xy2bounddataReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r Xy2bounddataReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AutocompleteReply429Headers the declared response headers of an HTTP 429 response for Autocomplete
+type AutocompleteReply429Headers struct {
+	RetryAfter *int
+}
+
+// AutocompleteReply503Headers the declared response headers of an HTTP 503 response for Autocomplete
+type AutocompleteReply503Headers struct {
+	RetryAfter *int
+}
+
+type AutocompleteReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GeocodeOK
+	// XML200 the response for an HTTP 200 `application/xml` response
+	XML200 *GeocodeResponse
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *GeocodeResponse
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeocodeInternalError
+	// XML500 the response for an HTTP 500 `application/xml` response
+	XML500 *GeocodeResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeocodeUnavailable
+	// XML503 the response for an HTTP 503 `application/xml` response
+	XML503 *GeocodeResponse
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AutocompleteReply429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AutocompleteReply503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AutocompleteReply) GetJSON200() *GeocodeOK {
+	return r.JSON200
+}
+
+// GetXML200 returns the response for an HTTP 200 `application/xml` response
+func (r AutocompleteReply) GetXML200() *GeocodeResponse {
+	return r.XML200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AutocompleteReply) GetJSON400() *GeocodeResponse {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AutocompleteReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AutocompleteReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AutocompleteReply) GetJSON500() *GeocodeInternalError {
+	return r.JSON500
+}
+
+// GetXML500 returns the response for an HTTP 500 `application/xml` response
+func (r AutocompleteReply) GetXML500() *GeocodeResponse {
+	return r.XML500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AutocompleteReply) GetJSON503() *GeocodeUnavailable {
+	return r.JSON503
+}
+
+// GetXML503 returns the response for an HTTP 503 `application/xml` response
+func (r AutocompleteReply) GetXML503() *GeocodeResponse {
+	return r.XML503
+}
+
+// GetBody returns the raw response body bytes
+func (r AutocompleteReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AutocompleteReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AutocompleteReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AutocompleteReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -17405,6 +18075,48 @@ func (c *ClientWithResponses) Xy2bounddataWithResponse(ctx context.Context, para
 	return ParseXy2bounddataReply(rsp)
 }
 
+// AutocompleteWithResponse Autocompletion of a search box (an extension)
+//
+// The completions of what a search box holds so far, best first, in
+// the geocoder's result shape: the last word may be the beginning of
+// a word ("Loockerm" finds Loockerman Plaza; "Kirkwood Highw" finds
+// Kirkwood Highway, whose type the index writes "hwy"), the whole
+// text the beginning of a name; typos are tolerated as by the
+// geocoder. An extension (the specification's geocoder is
+// unchanged).
+//
+// Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
+// match (0.55 x the share of the typed words matched + 0.35 x the
+// share of the name's words matched; an exact word 1, a word the
+// last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+// last one matched 0.5; a word matching the result's town, county
+// or state counts too), + 0.1 when the name begins with the whole
+// typed phrase (0.05 when it holds it further on), + importance (a
+// place 0.2 - 0.02 x its rank:
+// country 1, state 2, county 3, city 4, town 5, village 6 ...; +
+// up to 0.03 by population; a street 0.03, a route number 0.01, a
+// point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
+// d the distance to the focus.
+//
+// Bad input is a **400** with `status` INVALID_REQUEST and an
+// `error_message` naming the parameter: empty or missing `text`,
+// `text` over 1024 characters, a `focus` that is no `lon,lat` or
+// out of range, `limit` not 1 to 20, an unknown layer, a malformed
+// `lang`, `bounds` or `bounds_mode`, `bounds_mode=restrict`
+// without `bounds`, an unknown format. UNKNOWN_ERROR is a 500, or
+// a 503 while the data bundle loads.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /geocoderv1/autocomplete (the `Autocomplete` operationId).
+func (c *ClientWithResponses) AutocompleteWithResponse(ctx context.Context, params *AutocompleteParams, reqEditors ...RequestEditorFn) (*AutocompleteReply, error) {
+	rsp, err := c.Autocomplete(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAutocompleteReply(rsp)
+}
+
 // GeocodeBatchWithBodyWithResponse Geocode or reverse-geocode up to 1,000 items at once (an extension)
 //
 // The body carries exactly one list: `addresses` (forward, as `GET
@@ -17491,10 +18203,12 @@ func (c *ClientWithResponses) GeocodeBatchWithResponse(ctx context.Context, body
 // `{"message":"Forbidden"}` as everywhere.
 //
 // Extensions to the specification: `partial_match` (true when not
-// every word matched exactly), `bounds`, `components`,
-// `error_message` beside a non-OK status, and `place_id` (stable
-// across builds of the same data). A point of interest's
-// `formatted_address` begins with its name.
+// every word matched exactly), `bounds` and `bounds_mode`,
+// `components`, `lang` (and `Accept-Language`), `error_message`
+// beside a non-OK status, and `place_id` (stable across builds of
+// the same data). A point of interest's `formatted_address` begins
+// with its name. A feature is found by any of its names (OSM's
+// `name` and `name:xx`: "Довер" finds Dover).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -17521,8 +18235,8 @@ func (c *ClientWithResponses) GeocodeWithResponse(ctx context.Context, params *G
 //
 // Statuses as for the forward geocoder: OK, ZERO_RESULTS and
 // INVALID_REQUEST (missing, non-numeric or out-of-range x or y,
-// unknown format, result_type or location_type) with HTTP 200;
-// UNKNOWN_ERROR with 500, or 503 while the bundle loads.
+// unknown format, result_type or location_type, malformed lang) with
+// HTTP 200; UNKNOWN_ERROR with 500, or 503 while the bundle loads.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -19048,6 +19762,111 @@ func ParseXy2bounddataReply(rsp *http.Response) (*Xy2bounddataReply, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAutocompleteReply parses an HTTP response from a AutocompleteWithResponse call
+func ParseAutocompleteReply(rsp *http.Response) (*AutocompleteReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AutocompleteReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GeocodeOK
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "xml") && rsp.StatusCode == 200:
+		var dest GeocodeResponse
+		if err := xml.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.XML200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest GeocodeResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeocodeInternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "xml") && rsp.StatusCode == 500:
+		var dest GeocodeResponse
+		if err := xml.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.XML500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeocodeUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "xml") && rsp.StatusCode == 503:
+		var dest GeocodeResponse
+		if err := xml.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.XML503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers AutocompleteReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AutocompleteReply503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

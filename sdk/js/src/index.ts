@@ -554,3 +554,53 @@ export class GeosvcClient {
     return (this.ok("lookups-batch", a) as Schemas["LookupsBatchAnswer"]).results;
   }
 }
+
+/** geocoderv1/autocomplete's optional parameters. */
+export interface AutocompleteOptions extends CallOptions {
+  /** Completions nearer this point rank higher (the map's centre). */
+  focus?: Point;
+  /** A box, "lat,lng|lat,lng" (latitude first, as the geocoder's). */
+  bounds?: string;
+  /** "bias" (the default) or "restrict" (only completions inside bounds). */
+  boundsMode?: "bias" | "restrict";
+  /** The most completions, 1 to 20 (the server's default 10). */
+  limit?: number;
+  /** Keep these kinds: "address", "street", "place", "poi", "postcode". */
+  layers?: ("address" | "street" | "place" | "poi" | "postcode")[];
+  /** BCP 47 tags, preferred first ("fr", "de-CH,de"): names in these languages where the data has them. */
+  lang?: string;
+}
+
+export interface GeosvcClient {
+  /**
+   * The completions of what a search box holds so far, best first
+   * (geocoderv1/autocomplete), in the geocoder's answer shape. Bad input
+   * throws an ApiError with status 400 and geocoderStatus INVALID_REQUEST.
+   */
+  autocomplete(text: string, o?: AutocompleteOptions): Promise<Schemas["GeocodeResponse"]>;
+}
+
+GeosvcClient.prototype.autocomplete = async function (
+  this: GeosvcClient,
+  text: string,
+  o: AutocompleteOptions = {},
+): Promise<Schemas["GeocodeResponse"]> {
+  if (o.focus) checkPoint(o.focus);
+  const query = {
+    text,
+    focus: o.focus ? `${o.focus.lon},${o.focus.lat}` : undefined,
+    bounds: o.bounds,
+    bounds_mode: o.boundsMode,
+    limit: o.limit,
+    layers: o.layers?.join(","),
+    lang: o.lang,
+  };
+  const a = await this.raw.GET("/geocoderv1/autocomplete", { params: { query }, signal: o.signal });
+  const v = a.data ?? (a.error as Schemas["GeocodeResponse"] | undefined);
+  if (a.response.status === 403) throw new ForbiddenError("autocomplete", a.error, a.response.headers);
+  if (v && typeof v === "object" && "status" in v && v.status !== "OK" && v.status !== "ZERO_RESULTS") {
+    throw new ApiError("autocomplete", a.response.status, { message: v.error_message ?? "" }, a.response.headers, v.status);
+  }
+  if (a.response.status !== 200 || !a.data) throw new ApiError("autocomplete", a.response.status, a.error, a.response.headers);
+  return a.data;
+};

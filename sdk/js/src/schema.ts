@@ -144,10 +144,12 @@ export interface paths {
          *     `{"message":"Forbidden"}` as everywhere.
          *
          *     Extensions to the specification: `partial_match` (true when not
-         *     every word matched exactly), `bounds`, `components`,
-         *     `error_message` beside a non-OK status, and `place_id` (stable
-         *     across builds of the same data). A point of interest's
-         *     `formatted_address` begins with its name.
+         *     every word matched exactly), `bounds` and `bounds_mode`,
+         *     `components`, `lang` (and `Accept-Language`), `error_message`
+         *     beside a non-OK status, and `place_id` (stable across builds of
+         *     the same data). A point of interest's `formatted_address` begins
+         *     with its name. A feature is found by any of its names (OSM's
+         *     `name` and `name:xx`: "Довер" finds Dover).
          */
         get: operations["geocode"];
         put?: never;
@@ -179,10 +181,57 @@ export interface paths {
          *
          *     Statuses as for the forward geocoder: OK, ZERO_RESULTS and
          *     INVALID_REQUEST (missing, non-numeric or out-of-range x or y,
-         *     unknown format, result_type or location_type) with HTTP 200;
-         *     UNKNOWN_ERROR with 500, or 503 while the bundle loads.
+         *     unknown format, result_type or location_type, malformed lang) with
+         *     HTTP 200; UNKNOWN_ERROR with 500, or 503 while the bundle loads.
          */
         get: operations["reverseGeocode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/geocoderv1/autocomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Autocompletion of a search box (an extension)
+         * @description The completions of what a search box holds so far, best first, in
+         *     the geocoder's result shape: the last word may be the beginning of
+         *     a word ("Loockerm" finds Loockerman Plaza; "Kirkwood Highw" finds
+         *     Kirkwood Highway, whose type the index writes "hwy"), the whole
+         *     text the beginning of a name; typos are tolerated as by the
+         *     geocoder. An extension (the specification's geocoder is
+         *     unchanged).
+         *
+         *     Scoring, higher first (docs/geocoderv1.md, Autocomplete): the text
+         *     match (0.55 x the share of the typed words matched + 0.35 x the
+         *     share of the name's words matched; an exact word 1, a word the
+         *     last one begins 0.9, a typo 0.7 or 0.45, a name word after the
+         *     last one matched 0.5; a word matching the result's town, county
+         *     or state counts too), + 0.1 when the name begins with the whole
+         *     typed phrase (0.05 when it holds it further on), + importance (a
+         *     place 0.2 - 0.02 x its rank:
+         *     country 1, state 2, county 3, city 4, town 5, village 6 ...; +
+         *     up to 0.03 by population; a street 0.03, a route number 0.01, a
+         *     point of interest 0.02), + with `focus` 0.25 x exp(-d / 20 km),
+         *     d the distance to the focus.
+         *
+         *     Bad input is a **400** with `status` INVALID_REQUEST and an
+         *     `error_message` naming the parameter: empty or missing `text`,
+         *     `text` over 1024 characters, a `focus` that is no `lon,lat` or
+         *     out of range, `limit` not 1 to 20, an unknown layer, a malformed
+         *     `lang`, `bounds` or `bounds_mode`, `bounds_mode=restrict`
+         *     without `bounds`, an unknown format. UNKNOWN_ERROR is a 500, or
+         *     a 503 while the data bundle loads.
+         */
+        get: operations["autocomplete"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3111,6 +3160,33 @@ export interface components {
          */
         LatY: number;
         /**
+         * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+         *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+         *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+         *     `fr`), then of the next tag, that the data has, else the default
+         *     `name`. The geocoder, reverse geocoder and autocomplete name the
+         *     result, its street, and its town, state and country by the place
+         *     node of that name nearest the result; adminv1 names the area
+         *     (`name`) and the country (`country_name`, CLDR's English name
+         *     unless the country's boundary has the tag); timezonesv1 names
+         *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+         *     `local_boundary_names` the areas' default names). Without `lang`,
+         *     the `Accept-Language` header, by its q values (a malformed header
+         *     is ignored); a malformed `lang` is refused. Names come from OSM
+         *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+         *     read.
+         * @example fr
+         */
+        Lang: string;
+        /**
+         * @description `bias` (the default: results inside `bounds` rank higher, others
+         *     still come) or `restrict` (only results inside `bounds`, as
+         *     Pelias' boundary.rect and Nominatim's bounded=1); `restrict`
+         *     needs `bounds`.
+         * @example bias
+         */
+        BoundsMode: "bias" | "restrict";
+        /**
          * @description `json` (the default) or `xml` (any case). Any other value is
          *     INVALID_REQUEST, answered in JSON.
          */
@@ -3446,11 +3522,39 @@ export interface operations {
                 /**
                  * @description `south,west|north,east` (latitudes first, -90..90 and
                  *     -180..180): prefer results inside the box (a bias, as Google's:
-                 *     a result inside counts 0.15 more). The server also reads an
-                 *     exponent.
+                 *     a result inside counts 0.15 more), or with
+                 *     `bounds_mode=restrict` answer only results inside it. The
+                 *     server also reads an exponent.
                  * @example 39.6,-75.8|39.7,-75.7
                  */
                 bounds?: string;
+                /**
+                 * @description `bias` (the default: results inside `bounds` rank higher, others
+                 *     still come) or `restrict` (only results inside `bounds`, as
+                 *     Pelias' boundary.rect and Nominatim's bounded=1); `restrict`
+                 *     needs `bounds`.
+                 * @example bias
+                 */
+                bounds_mode?: components["parameters"]["BoundsMode"];
+                /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
                 /**
                  * @description Keep results of these types, separated by `|` (Google's list,
                  *     case-sensitive: street_address, route, neighborhood, sublocality,
@@ -3503,6 +3607,25 @@ export interface operations {
                  */
                 y: components["parameters"]["LatY"];
                 /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description Keep results of these types, separated by `|` (Google's list,
                  *     case-sensitive: street_address, route, neighborhood, sublocality,
                  *     locality, administrative_area_level_1..7, country, postal_code,
@@ -3539,6 +3662,105 @@ export interface operations {
             503: components["responses"]["GeocodeUnavailable"];
         };
     };
+    autocomplete: {
+        parameters: {
+            query: {
+                /**
+                 * @description What was typed so far: at least one character besides spaces,
+                 *     at most 1024 (Unicode code points).
+                 * @example Loockerm
+                 */
+                text: string;
+                /**
+                 * @description `lon,lat` in decimal degrees (longitude first, -180..180,
+                 *     -90..90): results nearer it rank higher (the map's centre).
+                 *     The server also reads an exponent.
+                 * @example -75.5244,39.1582
+                 */
+                focus?: string;
+                /**
+                 * @description `south,west|north,east` as for the geocoder: a bias (a result
+                 *     inside counts 0.15 more), or with `bounds_mode=restrict` only
+                 *     results inside. The server also reads an exponent.
+                 * @example 38.4,-75.8|39.9,-75.0
+                 */
+                bounds?: string;
+                /**
+                 * @description `bias` (the default: results inside `bounds` rank higher, others
+                 *     still come) or `restrict` (only results inside `bounds`, as
+                 *     Pelias' boundary.rect and Nominatim's bounded=1); `restrict`
+                 *     needs `bounds`.
+                 * @example bias
+                 */
+                bounds_mode?: components["parameters"]["BoundsMode"];
+                /**
+                 * @description The most results, 1 to 20; 10 when absent.
+                 * @example 10
+                 */
+                limit?: number;
+                /**
+                 * @description Keep results of these kinds, comma-separated: `address`
+                 *     (address points and interpolated numbers), `street`, `place`
+                 *     (towns, villages, neighbourhoods, states, countries), `poi`
+                 *     (named amenities, shops, tourism, offices, leisure, historic
+                 *     features), `postcode`. All when absent.
+                 * @example street,place
+                 */
+                layers?: string;
+                /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
+                 * @description `json` (the default) or `xml` (any case). Any other value is
+                 *     INVALID_REQUEST, answered in JSON.
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GeocodeOK"];
+            /** @description INVALID_REQUEST, with an `error_message` naming the parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "INVALID_REQUEST",
+                     *       "error_message": "limit must be an integer from 1 to 20, got \"50\"",
+                     *       "results": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GeocodeResponse"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["GeocodeInternalError"];
+            503: components["responses"]["GeocodeUnavailable"];
+        };
+    };
     xy2tzdata: {
         parameters: {
             query: {
@@ -3563,6 +3785,25 @@ export interface operations {
                  * @example 2013-07-15T12:00:00Z
                  */
                 timestamp?: string;
+                /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
             };
             header?: never;
             path?: never;
@@ -3660,6 +3901,25 @@ export interface operations {
                  * @example 39.1582
                  */
                 y: components["parameters"]["LatY"];
+                /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
                 /**
                  * @description The administrative level, admin0 (country) to admin8 (usually municipalities); case matters.
                  * @example admin8
@@ -6204,6 +6464,25 @@ export interface operations {
                  * @example 39.1582
                  */
                 y: components["parameters"]["LatY"];
+                /**
+                 * @description The languages to name the answer in: BCP 47 tags (`de`, `fr-CA`,
+                 *     `zh-Hant`), comma-separated, preferred first. Each name is OSM's
+                 *     `name:xx` of the first tag, then of its shorter forms (`fr-CA`,
+                 *     `fr`), then of the next tag, that the data has, else the default
+                 *     `name`. The geocoder, reverse geocoder and autocomplete name the
+                 *     result, its street, and its town, state and country by the place
+                 *     node of that name nearest the result; adminv1 names the area
+                 *     (`name`) and the country (`country_name`, CLDR's English name
+                 *     unless the country's boundary has the tag); timezonesv1 names
+                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
+                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     the `Accept-Language` header, by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
+                 *     read.
+                 * @example fr
+                 */
+                lang?: components["parameters"]["Lang"];
                 /**
                  * @description `true` adds each area's Polygon containing the point (countries can be hundreds of KB); default `false`.
                  * @example false

@@ -80,6 +80,18 @@ test("every interface answers a known value", async (t) => {
     assert.match(r.results[0]?.formatted_address ?? "", /Dover, DE/);
     await assert.rejects(geo.geocode(""), (e: unknown) => e instanceof ApiError && e.geocoderStatus === "INVALID_REQUEST");
   });
+  await t.test("geocoderv1 autocomplete", async () => {
+    // Rehoboth Beach's town node, before the streets named after it.
+    const a = await geo.autocomplete("Rehob", { limit: 5, layers: ["place", "street"] });
+    assert.equal(a.results[0]?.address_components[0]?.long_name, "Rehoboth Beach", JSON.stringify(a.results[0]));
+    // The Wawa POI nearest Dover (4.4 km) of the extract's 28.
+    const w = await geo.autocomplete("Waw", { focus: dover });
+    assert.equal(w.results[0]?.place_id, "en2091657479", JSON.stringify(w.results[0]));
+    // Dover's place node has name:ru=Довер.
+    const ru = await geo.autocomplete("Dover", { lang: "ru", layers: ["place"] });
+    assert.equal(ru.results[0]?.address_components[0]?.long_name, "Довер");
+    await assert.rejects(geo.autocomplete("Dov", { limit: 21 }), (e: unknown) => e instanceof ApiError && e.status === 400 && e.geocoderStatus === "INVALID_REQUEST");
+  });
   await t.test("geoboundariesv1", async () => {
     const bs = await geo.geoBoundaries(bombayHook);
     assert.equal(bs[0]?.geo_boundary_name, "Bombay Hook National Wildlife Refuge");

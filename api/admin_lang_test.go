@@ -1,0 +1,55 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestAdminLang: adminv1's name in the request's language, from the
+// boundary relation's name:xx tags. Delaware's state relation (r162110)
+// has name:ru=Делавэр and name:ja=デラウェア州, no name:de or name:fr.
+func TestAdminLang(t *testing.T) {
+	f := newBndFixture(t, true)
+	const dover = "/adminv1/xy2admininfo?x=-75.5244&y=39.1582&type=admin1"
+	for _, tc := range []struct {
+		name, query, acceptLanguage string
+		want                        string
+	}{
+		{"default", "", "", "Delaware"},
+		{"ru", "&lang=ru", "", "Делавэр"},
+		{"ja", "&lang=ja", "", "デラウェア州"},
+		{"a region's base language", "&lang=ru-RU", "", "Делавэр"},
+		{"the first language the data has", "&lang=de,ja", "", "デラウェア州"},
+		{"a language the data lacks", "&lang=de", "", "Delaware"},
+		{"Accept-Language", "", "fr;q=0.9, ru;q=0.8", "Делавэр"},
+		{"lang over Accept-Language", "&lang=ja", "ru", "デラウェア州"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h http.Header
+			if tc.acceptLanguage != "" {
+				h = http.Header{"Accept-Language": {tc.acceptLanguage}}
+			}
+			rec := f.getWith(t, dover+tc.query, h)
+			var r struct {
+				Features []struct {
+					Properties struct {
+						Name        string `json:"name"`
+						CountryName string `json:"country_name"`
+					} `json:"properties"`
+				} `json:"features"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || rec.Code != 200 || len(r.Features) != 1 {
+				t.Fatalf("%d %v: %.300s", rec.Code, err, rec.Body)
+			}
+			if p := r.Features[0].Properties; p.Name != tc.want || p.CountryName != "United States" {
+				t.Errorf("name %q, country %q; want %q, United States (Natural Earth's country has no name:xx)", p.Name, p.CountryName, tc.want)
+			}
+		})
+	}
+	code, body := f.get(t, dover+"&lang=r")
+	if code != 400 || !strings.Contains(string(body), "lang must be BCP 47") {
+		t.Errorf("lang=r: %d %s", code, body)
+	}
+}

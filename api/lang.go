@@ -1,0 +1,40 @@
+package api
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/geosvc/geosvc/geo/geocode"
+)
+
+// parseLang reads the languages answers are named in: the lang parameter
+// (BCP 47 tags, comma-separated, preferred first), else the
+// Accept-Language header (by its q values; a malformed header is
+// ignored). It returns OSM name:xx keys (geocode.ParseLangs), and a
+// message naming lang when it is malformed.
+func parseLang(lang string, present bool, acceptLanguage string) ([]string, string) {
+	if present {
+		keys, err := geocode.ParseLangs(lang)
+		if err != nil {
+			return nil, fmt.Sprintf("lang must be BCP 47 language tags separated by commas (de, fr-CA, zh-Hant), got %s", quoteEcho(lang))
+		}
+		return keys, ""
+	}
+	if acceptLanguage != "" {
+		return geocode.AcceptLanguages(acceptLanguage), ""
+	}
+	return nil, ""
+}
+
+// requestLang is parseLang on a request's lang parameter and
+// Accept-Language header.
+func requestLang(c echo.Context, q url.Values) ([]string, string) {
+	l, present := q["lang"]
+	s := ""
+	if present {
+		s = l[0]
+	}
+	return parseLang(s, present, c.Request().Header.Get("Accept-Language"))
+}
