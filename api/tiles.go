@@ -15,6 +15,7 @@ import (
 
 	"github.com/dgraph-io/ristretto/v2"
 	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/cartography"
@@ -53,6 +54,11 @@ type TileOptions struct {
 	Generation func() string
 	// TokenTTL is how long a tile token is valid; 0 means one hour.
 	TokenTTL time.Duration
+	// RenderMVT, when set, encodes vector tile z/x/y (an MVT, not
+	// compressed) instead of the Bundle (tests); Bounds then says the
+	// extract's box for the TileJSON (ok false: not loaded yet).
+	RenderMVT func(ctx context.Context, z, x, y int) ([]byte, error)
+	Bounds    func() (orb.Bound, bool)
 }
 
 // ErrNotReady is what a TileOptions.Render returns while it has no data to
@@ -94,7 +100,7 @@ func RegisterTiles(s *Server, opts TileOptions) error {
 	if opts.Generation == nil {
 		opts.Generation = func() string { return "" }
 	}
-	h := &tileHandler{opts: opts, now: s.opts.Now, log: s.log, flights: map[string]*tileFlight{}}
+	h := &tileHandler{opts: opts, vopts: vectorSources(opts), now: s.opts.Now, log: s.log, flights: map[string]*tileFlight{}}
 	if opts.CacheBytes >= 0 {
 		size := opts.CacheBytes
 		if size == 0 {
@@ -121,6 +127,7 @@ func RegisterTiles(s *Server, opts TileOptions) error {
 	g := s.Protected()
 	g.POST("/"+tilesInterface+"/token", h.token)
 	g.GET("/"+tilesInterface+"/:z/:x/:y", h.tile)
+	registerVectorTiles(s, h)
 	return nil
 }
 
@@ -138,6 +145,7 @@ type tileFlight struct {
 
 type tileHandler struct {
 	opts   TileOptions
+	vopts  vectorOptions
 	now    func() time.Time
 	log    *slog.Logger
 	cache  *ristretto.Cache[string, *tile]
@@ -189,12 +197,15 @@ func parseTile(zs, xs, ys string) (z, x, y int, err error) {
 }
 
 func (h *tileHandler) tile(c echo.Context) error {
+	if strings.HasSuffix(c.Param("y"), ".mvt") {
+		return h.vector(c)
+	}
 	z, x, y, err := parseTile(c.Param("z"), c.Param("x"), c.Param("y"))
 	if err != nil {
 		return httpError(http.StatusBadRequest, err.Error())
 	}
 	gen := h.opts.Generation()
-	t, err := h.get(c.Request().Context(), gen, z, x, y)
+	t, err := h.get(c.Request().Context(), gen, z, x, y, h.opts.Render)
 	switch {
 	case errors.Is(err, ErrNotReady):
 		return httpError(http.StatusServiceUnavailable, "not ready: data bundle not loaded")
@@ -230,7 +241,7 @@ func etagMatches(header, etag string) bool {
 
 // get returns the tile from the cache, or renders it once for all the
 // callers asking at the same time.
-func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int) (*tile, error) {
+func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int, render func(ctx context.Context, z, x, y int) ([]byte, error)) (*tile, error) {
 	key := gen + "/" + strconv.Itoa(z) + "/" + strconv.Itoa(x) + "/" + strconv.Itoa(y)
 	if h.cache != nil {
 		if t, ok := h.cache.Get(key); ok {
@@ -252,7 +263,7 @@ func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int) (*tile, 
 	h.mu.Unlock()
 
 	// The render goes on for the others when its first caller leaves.
-	png, err := h.opts.Render(context.WithoutCancel(ctx), z, x, y)
+	png, err := render(context.WithoutCancel(ctx), z, x, y)
 	if err == nil {
 		sum := sha256.Sum256(png)
 		f.t = &tile{png: png, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
