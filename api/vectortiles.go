@@ -77,7 +77,7 @@ func registerVectorTiles(s *Server, h *tileHandler) {
 	for _, n := range []string{"sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"} {
 		s.Public(http.MethodGet, "/"+tilesInterface+"/"+n, h.sprite)
 	}
-	s.Public(http.MethodGet, "/"+tilesInterface+"/fonts/:stack/:range", h.glyphs)
+	s.PublicPattern(http.MethodGet, "/"+tilesInterface+"/fonts/:stack/:range", h.glyphs)
 }
 
 // vector answers GET /tilesv1/{z}/{x}/{y}.mvt: gzip-compressed when the

@@ -10,6 +10,7 @@ import (
 )
 
 //go:generate sh update-leaflet.sh
+//go:generate sh update-maplibre.sh
 
 //go:embed assets
 var assets embed.FS
