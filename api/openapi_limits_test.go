@@ -146,6 +146,7 @@ var oaBaseParams = map[string]map[string]string{
 	"GET /zip4v1/xy2zip":           {"*": "x=39.1582&y=-75.5244", "zip9": "zip9=199010936"},
 	"GET /covidv1/index2tile":      {"zoom": "x=0&y=0"},
 	"GET /tilesv1/{z}/{x}/{y}.png": {"z": "x=0&y=0"},
+	"GET /tilesv1/{z}/{x}/{y}.mvt": {"z": "x=0&y=0"},
 }
 
 // oaDescribed are refusals of values valid by their schema that the
@@ -263,6 +264,7 @@ func oaTileIndexBounds(t *testing.T, d oaDoc, srv *Server, key string) {
 	}{
 		{"GET /covidv1/index2tile", "zoom", func(z, x, y int) string { return fmt.Sprintf("/covidv1/index2tile?zoom=%d&x=%d&y=%d", z, x, y) }},
 		{"GET /tilesv1/{z}/{x}/{y}.png", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d.png", z, x, y) }},
+		{"GET /tilesv1/{z}/{x}/{y}.mvt", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d.mvt", z, x, y) }},
 	} {
 		var zs map[string]any
 		for _, p := range oaList(ops[tc.op]["parameters"]) {

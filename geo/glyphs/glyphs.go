@@ -54,38 +54,39 @@ var (
 	fonts = map[string]*sfnt.Font{}
 )
 
-// Range returns the PBF of code points start..start+255 (start a
-// multiple of 256) of the first font of a comma-separated font stack
-// that is one of Fonts; code points the font lacks are left out.
-func Range(stack string, start int) ([]byte, error) {
-	if start < 0 || start%256 != 0 || start > 0xFF00 {
-		return nil, fmt.Errorf("glyphs: range start %d", start)
+// Range returns the PBF of code points lo..hi (at most 256 of them;
+// clients ask for 0-255, 256-511, ...), named name ("0-255"), of the
+// first font of a comma-separated font stack that is one of Fonts; code
+// points the font lacks are left out.
+func Range(stack string, lo, hi rune, name string) ([]byte, error) {
+	if lo < 0 || hi < lo || hi-lo >= 256 || hi > 0xFFFF {
+		return nil, fmt.Errorf("glyphs: range %d-%d", lo, hi)
 	}
-	name := ""
+	font := ""
 	for _, n := range strings.Split(stack, ",") {
 		if _, ok := fontData[strings.TrimSpace(n)]; ok {
-			name = strings.TrimSpace(n)
+			font = strings.TrimSpace(n)
 			break
 		}
 	}
-	if name == "" {
+	if font == "" {
 		return nil, ErrNoFont
 	}
-	key := fmt.Sprintf("%s/%d", name, start)
+	key := fmt.Sprintf("%s\x00%s\x00%d-%d", stack, name, lo, hi)
 	mu.Lock()
 	defer mu.Unlock()
 	if b, ok := cache[key]; ok {
 		return b, nil
 	}
-	f := fonts[name]
+	f := fonts[font]
 	if f == nil {
 		var err error
-		if f, err = sfnt.Parse(fontData[name]); err != nil {
+		if f, err = sfnt.Parse(fontData[font]); err != nil {
 			return nil, err
 		}
-		fonts[name] = f
+		fonts[font] = f
 	}
-	b, err := makeRange(f, stack, start)
+	b, err := makeRange(f, stack, lo, hi, name)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ type Glyph struct {
 	Advance       int
 }
 
-func makeRange(f *sfnt.Font, stack string, start int) ([]byte, error) {
+func makeRange(f *sfnt.Font, stack string, lo, hi rune, name string) ([]byte, error) {
 	var buf sfnt.Buffer
 	ppem := fixed.I(Size)
 	m, err := f.Metrics(&buf, ppem, font.HintingNone)
@@ -111,7 +112,7 @@ func makeRange(f *sfnt.Font, stack string, start int) ([]byte, error) {
 	}
 	ascent := int(math.Round(float64(m.Ascent) / 64))
 	var gs []Glyph
-	for r := rune(start); r < rune(start+256); r++ {
+	for r := lo; r <= hi; r++ {
 		idx, err := f.GlyphIndex(&buf, r)
 		if err != nil || idx == 0 {
 			continue
@@ -127,7 +128,7 @@ func makeRange(f *sfnt.Font, stack string, start int) ([]byte, error) {
 		}
 		gs = append(gs, g)
 	}
-	return encode(stack, start, gs), nil
+	return encode(stack, name, gs), nil
 }
 
 // drawSDF sets g's bitmap and metrics from its outline (26.6 pixels, y

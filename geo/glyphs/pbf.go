@@ -1,9 +1,6 @@
 package glyphs
 
-import (
-	"encoding/binary"
-	"fmt"
-)
+import "encoding/binary"
 
 // The protobuf wire format of glyphs.proto (Mapbox GL's glyphs message:
 // glyphs { repeated fontstack stacks = 1; } fontstack { name = 1; range
@@ -29,10 +26,10 @@ func appendBytes(b []byte, field int, v []byte) []byte {
 }
 
 // encode returns the glyphs message of one font stack's range.
-func encode(stack string, start int, gs []Glyph) []byte {
+func encode(stack, rangeName string, gs []Glyph) []byte {
 	var fs []byte
 	fs = appendBytes(fs, 1, []byte(stack))
-	fs = appendBytes(fs, 2, []byte(fmt.Sprintf("%d-%d", start, start+255)))
+	fs = appendBytes(fs, 2, []byte(rangeName))
 	for _, g := range gs {
 		var m []byte
 		m = appendUint(m, 1, uint64(g.ID))
