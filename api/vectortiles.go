@@ -195,16 +195,8 @@ func (h *tileHandler) sprite(c echo.Context) error {
 // 0-255, 256-511, ...) in the first font of the stack geosvc has (the Go
 // fonts).
 func (h *tileHandler) glyphs(c echo.Context) error {
-	rg, ok := strings.CutSuffix(c.Param("range"), ".pbf")
-	var lo, hi int
-	if ok {
-		a, b, found := strings.Cut(rg, "-")
-		var err1, err2 error
-		lo, err1 = strconv.Atoi(a)
-		hi, err2 = strconv.Atoi(b)
-		lo, hi = min(lo, hi), max(lo, hi)
-		ok = found && err1 == nil && err2 == nil && lo >= 0 && hi <= 0xFFFF && hi-lo < 256
-	}
+	rg, _ := strings.CutSuffix(c.Param("range"), ".pbf")
+	lo, hi, ok := parseGlyphRange(c.Param("range"))
 	if !ok {
 		return httpError(http.StatusBadRequest, "range must be {start}-{end}.pbf, at most 256 code points of 0..65535 (0-255, 256-511, ...)")
 	}
@@ -221,4 +213,18 @@ func (h *tileHandler) glyphs(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=86400")
 	return c.Blob(http.StatusOK, "application/x-protobuf", pbf)
+}
+
+// parseGlyphRange reads "{start}-{end}.pbf": code points start..end (in
+// either order) of 0..65535, at most 256 of them.
+func parseGlyphRange(s string) (lo, hi int, ok bool) {
+	rg, ok := strings.CutSuffix(s, ".pbf")
+	if !ok {
+		return 0, 0, false
+	}
+	a, b, found := strings.Cut(rg, "-")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(b)
+	lo, hi = min(lo, hi), max(lo, hi)
+	return lo, hi, found && err1 == nil && err2 == nil && lo >= 0 && hi <= 0xFFFF && hi-lo < 256
 }

@@ -104,6 +104,15 @@ type Glyph struct {
 }
 
 func makeRange(f *sfnt.Font, stack string, lo, hi rune, name string) ([]byte, error) {
+	gs, err := glyphsOf(f, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return encode(stack, name, gs), nil
+}
+
+// glyphsOf returns the glyphs of code points lo..hi that f has.
+func glyphsOf(f *sfnt.Font, lo, hi rune) ([]Glyph, error) {
 	var buf sfnt.Buffer
 	ppem := fixed.I(Size)
 	m, err := f.Metrics(&buf, ppem, font.HintingNone)
@@ -128,7 +137,7 @@ func makeRange(f *sfnt.Font, stack string, lo, hi rune, name string) ([]byte, er
 		}
 		gs = append(gs, g)
 	}
-	return encode(stack, name, gs), nil
+	return gs, nil
 }
 
 // drawSDF sets g's bitmap and metrics from its outline (26.6 pixels, y
