@@ -126,7 +126,7 @@ func (t *tileBuilder) add(l *mvt.Layer, g orb.Geometry, props geojson.Properties
 // background).
 func (t *tileBuilder) land() *mvt.Layer {
 	l := layer("land")
-	if fs, err := world.Features(); err == nil {
+	if fs, err := world.Features(); err == nil && !t.insideExtract() {
 		for i := range fs {
 			f := &fs[i]
 			if f.Kind != world.Country || len(f.Geometry) == 0 || !f.BBox.Intersects(t.b) {
@@ -147,6 +147,17 @@ func (t *tileBuilder) land() *mvt.Layer {
 		t.add(l, t.polygon(a.Polygon), geojson.Properties{"class": "extract"})
 	}
 	return l
+}
+
+// insideExtract reports whether the tile and its buffer lie inside the
+// extract's box, where the map layer's land and borders are the map's
+// and the world base layer adds nothing.
+func (t *tileBuilder) insideExtract() bool {
+	if t.src.Layer == nil {
+		return false
+	}
+	e := t.src.Layer.Bound()
+	return e.Contains(t.b.Min) && e.Contains(t.b.Max)
 }
 
 // areas returns the map layer's areas of a class in the tile.
@@ -243,9 +254,11 @@ func (t *tileBuilder) boundaries() *mvt.Layer {
 	}
 	// The world's borders, found on a 256-pixel view of the tile (as the
 	// raster tile finds them).
-	for c, ws := range cartography.WorldBorders(render.TileView(t.z, t.x, t.y, 256), t.src) {
-		for _, ln := range ws {
-			lns, keys = append(lns, ln), append(keys, levels[c])
+	if !t.insideExtract() {
+		for c, ws := range cartography.WorldBorders(render.TileView(t.z, t.x, t.y, 256), t.src) {
+			for _, ln := range ws {
+				lns, keys = append(lns, ln), append(keys, levels[c])
+			}
 		}
 	}
 	lns, keys = mergeLines(lns, keys)
