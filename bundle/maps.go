@@ -18,7 +18,8 @@ func (b *Bundle) MapSources() cartography.Sources {
 			src.Extent = g.Bounds()
 			src.Roads = func(bb orb.Bound, fn func(cartography.Road)) {
 				g.MapRoadDetails(bb, func(r routing.MapRoad) {
-					fn(cartography.Road{Shape: r.Shape, Type: r.Type.String(), Name: r.Name, Class: r.Class, Ref: r.Ref, Oneway: r.Oneway})
+					fn(cartography.Road{Shape: r.Shape, Type: r.Type.String(), Name: r.Name, Class: r.Class, Ref: r.Ref, Oneway: r.Oneway,
+						Bridge: r.Bridge, Tunnel: r.Tunnel, Layer: r.Layer})
 				})
 			}
 		}

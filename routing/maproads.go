@@ -80,6 +80,9 @@ type MapRoad struct {
 	// Oneway is 1 when cars may drive the edge along Shape only, -1 when
 	// against it only, 0 both ways (or neither).
 	Oneway int8
+	// Bridge and Tunnel: the way is one; Layer its OSM layer=*.
+	Bridge, Tunnel bool
+	Layer          int8
 }
 
 // MapRoads calls fn once with the shape, road type and display name of
@@ -120,6 +123,10 @@ func (g *Graph) MapRoadDetails(b orb.Bound, fn func(MapRoad)) {
 				r := MapRoad{Shape: shape, Type: profile.RoadType(g.edgeRoadType[e]), Name: g.names[g.edgeName[e]], Ref: g.signText(g.edgeRef, e)}
 				if int(g.edgeClass[e]) < len(g.classes) {
 					r.Class = g.classes[g.edgeClass[e]]
+				}
+				r.Bridge, r.Tunnel = g.edgeFlags[e]&edgeBridge != 0, g.edgeFlags[e]&edgeTunnel != 0
+				if int(e) < len(g.edgeLayer) {
+					r.Layer = int8(g.edgeLayer[e])
 				}
 				fwd, bwd := g.edgeNode[directedID(e, 0)] >= 0, g.edgeNode[directedID(e, 1)] >= 0
 				switch {

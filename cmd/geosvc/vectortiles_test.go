@@ -112,7 +112,7 @@ func inRings(rings [][][2]float64, px, py float64) bool {
 // Martin Luther King Jr Blvd N one-way in places, Forest Street, South
 // State Street) and the place Dover; in Delaware Bay (z10) water at
 // 39.1° N 75.2° W, mid-bay between Kitts Hummock and the New Jersey
-// shore. gzip when asked, a tile token opens them, bad indexes are 400s,
+// shore; the St. Georges Bridge a bridge on layer 1. gzip when asked, a tile token opens them, bad indexes are 400s,
 // and a tile of open ocean is an empty MVT.
 func TestVectorTilesDelaware(t *testing.T) {
 	if testing.Short() && !testenv.Required() {
@@ -147,6 +147,7 @@ func TestVectorTilesDelaware(t *testing.T) {
 		{"dover.mvt", "/tilesv1/14/4754/6252.mvt", "gzip"},
 		{"dover-plain.mvt", "/tilesv1/14/4754/6252.mvt", ""},
 		{"bay.mvt", "/tilesv1/10/298/390.mvt", "gzip, deflate"},
+		{"canal.mvt", "/tilesv1/14/4749/6229.mvt", "gzip"},
 	} {
 		resp, b := get(tc.path, tc.enc)
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/vnd.mapbox-vector-tile" {
@@ -292,6 +293,19 @@ func TestVectorTilesDelaware(t *testing.T) {
 	}
 	if dovers != 1 {
 		t.Errorf("Dover z14: %d places named Dover, want 1", dovers)
+	}
+
+	// The St. Georges Bridge over the C&D Canal (OSM way 43563437:
+	// highway=primary, ref US 13, bridge=yes, layer=1).
+	bridge := false
+	for _, f := range dec["canal.mvt"]["roads"].Features {
+		if f.Properties["name"] == "St. Georges Bridge" && f.Properties["brunnel"] == "bridge" && f.Properties["layer"] == float64(1) &&
+			f.Properties["ref"] == "US-13" && f.Properties["class"] == "primary" {
+			bridge = true
+		}
+	}
+	if !bridge {
+		t.Errorf("C&D Canal z14: no St. Georges Bridge (primary, US-13, bridge, layer 1)")
 	}
 
 	bay := dec["bay.mvt"]

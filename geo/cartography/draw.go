@@ -30,6 +30,9 @@ type Road struct {
 	// tiles; the raster maps do not use them.
 	Class, Ref string
 	Oneway     int8
+	// Bridge, Tunnel and Layer (OSM layer=*) are for vector tiles too.
+	Bridge, Tunnel bool
+	Layer          int8
 }
 
 // Sources is the data a map is drawn from; every part may be missing.

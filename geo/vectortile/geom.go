@@ -99,6 +99,8 @@ func roundPolygon(p orb.Polygon, minArea float64) orb.Polygon {
 type roadKey struct {
 	typ, class, name, ref string
 	oneway                bool
+	bridge, tunnel        bool
+	layer                 int8
 }
 
 // mergeRoads joins edges that meet end to start and share every
@@ -116,12 +118,12 @@ func mergeRoads(rs []cartography.Road) []cartography.Road {
 			}
 			shapes[i] = s
 		}
-		keys[i] = roadKey{r.Type, r.Class, r.Name, r.Ref, r.Oneway != 0}
+		keys[i] = roadKey{r.Type, r.Class, r.Name, r.Ref, r.Oneway != 0, r.Bridge, r.Tunnel, r.Layer}
 	}
 	shapes, keys = mergeLines(shapes, keys)
 	out := make([]cartography.Road, len(shapes))
 	for i, k := range keys {
-		out[i] = cartography.Road{Shape: shapes[i], Type: k.typ, Class: k.class, Name: k.name, Ref: k.ref}
+		out[i] = cartography.Road{Shape: shapes[i], Type: k.typ, Class: k.class, Name: k.name, Ref: k.ref, Bridge: k.bridge, Tunnel: k.tunnel, Layer: k.layer}
 		if k.oneway {
 			out[i].Oneway = 1
 		}

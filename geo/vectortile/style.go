@@ -40,7 +40,8 @@ var Layers = []LayerInfo{
 	{ID: "roads", Description: "Roads of the routing graph: motorways and dual carriageways from zoom 0, federal and regional roads from 8, local roads from 11, every road from 13", MaxZoom: MaxZoom,
 		Fields: map[string]string{"class": "String: the OSM highway value (motorway, primary, residential, motorway_link...) or ferry",
 			"type": "String: the SOAP MapRoadType (Motorway, FederalHighway, LocalRoad...)", "name": "String: the road's name",
-			"ref": "String: its route numbers", "oneway": "Number: 1 when cars drive it along the line's direction only"}},
+			"ref": "String: its route numbers", "oneway": "Number: 1 when cars drive it along the line's direction only",
+			"brunnel": "String: bridge or tunnel (OSM bridge=*, tunnel=*)", "layer": "Number: OSM layer=* (-5..5) when not 0"}},
 	{ID: "places", Description: "Place labels, the most important first, thinned per zoom", MaxZoom: MaxZoom,
 		Fields: map[string]string{"name": "String", "class": "String: city, town, village, hamlet, suburb, quarter or neighbourhood",
 			"rank": "Number: 1 (a capital) .. 16, the SOAP MapLabelType's position", "population": "Number: when tagged", "capital": "Boolean: when a capital"}},
@@ -150,8 +151,13 @@ func Style(base, token string) []byte {
 		}
 		fills = append(fills, l)
 	}
+
 	layers = append(layers, casings...)
 	layers = append(layers, fills...)
+	// Tunnels: their roads faded by a veil of the land's colour.
+	layers = append(layers, map[string]any{"id": "road-tunnel-shade", "type": "line", "source": "geosvc", "source-layer": "roads", "minzoom": 12,
+		"filter": []any{"==", []any{"get", "brunnel"}, "tunnel"},
+		"paint":  map[string]any{"line-color": bg("Land"), "line-opacity": 0.5, "line-width": widths(st.Road["LocalRoad"].Inner.Width + 2)}})
 	text := st.Road["LocalRoad"].Text
 	halo := hex(text.Halo)
 	layers = append(layers,

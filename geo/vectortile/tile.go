@@ -295,6 +295,15 @@ func (t *tileBuilder) roads() *mvt.Layer {
 		if m.Oneway != 0 {
 			props["oneway"] = 1
 		}
+		switch {
+		case m.Bridge:
+			props["brunnel"] = "bridge"
+		case m.Tunnel:
+			props["brunnel"] = "tunnel"
+		}
+		if m.Layer != 0 {
+			props["layer"] = int(m.Layer)
+		}
 		t.add(l, orb.LineString(t.project(m.Shape)), props)
 	}
 	sort.SliceStable(l.Features, func(i, j int) bool {
