@@ -11,6 +11,7 @@ import (
 
 //go:generate sh update-leaflet.sh
 //go:generate sh update-maplibre.sh
+//go:generate sh update-maplibre-leaflet.sh
 
 //go:embed assets
 var assets embed.FS
