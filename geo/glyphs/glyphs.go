@@ -50,7 +50,7 @@ func Fonts() []string { return []string{"Go Regular", "Go Bold", "Go Italic", "G
 
 var (
 	mu    sync.Mutex
-	cache = map[string][]byte{}
+	cache = map[string][]Glyph{} // by font and range start
 	fonts = map[string]*sfnt.Font{}
 )
 
@@ -72,12 +72,8 @@ func Range(stack string, lo, hi rune, name string) ([]byte, error) {
 	if font == "" {
 		return nil, ErrNoFont
 	}
-	key := fmt.Sprintf("%s\x00%s\x00%d-%d", stack, name, lo, hi)
 	mu.Lock()
 	defer mu.Unlock()
-	if b, ok := cache[key]; ok {
-		return b, nil
-	}
 	f := fonts[font]
 	if f == nil {
 		var err error
@@ -86,12 +82,28 @@ func Range(stack string, lo, hi rune, name string) ([]byte, error) {
 		}
 		fonts[font] = f
 	}
-	b, err := makeRange(f, stack, lo, hi, name)
-	if err != nil {
-		return nil, err
+	// The glyphs are made and kept by blocks of 256 code points from a
+	// multiple of 256 (the ranges clients ask for; at most 256 blocks a
+	// font, whatever stacks name them); another range is cut from its
+	// one or two blocks.
+	var gs []Glyph
+	for b := lo &^ 255; b <= hi; b += 256 {
+		key := fmt.Sprintf("%s/%d", font, b)
+		block, ok := cache[key]
+		if !ok {
+			var err error
+			if block, err = glyphsOf(f, b, b+255); err != nil {
+				return nil, err
+			}
+			cache[key] = block
+		}
+		for _, g := range block {
+			if g.ID >= lo && g.ID <= hi {
+				gs = append(gs, g)
+			}
+		}
 	}
-	cache[key] = b
-	return b, nil
+	return encode(stack, name, gs), nil
 }
 
 // Glyph is one glyph of a range, as the PBF holds it.
@@ -101,14 +113,6 @@ type Glyph struct {
 	Width, Height int
 	Left, Top     int // Top: the bitmap's top above the baseline, less the font's ascent
 	Advance       int
-}
-
-func makeRange(f *sfnt.Font, stack string, lo, hi rune, name string) ([]byte, error) {
-	gs, err := glyphsOf(f, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	return encode(stack, name, gs), nil
 }
 
 // glyphsOf returns the glyphs of code points lo..hi that f has.

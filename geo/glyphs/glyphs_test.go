@@ -61,3 +61,26 @@ func TestRange(t *testing.T) {
 		t.Errorf("257 code points: no error")
 	}
 }
+
+// TestRangeCut: a range across two blocks holds the glyphs of both, as
+// the aligned ranges do.
+func TestRangeCut(t *testing.T) {
+	whole, err := Range("Go Regular", 0, 255, "0-255")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := Range("Go Regular", 250, 260, "250-260")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cut) == 0 || len(cut) >= len(whole) || !bytes.Contains(cut, []byte("250-260")) {
+		t.Errorf("250-260: %d bytes, 0-255: %d", len(cut), len(whole))
+	}
+	// 'ÿ' (255) and 'Ą' (260) are both in the cut.
+	f, _ := sfnt.Parse(goregular.TTF)
+	a, _ := glyphsOf(f, 255, 255)
+	b, _ := glyphsOf(f, 260, 260)
+	if len(a) != 1 || len(b) != 1 || !bytes.Contains(cut, a[0].Bitmap) || !bytes.Contains(cut, b[0].Bitmap) {
+		t.Errorf("the cut lacks U+00FF or U+0104")
+	}
+}
