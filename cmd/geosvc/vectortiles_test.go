@@ -202,6 +202,7 @@ func TestVectorTilesDelaware(t *testing.T) {
 		TileJSON     string    `json:"tilejson"`
 		Tiles        []string  `json:"tiles"`
 		Bounds       []float64 `json:"bounds"`
+		Extract      []float64 `json:"extract_bounds"`
 		MinZoom      int       `json:"minzoom"`
 		MaxZoom      int       `json:"maxzoom"`
 		VectorLayers []struct {
@@ -213,7 +214,8 @@ func TestVectorTilesDelaware(t *testing.T) {
 		t.Fatalf("tiles.json: %d %v %s", resp.StatusCode, err, b)
 	}
 	if tj.TileJSON != "3.0.0" || len(tj.Tiles) != 1 || tj.Tiles[0] != base+"/tilesv1/{z}/{x}/{y}.mvt?token="+tok.Token ||
-		len(tj.Bounds) != 4 || tj.Bounds[0] > -75.53 || tj.Bounds[2] < -75.53 || tj.Bounds[1] > 39.16 || tj.Bounds[3] < 39.16 || tj.MaxZoom != 14 {
+		len(tj.Bounds) != 4 || tj.Bounds[0] != -180 || tj.Bounds[2] != 180 || tj.MaxZoom != 14 ||
+		len(tj.Extract) != 4 || tj.Extract[0] > -75.53 || tj.Extract[2] < -75.53 || tj.Extract[1] > 39.16 || tj.Extract[3] < 39.16 {
 		t.Errorf("tiles.json: %s", b)
 	}
 	ids := map[string]bool{}

@@ -57,22 +57,27 @@ func query(token string) string {
 
 // TileJSON returns the TileJSON 3.0.0 document of the tiles under base
 // (".../tilesv1"), their URLs with the tile token when there is one; b is
-// the extract's box.
+// the extract's box (extract_bounds, and the center's).
 func TileJSON(base, token string, b orb.Bound) []byte {
 	c := b.Center()
 	doc := map[string]any{
-		"tilejson":      "3.0.0",
-		"name":          "geosvc",
-		"description":   "geosvc's vector tiles of its data bundle",
-		"version":       "1.0.0",
-		"attribution":   Attribution,
-		"scheme":        "xyz",
-		"tiles":         []string{base + "/{z}/{x}/{y}.mvt" + query(token)},
-		"minzoom":       0,
-		"maxzoom":       MaxZoom,
-		"bounds":        []float64{b.Min[0], b.Min[1], b.Max[0], b.Max[1]},
-		"center":        []float64{c[0], c[1], 10},
-		"vector_layers": Layers,
+		"tilejson":    "3.0.0",
+		"name":        "geosvc",
+		"description": "geosvc's vector tiles of its data bundle",
+		"version":     "1.0.0",
+		"attribution": Attribution,
+		"scheme":      "xyz",
+		"tiles":       []string{base + "/{z}/{x}/{y}.mvt" + query(token)},
+		"minzoom":     0,
+		"maxzoom":     MaxZoom,
+		// Tiles exist everywhere (the world base layer's land and borders
+		// around the extract): bounds are the world's, or a client would
+		// not ask for the tiles around the extract; the extract's box is
+		// extract_bounds.
+		"bounds":         []float64{-180, -85.0511, 180, 85.0511},
+		"extract_bounds": []float64{b.Min[0], b.Min[1], b.Max[0], b.Max[1]},
+		"center":         []float64{c[0], c[1], 10},
+		"vector_layers":  Layers,
 	}
 	out, _ := json.Marshal(doc)
 	return out

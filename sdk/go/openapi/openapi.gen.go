@@ -6907,9 +6907,10 @@ type ClientInterface interface {
 	// VectorTileJSON The vector tiles' TileJSON 3.0.0
 	//
 	// TileJSON 3.0.0 of the vector tiles: their URL template (with the
-	// request's `token` when given), bounds (the extract's box),
-	// center, minzoom 0, maxzoom 14, attribution and vector_layers with
-	// their fields. Public (no key): it holds no map data.
+	// request's `token` when given), bounds (the world's: the tiles
+	// around the extract hold the world base layer), extract_bounds (the
+	// extract's box), center, minzoom 0, maxzoom 14, attribution and
+	// vector_layers with their fields. Public (no key): it holds no map data.
 	//
 	// Corresponds with GET /tilesv1/tiles.json (the `VectorTileJSON` operationId).
 	VectorTileJSON(ctx context.Context, params *VectorTileJSONParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8106,9 +8107,10 @@ func (c *Client) VectorStyle(ctx context.Context, params *VectorStyleParams, req
 // VectorTileJSON The vector tiles' TileJSON 3.0.0
 //
 // TileJSON 3.0.0 of the vector tiles: their URL template (with the
-// request's `token` when given), bounds (the extract's box),
-// center, minzoom 0, maxzoom 14, attribution and vector_layers with
-// their fields. Public (no key): it holds no map data.
+// request's `token` when given), bounds (the world's: the tiles
+// around the extract hold the world base layer), extract_bounds (the
+// extract's box), center, minzoom 0, maxzoom 14, attribution and
+// vector_layers with their fields. Public (no key): it holds no map data.
 //
 // Corresponds with GET /tilesv1/tiles.json (the `VectorTileJSON` operationId).
 func (c *Client) VectorTileJSON(ctx context.Context, params *VectorTileJSONParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12762,9 +12764,10 @@ type ClientWithResponsesInterface interface {
 	// VectorTileJSONWithResponse The vector tiles' TileJSON 3.0.0
 	//
 	// TileJSON 3.0.0 of the vector tiles: their URL template (with the
-	// request's `token` when given), bounds (the extract's box),
-	// center, minzoom 0, maxzoom 14, attribution and vector_layers with
-	// their fields. Public (no key): it holds no map data.
+	// request's `token` when given), bounds (the world's: the tiles
+	// around the extract hold the world base layer), extract_bounds (the
+	// extract's box), center, minzoom 0, maxzoom 14, attribution and
+	// vector_layers with their fields. Public (no key): it holds no map data.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16942,9 +16945,10 @@ func (c *ClientWithResponses) VectorStyleWithResponse(ctx context.Context, param
 // VectorTileJSONWithResponse The vector tiles' TileJSON 3.0.0
 //
 // TileJSON 3.0.0 of the vector tiles: their URL template (with the
-// request's `token` when given), bounds (the extract's box),
-// center, minzoom 0, maxzoom 14, attribution and vector_layers with
-// their fields. Public (no key): it holds no map data.
+// request's `token` when given), bounds (the world's: the tiles
+// around the extract hold the world base layer), extract_bounds (the
+// extract's box), center, minzoom 0, maxzoom 14, attribution and
+// vector_layers with their fields. Public (no key): it holds no map data.
 //
 // Returns a wrapper object for the known response body format(s).
 //

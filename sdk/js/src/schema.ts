@@ -718,9 +718,10 @@ export interface paths {
         /**
          * The vector tiles' TileJSON 3.0.0
          * @description TileJSON 3.0.0 of the vector tiles: their URL template (with the
-         *     request's `token` when given), bounds (the extract's box),
-         *     center, minzoom 0, maxzoom 14, attribution and vector_layers with
-         *     their fields. Public (no key): it holds no map data.
+         *     request's `token` when given), bounds (the world's: the tiles
+         *     around the extract hold the world base layer), extract_bounds (the
+         *     extract's box), center, minzoom 0, maxzoom 14, attribution and
+         *     vector_layers with their fields. Public (no key): it holds no map data.
          */
         get: operations["vectorTileJSON"];
         put?: never;
