@@ -133,7 +133,8 @@ fuzz:
 ## load: wrk load test of a point lookup against `geosvc serve` on the
 ## bundle (10,000 seeded points rotated by scripts/load/points.lua);
 ## LOAD=admin (default), geoboundaries, tz, tiles (10,000 seeded map tiles
-## of zoom 12..16: drawn, then cached) or a path; installs Debian's wrk
+## of zoom 12..16: drawn, then cached), mvt (the same as vector tiles,
+## gzip) or a path; installs Debian's wrk
 ## with apt-get when it is missing
 load: data
 	@command -v wrk >/dev/null 2>&1 || { \
@@ -143,6 +144,7 @@ load: data
 	admin) p='/adminv1/xy2admininfo?x={x}&y={y}&type=admin8' ;; \
 	geoboundaries) p='/geoboundariesv1/xy2bounddata?x={x}&y={y}' ;; \
 	tiles) p=tiles ;; \
+	mvt) p=mvt ;; \
 	*) p='$(LOAD)' ;; \
 	esac; \
 	DATA="$(BUNDLE)" sh scripts/load/run.sh "$$p"

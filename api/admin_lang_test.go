@@ -53,3 +53,37 @@ func TestAdminLang(t *testing.T) {
 		t.Errorf("lang=r: %d %s", code, body)
 	}
 }
+
+// TestAdminHierarchyLang: xy2hierarchy names each level in the request's
+// language as xy2admininfo does: Delaware's state as Делавэр with
+// lang=ru, its default name without; a bad tag is a 400.
+func TestAdminHierarchyLang(t *testing.T) {
+	f := newBndFixture(t, true)
+	const dover = "/adminv1/xy2hierarchy?x=-75.5244&y=39.1582"
+	for _, tc := range []struct{ query, want string }{{"", "Delaware"}, {"&lang=ru", "Делавэр"}, {"&lang=de", "Delaware"}} {
+		rec := f.getWith(t, dover+tc.query, nil)
+		var r struct {
+			Features []struct {
+				Properties struct {
+					Name         string `json:"name"`
+					CategoryCode string `json:"category_code"`
+				} `json:"properties"`
+			} `json:"features"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || rec.Code != 200 {
+			t.Fatalf("%s: %d %v", tc.query, rec.Code, err)
+		}
+		found := false
+		for _, ft := range r.Features {
+			if ft.Properties.Name == tc.want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no level named %q in %+v", tc.query, tc.want, r.Features)
+		}
+	}
+	if code, body := f.get(t, dover+"&lang=r"); code != 400 || !strings.Contains(string(body), "lang must be BCP 47") {
+		t.Errorf("lang=r: %d %s", code, body)
+	}
+}

@@ -68,7 +68,7 @@ func consoleFile(name string, b []byte) echo.HandlerFunc {
 		h.Set("ETag", etag)
 		h.Set(echo.HeaderCacheControl, "no-cache")
 		h.Set(echo.HeaderXContentTypeOptions, "nosniff")
-		if name == "index.html" {
+		if name == "index.html" || name == "vector.html" {
 			h.Set(echo.HeaderContentSecurityPolicy, consoleCSP)
 			h.Set("Referrer-Policy", "no-referrer")
 		}

@@ -35,7 +35,7 @@ const (
 func (s *Server) guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if s.public[c.Path()] && req.URL.Path == c.Path() {
+		if s.public[c.Path()] && (req.URL.Path == c.Path() || s.publicPattern[c.Path()]) {
 			s.limitBody(c)
 			return next(c)
 		}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/geosvc/geosvc/bundle"
@@ -76,6 +77,13 @@ func newOAFixtureWith(t *testing.T, chunkRows int, stripe StripeOptions) *oaFixt
 			return nil, ErrNotReady
 		}
 		return variantTile(z, x, y, scale, webp)
+	}, RenderMVT: func(ctx context.Context, z, x, y int) ([]byte, error) {
+		if f.cur.Load() == nil {
+			return nil, ErrNotReady
+		}
+		return []byte{}, nil // a tile of no layer
+	}, Bounds: func() (orb.Bound, bool) {
+		return orb.Bound{Min: orb.Point{-75.8, 38.4}, Max: orb.Point{-75, 39.9}}, f.cur.Load() != nil
 	}}); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +113,7 @@ func (f *oaFixture) load(t *testing.T, tz *timezone.Index, delaware *boundary.La
 // oaPathOf maps the routes whose document path Echo cannot write: a
 // parameter followed by a suffix in one segment ({y}.png) is a parameter
 // of its own in Echo, which cuts the suffix itself.
-var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png",
+var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png", fontsPath: "/tilesv1/fonts/{fontstack}/{range}.pbf",
 	osrmRoutePath(osrmRoute): "/osrm/route/v1/{profile}/{coordinates}", osrmRoutePath(osrmTable): "/osrm/table/v1/{profile}/{coordinates}",
 	osrmRoutePath(osrmNearest): "/osrm/nearest/v1/{profile}/{coordinates}", osrmRoutePath(osrmTrip): "/osrm/trip/v1/{profile}/{coordinates}",
 	osrmRoutePath(osrmMatch): "/osrm/match/v1/{profile}/{coordinates}"}
@@ -113,6 +121,17 @@ var oaPathOf = map[string]string{tilePath: "/tilesv1/{z}/{x}/{y}.png",
 // oaTileVariants are the document's paths of the tile route besides
 // oaPathOf's: Echo serves the variants (cutTileVariant) on the one route.
 var oaTileVariants = []string{"/tilesv1/{z}/{x}/{y}@2x.png", "/tilesv1/{z}/{x}/{y}.webp", "/tilesv1/{z}/{x}/{y}@2x.webp"}
+
+// oaRoutePath returns the route of a document path oaPathOf maps ("" for
+// another).
+func oaRoutePath(doc string) string {
+	for route, d := range oaPathOf {
+		if d == doc {
+			return route
+		}
+	}
+	return ""
+}
 
 // oaRoutes returns the server's routes as OpenAPI "METHOD /path" keys,
 // without Echo's internal catch-all routes.
@@ -130,6 +149,9 @@ func oaRoutes(srv *Server) map[string]*echo.Route {
 				for _, v := range oaTileVariants {
 					out[r.Method+" "+v] = r
 				}
+			}
+			if r.Path == tilePath { // the one route serves both kinds of tiles
+				out[r.Method+" /tilesv1/{z}/{x}/{y}.mvt"] = r
 			}
 			continue
 		}
@@ -188,7 +210,7 @@ func TestOpenAPISecurity(t *testing.T) {
 		sec, has := op["security"]
 		resp := oaObj(op["responses"])
 		t.Run(key, func(t *testing.T) {
-			if f.srv.IsPublic(path) {
+			if f.srv.IsPublic(path) || f.srv.IsPublic(oaRoutePath(path)) {
 				public++
 				// [] needs no key; [{}, {apiKey: []}] takes one optionally
 				// (a checkout upgrading the key it is given) and may then
@@ -203,7 +225,7 @@ func TestOpenAPISecurity(t *testing.T) {
 				}
 				return
 			}
-			if has && (path == oaPathOf[tilePath] || slices.Contains(oaTileVariants, path)) {
+			if has && (path == oaPathOf[tilePath] || slices.Contains(oaTileVariants, path) || path == "/tilesv1/{z}/{x}/{y}.mvt") {
 				if fmt.Sprint(sec) != "[map[apiKey:[]] map[tileToken:[]]]" {
 					t.Errorf("tiles: security = %v, want the key or a tile token", sec)
 				}
@@ -217,8 +239,8 @@ func TestOpenAPISecurity(t *testing.T) {
 			}
 		})
 	}
-	if public != 9 {
-		t.Errorf("%d public operations, want 9 (/healthz, /readyz, /v1/info, %s, /signup, /pricing, the trial, the checkout, the webhook)", public, openAPIPath)
+	if public != 16 {
+		t.Errorf("%d public operations, want 16 (/healthz, /readyz, /v1/info, %s, /signup, /pricing, the trial, the checkout, the webhook, the vector tiles' TileJSON, style, sprite (4) and fonts)", public, openAPIPath)
 	}
 }
 

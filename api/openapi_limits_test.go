@@ -174,6 +174,7 @@ var oaBaseParams = map[string]map[string]string{
 	"GET /tilesv1/{z}/{x}/{y}@2x.png":  {"z": "x=0&y=0"},
 	"GET /tilesv1/{z}/{x}/{y}.webp":    {"z": "x=0&y=0"},
 	"GET /tilesv1/{z}/{x}/{y}@2x.webp": {"z": "x=0&y=0"},
+	"GET /tilesv1/{z}/{x}/{y}.mvt":     {"z": "x=0&y=0"},
 }
 
 // oaDescribed are refusals of values valid by their schema that the
@@ -302,6 +303,7 @@ func oaTileIndexBounds(t *testing.T, d oaDoc, srv *Server, key string) {
 		{"GET /tilesv1/{z}/{x}/{y}@2x.png", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d@2x.png", z, x, y) }},
 		{"GET /tilesv1/{z}/{x}/{y}.webp", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d.webp", z, x, y) }},
 		{"GET /tilesv1/{z}/{x}/{y}@2x.webp", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d@2x.webp", z, x, y) }},
+		{"GET /tilesv1/{z}/{x}/{y}.mvt", "z", func(z, x, y int) string { return fmt.Sprintf("/tilesv1/%d/%d/%d.mvt", z, x, y) }},
 	} {
 		var zs map[string]any
 		for _, p := range oaList(ops[tc.op]["parameters"]) {

@@ -78,15 +78,17 @@ type Options struct {
 
 // Server is the REST API server.
 type Server struct {
-	opts       Options
-	log        *slog.Logger
-	e          *echo.Echo
-	hs         *http.Server
-	group      *echo.Group
-	public     map[string]bool
-	tokens     *tokenSigner           // tile tokens; nil until RegisterTiles
-	openAPIDoc atomic.Pointer[[]byte] // the served document; nil: the embedded one
-	mu         sync.Mutex             // guards closed, stopUsage, usageDone, extraIfaces
+	opts   Options
+	log    *slog.Logger
+	e      *echo.Echo
+	hs     *http.Server
+	group  *echo.Group
+	public map[string]bool
+	// publicPattern are the public routes with parameters (PublicPattern).
+	publicPattern map[string]bool
+	tokens        *tokenSigner           // tile tokens; nil until RegisterTiles
+	openAPIDoc    atomic.Pointer[[]byte] // the served document; nil: the embedded one
+	mu            sync.Mutex             // guards closed, stopUsage, usageDone, extraIfaces
 	// extraIfaces are interfaces served on public routes that check
 	// their key themselves (SOAP).
 	extraIfaces []string
@@ -120,7 +122,7 @@ func New(opts Options) *Server {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{opts: opts, log: opts.Logger, public: map[string]bool{}, closing: make(chan struct{})}
+	s := &Server{opts: opts, log: opts.Logger, public: map[string]bool{}, publicPattern: map[string]bool{}, closing: make(chan struct{})}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -174,6 +176,13 @@ func (s *Server) Protected() *echo.Group { return s.group }
 func (s *Server) Public(method, path string, h echo.HandlerFunc) *echo.Route {
 	s.public[path] = true
 	return s.e.Add(method, path, h)
+}
+
+// PublicPattern registers a public route whose path has parameters
+// (":name"): every path it matches needs no API key.
+func (s *Server) PublicPattern(method, path string, h echo.HandlerFunc) *echo.Route {
+	s.publicPattern[path] = true
+	return s.Public(method, path, h)
 }
 
 // AddInterface lists an interface in /v1/info that is served on a public

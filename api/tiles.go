@@ -15,6 +15,7 @@ import (
 
 	"github.com/dgraph-io/ristretto/v2"
 	"github.com/labstack/echo/v4"
+	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/cartography"
@@ -59,6 +60,11 @@ type TileOptions struct {
 	Generation func() string
 	// TokenTTL is how long a tile token is valid; 0 means one hour.
 	TokenTTL time.Duration
+	// RenderMVT, when set, encodes vector tile z/x/y (an MVT, not
+	// compressed) instead of the Bundle (tests); Bounds then says the
+	// extract's box for the TileJSON (ok false: not loaded yet).
+	RenderMVT func(ctx context.Context, z, x, y int) ([]byte, error)
+	Bounds    func() (orb.Bound, bool)
 }
 
 // ErrNotReady is what a TileOptions.Render returns while it has no data to
@@ -112,7 +118,7 @@ func RegisterTiles(s *Server, opts TileOptions) error {
 	if opts.Generation == nil {
 		opts.Generation = func() string { return "" }
 	}
-	h := &tileHandler{opts: opts, now: s.opts.Now, log: s.log, flights: map[string]*tileFlight{}}
+	h := &tileHandler{opts: opts, vopts: vectorSources(opts), now: s.opts.Now, log: s.log, flights: map[string]*tileFlight{}}
 	if opts.CacheBytes >= 0 {
 		size := opts.CacheBytes
 		if size == 0 {
@@ -139,6 +145,7 @@ func RegisterTiles(s *Server, opts TileOptions) error {
 	g := s.Protected()
 	g.POST("/"+tilesInterface+"/token", h.token)
 	g.GET("/"+tilesInterface+"/:z/:x/:y", h.tile)
+	registerVectorTiles(s, h)
 	return nil
 }
 
@@ -156,6 +163,7 @@ type tileFlight struct {
 
 type tileHandler struct {
 	opts   TileOptions
+	vopts  vectorOptions
 	now    func() time.Time
 	log    *slog.Logger
 	cache  *ristretto.Cache[string, *tile]
@@ -189,7 +197,7 @@ func (h *tileHandler) token(c echo.Context) error {
 func parseTile(zs, xs, ys string) (z, x, y int, err error) {
 	ys, ok := strings.CutSuffix(ys, ".png")
 	if !ok {
-		return 0, 0, 0, errors.New("a tile is {z}/{x}/{y}.png, {z}/{x}/{y}@2x.png, {z}/{x}/{y}.webp or {z}/{x}/{y}@2x.webp")
+		return 0, 0, 0, errors.New("a tile is {z}/{x}/{y}.png, {z}/{x}/{y}@2x.png, {z}/{x}/{y}.webp, {z}/{x}/{y}@2x.webp or {z}/{x}/{y}.mvt")
 	}
 	z, err = strconv.Atoi(zs)
 	if err != nil || z < 0 || z > maxTileZoom {
@@ -208,6 +216,9 @@ func parseTile(zs, xs, ys string) (z, x, y int, err error) {
 }
 
 func (h *tileHandler) tile(c echo.Context) error {
+	if strings.HasSuffix(c.Param("y"), ".mvt") {
+		return h.vector(c)
+	}
 	ys, v := cutTileVariant(c.Param("y"))
 	z, x, y, err := parseTile(c.Param("z"), c.Param("x"), ys)
 	if err != nil {
@@ -217,7 +228,13 @@ func (h *tileHandler) tile(c echo.Context) error {
 		return httpError(http.StatusNotFound, "this server draws 256 px PNG tiles only")
 	}
 	gen := h.opts.Generation()
-	t, err := h.get(c.Request().Context(), gen, z, x, y, v)
+	render := h.opts.Render
+	if v != (tileVariant{}) {
+		render = func(ctx context.Context, z, x, y int) ([]byte, error) {
+			return h.opts.RenderVariant(ctx, z, x, y, max(v.scale, 1), v.webp)
+		}
+	}
+	t, err := h.get(c.Request().Context(), gen+v.suffix(), z, x, y, render)
 	switch {
 	case errors.Is(err, ErrNotReady):
 		return httpError(http.StatusServiceUnavailable, "not ready: data bundle not loaded")
@@ -253,8 +270,8 @@ func etagMatches(header, etag string) bool {
 
 // get returns the tile from the cache, or renders it once for all the
 // callers asking at the same time.
-func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int, v tileVariant) (*tile, error) {
-	key := gen + "/" + strconv.Itoa(z) + "/" + strconv.Itoa(x) + "/" + strconv.Itoa(y) + v.suffix()
+func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int, render func(ctx context.Context, z, x, y int) ([]byte, error)) (*tile, error) {
+	key := gen + "/" + strconv.Itoa(z) + "/" + strconv.Itoa(x) + "/" + strconv.Itoa(y)
 	if h.cache != nil {
 		if t, ok := h.cache.Get(key); ok {
 			return t, nil
@@ -275,13 +292,7 @@ func (h *tileHandler) get(ctx context.Context, gen string, z, x, y int, v tileVa
 	h.mu.Unlock()
 
 	// The render goes on for the others when its first caller leaves.
-	var png []byte
-	var err error
-	if v == (tileVariant{}) {
-		png, err = h.opts.Render(context.WithoutCancel(ctx), z, x, y)
-	} else {
-		png, err = h.opts.RenderVariant(context.WithoutCancel(ctx), z, x, y, max(v.scale, 1), v.webp)
-	}
+	png, err := render(context.WithoutCancel(ctx), z, x, y)
 	if err == nil {
 		sum := sha256.Sum256(png)
 		f.t = &tile{png: png, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}

@@ -111,7 +111,7 @@ func TestTileByKey(t *testing.T) {
 }
 
 // tileShapes is the 400 of a tile path of no known suffix.
-const tileShapes = "a tile is {z}/{x}/{y}.png, {z}/{x}/{y}@2x.png, {z}/{x}/{y}.webp or {z}/{x}/{y}@2x.webp"
+const tileShapes = "a tile is {z}/{x}/{y}.png, {z}/{x}/{y}@2x.png, {z}/{x}/{y}.webp, {z}/{x}/{y}@2x.webp or {z}/{x}/{y}.mvt"
 
 func TestTileBadPaths(t *testing.T) {
 	tf := newTileFixture(t)

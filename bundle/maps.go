@@ -4,7 +4,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo/cartography"
-	"github.com/geosvc/geosvc/routing/profile"
+	"github.com/geosvc/geosvc/routing"
 )
 
 // MapSources returns what maps of the bundle are drawn from, the one
@@ -17,8 +17,9 @@ func (b *Bundle) MapSources() cartography.Sources {
 		if g := b.Graph; g != nil {
 			src.Extent = g.Bounds()
 			src.Roads = func(bb orb.Bound, fn func(cartography.Road)) {
-				g.MapRoads(bb, func(shape []orb.Point, rt profile.RoadType, name string) {
-					fn(cartography.Road{Shape: shape, Type: rt.String(), Name: name})
+				g.MapRoadDetails(bb, func(r routing.MapRoad) {
+					fn(cartography.Road{Shape: r.Shape, Type: r.Type.String(), Name: r.Name, Class: r.Class, Ref: r.Ref, Oneway: r.Oneway,
+						Bridge: r.Bridge, Tunnel: r.Tunnel, Layer: r.Layer})
 				})
 			}
 		}

@@ -325,6 +325,9 @@ const (
 	// edgeLeftHand: traffic keeps to the left on the edge (its country's
 	// driving side, drivingside.go).
 	edgeLeftHand
+	// edgeBridge and edgeTunnel: the way is a bridge, a tunnel (maps).
+	edgeBridge
+	edgeTunnel
 )
 
 func edgeFlagsOf(e *osmroad.Edge) uint8 {
@@ -337,6 +340,12 @@ func edgeFlagsOf(e *osmroad.Edge) uint8 {
 	}
 	if e.Ferry {
 		f |= edgeFerry
+	}
+	if e.Bridge {
+		f |= edgeBridge
+	}
+	if e.Tunnel {
+		f |= edgeTunnel
 	}
 	return f
 }

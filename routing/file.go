@@ -30,8 +30,9 @@ import (
 // weight and axle-load limits of the edges that have any). Version 9: the
 // OSM node id of every shape point (shape.osmnode), which segment speed
 // data names road segments by; the edgeLeftHand flag of edge.flags (the
-// road's country keeps left).
-const formatVersion uint32 = 9
+// road's country keeps left). Version 10: the edgeBridge and edgeTunnel
+// flags and each edge's layer=* (edge.layer), which vector tiles carry.
+const formatVersion uint32 = 10
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -135,6 +136,7 @@ func (g *Graph) writeBase(w partSink) {
 	w.AddStrings("classes", g.classes)
 	w.AddUint8s("edge.roadtype", g.edgeRoadType)
 	w.AddUint8s("edge.flags", g.edgeFlags)
+	w.AddUint8s("edge.layer", g.edgeLayer)
 	w.AddInt32s("edge.node", g.edgeNode)
 	w.AddUint32s("node.edge", g.base.nodeEdge)
 	w.AddUint32s("node.time", g.base.nodeTime)
@@ -278,6 +280,7 @@ func (g *Graph) readBase(f *binfmt.File) error {
 	g.classes = r.strs("classes")
 	g.edgeRoadType = r.u8("edge.roadtype")
 	g.edgeFlags = r.u8("edge.flags")
+	g.edgeLayer = r.u8("edge.layer")
 	g.edgeNode = r.i32("edge.node")
 	g.base.nodeEdge = r.u32("node.edge")
 	g.base.nodeTime = r.u32("node.time")
@@ -325,7 +328,7 @@ func (g *Graph) checkSizes() error {
 	switch {
 	case len(g.edgeTo) != nE, len(g.edgeLen) != nE, len(g.edgeName) != nE, len(g.edgeClass) != nE,
 		len(g.edgeRef) != nE, len(g.edgeDest) != nE, len(g.edgeExit) != nE,
-		len(g.edgeRoadType) != nE, len(g.edgeFlags) != nE, len(g.shapeFirst) != nE+1, len(g.edgeNode) != 2*nE:
+		len(g.edgeRoadType) != nE, len(g.edgeFlags) != nE, len(g.edgeLayer) != nE, len(g.shapeFirst) != nE+1, len(g.edgeNode) != 2*nE:
 		return fmt.Errorf("%w: edge arrays disagree in length", binfmt.ErrCorrupt)
 	case len(g.base.nodeTime) != n, len(g.base.nodeDist) != n, len(g.base.turnFirst) != n+1,
 		len(g.base.turnMS) != len(g.base.turnHead), len(g.base.turnKind) != len(g.base.turnHead):

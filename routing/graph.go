@@ -116,7 +116,8 @@ type Graph struct {
 	edgeClass        []uint8
 	classes          []string
 	edgeRoadType     []uint8
-	edgeFlags        []uint8 // edgeToll | edgeUnpaved | edgeFerry
+	edgeFlags        []uint8 // edgeToll | edgeUnpaved | edgeFerry | ...
+	edgeLayer        []uint8 // OSM layer=* of each edge, as int8
 	edgeNode         []int32 // dense node of directed id 2e+dir, or -1
 	// Truck tags: per edge the hgv access of each direction and the
 	// hazmat bans (truckBits); the edges with dimension limits,
@@ -220,6 +221,7 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 	g.edgeClass = make([]uint8, nE)
 	g.edgeRoadType = make([]uint8, nE)
 	g.edgeFlags = make([]uint8, nE)
+	g.edgeLayer = make([]uint8, nE)
 	g.shapeFirst = make([]uint32, nE+1)
 	g.names = append([]string(nil), net.Names...)
 	if len(g.names) == 0 {
@@ -234,6 +236,7 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		g.edgeRef[i], g.edgeDest[i], g.edgeExit[i] = e.Ref, e.Destination, e.Exit
 		g.edgeRoadType[i] = uint8(e.RoadType)
 		g.edgeFlags[i] = edgeFlagsOf(e)
+		g.edgeLayer[i] = uint8(e.Layer)
 		c, ok := classIdx[e.Class]
 		if !ok {
 			c = uint8(len(g.classes))

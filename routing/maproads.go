@@ -65,11 +65,37 @@ func (ix *mapIndex) cell(p orb.Point) (int, int) {
 	return min(max(cx, 0), ix.nx-1), min(max(cy, 0), ix.ny-1)
 }
 
+// MapRoad is a road edge as a map shows it.
+type MapRoad struct {
+	// Shape is the edge's geometry, lon/lat (read-only: it aliases the
+	// graph).
+	Shape []orb.Point
+	// Type is the SOAP road type; Class the OSM highway value (or
+	// "ferry").
+	Type  profile.RoadType
+	Class string
+	// Name is the display name, Ref the route numbers ("" when
+	// untagged).
+	Name, Ref string
+	// Oneway is 1 when cars may drive the edge along Shape only, -1 when
+	// against it only, 0 both ways (or neither).
+	Oneway int8
+	// Bridge and Tunnel: the way is one; Layer its OSM layer=*.
+	Bridge, Tunnel bool
+	Layer          int8
+}
+
 // MapRoads calls fn once with the shape, road type and display name of
 // every road edge whose shape's bounding box intersects b, for drawing
 // maps; a grid index built on the first call keeps this proportional to
 // the roads near b.
 func (g *Graph) MapRoads(b orb.Bound, fn func(shape []orb.Point, rt profile.RoadType, name string)) {
+	g.MapRoadDetails(b, func(r MapRoad) { fn(r.Shape, r.Type, r.Name) })
+}
+
+// MapRoadDetails is MapRoads with each edge's class, route numbers and
+// one-way direction (vector tiles carry them).
+func (g *Graph) MapRoadDetails(b orb.Bound, fn func(MapRoad)) {
 	g.mapOnce.Do(func() { g.mapIx = g.buildMapIndex() })
 	ix := g.mapIx
 	gb := g.Bounds()
@@ -94,7 +120,22 @@ func (g *Graph) MapRoads(b orb.Bound, fn func(shape []orb.Point, rt profile.Road
 				if !orb.LineString(shape).Bound().Intersects(b) {
 					continue
 				}
-				fn(shape, profile.RoadType(g.edgeRoadType[e]), g.names[g.edgeName[e]])
+				r := MapRoad{Shape: shape, Type: profile.RoadType(g.edgeRoadType[e]), Name: g.names[g.edgeName[e]], Ref: g.signText(g.edgeRef, e)}
+				if int(g.edgeClass[e]) < len(g.classes) {
+					r.Class = g.classes[g.edgeClass[e]]
+				}
+				r.Bridge, r.Tunnel = g.edgeFlags[e]&edgeBridge != 0, g.edgeFlags[e]&edgeTunnel != 0
+				if int(e) < len(g.edgeLayer) {
+					r.Layer = int8(g.edgeLayer[e])
+				}
+				fwd, bwd := g.edgeNode[directedID(e, 0)] >= 0, g.edgeNode[directedID(e, 1)] >= 0
+				switch {
+				case fwd && !bwd:
+					r.Oneway = 1
+				case bwd && !fwd:
+					r.Oneway = -1
+				}
+				fn(r)
 			}
 		}
 	}

@@ -10,6 +10,8 @@ import (
 )
 
 //go:generate sh update-leaflet.sh
+//go:generate sh update-maplibre.sh
+//go:generate sh update-maplibre-leaflet.sh
 
 //go:embed assets
 var assets embed.FS

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"math"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -31,7 +32,8 @@ func chromiumPath() (string, error) {
 
 // TestConsoleInBrowser drives the web console in headless Chromium against
 // `geosvc serve` on the Delaware bundle: the key from the URL's fragment,
-// geosvc's own tiles, a search, a click's time zone and ZIP code, a 5 x 5
+// geosvc's own vector tiles in MapLibre GL (and the raster tiles as the
+// fallback base map), a search, a click's time zone and ZIP code, a 5 x 5
 // matrix's heat map, a click's isochrone, the options of routes and matrices (profile, a
 // truck's dimensions, areas drawn to avoid: consoleOptionsInBrowser), and
 // a screenshot that is a map. Errors in the page's
@@ -54,7 +56,9 @@ func TestConsoleInBrowser(t *testing.T) {
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1280, 800),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("no-proxy-server", true))
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("no-proxy-server", true),
+		// WebGL without a GPU (the vector base map): SwiftShader through ANGLE.
+		chromedp.Flag("use-angle", "swiftshader"), chromedp.Flag("enable-unsafe-swiftshader", true), chromedp.Flag("ignore-gpu-blocklist", true))
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	defer acancel()
 	bctx, bcancel := chromedp.NewContext(actx)
@@ -107,7 +111,19 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Navigate(base+"/#key="+key)); err != nil {
 		fail("load the console", err)
 	}
-	waitFor("tiles", `document.querySelectorAll('.leaflet-tile-loaded').length >= 6`)
+	// The base map: MapLibre GL on geosvc's vector tiles (WebGL by
+	// SwiftShader), then the raster tiles, the fallback, chosen instead,
+	// then the vector map again for the rest.
+	const vectorLoaded = `(() => { const v = geosvcConsole.vector, m = v && v.getMaplibreMap(); return geosvcConsole.base === 'vector' && !!m && m.loaded() && m.areTilesLoaded() && m.queryRenderedFeatures().length > 0; })()`
+	waitFor("vector base map", vectorLoaded)
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`geosvcConsole.map.removeLayer(geosvcConsole.vector); geosvcConsole.tiles.addTo(geosvcConsole.map); true`)); err != nil {
+		fail("raster base map", err)
+	}
+	waitFor("raster tiles", `document.querySelectorAll('.leaflet-tile-loaded').length >= 6`)
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`geosvcConsole.map.removeLayer(geosvcConsole.tiles); geosvcConsole.vector.addTo(geosvcConsole.map); geosvcConsole.base = 'vector'; true`)); err != nil {
+		fail("vector base map again", err)
+	}
+	waitFor("vector base map again", vectorLoaded)
 	paint, err := chromedp.Run(bctx, chromedp.Evaluate[float64](`(performance.getEntriesByName('first-contentful-paint')[0] || performance.getEntriesByType('paint')[0] || {startTime: -1}).startTime`))
 	if err != nil {
 		fail("first paint", err)
@@ -226,6 +242,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	shot, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		fail("screenshot", err)
+	}
+	if p := os.Getenv("GEOSVC_SCREENSHOT"); p != "" { // to look at it
+		_ = os.WriteFile(p, shot, 0o644)
 	}
 	img, err := png.Decode(bytes.NewReader(shot))
 	if err != nil {

@@ -26,6 +26,14 @@ type Road struct {
 	Shape []orb.Point
 	Type  string
 	Name  string
+	// Class (the OSM highway value), Ref (route numbers) and Oneway (1
+	// along Shape only, -1 against it only, 0 both ways) are for vector
+	// tiles; the raster maps do not use them.
+	Class, Ref string
+	Oneway     int8
+	// Bridge, Tunnel and Layer (OSM layer=*) are for vector tiles too.
+	Bridge, Tunnel bool
+	Layer          int8
 }
 
 // Sources is the data a map is drawn from; every part may be missing.
@@ -295,7 +303,7 @@ func (m *mapDraw) lines() {
 			byClass[l.Class] = append(byClass[l.Class], l.Line)
 		}
 	}
-	m.worldBorders(byClass)
+	worldBorders(m.c.View, m.src, byClass)
 	for _, cl := range []mapdata.Class{mapdata.Railway, mapdata.Province, mapdata.Border} {
 		ls := byClass[cl]
 		it := m.st.Background[cl.String()]
@@ -316,7 +324,7 @@ func (m *mapDraw) lines() {
 // worldBorders adds the world base layer's country (Border) and state
 // (Province) borders in view: the rings' segments that have land on both
 // sides, outside the extent when there is a map layer.
-func (m *mapDraw) worldBorders(byClass map[mapdata.Class][]orb.LineString) {
+func worldBorders(v render.View, src Sources, byClass map[mapdata.Class][]orb.LineString) {
 	fs, err := world.Features()
 	if err != nil {
 		return
@@ -325,8 +333,8 @@ func (m *mapDraw) worldBorders(byClass map[mapdata.Class][]orb.LineString) {
 	if err != nil {
 		return
 	}
-	pr := m.c.View.Projector()
-	inExtent := func(p orb.Point) bool { return m.src.Layer != nil && m.src.Extent.Contains(p) }
+	pr := v.Projector()
+	inExtent := func(p orb.Point) bool { return src.Layer != nil && src.Extent.Contains(p) }
 	// A segment is a border when points a few pixels to either side of
 	// its middle both lie in a country.
 	border := func(a, b orb.Point) bool {
@@ -338,11 +346,11 @@ func (m *mapDraw) worldBorders(byClass map[mapdata.Class][]orb.LineString) {
 		}
 		mx, my := (ax+bx)/2, (ay+by)/2
 		nx, ny := -(by-ay)/l*3, (bx-ax)/l*3
-		_, ok1 := ix.CountryAt(m.c.View.Point(mx+nx, my+ny))
-		_, ok2 := ix.CountryAt(m.c.View.Point(mx-nx, my-ny))
+		_, ok1 := ix.CountryAt(v.Point(mx+nx, my+ny))
+		_, ok2 := ix.CountryAt(v.Point(mx-nx, my-ny))
 		return ok1 && ok2
 	}
-	grow := m.b.Pad(m.mpp * 4 / 111_000)
+	grow := v.Bound().Pad(v.MetresPerPixel() * 4 / 111_000)
 	for i := range fs {
 		f := &fs[i]
 		var cl mapdata.Class
@@ -453,4 +461,13 @@ func (m *mapDraw) route() {
 	s.Line(m.req.Route, math.Max(it.Inner.Width, m.k))
 	s.Paint(it.Inner.Color)
 	m.drawn["road:"+rt] = true
+}
+
+// WorldBorders returns the world base layer's country (Border) and state
+// (Province) borders a map of view v draws: outside src's extent when
+// src has a map layer, everywhere otherwise.
+func WorldBorders(v render.View, src Sources) map[mapdata.Class][]orb.LineString {
+	byClass := map[mapdata.Class][]orb.LineString{}
+	worldBorders(v, src, byClass)
+	return byClass
 }

@@ -114,6 +114,10 @@ type Edge struct {
 	// Unpaved is true on a road whose surface=* is unpaved (the profile's
 	// unpaved_surfaces).
 	Unpaved bool
+	// Bridge, Tunnel and Layer are the way's bridge=*, tunnel=* and
+	// layer=* (maps draw them).
+	Bridge, Tunnel bool
+	Layer          int8
 	// Truck is what the way's tags say to trucks: hgv access per
 	// direction (Fwd: From->To), dimension limits and hazmat bans.
 	Truck profile.TruckTags

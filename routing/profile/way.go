@@ -2,6 +2,7 @@ package profile
 
 import (
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -37,6 +38,10 @@ type Way struct {
 	// Pushed is true when a cyclist walks beside the bicycle along the
 	// way (the profile's push rules): its speeds are the push speed.
 	Pushed bool
+	// Bridge and Tunnel are bridge=* and tunnel=* other than "no"; Layer
+	// is layer=* (-5..5; 0 when untagged or not a number), for maps.
+	Bridge, Tunnel bool
+	Layer          int8
 }
 
 // Way evaluates a way's tags. ok is false when a car may not use the way at
@@ -71,6 +76,7 @@ func (p *Profile) Way(t Tags) (w Way, ok bool) {
 	}
 	w.Forward, w.Backward = dir.Forward(), dir.Backward()
 	w.Toll = isToll(t)
+	w.Bridge, w.Tunnel, w.Layer = structure(t)
 	w.Unpaved = p.unpaved[strings.ToLower(strings.TrimSpace(t.Find("surface")))]
 
 	if isRoute {
@@ -318,4 +324,17 @@ func isToll(t Tags) bool {
 		v = strings.ToLower(strings.TrimSpace(t.Find("toll")))
 	}
 	return v != "" && v != "no"
+}
+
+// structure reads what maps draw a way as: on a bridge, in a tunnel
+// (bridge=* or tunnel=* other than "no"), and its layer=* (-5..5).
+func structure(t Tags) (bridge, tunnel bool, layer int8) {
+	yes := func(k string) bool {
+		v := strings.ToLower(strings.TrimSpace(t.Find(k)))
+		return v != "" && v != "no"
+	}
+	if l, err := strconv.Atoi(strings.TrimSpace(t.Find("layer"))); err == nil {
+		layer = int8(max(-5, min(5, l)))
+	}
+	return yes("bridge"), yes("tunnel"), layer
 }

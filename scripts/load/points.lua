@@ -39,7 +39,7 @@ function init(args)
     error("no points in " .. file)
   end
   wrk.headers["x-api-key"] = key
-  wrk.headers["accept"] = tmpl:find("%.png") and "image/png" or "application/json"
+  wrk.headers["accept"] = tmpl:find("%.png") and "image/png" or (tmpl:find("%.mvt") and "application/vnd.mapbox-vector-tile" or "application/json")
   i = ((id or 1) - 1) * 997 % #paths
   local enc = os.getenv("ACCEPT_ENCODING")
   if enc and enc ~= "" then

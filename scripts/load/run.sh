@@ -5,7 +5,9 @@
 #
 # ENDPOINT is tz (/timezonesv1/xy2tzdata, default), tiles (/tilesv1: $N
 # seeded tiles of zoom 12..16 in $BBOX, a first pass on tiles never drawn,
-# then a pass over the same tiles from the cache) or a request path with
+# then a pass over the same tiles from the cache), mvt (the same with
+# vector tiles, .mvt, gzip unless ACCEPT_ENCODING says otherwise) or a
+# request path with
 # {x} and {y} placeholders. It starts `bin/geosvc serve --data $DATA` on
 # $ADDR (unless URL and KEY point at a running server), waits for /readyz,
 # writes $N seeded points (fixed seed, uniform in $BBOX) and runs wrk.
@@ -23,6 +25,10 @@ endpoint=${1:-tz}
 case $endpoint in
 tz) path='/timezonesv1/xy2tzdata?x={x}&y={y}' ;;
 tiles) path='/tilesv1/{z}/{x}/{y}.png' ;;
+mvt)
+	path='/tilesv1/{z}/{x}/{y}.mvt'
+	export ACCEPT_ENCODING="${ACCEPT_ENCODING-gzip}"
+	;;
 *) path=$endpoint ;;
 esac
 
@@ -76,7 +82,7 @@ if [ -z "${URL:-}" ]; then
 fi
 : "${KEY:?KEY is required with URL}"
 
-if [ "$endpoint" = tiles ]; then
+if [ "$endpoint" = tiles ] || [ "$endpoint" = mvt ]; then
 	# $N distinct seeded web-mercator tiles "x y z" of zoom 12..16 over
 	# the box (drawn from 5 x $N candidates: the box holds few z12 tiles).
 	awk -v n="$((5 * N))" -v seed="$SEED" -v bbox="$BBOX" 'BEGIN {
@@ -107,7 +113,7 @@ if [ "$code" != 200 ]; then
 	exit 1
 fi
 
-if [ "$endpoint" = tiles ]; then
+if [ "$endpoint" = tiles ] || [ "$endpoint" = mvt ]; then
 	# Uncached: the first seconds of a pass over tiles never drawn (the
 	# probe drew one); then warm the cache over every tile, then cached.
 	echo "wrk: $URL$path, $N distinct tiles, $THREADS threads, $CONNS connections"

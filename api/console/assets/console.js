@@ -1,4 +1,5 @@
-// geosvc web console: a map on geosvc's own tiles, and the REST interfaces
+// geosvc web console: a map on geosvc's own vector tiles (MapLibre GL; its
+// raster tiles as the fallback), and the REST interfaces
 // behind it. It uses the public REST API only, with the key the user gives
 // (kept in localStorage; a #key=... fragment pre-fills it).
 //
@@ -16,7 +17,9 @@
     token: '',
     tokenTimer: 0,
     map: null,
-    tiles: null,
+    tiles: null, // the raster base map (Leaflet tile layer)
+    vector: null, // the vector base map (MapLibre GL), when WebGL works
+    base: '', // the base map shown: 'vector' or 'raster'
     mode: 'info',
     search: L.layerGroup(),
     info: L.layerGroup(),
@@ -101,17 +104,51 @@
     const t = await api('/tilesv1/token', { method: 'POST' });
     state.token = t.token;
     if (!state.tiles) {
+      // The raster tiles: the fallback base map (a browser without
+      // WebGL, or chosen in the layer control).
       state.tiles = L.tileLayer('/tilesv1/{z}/{x}/{y}.png?token={token}', {
         token: () => state.token,
         maxZoom: 20,
         tileSize: 256,
         attribution: state.attribution || '',
-      }).addTo(state.map);
+      });
+      const bases = { 'Raster tiles (PNG)': state.tiles };
+      if (webgl()) {
+        // The vector base map: MapLibre GL JS on geosvc's vector tiles,
+        // style, fonts and sprite (/tilesv1/style.json), drawn as a
+        // Leaflet layer (MapLibre's maplibre-gl-leaflet) under the
+        // console's overlays. Tile URLs carry the current token.
+        maplibregl.setWorkerUrl('/console/vendor/maplibre-gl/maplibre-gl-csp-worker.js');
+        state.vector = L.maplibreGL({
+          style: '/tilesv1/style.json?token=' + encodeURIComponent(state.token),
+          attributionControl: false,
+          transformRequest: (url) => (url.includes('.mvt?token=') ? { url: url.replace(/token=[^&]*/, 'token=' + encodeURIComponent(state.token)) } : { url }),
+        });
+        state.vector.getAttribution = () => state.attribution || ''; // as the raster tiles' (the GL map draws none)
+        bases['Vector tiles (MapLibre GL)'] = state.vector;
+        state.base = 'vector';
+        state.vector.addTo(state.map);
+      } else {
+        state.base = 'raster';
+        state.tiles.addTo(state.map);
+      }
+      L.control.layers(bases, null, { position: 'topright' }).addTo(state.map);
+      state.map.on('baselayerchange', (e) => { state.base = e.layer === state.tiles ? 'raster' : 'vector'; });
     } else {
       state.tiles.redraw();
     }
     const ms = Math.max(60e3, new Date(t.expires_at).getTime() - Date.now() - 5 * 60e3);
     state.tokenTimer = setTimeout(() => refreshToken().catch((e) => status('tile token: ' + e.message)), ms);
+  }
+
+  // webgl reports whether the browser can draw the vector base map.
+  function webgl() {
+    try {
+      const c = document.createElement('canvas');
+      return typeof maplibregl !== 'undefined' && !!(c.getContext('webgl2') || c.getContext('webgl'));
+    } catch (e) {
+      return false;
+    }
   }
 
   // ---- search (geocoderv1) ----

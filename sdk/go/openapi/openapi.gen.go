@@ -3208,6 +3208,30 @@ func (e RouteParamsSnapping) Valid() bool {
 	}
 }
 
+// Defines values for VectorGlyphsParamsFontstack.
+const (
+	GoBold       VectorGlyphsParamsFontstack = "Go Bold"
+	GoBoldItalic VectorGlyphsParamsFontstack = "Go Bold Italic"
+	GoItalic     VectorGlyphsParamsFontstack = "Go Italic"
+	GoRegular    VectorGlyphsParamsFontstack = "Go Regular"
+)
+
+// Valid indicates whether the value is a known member of the VectorGlyphsParamsFontstack enum.
+func (e VectorGlyphsParamsFontstack) Valid() bool {
+	switch e {
+	case GoBold:
+		return true
+	case GoBoldItalic:
+		return true
+	case GoItalic:
+		return true
+	case GoRegular:
+		return true
+	default:
+		return false
+	}
+}
+
 // AbbreviationName [abbreviation, name]
 type AbbreviationName = []string
 
@@ -6262,6 +6286,27 @@ type TdmFetch200JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// VectorGlyphsParamsFontstack defines parameters for VectorGlyphs.
+type VectorGlyphsParamsFontstack string
+
+// VectorStyleParams defines parameters for VectorStyle.
+type VectorStyleParams struct {
+	// Token A tile token, copied into the source's TileJSON URL.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
+// VectorTileJSONParams defines parameters for VectorTileJSON.
+type VectorTileJSONParams struct {
+	// Token A tile token, copied (URL-escaped) into the tile URL template; not checked here (the tiles refuse a bad one, 403).
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
+// VectorTileParams defines parameters for VectorTile.
+type VectorTileParams struct {
+	// Token A tile token, instead of the x-api-key header.
+	Token *string `form:"token,omitempty" json:"token,omitempty"`
+}
+
 // TileParams defines parameters for Tile.
 type TileParams struct {
 	// Token A tile token, instead of the x-api-key header.
@@ -7702,16 +7747,93 @@ type ClientInterface interface {
 	// Corresponds with POST /tdmv1/order (the `TdmOrder` operationId).
 	TdmOrder(ctx context.Context, body TdmOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// VectorGlyphs Glyphs of the style's fonts
+	//
+	// A glyph range as MapLibre and Mapbox GL read it (the PBF glyphs
+	// message: signed distance fields at 24 px with a 3 px border) of
+	// the first font of the stack geosvc has: Go Regular, Go Bold, Go
+	// Italic or Go Bold Italic (golang.org/x/image/font/gofont). Code
+	// points the font lacks are left out. Public.
+	//
+	// Corresponds with GET /tilesv1/fonts/{fontstack}/{range}.pbf (the `VectorGlyphs` operationId).
+	VectorGlyphs(ctx context.Context, fontstack VectorGlyphsParamsFontstack, pRange string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VectorSpriteIndex The style's sprite index
+	//
+	// The icons' places in sprite.png (place, capital, oneway), pixel ratio 1. Public.
+	//
+	// Corresponds with GET /tilesv1/sprite.json (the `VectorSpriteIndex` operationId).
+	VectorSpriteIndex(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VectorSprite The style's sprite image
+	//
+	// The icons drawn by geosvc, pixel ratio 1. Public.
+	//
+	// Corresponds with GET /tilesv1/sprite.png (the `VectorSprite` operationId).
+	VectorSprite(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VectorSpriteIndex2x The style's sprite index for high-density screens
+	//
+	// As sprite.json, pixel ratio 2. Public.
+	//
+	// Corresponds with GET /tilesv1/sprite@2x.json (the `VectorSpriteIndex2x` operationId).
+	VectorSpriteIndex2x(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VectorSprite2x The style's sprite image for high-density screens
+	//
+	// The icons drawn at twice the size (not scaled up). Public.
+	//
+	// Corresponds with GET /tilesv1/sprite@2x.png (the `VectorSprite2x` operationId).
+	VectorSprite2x(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VectorStyle A MapLibre style of the vector tiles
+	//
+	// A MapLibre GL style (version 8) of the vector tiles in geosvc's
+	// cartography (the PNG tiles' colours), its source the TileJSON (with
+	// `token` when given), its sprite and glyphs served by geosvc
+	// (/tilesv1/sprite*, /tilesv1/fonts). Public (no key).
+	//
+	// Corresponds with GET /tilesv1/style.json (the `VectorStyle` operationId).
+	VectorStyle(ctx context.Context, params *VectorStyleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VectorTileJSON The vector tiles' TileJSON 3.0.0
+	//
+	// TileJSON 3.0.0 of the vector tiles: their URL template (with the
+	// request's `token` when given), bounds (the world's: the tiles
+	// around the extract hold the world base layer), extract_bounds (the
+	// extract's box), center, minzoom 0, maxzoom 14, attribution and
+	// vector_layers with their fields. Public (no key): it holds no map data.
+	//
+	// Corresponds with GET /tilesv1/tiles.json (the `VectorTileJSON` operationId).
+	VectorTileJSON(ctx context.Context, params *VectorTileJSONParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// TileToken A tile token for the request's key
 	//
 	// A token that stands for the request's key on tile requests
-	// (`/tilesv1/{z}/{x}/{y}.png?token=...`) for one hour: HMAC-signed,
+	// (`/tilesv1/{z}/{x}/{y}.png?token=...`, and `.mvt`) for one hour: HMAC-signed,
 	// bound to the key, checked with the key on every tile (a revoked
 	// key's tokens stop working within auth.cache_ttl). It opens tiles
 	// only. No request body.
 	//
 	// Corresponds with POST /tilesv1/token (the `TileToken` operationId).
 	TileToken(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VectorTile A vector tile (Mapbox Vector Tile 2.1)
+	//
+	// The vector tile z/x/y (web mercator, XYZ, as the PNG tiles; z
+	// 0..20, features of their own to z14: deeper tiles are the same
+	// features clipped, clients overzoom z14) of the data the PNG tiles
+	// and SOAP maps are drawn from, extent 4096: layers land, water,
+	// landuse, buildings (z13+), railways (z8+), boundaries, roads
+	// (class, type, name, ref, oneway) and places (name, class, rank,
+	// population, capital), generalised per zoom (see docs/tilesv1.md and
+	// GET /tilesv1/tiles.json). gzip-compressed when Accept-Encoding
+	// accepts gzip. A tile with no feature (open ocean) is 200 with an
+	// empty body (an MVT of no layer). Authenticated by x-api-key or by
+	// `token`, cached and counted as the PNG tiles.
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}.mvt (the `VectorTile` operationId).
+	VectorTile(ctx context.Context, z int, x int, y int, params *VectorTileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Tile A map tile
 	//
@@ -9077,10 +9199,140 @@ func (c *Client) TdmOrder(ctx context.Context, body TdmOrderJSONRequestBody, req
 	return c.Client.Do(req)
 }
 
+// VectorGlyphs Glyphs of the style's fonts
+//
+// A glyph range as MapLibre and Mapbox GL read it (the PBF glyphs
+// message: signed distance fields at 24 px with a 3 px border) of
+// the first font of the stack geosvc has: Go Regular, Go Bold, Go
+// Italic or Go Bold Italic (golang.org/x/image/font/gofont). Code
+// points the font lacks are left out. Public.
+//
+// Corresponds with GET /tilesv1/fonts/{fontstack}/{range}.pbf (the `VectorGlyphs` operationId).
+func (c *Client) VectorGlyphs(ctx context.Context, fontstack VectorGlyphsParamsFontstack, pRange string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorGlyphsRequest(c.Server, fontstack, pRange)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VectorSpriteIndex The style's sprite index
+//
+// The icons' places in sprite.png (place, capital, oneway), pixel ratio 1. Public.
+//
+// Corresponds with GET /tilesv1/sprite.json (the `VectorSpriteIndex` operationId).
+func (c *Client) VectorSpriteIndex(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorSpriteIndexRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VectorSprite The style's sprite image
+//
+// The icons drawn by geosvc, pixel ratio 1. Public.
+//
+// Corresponds with GET /tilesv1/sprite.png (the `VectorSprite` operationId).
+func (c *Client) VectorSprite(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorSpriteRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VectorSpriteIndex2x The style's sprite index for high-density screens
+//
+// As sprite.json, pixel ratio 2. Public.
+//
+// Corresponds with GET /tilesv1/sprite@2x.json (the `VectorSpriteIndex2x` operationId).
+func (c *Client) VectorSpriteIndex2x(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorSpriteIndex2xRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VectorSprite2x The style's sprite image for high-density screens
+//
+// The icons drawn at twice the size (not scaled up). Public.
+//
+// Corresponds with GET /tilesv1/sprite@2x.png (the `VectorSprite2x` operationId).
+func (c *Client) VectorSprite2x(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorSprite2xRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VectorStyle A MapLibre style of the vector tiles
+//
+// A MapLibre GL style (version 8) of the vector tiles in geosvc's
+// cartography (the PNG tiles' colours), its source the TileJSON (with
+// `token` when given), its sprite and glyphs served by geosvc
+// (/tilesv1/sprite*, /tilesv1/fonts). Public (no key).
+//
+// Corresponds with GET /tilesv1/style.json (the `VectorStyle` operationId).
+func (c *Client) VectorStyle(ctx context.Context, params *VectorStyleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorStyleRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VectorTileJSON The vector tiles' TileJSON 3.0.0
+//
+// TileJSON 3.0.0 of the vector tiles: their URL template (with the
+// request's `token` when given), bounds (the world's: the tiles
+// around the extract hold the world base layer), extract_bounds (the
+// extract's box), center, minzoom 0, maxzoom 14, attribution and
+// vector_layers with their fields. Public (no key): it holds no map data.
+//
+// Corresponds with GET /tilesv1/tiles.json (the `VectorTileJSON` operationId).
+func (c *Client) VectorTileJSON(ctx context.Context, params *VectorTileJSONParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorTileJSONRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // TileToken A tile token for the request's key
 //
 // A token that stands for the request's key on tile requests
-// (`/tilesv1/{z}/{x}/{y}.png?token=...`) for one hour: HMAC-signed,
+// (`/tilesv1/{z}/{x}/{y}.png?token=...`, and `.mvt`) for one hour: HMAC-signed,
 // bound to the key, checked with the key on every tile (a revoked
 // key's tokens stop working within auth.cache_ttl). It opens tiles
 // only. No request body.
@@ -9088,6 +9340,33 @@ func (c *Client) TdmOrder(ctx context.Context, body TdmOrderJSONRequestBody, req
 // Corresponds with POST /tilesv1/token (the `TileToken` operationId).
 func (c *Client) TileToken(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTileTokenRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VectorTile A vector tile (Mapbox Vector Tile 2.1)
+//
+// The vector tile z/x/y (web mercator, XYZ, as the PNG tiles; z
+// 0..20, features of their own to z14: deeper tiles are the same
+// features clipped, clients overzoom z14) of the data the PNG tiles
+// and SOAP maps are drawn from, extent 4096: layers land, water,
+// landuse, buildings (z13+), railways (z8+), boundaries, roads
+// (class, type, name, ref, oneway) and places (name, class, rank,
+// population, capital), generalised per zoom (see docs/tilesv1.md and
+// GET /tilesv1/tiles.json). gzip-compressed when Accept-Encoding
+// accepts gzip. A tile with no feature (open ocean) is 200 with an
+// empty body (an MVT of no layer). Authenticated by x-api-key or by
+// `token`, cached and counted as the PNG tiles.
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}.mvt (the `VectorTile` operationId).
+func (c *Client) VectorTile(ctx context.Context, z int, x int, y int, params *VectorTileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVectorTileRequest(c.Server, z, x, y, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12914,6 +13193,263 @@ func NewTdmOrderRequestWithBody(server string, contentType string, body io.Reade
 	return req, nil
 }
 
+// NewVectorGlyphsRequest constructs an http.Request for the VectorGlyphs method
+func NewVectorGlyphsRequest(server string, fontstack VectorGlyphsParamsFontstack, pRange string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "fontstack", fontstack, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "range", pRange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/fonts/%s/%s.pbf", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVectorSpriteIndexRequest constructs an http.Request for the VectorSpriteIndex method
+func NewVectorSpriteIndexRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/sprite.json")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVectorSpriteRequest constructs an http.Request for the VectorSprite method
+func NewVectorSpriteRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/sprite.png")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVectorSpriteIndex2xRequest constructs an http.Request for the VectorSpriteIndex2x method
+func NewVectorSpriteIndex2xRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/sprite@2x.json")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVectorSprite2xRequest constructs an http.Request for the VectorSprite2x method
+func NewVectorSprite2xRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/sprite@2x.png")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVectorStyleRequest constructs an http.Request for the VectorStyle method
+func NewVectorStyleRequest(server string, params *VectorStyleParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/style.json")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVectorTileJSONRequest constructs an http.Request for the VectorTileJSON method
+func NewVectorTileJSONRequest(server string, params *VectorTileJSONParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/tiles.json")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewTileTokenRequest constructs an http.Request for the TileToken method
 func NewTileTokenRequest(server string) (*http.Request, error) {
 	var err error
@@ -12934,6 +13470,81 @@ func NewTileTokenRequest(server string) (*http.Request, error) {
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewVectorTileRequest constructs an http.Request for the VectorTile method
+func NewVectorTileRequest(server string, z int, x int, y int, params *VectorTileParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "z", z, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "x", x, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "y", y, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tilesv1/%s/%s/%s.mvt", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -14322,10 +14933,84 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /tdmv1/order (the `TdmOrder` operationId).
 	TdmOrderWithResponse(ctx context.Context, body TdmOrderJSONRequestBody, reqEditors ...RequestEditorFn) (*TdmOrderReply, error)
 
+	// VectorGlyphsWithResponse Glyphs of the style's fonts
+	//
+	// A glyph range as MapLibre and Mapbox GL read it (the PBF glyphs
+	// message: signed distance fields at 24 px with a 3 px border) of
+	// the first font of the stack geosvc has: Go Regular, Go Bold, Go
+	// Italic or Go Bold Italic (golang.org/x/image/font/gofont). Code
+	// points the font lacks are left out. Public.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/fonts/{fontstack}/{range}.pbf (the `VectorGlyphs` operationId).
+	VectorGlyphsWithResponse(ctx context.Context, fontstack VectorGlyphsParamsFontstack, pRange string, reqEditors ...RequestEditorFn) (*VectorGlyphsReply, error)
+
+	// VectorSpriteIndexWithResponse The style's sprite index
+	//
+	// The icons' places in sprite.png (place, capital, oneway), pixel ratio 1. Public.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/sprite.json (the `VectorSpriteIndex` operationId).
+	VectorSpriteIndexWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSpriteIndexReply, error)
+
+	// VectorSpriteWithResponse The style's sprite image
+	//
+	// The icons drawn by geosvc, pixel ratio 1. Public.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/sprite.png (the `VectorSprite` operationId).
+	VectorSpriteWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSpriteReply, error)
+
+	// VectorSpriteIndex2xWithResponse The style's sprite index for high-density screens
+	//
+	// As sprite.json, pixel ratio 2. Public.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/sprite@2x.json (the `VectorSpriteIndex2x` operationId).
+	VectorSpriteIndex2xWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSpriteIndex2xReply, error)
+
+	// VectorSprite2xWithResponse The style's sprite image for high-density screens
+	//
+	// The icons drawn at twice the size (not scaled up). Public.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/sprite@2x.png (the `VectorSprite2x` operationId).
+	VectorSprite2xWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSprite2xReply, error)
+
+	// VectorStyleWithResponse A MapLibre style of the vector tiles
+	//
+	// A MapLibre GL style (version 8) of the vector tiles in geosvc's
+	// cartography (the PNG tiles' colours), its source the TileJSON (with
+	// `token` when given), its sprite and glyphs served by geosvc
+	// (/tilesv1/sprite*, /tilesv1/fonts). Public (no key).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/style.json (the `VectorStyle` operationId).
+	VectorStyleWithResponse(ctx context.Context, params *VectorStyleParams, reqEditors ...RequestEditorFn) (*VectorStyleReply, error)
+
+	// VectorTileJSONWithResponse The vector tiles' TileJSON 3.0.0
+	//
+	// TileJSON 3.0.0 of the vector tiles: their URL template (with the
+	// request's `token` when given), bounds (the world's: the tiles
+	// around the extract hold the world base layer), extract_bounds (the
+	// extract's box), center, minzoom 0, maxzoom 14, attribution and
+	// vector_layers with their fields. Public (no key): it holds no map data.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/tiles.json (the `VectorTileJSON` operationId).
+	VectorTileJSONWithResponse(ctx context.Context, params *VectorTileJSONParams, reqEditors ...RequestEditorFn) (*VectorTileJSONReply, error)
+
 	// TileTokenWithResponse A tile token for the request's key
 	//
 	// A token that stands for the request's key on tile requests
-	// (`/tilesv1/{z}/{x}/{y}.png?token=...`) for one hour: HMAC-signed,
+	// (`/tilesv1/{z}/{x}/{y}.png?token=...`, and `.mvt`) for one hour: HMAC-signed,
 	// bound to the key, checked with the key on every tile (a revoked
 	// key's tokens stop working within auth.cache_ttl). It opens tiles
 	// only. No request body.
@@ -14334,6 +15019,25 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /tilesv1/token (the `TileToken` operationId).
 	TileTokenWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*TileTokenReply, error)
+
+	// VectorTileWithResponse A vector tile (Mapbox Vector Tile 2.1)
+	//
+	// The vector tile z/x/y (web mercator, XYZ, as the PNG tiles; z
+	// 0..20, features of their own to z14: deeper tiles are the same
+	// features clipped, clients overzoom z14) of the data the PNG tiles
+	// and SOAP maps are drawn from, extent 4096: layers land, water,
+	// landuse, buildings (z13+), railways (z8+), boundaries, roads
+	// (class, type, name, ref, oneway) and places (name, class, rank,
+	// population, capital), generalised per zoom (see docs/tilesv1.md and
+	// GET /tilesv1/tiles.json). gzip-compressed when Accept-Encoding
+	// accepts gzip. A tile with no feature (open ocean) is 200 with an
+	// empty body (an MVT of no layer). Authenticated by x-api-key or by
+	// `token`, cached and counted as the PNG tiles.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tilesv1/{z}/{x}/{y}.mvt (the `VectorTile` operationId).
+	VectorTileWithResponse(ctx context.Context, z int, x int, y int, params *VectorTileParams, reqEditors ...RequestEditorFn) (*VectorTileReply, error)
 
 	// TileWithResponse A map tile
 	//
@@ -17270,6 +17974,286 @@ func (r TdmOrderReply) ContentType() string {
 	return ""
 }
 
+type VectorGlyphsReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r VectorGlyphsReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorGlyphsReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorGlyphsReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorGlyphsReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorGlyphsReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type VectorSpriteIndexReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VectorSpriteIndexReply) GetJSON200() *map[string]interface{} {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorSpriteIndexReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorSpriteIndexReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorSpriteIndexReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorSpriteIndexReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type VectorSpriteReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorSpriteReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorSpriteReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorSpriteReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorSpriteReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type VectorSpriteIndex2xReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VectorSpriteIndex2xReply) GetJSON200() *map[string]interface{} {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorSpriteIndex2xReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorSpriteIndex2xReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorSpriteIndex2xReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorSpriteIndex2xReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type VectorSprite2xReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorSprite2xReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorSprite2xReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorSprite2xReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorSprite2xReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type VectorStyleReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VectorStyleReply) GetJSON200() *map[string]interface{} {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorStyleReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorStyleReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorStyleReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorStyleReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type VectorTileJSONReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *map[string]interface{}
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VectorTileJSONReply) GetJSON200() *map[string]interface{} {
+	return r.JSON200
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r VectorTileJSONReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorTileJSONReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorTileJSONReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorTileJSONReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorTileJSONReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // TileTokenReply429Headers the declared response headers of an HTTP 429 response for TileToken
 type TileTokenReply429Headers struct {
 	RetryAfter *int
@@ -17333,6 +18317,83 @@ func (r TileTokenReply) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r TileTokenReply) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// VectorTileReply200Headers the declared response headers of an HTTP 200 response for VectorTile
+type VectorTileReply200Headers struct {
+	ContentEncoding *string
+	ETag            *string
+}
+
+// VectorTileReply429Headers the declared response headers of an HTTP 429 response for VectorTile
+type VectorTileReply429Headers struct {
+	RetryAfter *int
+}
+
+type VectorTileReply struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Message
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Message
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *VectorTileReply200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *VectorTileReply429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r VectorTileReply) GetJSON400() *Message {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r VectorTileReply) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r VectorTileReply) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r VectorTileReply) GetJSON503() *Message {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r VectorTileReply) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VectorTileReply) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VectorTileReply) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VectorTileReply) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -19012,10 +20073,126 @@ func (c *ClientWithResponses) TdmOrderWithResponse(ctx context.Context, body Tdm
 	return ParseTdmOrderReply(rsp)
 }
 
+// VectorGlyphsWithResponse Glyphs of the style's fonts
+//
+// A glyph range as MapLibre and Mapbox GL read it (the PBF glyphs
+// message: signed distance fields at 24 px with a 3 px border) of
+// the first font of the stack geosvc has: Go Regular, Go Bold, Go
+// Italic or Go Bold Italic (golang.org/x/image/font/gofont). Code
+// points the font lacks are left out. Public.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/fonts/{fontstack}/{range}.pbf (the `VectorGlyphs` operationId).
+func (c *ClientWithResponses) VectorGlyphsWithResponse(ctx context.Context, fontstack VectorGlyphsParamsFontstack, pRange string, reqEditors ...RequestEditorFn) (*VectorGlyphsReply, error) {
+	rsp, err := c.VectorGlyphs(ctx, fontstack, pRange, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorGlyphsReply(rsp)
+}
+
+// VectorSpriteIndexWithResponse The style's sprite index
+//
+// The icons' places in sprite.png (place, capital, oneway), pixel ratio 1. Public.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/sprite.json (the `VectorSpriteIndex` operationId).
+func (c *ClientWithResponses) VectorSpriteIndexWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSpriteIndexReply, error) {
+	rsp, err := c.VectorSpriteIndex(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorSpriteIndexReply(rsp)
+}
+
+// VectorSpriteWithResponse The style's sprite image
+//
+// The icons drawn by geosvc, pixel ratio 1. Public.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/sprite.png (the `VectorSprite` operationId).
+func (c *ClientWithResponses) VectorSpriteWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSpriteReply, error) {
+	rsp, err := c.VectorSprite(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorSpriteReply(rsp)
+}
+
+// VectorSpriteIndex2xWithResponse The style's sprite index for high-density screens
+//
+// As sprite.json, pixel ratio 2. Public.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/sprite@2x.json (the `VectorSpriteIndex2x` operationId).
+func (c *ClientWithResponses) VectorSpriteIndex2xWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSpriteIndex2xReply, error) {
+	rsp, err := c.VectorSpriteIndex2x(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorSpriteIndex2xReply(rsp)
+}
+
+// VectorSprite2xWithResponse The style's sprite image for high-density screens
+//
+// The icons drawn at twice the size (not scaled up). Public.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/sprite@2x.png (the `VectorSprite2x` operationId).
+func (c *ClientWithResponses) VectorSprite2xWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*VectorSprite2xReply, error) {
+	rsp, err := c.VectorSprite2x(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorSprite2xReply(rsp)
+}
+
+// VectorStyleWithResponse A MapLibre style of the vector tiles
+//
+// A MapLibre GL style (version 8) of the vector tiles in geosvc's
+// cartography (the PNG tiles' colours), its source the TileJSON (with
+// `token` when given), its sprite and glyphs served by geosvc
+// (/tilesv1/sprite*, /tilesv1/fonts). Public (no key).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/style.json (the `VectorStyle` operationId).
+func (c *ClientWithResponses) VectorStyleWithResponse(ctx context.Context, params *VectorStyleParams, reqEditors ...RequestEditorFn) (*VectorStyleReply, error) {
+	rsp, err := c.VectorStyle(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorStyleReply(rsp)
+}
+
+// VectorTileJSONWithResponse The vector tiles' TileJSON 3.0.0
+//
+// TileJSON 3.0.0 of the vector tiles: their URL template (with the
+// request's `token` when given), bounds (the world's: the tiles
+// around the extract hold the world base layer), extract_bounds (the
+// extract's box), center, minzoom 0, maxzoom 14, attribution and
+// vector_layers with their fields. Public (no key): it holds no map data.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/tiles.json (the `VectorTileJSON` operationId).
+func (c *ClientWithResponses) VectorTileJSONWithResponse(ctx context.Context, params *VectorTileJSONParams, reqEditors ...RequestEditorFn) (*VectorTileJSONReply, error) {
+	rsp, err := c.VectorTileJSON(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorTileJSONReply(rsp)
+}
+
 // TileTokenWithResponse A tile token for the request's key
 //
 // A token that stands for the request's key on tile requests
-// (`/tilesv1/{z}/{x}/{y}.png?token=...`) for one hour: HMAC-signed,
+// (`/tilesv1/{z}/{x}/{y}.png?token=...`, and `.mvt`) for one hour: HMAC-signed,
 // bound to the key, checked with the key on every tile (a revoked
 // key's tokens stop working within auth.cache_ttl). It opens tiles
 // only. No request body.
@@ -19029,6 +20206,31 @@ func (c *ClientWithResponses) TileTokenWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseTileTokenReply(rsp)
+}
+
+// VectorTileWithResponse A vector tile (Mapbox Vector Tile 2.1)
+//
+// The vector tile z/x/y (web mercator, XYZ, as the PNG tiles; z
+// 0..20, features of their own to z14: deeper tiles are the same
+// features clipped, clients overzoom z14) of the data the PNG tiles
+// and SOAP maps are drawn from, extent 4096: layers land, water,
+// landuse, buildings (z13+), railways (z8+), boundaries, roads
+// (class, type, name, ref, oneway) and places (name, class, rank,
+// population, capital), generalised per zoom (see docs/tilesv1.md and
+// GET /tilesv1/tiles.json). gzip-compressed when Accept-Encoding
+// accepts gzip. A tile with no feature (open ocean) is 200 with an
+// empty body (an MVT of no layer). Authenticated by x-api-key or by
+// `token`, cached and counted as the PNG tiles.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tilesv1/{z}/{x}/{y}.mvt (the `VectorTile` operationId).
+func (c *ClientWithResponses) VectorTileWithResponse(ctx context.Context, z int, x int, y int, params *VectorTileParams, reqEditors ...RequestEditorFn) (*VectorTileReply, error) {
+	rsp, err := c.VectorTile(ctx, z, x, y, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVectorTileReply(rsp)
 }
 
 // TileWithResponse A map tile
@@ -21671,6 +22873,175 @@ func ParseTdmOrderReply(rsp *http.Response) (*TdmOrderReply, error) {
 	return response, nil
 }
 
+// ParseVectorGlyphsReply parses an HTTP response from a VectorGlyphsWithResponse call
+func ParseVectorGlyphsReply(rsp *http.Response) (*VectorGlyphsReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorGlyphsReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseVectorSpriteIndexReply parses an HTTP response from a VectorSpriteIndexWithResponse call
+func ParseVectorSpriteIndexReply(rsp *http.Response) (*VectorSpriteIndexReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorSpriteIndexReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseVectorSpriteReply parses an HTTP response from a VectorSpriteWithResponse call
+func ParseVectorSpriteReply(rsp *http.Response) (*VectorSpriteReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorSpriteReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	return response, nil
+}
+
+// ParseVectorSpriteIndex2xReply parses an HTTP response from a VectorSpriteIndex2xWithResponse call
+func ParseVectorSpriteIndex2xReply(rsp *http.Response) (*VectorSpriteIndex2xReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorSpriteIndex2xReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseVectorSprite2xReply parses an HTTP response from a VectorSprite2xWithResponse call
+func ParseVectorSprite2xReply(rsp *http.Response) (*VectorSprite2xReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorSprite2xReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	return response, nil
+}
+
+// ParseVectorStyleReply parses an HTTP response from a VectorStyleWithResponse call
+func ParseVectorStyleReply(rsp *http.Response) (*VectorStyleReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorStyleReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseVectorTileJSONReply parses an HTTP response from a VectorTileJSONWithResponse call
+func ParseVectorTileJSONReply(rsp *http.Response) (*VectorTileJSONReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorTileJSONReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseTileTokenReply parses an HTTP response from a TileTokenWithResponse call
 func ParseTileTokenReply(rsp *http.Response) (*TileTokenReply, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -21718,6 +23089,86 @@ func ParseTileTokenReply(rsp *http.Response) (*TileTokenReply, error) {
 	switch {
 	case rsp.StatusCode == 429:
 		var headers TileTokenReply429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseVectorTileReply parses an HTTP response from a VectorTileWithResponse call
+func ParseVectorTileReply(rsp *http.Response) (*VectorTileReply, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VectorTileReply{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers VectorTileReply200Headers
+		if values := rsp.Header.Values("Content-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentEncoding = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers VectorTileReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -694,7 +694,7 @@ export interface paths {
         /**
          * A tile token for the request's key
          * @description A token that stands for the request's key on tile requests
-         *     (`/tilesv1/{z}/{x}/{y}.png?token=...`) for one hour: HMAC-signed,
+         *     (`/tilesv1/{z}/{x}/{y}.png?token=...`, and `.mvt`) for one hour: HMAC-signed,
          *     bound to the key, checked with the key on every tile (a revoked
          *     key's tokens stop working within auth.cache_ttl). It opens tiles
          *     only. No request body.
@@ -726,6 +726,187 @@ export interface paths {
          *     (304s are not).
          */
         get: operations["tile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/{z}/{x}/{y}.mvt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vector tile (Mapbox Vector Tile 2.1)
+         * @description The vector tile z/x/y (web mercator, XYZ, as the PNG tiles; z
+         *     0..20, features of their own to z14: deeper tiles are the same
+         *     features clipped, clients overzoom z14) of the data the PNG tiles
+         *     and SOAP maps are drawn from, extent 4096: layers land, water,
+         *     landuse, buildings (z13+), railways (z8+), boundaries, roads
+         *     (class, type, name, ref, oneway) and places (name, class, rank,
+         *     population, capital), generalised per zoom (see docs/tilesv1.md and
+         *     GET /tilesv1/tiles.json). gzip-compressed when Accept-Encoding
+         *     accepts gzip. A tile with no feature (open ocean) is 200 with an
+         *     empty body (an MVT of no layer). Authenticated by x-api-key or by
+         *     `token`, cached and counted as the PNG tiles.
+         */
+        get: operations["vectorTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/tiles.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vector tiles' TileJSON 3.0.0
+         * @description TileJSON 3.0.0 of the vector tiles: their URL template (with the
+         *     request's `token` when given), bounds (the world's: the tiles
+         *     around the extract hold the world base layer), extract_bounds (the
+         *     extract's box), center, minzoom 0, maxzoom 14, attribution and
+         *     vector_layers with their fields. Public (no key): it holds no map data.
+         */
+        get: operations["vectorTileJSON"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/style.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A MapLibre style of the vector tiles
+         * @description A MapLibre GL style (version 8) of the vector tiles in geosvc's
+         *     cartography (the PNG tiles' colours), its source the TileJSON (with
+         *     `token` when given), its sprite and glyphs served by geosvc
+         *     (/tilesv1/sprite*, /tilesv1/fonts). Public (no key).
+         */
+        get: operations["vectorStyle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/sprite.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The style's sprite index
+         * @description The icons' places in sprite.png (place, capital, oneway), pixel ratio 1. Public.
+         */
+        get: operations["vectorSpriteIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/sprite.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The style's sprite image
+         * @description The icons drawn by geosvc, pixel ratio 1. Public.
+         */
+        get: operations["vectorSprite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/sprite@2x.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The style's sprite index for high-density screens
+         * @description As sprite.json, pixel ratio 2. Public.
+         */
+        get: operations["vectorSpriteIndex2x"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/sprite@2x.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The style's sprite image for high-density screens
+         * @description The icons drawn at twice the size (not scaled up). Public.
+         */
+        get: operations["vectorSprite2x"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tilesv1/fonts/{fontstack}/{range}.pbf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Glyphs of the style's fonts
+         * @description A glyph range as MapLibre and Mapbox GL read it (the PBF glyphs
+         *     message: signed distance fields at 24 px with a 3 px border) of
+         *     the first font of the stack geosvc has: Go Regular, Go Bold, Go
+         *     Italic or Go Bold Italic (golang.org/x/image/font/gofont). Code
+         *     points the font lacks are left out. Public.
+         */
+        get: operations["vectorGlyphs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5296,6 +5477,282 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    vectorTile: {
+        parameters: {
+            query?: {
+                /** @description A tile token, instead of the x-api-key header. */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zoom level, 0 to 20.
+                 * @example 14
+                 */
+                z: number;
+                /**
+                 * @description The tile column, 0 to 2^z - 1: the upper bound depends on `z`,
+                 *     so the schema states only the lower one; a larger index is a
+                 *     400 naming the bound.
+                 * @example 4754
+                 */
+                x: number;
+                /**
+                 * @description The tile row, 0 to 2^z - 1, as `x`.
+                 * @example 6252
+                 */
+                y: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile (empty when it has no feature). */
+            200: {
+                headers: {
+                    /** @description The hash of the body. */
+                    ETag?: string;
+                    /** @description gzip when the request accepts it. */
+                    "Content-Encoding"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.mapbox-vector-tile": string;
+                };
+            };
+            /** @description The tile is the one the If-None-Match header names. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description z, x or y out of range; the message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "x must be an integer in 0..3 at zoom 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The data bundle is loading, or the key store cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    vectorTileJSON: {
+        parameters: {
+            query?: {
+                /** @description A tile token, copied (URL-escaped) into the tile URL template; not checked here (the tiles refuse a bad one, 403). */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The TileJSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The data bundle is loading. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "not ready: data bundle not loaded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    vectorStyle: {
+        parameters: {
+            query?: {
+                /** @description A tile token, copied into the source's TileJSON URL. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The style. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    vectorSpriteIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sprite index. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    vectorSprite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sprite image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+        };
+    };
+    vectorSpriteIndex2x: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sprite index. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    vectorSprite2x: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sprite image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+        };
+    };
+    vectorGlyphs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A font name, or a comma-separated stack of them (MapLibre's
+                 *     text-font; the first of geosvc's fonts in it is served).
+                 * @example Go Regular
+                 */
+                fontstack: "Go Regular" | "Go Bold" | "Go Italic" | "Go Bold Italic";
+                /**
+                 * @description start-end: code points start to end of 0..65535, at most 256 of them (MapLibre asks for 0-255, 256-511, ...); a larger span is a 400.
+                 * @example 0-255
+                 */
+                range: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The glyphs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": string;
+                };
+            };
+            /** @description A range of more than 256 code points or beyond 65535, or a stack naming none of the fonts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "fontstack must name one of the fonts Go Regular, Go Bold, Go Italic, Go Bold Italic"
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
