@@ -176,6 +176,22 @@ func TestInterfaces(t *testing.T) {
 			if len(r.Results) == 0 || !strings.Contains(r.Results[0].FormattedAddress, "Dover, DE") {
 				t.Errorf("reverse Dover: %+v", r.Results)
 			}
+			// Dover's place node has name:ru=Довер (checked in the OSM
+			// data): lang names the town in Russian; restricting to a box
+			// around Wilmington leaves Dover out.
+			ru, err := c.Geocode(ctx, "Dover, DE", &geosvc.GeocodeOptions{Lang: "ru"})
+			if err != nil || len(ru.Results) == 0 || !strings.Contains(ru.Results[0].FormattedAddress, "Довер") {
+				t.Errorf("Dover, DE in Russian: %v %+v", err, ru)
+			}
+			far, err := c.Geocode(ctx, "Dover, DE", &geosvc.GeocodeOptions{Bounds: "39.70,-75.60|39.80,-75.50", BoundsRestrict: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, res := range far.Results {
+				if loc := res.Geometry.Location; loc.Lat < 39.70 || loc.Lat > 39.80 {
+					t.Errorf("restricted to Wilmington's box: %s at %+v", res.FormattedAddress, loc)
+				}
+			}
 			_, err = c.Geocode(ctx, "", nil)
 			var apiErr *geosvc.APIError
 			if !errors.As(err, &apiErr) || apiErr.Status != "INVALID_REQUEST" {

@@ -70,6 +70,13 @@ type GeocodeOptions struct {
 	// ResultType and LocationType filter results ("street_address|route",
 	// "ROOFTOP").
 	ResultType, LocationType string
+	// BoundsRestrict makes Bounds a filter instead of a bias
+	// (bounds_mode=restrict; Geocode only).
+	BoundsRestrict bool
+	// Lang names the answer in these languages, BCP 47 tags preferred
+	// first ("de,fr"): OSM's name:xx where the data has it, else the
+	// default name.
+	Lang string
 }
 
 // Geocode returns the places matching a free-text address
@@ -82,6 +89,14 @@ func (c *Client) Geocode(ctx context.Context, address string, opts *GeocodeOptio
 		p.Bounds = nonEmpty(opts.Bounds)
 		p.ResultType = nonEmpty(opts.ResultType)
 		p.LocationType = nonEmpty(opts.LocationType)
+		if opts.BoundsRestrict {
+			mode := openapi.GeocodeParamsBoundsModeRestrict
+			p.BoundsMode = &mode
+		}
+		if opts.Lang != "" {
+			lang := openapi.Lang(opts.Lang)
+			p.Lang = &lang
+		}
 	}
 	r, err := c.raw.GeocodeWithResponse(ctx, p)
 	if err != nil {
@@ -100,6 +115,10 @@ func (c *Client) ReverseGeocode(ctx context.Context, p Point, opts *GeocodeOptio
 	if opts != nil {
 		params.ResultType = nonEmpty(opts.ResultType)
 		params.LocationType = nonEmpty(opts.LocationType)
+		if opts.Lang != "" {
+			lang := openapi.Lang(opts.Lang)
+			params.Lang = &lang
+		}
 	}
 	r, err := c.raw.ReverseGeocodeWithResponse(ctx, params)
 	if err != nil {

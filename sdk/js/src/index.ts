@@ -200,6 +200,10 @@ export interface GeocodeOptions extends CallOptions {
   bounds?: string;
   resultType?: string;
   locationType?: string;
+  /** Make `bounds` a filter instead of a bias (bounds_mode=restrict; geocode only). */
+  boundsRestrict?: boolean;
+  /** Name the answer in these languages, BCP 47 tags preferred first ("de,fr"). */
+  lang?: string;
 }
 
 export interface MatrixOptions extends CallOptions {
@@ -295,14 +299,17 @@ export class GeosvcClient {
 
   /** Places matching a free-text address (geocoderv1); ZERO_RESULTS is no results, other statuses throw. */
   async geocode(address: string, o: GeocodeOptions = {}): Promise<Schemas["GeocodeResponse"]> {
-    const query = { address, components: o.components, bounds: o.bounds, result_type: o.resultType, location_type: o.locationType };
+    const query = {
+      address, components: o.components, bounds: o.bounds, result_type: o.resultType, location_type: o.locationType,
+      bounds_mode: o.boundsRestrict ? ("restrict" as const) : undefined, lang: o.lang,
+    };
     return this.geocoded("geocode", await this.raw.GET("/geocoderv1/geocoder", { params: { query }, signal: o.signal }));
   }
 
   /** The addresses at p, nearest first (geocoderv1/rev-geocoder). */
   async reverseGeocode(p: Point, o: GeocodeOptions = {}): Promise<Schemas["GeocodeResponse"]> {
     checkPoint(p);
-    const query = { x: p.lon, y: p.lat, result_type: o.resultType, location_type: o.locationType };
+    const query = { x: p.lon, y: p.lat, result_type: o.resultType, location_type: o.locationType, lang: o.lang };
     return this.geocoded("rev-geocode", await this.raw.GET("/geocoderv1/rev-geocoder", { params: { query }, signal: o.signal }));
   }
 
