@@ -178,6 +178,17 @@ object LiveTests {
             val v = T.throws<ApiException>("too many origins") { c.orderMatrix(List(100_000) { dover }, listOf(dover)) }
             T.check(v.status == 400 || v.status == 413) { "100000 origins: ${v.message}" }
         }
+        T.test("LiveMatrixExpired") {
+            // The test server keeps a job 5 s (tdm.retention): fetched after it, a JobException Expired carrying the 410.
+            val c = client()
+            val uuid = c.orderMatrix(listOf(dover), listOf(wilmington))
+            val r = c.fetchMatrix(uuid, 4.0)
+            T.check(r is MatrixResult) { "fetch: $r, want Finished" }
+            Thread.sleep(6500)
+            val e = T.throws<JobException>("fetch after the retention") { c.fetchMatrix(uuid) }
+            T.eq(e.jobStatus, JobStatus.Expired, "status")
+            T.eq((e.cause as? ApiException)?.status, 410, "the 410")
+        }
         T.test("LiveMatrixCancel") {
             // A 1000 x 1000 job cancelled while the client waits: CancelledException at once, the job Cancelled on the server.
             val pts = List(1000) { i -> Point(-75.75 + (i % 40) * 0.0125, 38.8 + (i / 40) * 0.035) }
