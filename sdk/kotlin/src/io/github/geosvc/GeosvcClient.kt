@@ -179,12 +179,71 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
     @JvmOverloads
     fun route(from: Point, to: Point, routing: String? = null, avoid: List<String> = emptyList(), alternatives: Int = 0,
               speeds: Map<String, Double> = emptyMap(), cancel: CancellationToken? = null): Route {
+        val o = RouteOptions()
+        o.routing = routing
+        o.avoid = avoid
+        o.alternatives = alternatives
+        o.speeds = speeds
+        return routeWith(from, to, o, cancel)
+    }
+
+    /**
+     * The route with routev1's every option ([RouteOptions]: profile and
+     * vehicle, departure or arrival time, avoid polygons, OSRM's radiuses,
+     * bearings, approaches, snapping).
+     */
+    @JvmOverloads
+    fun routeWith(from: Point, to: Point, opts: RouteOptions, cancel: CancellationToken? = null): Route {
         from.check("from")
         to.check("to")
-        val sp = speeds.keys.sorted().joinToString(",") { k -> k + ":" + speeds.getValue(k).let { if (it == Math.rint(it)) it.toLong().toString() else it.toString() } }
-        return Route.of(ok(t.get("route", "/routev1/route", listOf("from" to from.toString(), "to" to to.toString(), "routing" to routing,
-            "avoid" to avoid.joinToString(",").ifEmpty { null }, "alternatives" to (if (alternatives == 0) null else alternatives),
-            "speeds" to sp.ifEmpty { null }), cancel)))
+        val q = ArrayList<Pair<String, Any?>>()
+        q.add("from" to from.toString())
+        q.add("to" to to.toString())
+        q.addAll(opts.query())
+        return Route.of(ok(t.get("route", "/routev1/route", q, cancel)))
+    }
+
+    /**
+     * The areas reachable from several origins (isochronev1, POST; 1 to 5
+     * origins, each answered on its own: a contour's origin is its index).
+     * extra holds the request's other members (metric, polygons, reverse,
+     * profile, vehicle, speeds, avoid, departure_time...) as api/openapi.yaml
+     * gives them.
+     */
+    @JvmOverloads
+    fun isochrones(origins: List<Point>, contours: List<Double>, extra: Map<String, Any?> = emptyMap(), cancel: CancellationToken? = null): Isochrones {
+        origins.forEachIndexed { i, p -> p.check("origins[$i]") }
+        val body = LinkedHashMap<String, Any?>(extra)
+        body["origins"] = origins.map { it.toString() }
+        body["contours"] = contours
+        return Isochrones.of(ok(t.post("isochrones", "/isochronev1/isochrone", body, cancel)))
+    }
+
+    /**
+     * An OSRM v5 service of geosvc's OSRM-compatible API (docs/osrm.md):
+     * service "route", "table", "nearest", "match" or "trip", profile
+     * "car"..., the coordinates, and OSRM's options as written in its URLs
+     * ("overview" to "full"). The answer is OSRM's JSON, untyped; an error
+     * is an [ApiException] with OSRM's message.
+     */
+    @JvmOverloads
+    fun osrm(service: String, profile: String, coordinates: List<Point>, options: Map<String, String> = emptyMap(), cancel: CancellationToken? = null): JsonObject {
+        coordinates.forEachIndexed { i, p -> p.check("coordinates[$i]") }
+        require(service.matches(Regex("[a-z]+")) && profile.matches(Regex("[A-Za-z0-9_-]+"))) { "geosvc: osrm service $service profile $profile" }
+        val coords = coordinates.joinToString(";") { it.toString() }
+        return ok(t.get("osrm-$service", "/osrm/$service/v1/$profile/$coords", options.toList(), cancel))
+    }
+
+    /**
+     * Any JSON interface the typed methods do not cover yet: method "GET"
+     * with query parameters, or "POST" with body (written as JSON). Same
+     * key, retries, errors and cancellation; the answer's top-level object.
+     */
+    @JvmOverloads
+    fun call(method: String, path: String, query: Map<String, Any?> = emptyMap(), body: Any? = null, cancel: CancellationToken? = null): JsonObject {
+        require(path.startsWith("/")) { "geosvc: path $path: want /interface/operation" }
+        val bytes = if (body == null) null else Json.write(body).toByteArray(Charsets.UTF_8)
+        return ok(t.send(path.trim('/'), method, path, query.toList(), bytes, cancel))
     }
 
     /**
@@ -238,6 +297,20 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
         if (company != null) body["company"] = company
         val o = ok(t.post("trial", "/keysv1/trial", body, cancel), 201)
         return TrialKey(o.string("key_id"), o.string("api_key"), o.string("plan"), o.string("expires"))
+    }
+
+    /**
+     * Starts the purchase of a plan (keysv1/checkout; no key needed for a
+     * new key, which the answer holds, working once paid; with this
+     * client's key, an upgrade of it).
+     */
+    @JvmOverloads
+    fun checkout(plan: String, email: String? = null, cancel: CancellationToken? = null): CheckoutStarted {
+        val body = LinkedHashMap<String, Any?>()
+        body["plan"] = plan
+        if (email != null) body["email"] = email
+        val o = ok(t.post("checkout", "/keysv1/checkout", body, cancel))
+        return CheckoutStarted(o.string("session_id"), o.string("checkout_url"), o.string("key_id"), o.stringOrNull("api_key"))
     }
 
     /** The key's usage statement of month ("2026-11"; null: the current one) (keysv1/usage). */

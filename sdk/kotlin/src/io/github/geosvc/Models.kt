@@ -205,6 +205,47 @@ data class TileToken(val token: String, val expiresAt: String)
 /** A free-trial key (keysv1/trial), shown only once. */
 data class TrialKey(val keyId: String, val apiKey: String, val plan: String, val expires: String)
 
+/** A purchase started (keysv1/checkout): send the customer to [checkoutUrl]; [apiKey] (a new key) is shown only now. */
+data class CheckoutStarted(val sessionId: String, val checkoutUrl: String, val keyId: String, val apiKey: String?)
+
+/**
+ * routev1's options for [GeosvcClient.routeWith]; null or empty: the
+ * server's default. Values are written as routev1 reads them
+ * (api/openapi.yaml, docs/routing.md).
+ */
+class RouteOptions {
+    /** "fastest" (default), "shortest", "efficient", "safest". */
+    var routing: String? = null
+    /** "ferry", "motorway", "toll", "unpaved". */
+    var avoid: List<String> = emptyList()
+    /** Up to this many alternatives (0 to 2), in [Route.alternatives]. */
+    var alternatives = 0
+    /** km/h by SOAP road type ("Motorway" to 80). */
+    var speeds: Map<String, Double> = emptyMap()
+    /** "car" (default), "truck", "bicycle", "foot". */
+    var profile: String? = null
+    /** A truck's dimensions as routev1's `vehicle` parameter (profile "truck" only). */
+    var vehicle: String? = null
+    /** Areas not to enter: a GeoJSON Polygon or MultiPolygon, as text. */
+    var avoidPolygons: String? = null
+    /** RFC 3339 times: leave at, or arrive by (one of them). */
+    var departureTime: String? = null
+    var arrivalTime: String? = null
+    /** OSRM's radiuses, bearings, approaches ("from;to") and snapping ("default", "any"). */
+    var radiuses: String? = null
+    var bearings: String? = null
+    var approaches: String? = null
+    var snapping: String? = null
+
+    internal fun query(): List<Pair<String, Any?>> {
+        val sp = speeds.keys.sorted().joinToString(",") { k -> k + ":" + speeds.getValue(k).let { if (it == Math.rint(it)) it.toLong().toString() else it.toString() } }
+        return listOf("routing" to routing, "speeds" to sp.ifEmpty { null }, "avoid" to avoid.joinToString(",").ifEmpty { null },
+            "avoid_polygons" to avoidPolygons, "profile" to profile, "vehicle" to vehicle,
+            "alternatives" to (if (alternatives == 0) null else alternatives), "departure_time" to departureTime, "arrival_time" to arrivalTime,
+            "radiuses" to radiuses, "bearings" to bearings, "approaches" to approaches, "snapping" to snapping)
+    }
+}
+
 /** A usage statement (keysv1/usage); [raw] holds its days and metrics. Amounts in the currency's minor unit. */
 class Statement(val keyId: String, val plan: String, val currency: String, val month: String, val through: String,
                 val baseFee: Long, val usageAmount: Long, val total: Long, val raw: JsonObject) {

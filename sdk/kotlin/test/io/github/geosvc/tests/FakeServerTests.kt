@@ -12,6 +12,8 @@ import io.github.geosvc.GeosvcException
 import io.github.geosvc.MalformedAnswerException
 import io.github.geosvc.NetworkException
 import io.github.geosvc.Point
+import io.github.geosvc.RouteOptions
+import io.github.geosvc.MatrixOptions
 import io.github.geosvc.TimeZoneInfo
 import java.net.InetSocketAddress
 import java.util.Collections
@@ -70,6 +72,16 @@ object FakeServerTests {
                 T.eq(seen[0], "GET /timezonesv1/xy2tzdata?x=-75.5244&y=39.1582 key=k1", "request")
                 try { c.zip4(dover) } catch (e: MalformedAnswerException) { } // a time zone's answer
                 T.eq(seen[1], "GET /zip4v1/xy2zip?x=39.1582&y=-75.5244 key=k1", "zip4v1 sends x = latitude")
+                try {
+                    c.routeWith(dover, Point(-75.5466, 39.7447), RouteOptions().apply {
+                        departureTime = "2026-11-27T08:00:00+01:00"; speeds = mapOf("Secondary" to 50.0, "Motorway" to 80.5); avoid = listOf("toll", "ferry")
+                    })
+                } catch (e: MalformedAnswerException) { }
+                T.eq(seen[2], "GET /routev1/route?from=-75.5244%2C39.1582&to=-75.5466%2C39.7447&speeds=Motorway%3A80.5%2CSecondary%3A50" +
+                    "&avoid=toll%2Cferry&departure_time=2026-11-27T08%3A00%3A00%2B01%3A00 key=k1", "routev1's options")
+                try { c.matrix(listOf(dover), listOf(Point(-75.5466, 39.7447)), MatrixOptions().apply { durations = true; routing = "shortest" }) } catch (e: MalformedAnswerException) { }
+                T.eq(seen[3], "POST /tdmv1/order key=k1 {\"origin_addresses\":[\"-75.5244,39.1582\"],\"destination_addresses\":[\"-75.5466,39.7447\"]," +
+                    "\"result\":[\"duration\"],\"routing\":\"shortest\"}", "tdmv1 order")
             }
         }
         T.test("FakeMalformed") {

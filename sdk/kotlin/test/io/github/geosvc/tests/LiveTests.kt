@@ -13,6 +13,7 @@ import io.github.geosvc.Json
 import io.github.geosvc.MatrixOptions
 import io.github.geosvc.MatrixResult
 import io.github.geosvc.Point
+import io.github.geosvc.RouteOptions
 import java.net.HttpURLConnection
 import java.net.URL
 import java.text.SimpleDateFormat
@@ -190,13 +191,14 @@ object LiveTests {
             T.eq((e.cause as? ApiException)?.status, 410, "the 410")
         }
         T.test("LiveMatrixCancel") {
-            // A 1000 x 1000 job cancelled while the client waits: CancelledException at once, the job Cancelled on the server.
+            // A 1000 x 1000 job cancelled 20 ms after its order, while the client waits (the fetch goes out at once):
+            // CancelledException at once, the job Cancelled on the server (it takes some 0.5 s here).
             val pts = List(1000) { i -> Point(-75.75 + (i % 40) * 0.0125, 38.8 + (i / 40) * 0.035) }
             val tok = CancellationToken()
             var uuid: String? = null
             val start = System.nanoTime()
             T.throws<CancelledException>("matrix after cancel") {
-                client().matrix(pts, pts, MatrixOptions().apply { onOrder = { uuid = it; Thread { Thread.sleep(300); tok.cancel() }.start() } }, tok)
+                client().matrix(pts, pts, MatrixOptions().apply { onOrder = { uuid = it; Thread { Thread.sleep(20); tok.cancel() }.start() } }, tok)
             }
             val ms = (System.nanoTime() - start) / 1_000_000
             val id = uuid ?: T.fail("no uuid")
@@ -279,6 +281,36 @@ object LiveTests {
             T.eq(st, 200, "REST status")
             T.eq(m.raw.map, want, "SDK match against REST")
             T.check(m.matchings.size == 1 && Math.abs(m.matchings[0].distance - 3065) < 150) { "matchings ${m.matchings}" }
+        }
+        T.test("LiveRouteOptionsEqualREST") {
+            val c = client()
+            val newark = Point(-75.75, 39.68)
+            val wilm = Point(-75.55, 39.74)
+            val r = c.routeWith(newark, wilm, RouteOptions().apply { alternatives = 1; avoid = listOf("toll"); routing = "shortest" })
+            val (st, want) = rest("GET", "/routev1/route?from=-75.75,39.68&to=-75.55,39.74&alternatives=1&avoid=toll&routing=shortest", key)
+            T.eq(st, 200, "REST status")
+            T.eq(r.raw.map, want, "SDK route with options against REST")
+            T.eq(r.routing, "shortest", "routing")
+        }
+        T.test("LiveOSRMAndCall") {
+            val c = client()
+            val o = c.osrm("route", "car", listOf(dover, wilmington), mapOf("overview" to "false"))
+            val (st, want) = rest("GET", "/osrm/route/v1/car/-75.5244,39.1582;-75.5466,39.7447?overview=false", key)
+            T.eq(st, 200, "REST status")
+            T.eq(o.map, want, "SDK osrm route against REST")
+            T.eq(o.string("code"), "Ok", "code")
+            val e = T.throws<ApiException>("an OSRM error") { c.osrm("route", "car", listOf(dover)) }
+            T.check(e.status == 400 && e.serverMessage.isNotEmpty()) { "one coordinate: ${e.message}" }
+            val tz = c.call("GET", "/timezonesv1/xy2tzdata", mapOf("x" to -75.5244, "y" to 39.1582))
+            T.eq(tz.obj("local_area").string("time_zone"), "UTC-05:00", "call()")
+        }
+        T.test("LiveIsochronesPOST") {
+            val iso = client().isochrones(listOf(dover, wilmington), listOf(5.0))
+            T.eq(iso.contours.map { it.origin }.sorted(), listOf(0, 1), "one contour per origin")
+        }
+        T.test("LiveCheckout") {
+            val e = T.throws<ApiException>("checkout without a payment provider") { client().checkout("slow") }
+            T.check(e.status == 404 && e.serverMessage.contains("not sold online")) { "${e.message}" }
         }
         T.test("LiveEnqueue") {
             val c = client()
