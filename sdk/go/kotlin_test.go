@@ -11,7 +11,8 @@ import (
 const kotlinDir = "../kotlin"
 
 // TestKotlinSDK builds the Kotlin SDK and its tests with Debian's kotlinc
-// (sdk/kotlin/build.sh: one compiler run, build/geosvc-kotlin.jar) and
+// (sdk/kotlin/build.sh: one compiler run, build/geosvc-kotlin.jar; javac
+// for the checks of its Java face) and
 // runs them on java against the package's geosvc server, with
 // GEOSVC_TEST_URL and GEOSVC_TEST_KEY: the JSON reader's and the models'
 // tests (truncated and mutated answers), the client against a scripted
@@ -19,7 +20,7 @@ const kotlinDir = "../kotlin"
 // call against the live server. No kotlinc or java on the PATH: skipped,
 // or failed under CI=true.
 func TestKotlinSDK(t *testing.T) {
-	for _, tool := range []string{"kotlinc", "java", "jar"} {
+	for _, tool := range []string{"kotlinc", "java", "javac", "jar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			need(t, "%s is not installed (Debian: apt-get install kotlin openjdk-17-jdk-headless) to build and test the Kotlin SDK", tool)
 		}

@@ -22,6 +22,10 @@ mkdir -p build/classes
 	grep -v -e 'Options -Xverify:none and -noverify were deprecated' >&2 || true
 [ -f build/classes/io/github/geosvc/GeosvcClient.class ] || { echo "build.sh: kotlinc failed" >&2; exit 1; }
 [ -f build/classes/io/github/geosvc/tests/HarnessKt.class ] || { echo "build.sh: kotlinc failed (tests)" >&2; exit 1; }
+# The Java checks of the SDK's Java face (test/**/*.java: kotlinc resolved them above).
+javac -nowarn --release 8 -cp "build/classes:$STDLIB" -d build/classes test/io/github/geosvc/tests/*.java 2>&1 |
+	grep -v -e 'bootstrap classpath' -e 'source value 8 is obsolete' -e 'target value 8 is obsolete' -e 'To suppress warnings about obsolete' -e '^[0-9]* warning' >&2 || true
+[ -f build/classes/io/github/geosvc/tests/JavaUse.class ] || { echo "build.sh: javac failed" >&2; exit 1; }
 (cd build/classes && jar cf ../geosvc-kotlin.jar META-INF io/github/geosvc/*.class)
 echo "build.sh: build/geosvc-kotlin.jar"
 

@@ -312,6 +312,10 @@ object LiveTests {
             val e = T.throws<ApiException>("checkout without a payment provider") { client().checkout("slow") }
             T.check(e.status == 404 && e.serverMessage.contains("not sold online")) { "${e.message}" }
         }
+        T.test("LiveFromJava") {
+            val problem = JavaUse.run(url(), key)
+            if (problem != null) T.fail("from Java: $problem")
+        }
         T.test("LiveEnqueue") {
             val c = client()
             val done = CountDownLatch(1)
