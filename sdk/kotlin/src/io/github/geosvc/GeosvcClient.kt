@@ -331,6 +331,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
         body["destination_addresses"] = destinations.map { it.toString() }
         if (opts.durations != opts.distances) body["result"] = listOf(if (opts.durations) "duration" else "distance")
         if (opts.routing != null) body["routing"] = opts.routing
+        for ((k, v) in opts.extra) if (k !in body) body[k] = v
         return ok(t.post("tdm-order", "/tdmv1/order", body, cancel)).string("uuid")
     }
 
@@ -412,4 +413,10 @@ class MatrixOptions {
     var onProgress: ((JobState) -> Unit)? = null
     /** Leave the job running on the server when the call is cancelled. */
     var keepOnCancel = false
+    /**
+     * The order's other members as api/openapi.yaml's TDMOrder gives them
+     * (speeds, avoid, profile, vehicle, departure_time, fallback_speed,
+     * origin_radiuses...); the points, result and routing above win.
+     */
+    var extra: Map<String, Any?> = emptyMap()
 }

@@ -190,6 +190,30 @@ object LiveTests {
             T.eq(e.jobStatus, JobStatus.Expired, "status")
             T.eq((e.cause as? ApiException)?.status, 410, "the 410")
         }
+        T.test("LiveMatrixExtraEqualsREST") {
+            // tdmv1's other order members through MatrixOptions.extra: a matrix avoiding motorways with a fallback speed.
+            val origins = listOf(dover, wilmington)
+            val extra = mapOf("avoid" to listOf("motorway"), "fallback_speed" to 30)
+            val got = client().matrix(origins, origins, MatrixOptions().apply { this.extra = extra; waitSeconds = 5.0 })
+            val order = LinkedHashMap<String, Any?>(extra)
+            order["origin_addresses"] = listOf("-75.5244,39.1582", "-75.5466,39.7447")
+            order["destination_addresses"] = listOf("-75.5244,39.1582", "-75.5466,39.7447")
+            val (st, acc) = rest("POST", "/tdmv1/order", key, order)
+            T.eq(st, 200, "REST order")
+            val uuid = (acc as Map<*, *>)["uuid"] as String
+            var want: Map<*, *>? = null
+            val deadline = System.currentTimeMillis() + 60_000
+            while (want == null && System.currentTimeMillis() < deadline) {
+                val (_, f) = rest("POST", "/tdmv1/fetch", key, mapOf("uuid" to uuid, "wait" to 5))
+                if ((f as Map<*, *>)["status"] == "Finished") want = f
+            }
+            val w = want ?: T.fail("REST matrix not Finished in 60 s")
+            T.eq(got.durations, w["duration"], "durations against REST")
+            T.eq(got.raw.map["estimated"], w["estimated"], "estimated cells against REST")
+            val plain = client().matrix(origins, origins)
+            // Without the members the matrix differs (DE 1, the motorway between Dover and Wilmington): they were sent.
+            T.check(plain.durations != got.durations) { "avoiding motorways changed nothing: ${plain.durations} ${got.durations}" }
+        }
         T.test("LiveMatrixCancel") {
             // A 1000 x 1000 job cancelled 20 ms after its order, while the client waits (the fetch goes out at once):
             // CancelledException at once, the job Cancelled on the server (it takes some 0.5 s here).
