@@ -248,10 +248,22 @@ class RouteOptions {
 
 /** A usage statement (keysv1/usage); [raw] holds its days and metrics. Amounts in the currency's minor unit. */
 class Statement(val keyId: String, val plan: String, val currency: String, val month: String, val through: String,
-                val baseFee: Long, val usageAmount: Long, val total: Long, val raw: JsonObject) {
+                val baseFee: Long, val usageAmount: Long, val total: Long,
+                /** One line per day and metric. */
+                val days: List<UsageLine>,
+                /** The month's total per metric (day null). */
+                val metrics: List<UsageLine>, val raw: JsonObject) {
     internal companion object {
         fun of(o: JsonObject) = Statement(o.string("key_id"), o.string("plan"), o.string("currency"), o.string("month"), o.string("through"),
-            o.long("base_fee"), o.long("usage_amount"), o.long("total"), o)
+            o.long("base_fee"), o.long("usage_amount"), o.long("total"), o.objects("days").map { UsageLine.of(it, it.string("day")) },
+            o.objects("metrics").map { UsageLine.of(it, null) }, o)
+    }
+}
+
+/** Units of a metric (an interface, or tdmv1.cells): counted, included in the plan, billable, and their amount. */
+data class UsageLine(val day: String?, val metric: String, val count: Long, val included: Long, val billable: Long, val amount: Long) {
+    internal companion object {
+        fun of(o: JsonObject, day: String?) = UsageLine(day, o.string("metric"), o.long("count"), o.long("included"), o.long("billable"), o.long("amount"))
     }
 }
 

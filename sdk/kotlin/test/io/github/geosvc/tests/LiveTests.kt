@@ -287,6 +287,17 @@ object LiveTests {
             val s = c.usage()
             val month = SimpleDateFormat("yyyy-MM").apply { timeZone = TimeZone.getTimeZone("UTC") }.format(Date())
             T.check(s.plan == "internal" && s.month == month) { "statement ${s.raw}" }
+            c.timeZone(dover)
+            val s2 = c.usage()
+            T.check(s2.metrics.any { it.metric == "timezonesv1" && it.count >= 1 }) { "no timezonesv1 in ${s2.metrics}" }
+            // Each metric's total is the sum of its days (one answer: the server's own arithmetic, read field by field).
+            for (m in s2.metrics) {
+                val lines = s2.days.filter { it.metric == m.metric }
+                T.eq(lines.map { it.count }.sum(), m.count, "${m.metric}: count of the days")
+                T.eq(lines.map { it.billable }.sum(), m.billable, "${m.metric}: billable of the days")
+                T.eq(lines.map { it.amount }.sum(), m.amount, "${m.metric}: amount of the days")
+            }
+            T.eq(s2.total, s2.baseFee + s2.usageAmount, "total")
             val k = c.trial(email("keys"), name = "SDK test")
             T.check(k.plan == "slow" && k.apiKey.startsWith("gs_")) { "trial $k" }
             val e = T.throws<ApiException>("bad e-mail") { c.trial("not an address") }
