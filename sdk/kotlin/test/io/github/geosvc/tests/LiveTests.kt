@@ -274,7 +274,8 @@ object LiveTests {
             val c = client()
             val (x, y) = slippy(dover, 14)
             val png = c.tile(14, x, y)
-            T.check(png.size > 8 && png[1] == 'P'.toByte() && png[2] == 'N'.toByte() && png[3] == 'G'.toByte()) { "tile 14/$x/$y: not a PNG" }
+            val img = javax.imageio.ImageIO.read(java.io.ByteArrayInputStream(png)) ?: T.fail("tile 14/$x/$y: not an image")
+            T.check(img.width == 256 && img.height == 256) { "tile 14/$x/$y: ${img.width} x ${img.height}" }
             val tok = c.tileToken()
             val f = SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss").apply { timeZone = TimeZone.getTimeZone("UTC") }
             val exp = f.parse(tok.expiresAt.take(19)).time
