@@ -234,6 +234,16 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
         return ok(t.get("osrm-$service", "/osrm/$service/v1/$profile/$coords", options.toList(), cancel))
     }
 
+    /** OSRM's route service (docs/osrm.md), typed: [osrm] "route" with options such as "alternatives" to "true", "overview" to "false". */
+    @JvmOverloads
+    fun osrmRoute(coordinates: List<Point>, profile: String = "car", options: Map<String, String> = emptyMap(), cancel: CancellationToken? = null): OsrmRoutes =
+        OsrmRoutes.of(osrm("route", profile, coordinates, options, cancel))
+
+    /** OSRM's table service, typed: [osrm] "table" with options such as "annotations" to "duration,distance", "sources" to "0". */
+    @JvmOverloads
+    fun osrmTable(coordinates: List<Point>, profile: String = "car", options: Map<String, String> = emptyMap(), cancel: CancellationToken? = null): OsrmTable =
+        OsrmTable.of(osrm("table", profile, coordinates, options, cancel))
+
     /**
      * Any JSON interface the typed methods do not cover yet: method "GET"
      * with query parameters, or "POST" with body (written as JSON). Same

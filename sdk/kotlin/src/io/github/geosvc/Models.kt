@@ -246,6 +246,41 @@ class RouteOptions {
     }
 }
 
+/** A waypoint of an OSRM answer: the coordinate snapped to [location], [distance] metres away, on road [name]. */
+data class OsrmWaypoint(val name: String, val location: Point, val distance: Double) {
+    internal companion object {
+        fun list(o: JsonObject, name: String): List<OsrmWaypoint> = if (!o.has(name)) emptyList() else o.objects(name).map {
+            val l = it.doubles("location")
+            if (l.size != 2) throw MalformedAnswerException("${it.path}.location: want [lon, lat]")
+            OsrmWaypoint(it.string("name"), Point(l[0], l[1]), it.double("distance"))
+        }
+    }
+}
+
+/** An OSRM route service answer (osrm/route, trip): the routes (metres, seconds; legs and geometry in [raw]) and waypoints. */
+class OsrmRoutes(val routes: List<OsrmRoute>, val waypoints: List<OsrmWaypoint>, val raw: JsonObject) {
+    internal companion object {
+        fun of(o: JsonObject, routes: String = "routes", waypoints: String = "waypoints") = OsrmRoutes(o.objects(routes).map {
+            OsrmRoute(it.double("distance"), it.double("duration"), it.double("weight"), it.string("weight_name"), it.objects("legs").size, it)
+        }, OsrmWaypoint.list(o, waypoints), o)
+    }
+}
+
+data class OsrmRoute(val distance: Double, val duration: Double, val weight: Double, val weightName: String, val legCount: Int, val raw: JsonObject)
+
+/** An OSRM table answer: seconds and metres (null: no route), and the snapped sources and destinations. */
+class OsrmTable(val durations: List<List<Double?>>?, val distances: List<List<Double?>>?, val sources: List<OsrmWaypoint>,
+                val destinations: List<OsrmWaypoint>, val raw: JsonObject) {
+    internal companion object {
+        fun of(o: JsonObject) = OsrmTable(table(o, "durations"), table(o, "distances"), OsrmWaypoint.list(o, "sources"), OsrmWaypoint.list(o, "destinations"), o)
+
+        private fun table(o: JsonObject, name: String): List<List<Double?>>? = if (!o.has(name)) null else o.list(name).mapIndexed { r, row ->
+            val l = row as? List<*> ?: throw MalformedAnswerException("${o.path}.$name[$r]: want an array")
+            l.mapIndexed { c, v -> if (v == null) null else (v as? Number)?.toDouble() ?: throw MalformedAnswerException("${o.path}.$name[$r][$c]: want a number or null") }
+        }
+    }
+}
+
 /** A usage statement (keysv1/usage); [raw] holds its days and metrics. Amounts in the currency's minor unit. */
 class Statement(val keyId: String, val plan: String, val currency: String, val month: String, val through: String,
                 val baseFee: Long, val usageAmount: Long, val total: Long,

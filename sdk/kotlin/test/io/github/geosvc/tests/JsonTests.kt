@@ -10,6 +10,7 @@ import io.github.geosvc.MatrixResult
 import io.github.geosvc.TimeZoneInfo
 import io.github.geosvc.Admin
 import io.github.geosvc.Route
+import io.github.geosvc.OsrmTable
 import io.github.geosvc.retryAfterMillis
 import java.util.Random
 
@@ -31,6 +32,12 @@ object JsonTests {
         """"steps":[{"maneuver":"depart","street":"","road_type":"Primary","location":[-75.5,39.1],"distance":10.5,"duration":2.25}],""" +
         """"geometry":{"type":"LineString","coordinates":[[-75.5,39.1],[-75.6,39.7]]}}"""
 
+    /** v as a JsonObject (a test's REST answer). */
+    fun obj(v: Any?): JsonObject = JsonObject.of(v)
+
+    val osrmTableAnswer = """{"code":"Ok","durations":[[0,812.4],[805.1,null]],"sources":[{"name":"Kings Highway","location":[-75.5244,39.1582],""" +
+        """"distance":3.2},{"name":"","location":[-75.5466,39.7447],"distance":0}],"destinations":[]}"""
+
     private fun answer(body: String) = Answer("test", 200, body.toByteArray(Charsets.UTF_8), emptyMap())
 
     /** Each model's reading of a body, as the client does it. */
@@ -38,9 +45,10 @@ object JsonTests {
         "timezone" to { b: String -> TimeZoneInfo.of(answer(b).json(), "America/New_York") },
         "matrix" to { b: String -> MatrixResult.of(answer(b).json()) },
         "admin" to { b: String -> Admin.of(answer(b).json()) },
-        "route" to { b: String -> Route.of(answer(b).json()) }
+        "route" to { b: String -> Route.of(answer(b).json()) },
+        "osrmtable" to { b: String -> OsrmTable.of(answer(b).json()) }
     )
-    val seeds = mapOf("timezone" to tzAnswer, "matrix" to matrixAnswer, "admin" to adminAnswer, "route" to routeAnswer)
+    val seeds = mapOf("timezone" to tzAnswer, "matrix" to matrixAnswer, "admin" to adminAnswer, "route" to routeAnswer, "osrmtable" to osrmTableAnswer)
 
     fun register() {
         T.test("JsonParseValues") {
@@ -88,6 +96,10 @@ object JsonTests {
             T.eq(a.area?.bounds?.minLon, -75.76, "area bbox read longitude first")
             val r = readers[3].second(routeAnswer) as Route
             T.eq(r.geometry.size, 2, "route line")
+            val t = readers[4].second(osrmTableAnswer) as OsrmTable
+            T.eq(t.durations, listOf(listOf<Double?>(0.0, 812.4), listOf<Double?>(805.1, null)), "OSRM durations")
+            T.eq(t.sources[0].location, io.github.geosvc.Point(-75.5244, 39.1582), "OSRM source")
+            T.eq(t.distances, null, "no distances asked")
         }
         T.test("ModelsWrongTypes") {
             // Each a valid JSON document of the wrong shape: a typed error naming the member.
@@ -103,7 +115,9 @@ object JsonTests {
                 Triple(2, adminAnswer.replace("\"boundary_id\":148838", "\"boundary_id\":true"), "boundary_id"),
                 Triple(2, adminAnswer.replace("[38.8,-75.76,39.4,-75.3]", "[38.8,-75.76]"), "$.bbox"),
                 Triple(3, routeAnswer.replace("[-75.6,39.7]", "[-75.6]"), "coordinates[1]"),
-                Triple(3, routeAnswer.replace("\"steps\":[{", "\"steps\":[7,{"), "$.steps[0]")
+                Triple(3, routeAnswer.replace("\"steps\":[{", "\"steps\":[7,{"), "$.steps[0]"),
+                Triple(4, osrmTableAnswer.replace("812.4", "\"812.4\""), "$.durations[0][1]"),
+                Triple(4, osrmTableAnswer.replace("[-75.5244,39.1582]", "[-75.5244]"), "$.sources[0].location")
             )
             for ((k, body, path) in cases) {
                 val e = T.throws<MalformedAnswerException>("${readers[k].first} ${body.take(60)}") { readers[k].second(body) }
@@ -151,7 +165,7 @@ object JsonTests {
                     }
                 }
             }
-            T.check(typed > 1000) { "only $typed of 12000 mutations were errors: the mutations do not bite" }
+            T.check(typed > 1000) { "only $typed of ${3000 * readers.size} mutations were errors: the mutations do not bite" }
         }
         T.test("JsonObjectAccessors") {
             val o = JsonObject.of(Json.parse("""{"i":3,"d":2.5,"big":3000000000,"s":"x","n":null,"l":[1,"a"]}"""))

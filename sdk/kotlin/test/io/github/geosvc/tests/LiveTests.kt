@@ -340,6 +340,27 @@ object LiveTests {
             val tz = c.call("GET", "/timezonesv1/xy2tzdata", mapOf("x" to -75.5244, "y" to 39.1582))
             T.eq(tz.obj("local_area").string("time_zone"), "UTC-05:00", "call()")
         }
+        T.test("LiveOSRMTyped") {
+            val c = client()
+            val r = c.osrmRoute(listOf(dover, wilmington), options = mapOf("overview" to "false"))
+            val (_, want) = rest("GET", "/osrm/route/v1/car/-75.5244,39.1582;-75.5466,39.7447?overview=false", key)
+            val w = JsonTests.obj(want)
+            val wr = w.objects("routes")[0]
+            T.eq(r.routes[0].distance, wr.double("distance"), "route distance")
+            T.eq(r.routes[0].duration, wr.double("duration"), "route duration")
+            T.eq(r.routes[0].legCount, 1, "legs")
+            T.eq(r.waypoints.size, 2, "waypoints")
+            T.check(r.waypoints[0].distance < 500 && Math.abs(r.waypoints[0].location.lon - dover.lon) < 0.01) { "waypoint ${r.waypoints[0]}" }
+            // routev1 and OSRM answer from the same graph: the same route within the rounding.
+            val rv1 = c.route(dover, wilmington)
+            T.check(Math.abs(r.routes[0].distance - rv1.distance) <= 2) { "OSRM ${r.routes[0].distance} m, routev1 ${rv1.distance} m" }
+            val pts = listOf(dover, wilmington, Point(-75.7527, 39.6837))
+            val t = c.osrmTable(pts, options = mapOf("annotations" to "duration,distance"))
+            val (_, tw) = rest("GET", "/osrm/table/v1/car/-75.5244,39.1582;-75.5466,39.7447;-75.7527,39.6837?annotations=duration,distance", key)
+            T.eq(t.durations, (tw as Map<*, *>)["durations"].let { d -> (d as List<*>).map { row -> (row as List<*>).map { (it as Number?)?.toDouble() } } }, "table durations")
+            T.eq(t.distances?.get(0)?.get(0), 0.0, "Dover to Dover")
+            T.eq(t.sources.size, 3, "sources")
+        }
         T.test("LiveIsochronesPOST") {
             val iso = client().isochrones(listOf(dover, wilmington), listOf(5.0))
             T.eq(iso.contours.map { it.origin }.sorted(), listOf(0, 1), "one contour per origin")
