@@ -103,7 +103,8 @@ sdk-vet:
 	cd sdk/go && $(GO) mod tidy -diff && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...
 
 ## sdk-test: the generated code is current, then the Go SDK's tests and,
-## through them, the TypeScript SDK's (npm ci, node --test), against a
+## through them, the TypeScript SDK's (npm ci, node --test) and the Kotlin
+## SDK's (sdk/kotlin/build.sh: kotlinc, then java), against a
 ## geosvc serve they start on data/delaware-latest (built when stale)
 sdk-test: sdk-check
 	cd sdk/go && $(GO) test -timeout $(TEST_TIMEOUT) ./...
