@@ -14,7 +14,7 @@ func TestParseLangs(t *testing.T) {
 		{"ZH-hant-tw", "zh-Hant-TW,zh-Hant,zh", true},
 		{" de-CH , fr ", "de-CH,de,fr", true},
 		{"be-tarask", "be-tarask,be", true},
-		{"a,b,c,d,e,f,g,h,i,j,k", "", false}, // one-letter languages
+		{"a,b,c,d,e,f,g,h,i,j,k", "", false},                                        // one-letter languages
 		{"aa,bb,cc,dd,ee,ff,gg,hh,ii,jj,kk", "aa,bb,cc,dd,ee,ff,gg,hh,ii,jj", true}, // the eleventh is not read
 		{"", "", false}, {"*", "", false}, {"de_DE", "", false}, {"de,", "", false}, {"12", "", false},
 	} {
