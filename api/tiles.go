@@ -196,7 +196,7 @@ func (h *tileHandler) token(c echo.Context) error {
 // variant's suffix (@2x, .webp) is cut off y by the caller.
 func parseTile(zs, xs, ys string) (z, x, y int, err error) {
 	ys, ok := strings.CutSuffix(ys, ".png")
-	if !ok {
+	if !ok || strings.ContainsAny(ys, "@.") { // .jpg, @3x.png, @2x.mvt
 		return 0, 0, 0, errors.New("a tile is {z}/{x}/{y}.png, {z}/{x}/{y}@2x.png, {z}/{x}/{y}.webp, {z}/{x}/{y}@2x.webp or {z}/{x}/{y}.mvt")
 	}
 	z, err = strconv.Atoi(zs)
