@@ -56,7 +56,23 @@ type osrmAnnotation struct {
 	Speed       []float64 `json:"speed,omitempty"`
 	Weight      []float64 `json:"weight,omitempty"`
 	Datasources []int     `json:"datasources,omitempty"`
+	// Nodes are the OSM node ids of the points (one more than the
+	// stretches): routing.Graph.SegmentNodes.
+	Nodes []int64 `json:"nodes,omitempty"`
+	// Metadata names the data sources when datasources are asked for.
+	Metadata *osrmAnnotationMeta `json:"metadata,omitempty"`
 }
+
+// osrmAnnotationMeta is OSRM's annotation metadata: the names of the
+// data sources that annotation datasources index.
+type osrmAnnotationMeta struct {
+	DatasourceNames []string `json:"datasource_names"`
+}
+
+// osrmDatasourceNames: geosvc's speeds of a route are all its profile's
+// (or the speed data of the departure's hour, in its metric), one
+// source, 0.
+var osrmDatasourceNames = []string{"profile"}
 
 // osrmStep is OSRM's RouteStep object.
 type osrmStep struct {
@@ -220,11 +236,14 @@ func maneuverType(steps []routing.Step, k int) string {
 type piece struct{ distanceM, durationS float64 }
 
 // legGeometry returns the leg's full geometry, built from its segments as
-// routing builds Route.Geometry, and each stretch's share of its
-// segment's distance and duration (by length).
-func legGeometry(rt *routing.Route) ([]orb.Point, []piece) {
+// routing builds Route.Geometry, each stretch's share of its segment's
+// distance and duration (by length), and, when nodesOf is not nil, the
+// OSM node id of each point (routing.Graph.SegmentNodes; nil when the
+// graph keeps none).
+func legGeometry(rt *routing.Route, nodesOf func(routing.Segment) []int64) ([]orb.Point, []piece, []int64) {
 	var line []orb.Point
 	var pieces []piece
+	var nodes []int64
 	for _, seg := range rt.Segments {
 		total := 0.0
 		for k := 1; k < len(seg.Geometry); k++ {
@@ -235,33 +254,51 @@ func legGeometry(rt *routing.Route) ([]orb.Point, []piece) {
 			pieces[len(pieces)-1].distanceM += seg.DistanceM
 			pieces[len(pieces)-1].durationS += seg.DurationS
 		}
+		var segNodes []int64
+		if nodesOf != nil {
+			if segNodes = nodesOf(seg); len(segNodes) != len(seg.Geometry) {
+				nodesOf, nodes = nil, nil
+			}
+		}
 		for k, p := range seg.Geometry {
 			if k == 0 {
-				if n := len(line); n > 0 && line[n-1] != p {
-					pieces = append(pieces, piece{})
-					line = append(line, p)
-				} else if n == 0 {
-					line = append(line, p)
+				if n := len(line); n > 0 && line[n-1] == p {
+					continue
 				}
-				continue
+				if len(line) > 0 {
+					pieces = append(pieces, piece{})
+				}
+				line = append(line, p)
+			} else {
+				f := 1 / float64(len(seg.Geometry)-1)
+				if total > 0 {
+					f = geo.HaversineM(seg.Geometry[k-1], p) / total
+				}
+				pieces = append(pieces, piece{seg.DistanceM * f, seg.DurationS * f})
+				line = append(line, p)
 			}
-			f := 1 / float64(len(seg.Geometry)-1)
-			if total > 0 {
-				f = geo.HaversineM(seg.Geometry[k-1], p) / total
+			if nodesOf != nil {
+				nodes = append(nodes, segNodes[k])
 			}
-			pieces = append(pieces, piece{seg.DistanceM * f, seg.DurationS * f})
-			line = append(line, p)
 		}
 	}
-	return line, pieces
+	return line, pieces, nodes
 }
 
-// annotationOf is a leg's annotation of the kinds asked for.
-func annotationOf(pieces []piece, want map[string]bool) *osrmAnnotation {
+// annotationOf is a leg's annotation of the kinds asked for; weights
+// are distances when byDistance (weight_name distance).
+func annotationOf(pieces []piece, nodes []int64, want map[string]bool, byDistance bool) *osrmAnnotation {
 	if len(want) == 0 {
 		return nil
 	}
 	a := &osrmAnnotation{}
+	if want["nodes"] {
+		a.Nodes = nodes
+	}
+	if want["datasources"] {
+		a.Metadata = &osrmAnnotationMeta{DatasourceNames: osrmDatasourceNames}
+	}
+	speed := 0.0
 	for _, p := range pieces {
 		if want["distance"] {
 			a.Distance = append(a.Distance, round1(p.distanceM))
@@ -270,14 +307,18 @@ func annotationOf(pieces []piece, want map[string]bool) *osrmAnnotation {
 			a.Duration = append(a.Duration, round1(p.durationS))
 		}
 		if want["weight"] {
-			a.Weight = append(a.Weight, round1(p.durationS))
+			w := p.durationS
+			if byDistance {
+				w = p.distanceM
+			}
+			a.Weight = append(a.Weight, round1(w))
 		}
 		if want["speed"] {
-			v := 0.0
+			// A stretch of no time keeps the speed before it, as OSRM.
 			if p.durationS > 0 {
-				v = round1(p.distanceM / p.durationS)
+				speed = round1(p.distanceM / p.durationS)
 			}
-			a.Speed = append(a.Speed, v)
+			a.Speed = append(a.Speed, speed)
 		}
 		if want["datasources"] {
 			a.Datasources = append(a.Datasources, 0)

@@ -26,6 +26,10 @@ type osrmRouteOptions struct {
 	annotations map[string]bool
 }
 
+// osrmAnnotationKinds are the annotations of a route leg; true asks for
+// them all.
+var osrmAnnotationKinds = []string{"duration", "distance", "speed", "weight", "datasources", "nodes"}
+
 // parseRouteOptions reads steps, annotations, geometries and overview.
 func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
 	o := osrmRouteOptions{shape: osrmShape{digits: 5, overview: "simplified"}}
@@ -56,19 +60,15 @@ func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
 	switch v := r.q.Get("annotations"); v {
 	case "false":
 	case "true":
-		for _, k := range []string{"duration", "distance", "speed", "weight", "datasources"} {
+		for _, k := range osrmAnnotationKinds {
 			o.annotations[k] = true
 		}
 	default:
 		for _, k := range strings.Split(v, ",") {
-			switch k {
-			case "duration", "distance", "speed", "weight", "datasources":
-				o.annotations[k] = true
-			case "nodes":
-				return o, osrmErr("InvalidOptions", "annotations: nodes (OSM node ids) are not given by geosvc's OSRM API yet; ask for duration, distance, speed, weight or datasources")
-			default:
+			if !slices.Contains(osrmAnnotationKinds, k) {
 				return o, r.malformed("annotations", "%s is not duration, distance, speed, weight, datasources or nodes", quoteEcho(k))
 			}
+			o.annotations[k] = true
 		}
 	}
 	return o, nil
@@ -77,14 +77,18 @@ func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
 // legOf describes one leg, a route between two waypoints (possibly
 // through via points: the routes joined).
 func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOptions) (osrmLeg, []orb.Point) {
-	line, pieces := legGeometry(rt)
+	var nodesOf func(routing.Segment) []int64
+	if o.annotations["nodes"] {
+		nodesOf = g.SegmentNodes
+	}
+	line, pieces, nodes := legGeometry(rt, nodesOf)
 	var dur, dist float64
 	for _, p := range pieces {
 		dur += p.durationS
 		dist += p.distanceM
 	}
 	w, _ := r.weightOf(dur, dist)
-	leg := osrmLeg{Steps: []osrmStep{}, Weight: round1(w), Duration: round1(dur), Distance: round1(dist), Annotation: annotationOf(pieces, o.annotations)}
+	leg := osrmLeg{Steps: []osrmStep{}, Weight: round1(w), Duration: round1(dur), Distance: round1(dist), Annotation: annotationOf(pieces, nodes, o.annotations, r.spec.Objective == routing.ObjectiveShortest)}
 	steps := rt.Steps()
 	leg.Summary = summaryOf(steps)
 	if o.steps {

@@ -98,7 +98,6 @@ func TestOSRMErrors(t *testing.T) {
 		{"/osrm/route/v1/driving/" + ab + "?steps=true&steps=false", "InvalidQuery", "steps is given twice"},
 		{"/osrm/route/v1/driving/" + ab + "?geometries=wkt", "InvalidQuery", "geometries"},
 		{"/osrm/route/v1/driving/" + ab + "?overview=some", "InvalidQuery", "overview"},
-		{"/osrm/route/v1/driving/" + ab + "?annotations=nodes", "InvalidOptions", "nodes (OSM node ids) are not given"},
 		{"/osrm/route/v1/driving/" + ab + "?annotations=colour", "InvalidQuery", "annotations"},
 		{"/osrm/route/v1/driving/" + ab + "?alternatives=2", "TooBig", "alternatives is higher than current maximum (1)"},
 		{"/osrm/route/v1/driving/" + ab + "?alternatives=x", "InvalidQuery", "alternatives"},

@@ -85,6 +85,9 @@ func (g *Graph) routeOf(path []uint32, from, to Snap, durationS, distanceM int, 
 			TurnCostS: turnS,
 			LeftHand:  g.edgeFlags[e]&edgeLeftHand != 0,
 			Geometry:  g.travelled(e, dir, startF, endF),
+			dir:       dir,
+			from:      startF,
+			to:        endF,
 		}
 		r.Segments = append(r.Segments, seg)
 		for k, p := range seg.Geometry {

@@ -103,4 +103,9 @@ type Segment struct {
 	// Geometry is the part of the edge's shape travelled, in the direction
 	// of travel.
 	Geometry orb.LineString
+	// dir is the direction the edge is travelled in (0 along its shape,
+	// 1 against), from and to the fractions of it travelled, in the
+	// direction of travel (Graph.SegmentNodes).
+	dir      uint32
+	from, to float64
 }

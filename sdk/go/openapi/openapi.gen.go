@@ -3718,8 +3718,16 @@ type OSRMLeg struct {
 		Datasources *[]int     `json:"datasources,omitempty"`
 		Distance    *[]float64 `json:"distance,omitempty"`
 		Duration    *[]float64 `json:"duration,omitempty"`
-		Speed       *[]float64 `json:"speed,omitempty"`
-		Weight      *[]float64 `json:"weight,omitempty"`
+
+		// Metadata With datasources; the names that datasources index.
+		Metadata *struct {
+			DatasourceNames *[]string `json:"datasource_names,omitempty"`
+		} `json:"metadata,omitempty"`
+
+		// Nodes The OSM node id of each point of the leg's geometry (one more than the stretches).
+		Nodes  *[]int64   `json:"nodes,omitempty"`
+		Speed  *[]float64 `json:"speed,omitempty"`
+		Weight *[]float64 `json:"weight,omitempty"`
 	} `json:"annotation,omitempty"`
 	Distance float64    `json:"distance"`
 	Duration float64    `json:"duration"`
@@ -5056,7 +5064,7 @@ type OsrmMatchParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmMatchParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+	// Annotations `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.
@@ -5215,7 +5223,7 @@ type OsrmRouteParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmRouteParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+	// Annotations `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.
@@ -5410,7 +5418,7 @@ type OsrmTripParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmTripParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+	// Annotations `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.

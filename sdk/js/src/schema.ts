@@ -2185,6 +2185,12 @@ export interface components {
                 speed?: number[];
                 weight?: number[];
                 datasources?: number[];
+                /** @description The OSM node id of each point of the leg's geometry (one more than the stretches). */
+                nodes?: number[];
+                /** @description With datasources; the names that datasources index. */
+                metadata?: {
+                    datasource_names?: string[];
+                };
             };
         };
         OSRMStep: {
@@ -2658,7 +2664,7 @@ export interface components {
          */
         OSRMCoordinates: string;
         /**
-         * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+         * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
          * @example duration,distance
          */
         OSRMAnnotations: string;
@@ -4977,7 +4983,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
@@ -5258,7 +5264,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
@@ -5349,7 +5355,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
