@@ -23,6 +23,9 @@ func TestOSRMAnnotationNodes(t *testing.T) {
 		{"S2 to E2, all", "10.002,0.0002;10.0038,0.002?annotations=true", [][]int64{{5, 3, 4, 7}}},
 		// Turning round at the via point on the East Arm: behind the
 		// second leg's start is E2.
+		// By default a car goes on straight at a via point (OSRM's
+		// continue_straight): on to E2's dead end, round, back past E.
+		{"via E, straight on", "10.002,0.0002;10.0035,0.002;10.002,0.0038?annotations=nodes", [][]int64{{5, 3, 4, 7}, {4, 7, 4, 1, 8}}},
 		{"via E, U-turn", "10.002,0.0002;10.0035,0.002;10.002,0.0038?annotations=nodes,distance&continue_straight=false", [][]int64{{5, 3, 4, 7}, {7, 4, 1, 8}}},
 	} {
 		code, body := s.get(t, "/osrm/route/v1/driving/"+tc.query)

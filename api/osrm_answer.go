@@ -84,6 +84,7 @@ type osrmStep struct {
 	Ref           string             `json:"ref,omitempty"`
 	Destinations  string             `json:"destinations,omitempty"`
 	Exits         string             `json:"exits,omitempty"`
+	RotaryName    string             `json:"rotary_name,omitempty"`
 	Intersections []osrmIntersection `json:"intersections"`
 	Weight        float64            `json:"weight"`
 	Duration      float64            `json:"duration"`
@@ -97,6 +98,9 @@ type osrmManeuver struct {
 	Location      [2]float64 `json:"location"`
 	Type          string     `json:"type"`
 	Modifier      string     `json:"modifier,omitempty"`
+	// Exit is the number of the roundabout exit taken (roundabout,
+	// rotary and their exit steps).
+	Exit int `json:"exit,omitempty"`
 }
 
 // osrmIntersection is OSRM's Intersection object, for the maneuver's

@@ -191,6 +191,7 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 			Weight:        round1(w), Duration: round1(s.DurationS), Distance: round1(s.DistanceM),
 		})
 	}
+	markRoundabouts(g, rt, steps, out)
 	return out
 }
 
@@ -337,8 +338,13 @@ func (h *osrmHandler) route(c echo.Context, g *routing.Graph, r *osrmRequest) er
 		}
 		alts = k
 	}
+	// OSRM's profiles go on straight at via points by default by car
+	// (car.lua continue_straight_at_waypoint), not by bicycle or on foot.
+	straight := r.profile.graph != "bicycle" && r.profile.graph != "foot"
 	switch v := r.q.Get("continue_straight"); v {
-	case "", "default", "true", "false":
+	case "", "default":
+	case "true", "false":
+		straight = v == "true"
 	default:
 		return r.malformed("continue_straight", "%s is not default, true or false", quoteEcho(v))
 	}
@@ -361,7 +367,10 @@ func (h *osrmHandler) route(c echo.Context, g *routing.Graph, r *osrmRequest) er
 		return oe
 	}
 	ctx := c.Request().Context()
-	parts, err := routeLegs(ctx, g, r.spec, snaps)
+	parts, err := g.RouteVia(ctx, r.spec, snaps, straight)
+	if errors.Is(err, routing.ErrNoRoute) {
+		return osrmErr("NoRoute", "Impossible route between points")
+	}
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -199,7 +200,10 @@ func TestOSRMKeys(t *testing.T) {
 
 // TestOSRMRouteFixture: the roundabout fixture's S2 -> E2, worked out by
 // hand (379.644 m, 54.948 s): OSRM's Route with its legs, steps,
-// annotations and waypoints, in each geometry encoding.
+// annotations and waypoints, in each geometry encoding. The ring (629 m
+// round: a radius of 100 m, named "Ring", a name none of its arms has)
+// is a rotary in OSRM's terms: into it at S ("rotary", exit 1, right:
+// from heading north to heading east), out of it at E ("exit rotary").
 func TestOSRMRouteFixture(t *testing.T) {
 	s := newOSRMServer(t, routingtest.Graph(t, "roundabout.osm"), OSRMLimits{})
 	for _, geom := range []string{"polyline", "polyline6", "geojson"} {
@@ -232,14 +236,14 @@ func TestOSRMRouteFixture(t *testing.T) {
 		sumDur := 0.0
 		for _, st := range leg.Steps {
 			names = append(names, st.Name)
-			types = append(types, st.Maneuver.Type+":"+st.Maneuver.Modifier)
+			types = append(types, st.Maneuver.Type+":"+st.Maneuver.Modifier+":"+strconv.Itoa(st.Maneuver.Exit))
 			sumDur += st.Duration
 			if st.Mode != "driving" || st.DrivingSide != "right" || len(st.Intersections) != 1 {
 				t.Errorf("%s: step %+v", geom, st)
 			}
 		}
 		if strings.Join(names, "|") != "South Arm|Ring|East Arm|East Arm" ||
-			strings.Join(types, "|") != "depart:|turn:slight right|turn:slight right|arrive:" {
+			strings.Join(types, "|") != "depart::0|rotary:right:1|exit rotary:slight right:1|arrive::0" || leg.Steps[1].RotaryName != "Ring" {
 			t.Errorf("%s: steps %v %v", geom, names, types)
 		}
 		if math.Abs(sumDur-rt.Duration) > 0.2 || leg.Summary != "South Arm, Ring" && leg.Summary != "Ring, East Arm" && leg.Summary != "South Arm, East Arm" {

@@ -325,6 +325,10 @@ const (
 	// edgeLeftHand: traffic keeps to the left on the edge (its country's
 	// driving side, drivingside.go).
 	edgeLeftHand
+	// edgeRoundabout: the edge is part of a roundabout (junction=
+	// roundabout or circular); graphs built before it was kept have
+	// none.
+	edgeRoundabout
 )
 
 func edgeFlagsOf(e *osmroad.Edge) uint8 {
@@ -337,6 +341,9 @@ func edgeFlagsOf(e *osmroad.Edge) uint8 {
 	}
 	if e.Ferry {
 		f |= edgeFerry
+	}
+	if e.Roundabout {
+		f |= edgeRoundabout
 	}
 	return f
 }

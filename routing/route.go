@@ -85,9 +85,13 @@ func (g *Graph) routeOf(path []uint32, from, to Snap, durationS, distanceM int, 
 			TurnCostS: turnS,
 			LeftHand:  g.edgeFlags[e]&edgeLeftHand != 0,
 			Geometry:  g.travelled(e, dir, startF, endF),
+			node:      n,
 			dir:       dir,
 			from:      startF,
 			to:        endF,
+		}
+		if g.edgeFlags[e]&edgeRoundabout != 0 {
+			seg.Roundabout, seg.RoundaboutExits = true, g.roundaboutExits(n)
 		}
 		r.Segments = append(r.Segments, seg)
 		for k, p := range seg.Geometry {

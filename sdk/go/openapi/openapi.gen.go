@@ -942,15 +942,20 @@ func (e OSRMStepManeuverModifier) Valid() bool {
 
 // Defines values for OSRMStepManeuverType.
 const (
-	OSRMStepManeuverTypeArrive   OSRMStepManeuverType = "arrive"
-	OSRMStepManeuverTypeContinue OSRMStepManeuverType = "continue"
-	OSRMStepManeuverTypeDepart   OSRMStepManeuverType = "depart"
-	OSRMStepManeuverTypeFork     OSRMStepManeuverType = "fork"
-	OSRMStepManeuverTypeMerge    OSRMStepManeuverType = "merge"
-	OSRMStepManeuverTypeNewName  OSRMStepManeuverType = "new name"
-	OSRMStepManeuverTypeOffRamp  OSRMStepManeuverType = "off ramp"
-	OSRMStepManeuverTypeOnRamp   OSRMStepManeuverType = "on ramp"
-	OSRMStepManeuverTypeTurn     OSRMStepManeuverType = "turn"
+	OSRMStepManeuverTypeArrive         OSRMStepManeuverType = "arrive"
+	OSRMStepManeuverTypeContinue       OSRMStepManeuverType = "continue"
+	OSRMStepManeuverTypeDepart         OSRMStepManeuverType = "depart"
+	OSRMStepManeuverTypeExitRotary     OSRMStepManeuverType = "exit rotary"
+	OSRMStepManeuverTypeExitRoundabout OSRMStepManeuverType = "exit roundabout"
+	OSRMStepManeuverTypeFork           OSRMStepManeuverType = "fork"
+	OSRMStepManeuverTypeMerge          OSRMStepManeuverType = "merge"
+	OSRMStepManeuverTypeNewName        OSRMStepManeuverType = "new name"
+	OSRMStepManeuverTypeOffRamp        OSRMStepManeuverType = "off ramp"
+	OSRMStepManeuverTypeOnRamp         OSRMStepManeuverType = "on ramp"
+	OSRMStepManeuverTypeRotary         OSRMStepManeuverType = "rotary"
+	OSRMStepManeuverTypeRoundabout     OSRMStepManeuverType = "roundabout"
+	OSRMStepManeuverTypeRoundaboutTurn OSRMStepManeuverType = "roundabout turn"
+	OSRMStepManeuverTypeTurn           OSRMStepManeuverType = "turn"
 )
 
 // Valid indicates whether the value is a known member of the OSRMStepManeuverType enum.
@@ -962,6 +967,10 @@ func (e OSRMStepManeuverType) Valid() bool {
 		return true
 	case OSRMStepManeuverTypeDepart:
 		return true
+	case OSRMStepManeuverTypeExitRotary:
+		return true
+	case OSRMStepManeuverTypeExitRoundabout:
+		return true
 	case OSRMStepManeuverTypeFork:
 		return true
 	case OSRMStepManeuverTypeMerge:
@@ -971,6 +980,12 @@ func (e OSRMStepManeuverType) Valid() bool {
 	case OSRMStepManeuverTypeOffRamp:
 		return true
 	case OSRMStepManeuverTypeOnRamp:
+		return true
+	case OSRMStepManeuverTypeRotary:
+		return true
+	case OSRMStepManeuverTypeRoundabout:
+		return true
+	case OSRMStepManeuverTypeRoundaboutTurn:
 		return true
 	case OSRMStepManeuverTypeTurn:
 		return true
@@ -3832,15 +3847,21 @@ type OSRMStep struct {
 		BearingAfter  int `json:"bearing_after"`
 		BearingBefore int `json:"bearing_before"`
 
+		// Exit Roundabout, rotary and roundabout turn steps and the steps out of them: the number of the exit taken.
+		Exit *int `json:"exit,omitempty"`
+
 		// Location [lon, lat], 6 decimals.
 		Location OSRMLocation              `json:"location"`
 		Modifier *OSRMStepManeuverModifier `json:"modifier,omitempty"`
 		Type     OSRMStepManeuverType      `json:"type"`
 	} `json:"maneuver"`
-	Mode   OSRMStepMode `json:"mode"`
-	Name   string       `json:"name"`
-	Ref    *string      `json:"ref,omitempty"`
-	Weight float64      `json:"weight"`
+	Mode OSRMStepMode `json:"mode"`
+	Name string       `json:"name"`
+	Ref  *string      `json:"ref,omitempty"`
+
+	// RotaryName Rotary steps: the rotary's name.
+	RotaryName *string `json:"rotary_name,omitempty"`
+	Weight     float64 `json:"weight"`
 }
 
 // OSRMStepDrivingSide defines model for OSRMStep.DrivingSide.
@@ -5232,7 +5253,7 @@ type OsrmRouteParams struct {
 	// Overview The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none.
 	Overview *OsrmRouteParamsOverview `form:"overview,omitempty" json:"overview,omitempty"`
 
-	// ContinueStraight Accepted for compatibility; geosvc's routes do not turn round at via points unless the road network requires it.
+	// ContinueStraight `true`: a route goes on through each via point in the direction it came (no turning round there; it may turn at a dead end), each via point passed the way that makes the whole route cheapest. `false`: each leg is the best on its own, turning round at the via point if that is quicker. `default`: `true` for driving and truck, `false` for cycling and walking, as OSRM's car, bicycle and foot profiles.
 	ContinueStraight *OsrmRouteParamsContinueStraight `form:"continue_straight,omitempty" json:"continue_straight,omitempty"`
 
 	// Waypoints Indexes of the coordinates that split legs (the others are via points), `;`-separated, the first and the last included, increasing.

@@ -2200,9 +2200,11 @@ export interface components {
                 bearing_before: number;
                 location: components["schemas"]["OSRMLocation"];
                 /** @enum {string} */
-                type: "depart" | "arrive" | "turn" | "new name" | "continue" | "on ramp" | "off ramp" | "fork" | "merge";
+                type: "depart" | "arrive" | "turn" | "new name" | "continue" | "on ramp" | "off ramp" | "fork" | "merge" | "roundabout" | "rotary" | "roundabout turn" | "exit roundabout" | "exit rotary";
                 /** @enum {string} */
                 modifier?: "uturn" | "sharp right" | "right" | "slight right" | "straight" | "slight left" | "left" | "sharp left";
+                /** @description Roundabout, rotary and roundabout turn steps and the steps out of them: the number of the exit taken. */
+                exit?: number;
             };
             /** @enum {string} */
             mode: "driving" | "cycling" | "walking" | "ferry";
@@ -2212,6 +2214,8 @@ export interface components {
             ref?: string;
             destinations?: string;
             exits?: string;
+            /** @description Rotary steps: the rotary's name. */
+            rotary_name?: string;
             intersections: {
                 location: components["schemas"]["OSRMLocation"];
                 bearings: number[];
@@ -4991,7 +4995,7 @@ export interface operations {
                 geometries?: components["parameters"]["OSRMGeometries"];
                 /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
                 overview?: components["parameters"]["OSRMOverview"];
-                /** @description Accepted for compatibility; geosvc's routes do not turn round at via points unless the road network requires it. */
+                /** @description `true`: a route goes on through each via point in the direction it came (no turning round there; it may turn at a dead end), each via point passed the way that makes the whole route cheapest. `false`: each leg is the best on its own, turning round at the via point if that is quicker. `default`: `true` for driving and truck, `false` for cycling and walking, as OSRM's car, bicycle and foot profiles. */
                 continue_straight?: "default" | "true" | "false";
                 /**
                  * @description Indexes of the coordinates that split legs (the others are via points), `;`-separated, the first and the last included, increasing.
