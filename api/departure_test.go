@@ -132,6 +132,7 @@ func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data, *routing.Gra
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
 	RegisterIsochrone(srv.Protected(), IsochroneOptions{Bundle: cur})
+	RegisterOSRM(srv.Protected(), OSRMOptions{Bundle: cur})
 	return srv, key, d, g
 }
 

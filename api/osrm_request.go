@@ -10,6 +10,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -74,8 +75,8 @@ var (
 	osrmCommonOptions  = []string{"bearings", "radiuses", "approaches", "hints", "generate_hints", "exclude", "snapping", "skip_waypoints", "format"}
 	osrmExtensions     = []string{"speeds", "avoid", "avoid_polygons", "vehicle", "routing", "api_key"}
 	osrmServiceOptions = map[string][]string{
-		osrmRoute:   {"alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints"},
-		osrmTable:   {"sources", "destinations", "annotations", "fallback_speed", "fallback_coordinate", "scale_factor"},
+		osrmRoute:   {"alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints", "departure_time"},
+		osrmTable:   {"sources", "destinations", "annotations", "fallback_speed", "fallback_coordinate", "scale_factor", "departure_time"},
 		osrmNearest: {"number"},
 		osrmTrip:    {"roundtrip", "source", "destination", "steps", "annotations", "geometries", "overview"},
 		osrmMatch:   {"timestamps", "gaps", "tidy", "steps", "annotations", "geometries", "overview"},
@@ -327,4 +328,26 @@ func (r *osrmRequest) indexList(key string) ([]int, *osrmError) {
 		out = append(out, k)
 	}
 	return out, nil
+}
+
+// atDeparture applies geosvc's departure_time (route and table): the
+// metric takes the speed data of the departure's hour, read in the time
+// zone of the first coordinate (of the first source for a table), for
+// the whole request, as routev1 and tdmv1 (time-bucketed). A bundle
+// without speed data answers as without the time.
+func (r *osrmRequest) atDeparture(b *bundle.Bundle, g *routing.Graph) *osrmError {
+	if !r.q.Has("departure_time") {
+		return nil
+	}
+	t, reason := parseTripTime(r.q.Get("departure_time"), nowOf(b))
+	if reason != "" {
+		return osrmErr("InvalidValue", "departure_time: %s", reason)
+	}
+	origin := r.coords[0]
+	if src, oe := r.indexList("sources"); r.service == osrmTable && oe == nil && len(src) > 0 {
+		origin = r.coords[src[0]]
+	}
+	clock := localClock(b, origin, t)
+	r.spec, _ = g.AtHour(r.spec, clock.Hour)
+	return nil
 }

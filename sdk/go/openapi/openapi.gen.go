@@ -4647,6 +4647,9 @@ type OSRMBearings = string
 // OSRMCoordinates defines model for OSRMCoordinates.
 type OSRMCoordinates = string
 
+// OSRMDepartureTime defines model for OSRMDepartureTime.
+type OSRMDepartureTime = string
+
 // OSRMExclude defines model for OSRMExclude.
 type OSRMExclude = string
 
@@ -5301,6 +5304,16 @@ type OsrmRouteParams struct {
 	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
 	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
 
+	// DepartureTime geosvc's extension, route and table only: an RFC 3339 time
+	// (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+	// year before or after now. The answer is computed on the speed
+	// data's travel times of the hour of the week it falls in, local
+	// to the first coordinate (a table's first source), for the whole
+	// request, as routev1's departure_time (docs/routing.md,
+	// "Departure times"); without speed data as without it. A bad time
+	// is InvalidValue naming the parameter.
+	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
+
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
 	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
 }
@@ -5396,6 +5409,16 @@ type OsrmTableParams struct {
 
 	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
 	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// DepartureTime geosvc's extension, route and table only: an RFC 3339 time
+	// (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+	// year before or after now. The answer is computed on the speed
+	// data's travel times of the hour of the week it falls in, local
+	// to the first coordinate (a table's first source), for the whole
+	// request, as routev1's departure_time (docs/routing.md,
+	// "Departure times"); without speed data as without it. A bad time
+	// is InvalidValue naming the parameter.
+	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
 	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
@@ -10073,6 +10096,18 @@ func NewOsrmRouteRequest(server string, profile OsrmRouteParamsProfile, coordina
 
 		}
 
+		if params.DepartureTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "departure_time", *params.DepartureTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.ApiKey != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -10372,6 +10407,18 @@ func NewOsrmTableRequest(server string, profile OsrmTableParamsProfile, coordina
 		if params.Vehicle != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DepartureTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "departure_time", *params.DepartureTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -2712,6 +2712,18 @@ export interface components {
         /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
         OSRMAvoidPolygons: string;
         /**
+         * @description geosvc's extension, route and table only: an RFC 3339 time
+         *     (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+         *     year before or after now. The answer is computed on the speed
+         *     data's travel times of the hour of the week it falls in, local
+         *     to the first coordinate (a table's first source), for the whole
+         *     request, as routev1's departure_time (docs/routing.md,
+         *     "Departure times"); without speed data as without it. A bad time
+         *     is InvalidValue naming the parameter.
+         * @example 2026-11-30T08:30:00-05:00
+         */
+        OSRMDepartureTime: string;
+        /**
          * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
          * @example height_m:4.5,weight_t:40
          */
@@ -5042,6 +5054,18 @@ export interface operations {
                  * @example height_m:4.5,weight_t:40
                  */
                 vehicle?: components["parameters"]["OSRMVehicle"];
+                /**
+                 * @description geosvc's extension, route and table only: an RFC 3339 time
+                 *     (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+                 *     year before or after now. The answer is computed on the speed
+                 *     data's travel times of the hour of the week it falls in, local
+                 *     to the first coordinate (a table's first source), for the whole
+                 *     request, as routev1's departure_time (docs/routing.md,
+                 *     "Departure times"); without speed data as without it. A bad time
+                 *     is InvalidValue naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: components["parameters"]["OSRMDepartureTime"];
                 /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
                 api_key?: components["parameters"]["OSRMAPIKey"];
             };
@@ -5138,6 +5162,18 @@ export interface operations {
                  * @example height_m:4.5,weight_t:40
                  */
                 vehicle?: components["parameters"]["OSRMVehicle"];
+                /**
+                 * @description geosvc's extension, route and table only: an RFC 3339 time
+                 *     (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+                 *     year before or after now. The answer is computed on the speed
+                 *     data's travel times of the hour of the week it falls in, local
+                 *     to the first coordinate (a table's first source), for the whole
+                 *     request, as routev1's departure_time (docs/routing.md,
+                 *     "Departure times"); without speed data as without it. A bad time
+                 *     is InvalidValue naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: components["parameters"]["OSRMDepartureTime"];
                 /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
                 api_key?: components["parameters"]["OSRMAPIKey"];
             };
