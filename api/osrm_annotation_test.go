@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/geosvc/geosvc/routing/routingtest"
@@ -46,11 +47,31 @@ func TestOSRMAnnotationNodes(t *testing.T) {
 				t.Errorf("%s: leg %d: %d distances for %d nodes", tc.name, i, len(an.Distance), len(an.Nodes))
 			}
 		}
-		if tc.query[len(tc.query)-4:] == "true" {
+		if strings.HasSuffix(tc.query, "true") {
 			an := a.Routes[0].Legs[0].Annotation
 			if len(an.Duration) != 3 || len(an.Speed) != 3 || len(an.Weight) != 3 || len(an.Datasources) != 3 || an.Metadata == nil || !slices.Equal(an.Metadata.DatasourceNames, []string{"profile"}) {
 				t.Errorf("%s: annotation %+v", tc.name, an)
 			}
+		}
+	}
+}
+
+// TestOSRMNearestNodes: a nearest waypoint names the OSM nodes of the
+// road's stretch it lies on, in the way's order (roundabout.osm: the
+// South Arm, way 302, S2(5) to S(3); the ring's side S(3) to E(4)).
+func TestOSRMNearestNodes(t *testing.T) {
+	s := newOSRMServer(t, routingtest.Graph(t, "roundabout.osm"), OSRMLimits{})
+	for _, tc := range []struct {
+		at   string
+		want []int64
+	}{
+		{"10.0021,0.0005", []int64{5, 3}},
+		{"10.0026,0.0014", []int64{3, 4}},
+	} {
+		code, body := s.get(t, "/osrm/nearest/v1/driving/"+tc.at)
+		var a osrmNearestAnswer
+		if err := json.Unmarshal([]byte(body), &a); err != nil || code != 200 || len(a.Waypoints) != 1 || !slices.Equal(a.Waypoints[0].Nodes, tc.want) {
+			t.Errorf("%s: %d %s, want nodes %v", tc.at, code, body, tc.want)
 		}
 	}
 }

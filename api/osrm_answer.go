@@ -23,6 +23,9 @@ type osrmWaypoint struct {
 	Distance float64    `json:"distance"`
 	Name     string     `json:"name"`
 	Location [2]float64 `json:"location"`
+	// Nodes are, in nearest answers, the OSM node ids of the road's
+	// stretch the point lies on (routing.Graph.SnapNodes).
+	Nodes []int64 `json:"nodes,omitempty"`
 	// Trip answers: the trip the point is on and its place in it.
 	TripsIndex    *int `json:"trips_index,omitempty"`
 	WaypointIndex *int `json:"waypoint_index,omitempty"`

@@ -180,7 +180,11 @@ func (h *osrmHandler) nearest(c echo.Context, g *routing.Graph, r *osrmRequest) 
 	}
 	ans := osrmNearestAnswer{Code: "Ok", Waypoints: []osrmWaypoint{}}
 	for _, s := range snaps {
-		ans.Waypoints = append(ans.Waypoints, r.waypointOf(g, s))
+		w := r.waypointOf(g, s)
+		if n, ok := g.SnapNodes(s); ok {
+			w.Nodes = n[:]
+		}
+		ans.Waypoints = append(ans.Waypoints, w)
 	}
 	return c.JSON(http.StatusOK, ans)
 }

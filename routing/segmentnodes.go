@@ -83,3 +83,27 @@ func cutIndexes(shape []orb.Point, total, from, to float64) []int {
 	}
 	return out
 }
+
+// SnapNodes returns the OSM node ids of the two shape points around a
+// snapped point, in the order of the edge's shape (OSRM's nearest
+// waypoint nodes); ok is false for a graph without node ids or a snap
+// not of this graph.
+func (g *Graph) SnapNodes(s Snap) (nodes [2]int64, ok bool) {
+	if !s.OK || len(g.shapeNode) != len(g.shape) || int(s.Edge) >= len(g.edgeFrom) {
+		return nodes, false
+	}
+	shape := g.edgeShape(s.Edge)
+	if len(shape) < 2 {
+		return nodes, false
+	}
+	at := s.Fraction * g.edgeLen[s.Edge]
+	k, pos := 1, 0.0
+	for ; k < len(shape)-1; k++ {
+		pos += geo.HaversineM(shape[k-1], shape[k])
+		if at <= pos {
+			break
+		}
+	}
+	first := int(g.shapeFirst[s.Edge])
+	return [2]int64{g.shapeNode[first+k-1], g.shapeNode[first+k]}, true
+}

@@ -3913,6 +3913,9 @@ type OSRMWaypoint struct {
 	// Name The road's name
 	Name string `json:"name"`
 
+	// Nodes Nearest answers only: the OSM node ids of the road's stretch the point lies on, in the way's order.
+	Nodes *[]int64 `json:"nodes,omitempty"`
+
 	// TripsIndex Trip answers only.
 	TripsIndex *int `json:"trips_index,omitempty"`
 

@@ -2154,6 +2154,8 @@ export interface components {
             /** @description The road's name */
             name: string;
             location: components["schemas"]["OSRMLocation"];
+            /** @description Nearest answers only: the OSM node ids of the road's stretch the point lies on, in the way's order. */
+            nodes?: number[];
             /** @description Trip answers only. */
             trips_index?: number;
             /** @description Trip answers only: the coordinate's place in the trip. */
