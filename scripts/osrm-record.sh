@@ -48,11 +48,14 @@ if ((${#datasets[@]} == 0)); then
 	mapfile -t datasets < <(grep -v '^#' "$requests" | cut -f1 | awk 'NF && !seen[$0]++')
 fi
 
-work=$(mktemp -d)
+# OSRM_WORK keeps the extracted data between runs (an extract or
+# contraction already there, newer than its input, is not made again).
+work=${OSRM_WORK:-$(mktemp -d)}
+keep=${OSRM_WORK:+yes}
 routed=""
 cleanup() {
 	if [[ -n $routed ]]; then kill "$routed" 2>/dev/null || true; fi
-	rm -rf "$work"
+	if [[ -z $keep ]]; then rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
@@ -69,13 +72,17 @@ for ds in "${datasets[@]}"; do
 	dir=$work/$ds
 	mkdir -p "$dir"
 	base=$(basename "$src")
-	cp "$src" "$dir/$base"
+	[[ -f $dir/$base && ! $src -nt $dir/$base ]] || cp "$src" "$dir/$base"
 	data=$dir/${base%%.osm*}
 	echo "== $ds: $src" >&2
 	limits=()
 	[[ $ds == *.osm ]] && limits=("${FIXTURE_LIMITS[@]}")
-	"$bin/osrm-extract" -p "$profile" "$dir/$base" >"$dir/extract.log" 2>&1
-	"$bin/osrm-contract" "$data.osrm" >"$dir/contract.log" 2>&1
+	if [[ ! -f $data.osrm.ebg || $dir/$base -nt $data.osrm.ebg ]]; then
+		"$bin/osrm-extract" -p "$profile" "$dir/$base" >"$dir/extract.log" 2>&1
+	fi
+	if [[ ! -f $data.osrm.hsgr || $data.osrm.ebg -nt $data.osrm.hsgr ]]; then
+		"$bin/osrm-contract" "$data.osrm" >"$dir/contract.log" 2>&1
+	fi
 	DISABLE_ACCESS_LOGGING=1 "$bin/osrm-routed" -a CH -i 127.0.0.1 -p "$port" "${limits[@]}" "$data.osrm" >"$dir/routed.log" 2>&1 &
 	routed=$!
 	for _ in $(seq 100); do
