@@ -69,7 +69,7 @@ input_of() {
 
 for ds in "${datasets[@]}"; do
 	src=$(input_of "$ds")
-	dir=$work/$ds
+	dir=$work/${ds%.osm}
 	mkdir -p "$dir"
 	base=$(basename "$src")
 	[[ -f $dir/$base && ! $src -nt $dir/$base ]] || cp "$src" "$dir/$base"
