@@ -206,12 +206,6 @@ func isMotorway(rt profile.RoadType) bool {
 	return rt == profile.Motorway || rt == profile.DualCarriageWay || rt == profile.DualCarriageWayCity
 }
 
-// osrmModifiers are OSRM's modifiers of geosvc's maneuvers.
-var osrmModifiers = map[routing.Maneuver]string{
-	routing.Straight: "straight", routing.SlightRight: "slight right", routing.Right: "right", routing.SharpRight: "sharp right",
-	routing.UTurn: "uturn", routing.SharpLeft: "sharp left", routing.Left: "left", routing.SlightLeft: "slight left",
-}
-
 // maneuverType is the OSRM type of step k of steps.
 func maneuverType(steps []routing.Step, k int) string {
 	s := steps[k]
@@ -239,8 +233,10 @@ func maneuverType(steps []routing.Step, k int) string {
 	return "turn"
 }
 
-// piece is one stretch between consecutive points of a leg's geometry.
-type piece struct{ distanceM, durationS float64 }
+// piece is one stretch between consecutive points of a leg's geometry;
+// turnS is the turn cost in its durationS (paid entering its segment),
+// which annotations leave out, as OSRM's.
+type piece struct{ distanceM, durationS, turnS float64 }
 
 // legGeometry returns the leg's full geometry, built from its segments as
 // routing builds Route.Geometry, each stretch's share of its segment's
@@ -260,6 +256,7 @@ func legGeometry(rt *routing.Route, nodesOf func(routing.Segment) []int64) ([]or
 			// No shape: its share goes to the stretch before.
 			pieces[len(pieces)-1].distanceM += seg.DistanceM
 			pieces[len(pieces)-1].durationS += seg.DurationS
+			pieces[len(pieces)-1].turnS += seg.TurnCostS
 		}
 		var segNodes []int64
 		if nodesOf != nil {
@@ -281,7 +278,12 @@ func legGeometry(rt *routing.Route, nodesOf func(routing.Segment) []int64) ([]or
 				if total > 0 {
 					f = geo.HaversineM(seg.Geometry[k-1], p) / total
 				}
-				pieces = append(pieces, piece{seg.DistanceM * f, seg.DurationS * f})
+				pc := piece{distanceM: seg.DistanceM * f, durationS: (seg.DurationS - seg.TurnCostS) * f}
+				if k == 1 {
+					pc.durationS += seg.TurnCostS
+					pc.turnS = seg.TurnCostS
+				}
+				pieces = append(pieces, pc)
 				line = append(line, p)
 			}
 			if nodesOf != nil {
@@ -310,11 +312,12 @@ func annotationOf(pieces []piece, nodes []int64, want map[string]bool, byDistanc
 		if want["distance"] {
 			a.Distance = append(a.Distance, round1(p.distanceM))
 		}
+		drive := p.durationS - p.turnS
 		if want["duration"] {
-			a.Duration = append(a.Duration, round1(p.durationS))
+			a.Duration = append(a.Duration, round1(drive))
 		}
 		if want["weight"] {
-			w := p.durationS
+			w := drive
 			if byDistance {
 				w = p.distanceM
 			}
@@ -322,8 +325,8 @@ func annotationOf(pieces []piece, nodes []int64, want map[string]bool, byDistanc
 		}
 		if want["speed"] {
 			// A stretch of no time keeps the speed before it, as OSRM.
-			if p.durationS > 0 {
-				speed = round1(p.distanceM / p.durationS)
+			if drive > 0 {
+				speed = round1(p.distanceM / drive)
 			}
 			a.Speed = append(a.Speed, speed)
 		}

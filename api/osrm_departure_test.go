@@ -51,7 +51,7 @@ func TestOSRMDepartureTime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			code, body := get("/osrm/route/v1/driving/" + coords + "?overview=false" + c.q)
+			code, body := get("/osrm/route/v1/driving/" + coords + "?overview=false&steps=true" + c.q)
 			var a osrmRouteAnswer
 			if code != 200 || json.Unmarshal([]byte(body), &a) != nil || len(a.Routes) != 1 {
 				t.Fatalf("route: %d %s", code, body)

@@ -86,8 +86,8 @@ func osrmTurnModifier(in, out int) string {
 }
 
 // markRoundabouts gives the steps into and out of roundabouts OSRM's
-// types, exit numbers and modifiers (the one into a roundabout: the turn
-// from the road in to the road out).
+// types, exit numbers and names (the step into a ring is named after the
+// road out, as OSRM's; the ring's name is rotary_name).
 func markRoundabouts(g *routing.Graph, rt *routing.Route, steps []routing.Step, out []osrmStep) {
 	for k, st := range steps {
 		if !st.Roundabout || k >= len(out) {
@@ -105,7 +105,8 @@ func markRoundabouts(g *routing.Graph, rt *routing.Route, steps []routing.Step, 
 		if k+1 < len(out) && out[k+1].Maneuver.Type != "arrive" {
 			x := &out[k+1].Maneuver
 			x.Type, x.Exit = exitKind(kind), st.RoundaboutExit
-			m.Modifier = osrmTurnModifier(m.BearingBefore, x.BearingAfter)
+			// OSRM names the step into the ring after the road out.
+			out[k].Name = out[k+1].Name
 		}
 	}
 }

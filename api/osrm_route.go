@@ -90,8 +90,9 @@ func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOpti
 	w, _ := r.weightOf(dur, dist)
 	leg := osrmLeg{Steps: []osrmStep{}, Weight: round1(w), Duration: round1(dur), Distance: round1(dist), Annotation: annotationOf(pieces, nodes, o.annotations, r.spec.Objective == routing.ObjectiveShortest)}
 	steps := rt.Steps()
-	leg.Summary = summaryOf(steps)
+	// OSRM summarizes a leg only with its steps ("" without).
 	if o.steps {
+		leg.Summary = summaryOf(steps)
 		leg.Steps = r.stepsOf(g, rt, steps, line, o.shape)
 	}
 	return leg, line
@@ -178,7 +179,7 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 		typ := maneuverType(steps, k)
 		m := osrmManeuver{BearingBefore: before, BearingAfter: after, Location: round6pt(s.Point), Type: typ}
 		if typ != "depart" && typ != "arrive" {
-			m.Modifier = osrmModifiers[s.Maneuver]
+			m.Modifier = osrmTurnModifier(before, after)
 		}
 		if typ == "arrive" {
 			stretch = []orb.Point{s.Point, s.Point}

@@ -35,7 +35,7 @@ func (r *osrmRequest) positiveOption(key string) (float64, *osrmError) {
 		return 0, r.malformed(key, "%s is not a number", quoteEcho(s))
 	}
 	if v <= 0 || math.IsInf(v, 0) {
-		return 0, osrmErr("InvalidValue", "%s: %s must be more than 0", key, s)
+		return 0, osrmErr("InvalidOptions", "%s: %s must be more than 0", key, s)
 	}
 	return v, nil
 }
