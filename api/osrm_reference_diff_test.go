@@ -13,7 +13,6 @@ var osrmDifferences = []osrmDifference{
 	{path: "routes[].legs[].steps", kind: "length", why: "steps are geosvc's route description: OSRM has other step breaks (continue, end of road, name changes it suppresses)"},
 	{path: "routes[].legs[].summary", kind: "value", why: "with steps: the two longest roads of geosvc's steps; OSRM weighs its own"},
 	{path: "routes[].legs[].steps[].intersections[]", why: "geosvc gives one intersection per step with the roads in and out only; OSRM every road of every intersection passed"},
-	{path: "routes[].legs[].steps[].maneuver.modifier", kind: "missing", why: "arrive: OSRM gives the side of the destination, geosvc no modifier"},
 	{path: "routes[].legs[].steps[].maneuver.type", req: "route-ramp-steps", why: "off a ramp onto a road at an angle: geosvc turn, OSRM new name"},
 	{path: "routes[].legs[].steps[].ref", why: "geosvc writes route numbers normalized (I-95), OSRM the tag (I 95)"},
 	{path: "routes[].legs[].steps[].destinations", why: "geosvc writes route numbers normalized (US-13), OSRM the tag (US 13)"},

@@ -3,6 +3,9 @@ package api
 import (
 	"math"
 
+	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -109,4 +112,49 @@ func markRoundabouts(g *routing.Graph, rt *routing.Route, steps []routing.Step, 
 			out[k].Name = out[k+1].Name
 		}
 	}
+}
+
+// endModifiers sets the modifiers of a leg's depart and arrive steps as
+// OSRM does (its assignRelativeLocations): where the coordinate given lies
+// from the road, right, straight or left, when it lies 5 to 300 m from
+// where it snapped; none otherwise.
+func endModifiers(steps []osrmStep, line []orb.Point, from, to orb.Point) {
+	if len(steps) < 2 || len(line) < 2 {
+		return
+	}
+	side := func(a, b, c orb.Point, dist float64) string {
+		if dist < 5 || dist > 300 {
+			return ""
+		}
+		ang := mercatorAngle(a, b, c)
+		switch {
+		case ang < 135:
+			return "right"
+		case ang <= 225:
+			return "straight"
+		}
+		return "left"
+	}
+	n := len(line)
+	steps[0].Maneuver.Modifier = side(from, line[0], line[1], geo.HaversineM(from, line[0]))
+	steps[len(steps)-1].Maneuver.Modifier = side(line[n-2], line[n-1], to, geo.HaversineM(to, line[n-1]))
+}
+
+// mercatorAngle is OSRM's computeAngle: the angle at b from a to c, in
+// degrees 0..360 counter-clockwise on the Web Mercator plane (180 is
+// straight on, under 180 to the right).
+func mercatorAngle(a, b, c orb.Point) float64 {
+	if a == b || b == c {
+		return 180
+	}
+	y := func(lat float64) float64 {
+		return 180 / math.Pi * math.Log(math.Tan(math.Pi/4+lat*math.Pi/360))
+	}
+	v1x, v1y := a[0]-b[0], y(a[1])-y(b[1])
+	v2x, v2y := c[0]-b[0], y(c[1])-y(b[1])
+	ang := (math.Atan2(v2y, v2x) - math.Atan2(v1y, v1x)) * 180 / math.Pi
+	for ang < 0 {
+		ang += 360
+	}
+	return ang
 }

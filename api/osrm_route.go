@@ -24,6 +24,9 @@ type osrmRouteOptions struct {
 	// annotations are the kinds asked for (duration, distance, speed,
 	// weight, datasources).
 	annotations map[string]bool
+	// ends are the coordinates as given of the legs' ends (one more than
+	// the legs; nil: none), for the modifiers of depart and arrive.
+	ends []orb.Point
 }
 
 // osrmAnnotationKinds are the annotations of a route leg; true asks for
@@ -76,7 +79,7 @@ func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
 
 // legOf describes one leg, a route between two waypoints (possibly
 // through via points: the routes joined).
-func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOptions) (osrmLeg, []orb.Point) {
+func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOptions, i int) (osrmLeg, []orb.Point) {
 	var nodesOf func(routing.Segment) []int64
 	if o.annotations["nodes"] {
 		nodesOf = g.SegmentNodes
@@ -94,6 +97,9 @@ func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOpti
 	if o.steps {
 		leg.Summary = summaryOf(steps)
 		leg.Steps = r.stepsOf(g, rt, steps, line, o.shape)
+		if i+1 < len(o.ends) {
+			endModifiers(leg.Steps, line, o.ends[i], o.ends[i+1])
+		}
 	}
 	return leg, line
 }
@@ -256,8 +262,8 @@ func (r *osrmRequest) routeJSON(g *routing.Graph, legs [][]*routing.Route, o osr
 	out := osrmRouteJSON{Legs: make([]osrmLeg, 0, len(legs))}
 	var full []orb.Point
 	var dur, dist float64
-	for _, parts := range legs {
-		leg, line := r.legOf(g, joinRoutes(parts), o)
+	for i, parts := range legs {
+		leg, line := r.legOf(g, joinRoutes(parts), o, i)
 		out.Legs = append(out.Legs, leg)
 		dur += leg.Duration
 		dist += leg.Distance
@@ -374,6 +380,11 @@ func (h *osrmHandler) route(c echo.Context, g *routing.Graph, r *osrmRequest) er
 	}
 	if err != nil {
 		return err
+	}
+	for i := range snaps {
+		if wps == nil || slices.Contains(wps, i) {
+			o.ends = append(o.ends, snaps[i].Input)
+		}
 	}
 	ans := osrmRouteAnswer{Code: "Ok", Routes: []osrmRouteJSON{r.routeJSON(g, groupLegs(parts, wps), o)}}
 	if alts > 0 && n == 2 {
