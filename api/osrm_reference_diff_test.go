@@ -17,8 +17,6 @@ var osrmDifferences = []osrmDifference{
 	{path: "routes[].legs[].steps[].ref", why: "geosvc writes route numbers normalized (I-95), OSRM the tag (I 95)"},
 	{path: "routes[].legs[].steps[].destinations", why: "geosvc writes route numbers normalized (US-13), OSRM the tag (US 13)"},
 	{path: "routes[].legs[].steps[].exits", kind: "extra", why: "geosvc takes a ramp's exit number from its motorway_junction node too, OSRM only from the way's junction:ref"},
-	{path: "routes[].legs[].steps[].duration", within: 0.1, why: "a turn's cost falls in the step after it in geosvc, before it in OSRM (ramp.osm: 25.3 s vs 25.7 s)"},
-	{path: "routes[].legs[].steps[].weight", within: 0.1, why: "as the step's duration"},
 	{path: "routes[].legs[].annotation.metadata.datasource_names", why: "geosvc names its one source profile, OSRM lua profile"},
 	{path: "routes[].legs[].annotation.speed", within: 0.08, why: "OSRM's speed is of durations rounded to 0.1 s per stretch (22 m in 3.0 s vs 3.2 s)"},
 	{path: "routes", req: "route-alternatives|route-alternatives-2", kind: "length", why: "OSRM's CH finds at most one alternative route; geosvc up to alternatives="},

@@ -154,6 +154,7 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 	at[len(steps)-1] = len(line) - 1
 	seg := 0
 	out := make([]osrmStep, 0, len(steps))
+	prevDur := []float64{0} // the last step's duration, its turn cost moved
 	for k, s := range steps {
 		before, after := 0, 0
 		if at[k] > 0 {
@@ -190,12 +191,25 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 		if typ == "arrive" {
 			stretch = []orb.Point{s.Point, s.Point}
 		}
-		w, _ := r.weightOf(s.DurationS, s.DistanceM)
+		// The cost of the turn into this step is the step before's, as
+		// OSRM counts it (to the turn).
+		durS := s.DurationS
+		if k > 0 && typ != "arrive" && seg < len(rt.Segments) && rt.Segments[seg].Geometry != nil && rt.Segments[seg].Geometry[0] == s.Point {
+			tc := rt.Segments[seg].TurnCostS
+			durS -= tc
+			prevDur[0] += tc
+		}
+		if k > 0 {
+			pw, _ := r.weightOf(prevDur[0], steps[k-1].DistanceM)
+			out[k-1].Duration, out[k-1].Weight = round1(prevDur[0]), round1(pw)
+		}
+		prevDur[0] = durS
+		w, _ := r.weightOf(durS, s.DistanceM)
 		out = append(out, osrmStep{
 			Geometry: shape.geometry(stretch), Maneuver: m, Mode: r.osrmMode(s.RoadType), DrivingSide: side,
 			Name: s.Street, Ref: strings.ReplaceAll(ref, " / ", "; "), Destinations: s.Toward, Exits: s.Exit,
 			Intersections: []osrmIntersection{intersectionOf(typ, s.Point, before, after)},
-			Weight:        round1(w), Duration: round1(s.DurationS), Distance: round1(s.DistanceM),
+			Weight:        round1(w), Duration: round1(durS), Distance: round1(s.DistanceM),
 		})
 	}
 	markRoundabouts(g, rt, steps, out)
