@@ -95,7 +95,7 @@ func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOpti
 	steps := rt.Steps()
 	// OSRM summarizes a leg only with its steps ("" without).
 	if o.steps {
-		leg.Summary = summaryOf(steps)
+		leg.Summary = summaryOf(rt)
 		leg.Steps = r.stepsOf(g, rt, steps, line, o.shape)
 		if i+1 < len(o.ends) {
 			endModifiers(leg.Steps, line, o.ends[i], o.ends[i+1])
@@ -104,22 +104,23 @@ func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOpti
 	return leg, line
 }
 
-// summaryOf is OSRM's leg summary: the names of the two roads driven
-// longest, in the order driven.
-func summaryOf(steps []routing.Step) string {
-	dist := map[string]float64{}
+// summaryOf is OSRM's leg summary (its assemble_leg.hpp): the names of
+// the two roads driven longest in time (a road's name, else its route
+// numbers), in the order first driven.
+func summaryOf(rt *routing.Route) string {
+	dur := map[string]float64{}
 	var order []string
-	for _, s := range steps {
-		if s.Street == "" {
+	for _, s := range rt.Segments {
+		if s.Name == "" {
 			continue
 		}
-		if _, ok := dist[s.Street]; !ok {
-			order = append(order, s.Street)
+		if _, ok := dur[s.Name]; !ok {
+			order = append(order, s.Name)
 		}
-		dist[s.Street] += s.DistanceM
+		dur[s.Name] += s.DurationS
 	}
 	top := slices.Clone(order)
-	sort.SliceStable(top, func(i, j int) bool { return dist[top[i]] > dist[top[j]] })
+	sort.SliceStable(top, func(i, j int) bool { return dur[top[i]] > dur[top[j]] })
 	if len(top) > 2 {
 		top = top[:2]
 	}
