@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/simplify"
@@ -114,6 +115,24 @@ type osrmIntersection struct {
 	Entry    []bool     `json:"entry"`
 	In       *int       `json:"in,omitempty"`
 	Out      *int       `json:"out,omitempty"`
+	// Classes are OSRM's car.lua classes of the road out: toll,
+	// motorway (and its links), ferry.
+	Classes []string `json:"classes,omitempty"`
+}
+
+// osrmClasses are the classes of a road, as OSRM's car.lua names them.
+func osrmClasses(s routing.Segment) []string {
+	var out []string
+	if s.Toll {
+		out = append(out, "toll")
+	}
+	if strings.HasPrefix(s.Class, "motorway") {
+		out = append(out, "motorway")
+	}
+	if s.RoadType == profile.FerryCar || s.RoadType == profile.FerryCargo || s.RoadType == profile.FerryTrain {
+		out = append(out, "ferry")
+	}
+	return out
 }
 
 // osrmShape says how geometries are written: geometries and overview.

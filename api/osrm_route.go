@@ -178,6 +178,10 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 			seg++
 		}
 		ref, side := "", "right"
+		var classes []string
+		if seg < len(rt.Segments) && steps[k].Maneuver != routing.Arrive {
+			classes = osrmClasses(rt.Segments[seg])
+		}
 		if seg < len(rt.Segments) {
 			ref = rt.Segments[seg].Ref
 			if rt.Segments[seg].LeftHand {
@@ -209,7 +213,7 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 		out = append(out, osrmStep{
 			Geometry: shape.geometry(stretch), Maneuver: m, Mode: r.osrmMode(s.RoadType), DrivingSide: side,
 			Name: s.Street, Ref: strings.ReplaceAll(ref, " / ", "; "), Destinations: s.Toward, Exits: s.Exit,
-			Intersections: []osrmIntersection{intersectionOf(typ, s.Point, before, after)},
+			Intersections: []osrmIntersection{withClasses(intersectionOf(typ, s.Point, before, after), classes)},
 			Weight:        round1(w), Duration: round1(durS), Distance: round1(s.DistanceM),
 		})
 	}
@@ -436,4 +440,10 @@ func groupLegs(parts []*routing.Route, wps []int) [][]*routing.Route {
 		out = append(out, parts[wps[i]:wps[i+1]])
 	}
 	return out
+}
+
+// withClasses sets an intersection's classes.
+func withClasses(x osrmIntersection, classes []string) osrmIntersection {
+	x.Classes = classes
+	return x
 }

@@ -103,6 +103,8 @@ type Segment struct {
 	// Geometry is the part of the edge's shape travelled, in the direction
 	// of travel.
 	Geometry orb.LineString
+	// Toll is true on a toll road.
+	Toll bool
 	// Roundabout is true on a roundabout's edge (junction=roundabout or
 	// circular); RoundaboutExits then counts the roads a car may leave
 	// the roundabout by at the segment's end (0 where no road leaves).

@@ -904,6 +904,27 @@ func (e OSRMStepDrivingSide) Valid() bool {
 	}
 }
 
+// Defines values for OSRMStepIntersectionsClasses.
+const (
+	OSRMStepIntersectionsClassesFerry    OSRMStepIntersectionsClasses = "ferry"
+	OSRMStepIntersectionsClassesMotorway OSRMStepIntersectionsClasses = "motorway"
+	OSRMStepIntersectionsClassesToll     OSRMStepIntersectionsClasses = "toll"
+)
+
+// Valid indicates whether the value is a known member of the OSRMStepIntersectionsClasses enum.
+func (e OSRMStepIntersectionsClasses) Valid() bool {
+	switch e {
+	case OSRMStepIntersectionsClassesFerry:
+		return true
+	case OSRMStepIntersectionsClassesMotorway:
+		return true
+	case OSRMStepIntersectionsClassesToll:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OSRMStepManeuverModifier.
 const (
 	OSRMStepManeuverModifierLeft        OSRMStepManeuverModifier = "left"
@@ -3835,9 +3856,12 @@ type OSRMStep struct {
 	// Geometry An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson).
 	Geometry      OSRMGeometry `json:"geometry"`
 	Intersections []struct {
-		Bearings []int  `json:"bearings"`
-		Entry    []bool `json:"entry"`
-		In       *int   `json:"in,omitempty"`
+		Bearings []int `json:"bearings"`
+
+		// Classes The classes of the road out, as OSRM's car.lua: toll, motorway, ferry.
+		Classes *[]OSRMStepIntersectionsClasses `json:"classes,omitempty"`
+		Entry   []bool                          `json:"entry"`
+		In      *int                            `json:"in,omitempty"`
 
 		// Location [lon, lat], 6 decimals.
 		Location OSRMLocation `json:"location"`
@@ -3866,6 +3890,9 @@ type OSRMStep struct {
 
 // OSRMStepDrivingSide defines model for OSRMStep.DrivingSide.
 type OSRMStepDrivingSide string
+
+// OSRMStepIntersectionsClasses defines model for OSRMStep.Intersections.Classes.
+type OSRMStepIntersectionsClasses string
 
 // OSRMStepManeuverModifier defines model for OSRMStep.Maneuver.Modifier.
 type OSRMStepManeuverModifier string

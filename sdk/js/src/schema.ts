@@ -2224,6 +2224,8 @@ export interface components {
                 entry: boolean[];
                 in?: number;
                 out?: number;
+                /** @description The classes of the road out, as OSRM's car.lua: toll, motorway, ferry. */
+                classes?: ("toll" | "motorway" | "ferry")[];
             }[];
             weight: number;
             duration: number;
