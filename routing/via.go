@@ -53,11 +53,18 @@ func (g *Graph) RouteVia(ctx context.Context, m Metric, snaps []Snap, straight b
 			return nil, ErrNoRoute
 		}
 	}
+	// A leg's cost, unrounded (the sum of its segments'), so that two
+	// ways within a second of each other are told apart.
 	cost := func(r *Route) float64 {
-		if m.Objective == ObjectiveShortest {
-			return float64(r.DistanceM)
+		c := 0.0
+		for _, sg := range r.Segments {
+			if m.Objective == ObjectiveShortest {
+				c += sg.DistanceM
+			} else {
+				c += sg.DurationS
+			}
 		}
-		return float64(r.DurationS)
+		return c
 	}
 	// best[a] is the least cost of reaching point i passed as dirs[i][a],
 	// legs[a] the routes of it.
