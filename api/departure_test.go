@@ -133,6 +133,7 @@ func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data, *routing.Gra
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
 	RegisterIsochrone(srv.Protected(), IsochroneOptions{Bundle: cur})
 	RegisterMatch(srv.Protected(), MatchOptions{Bundle: cur})
+	RegisterOSRM(srv.Protected(), OSRMOptions{Bundle: cur})
 	return srv, key, d, g
 }
 

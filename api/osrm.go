@@ -129,6 +129,9 @@ func (h *osrmHandler) answer(c echo.Context) error {
 	if g == nil {
 		return errBundleLoading
 	}
+	if oe := r.atDeparture(b, g); oe != nil {
+		return oe
+	}
 	switch r.service {
 	case osrmRoute:
 		return h.route(c, g, r)

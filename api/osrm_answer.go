@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/simplify"
@@ -23,6 +24,9 @@ type osrmWaypoint struct {
 	Distance float64    `json:"distance"`
 	Name     string     `json:"name"`
 	Location [2]float64 `json:"location"`
+	// Nodes are, in nearest answers, the OSM node ids of the road's
+	// stretch the point lies on (routing.Graph.SnapNodes).
+	Nodes []int64 `json:"nodes,omitempty"`
 	// Trip answers: the trip the point is on and its place in it.
 	TripsIndex    *int `json:"trips_index,omitempty"`
 	WaypointIndex *int `json:"waypoint_index,omitempty"`
@@ -56,7 +60,23 @@ type osrmAnnotation struct {
 	Speed       []float64 `json:"speed,omitempty"`
 	Weight      []float64 `json:"weight,omitempty"`
 	Datasources []int     `json:"datasources,omitempty"`
+	// Nodes are the OSM node ids of the points (one more than the
+	// stretches): routing.Graph.SegmentNodes.
+	Nodes []int64 `json:"nodes,omitempty"`
+	// Metadata names the data sources when datasources are asked for.
+	Metadata *osrmAnnotationMeta `json:"metadata,omitempty"`
 }
+
+// osrmAnnotationMeta is OSRM's annotation metadata: the names of the
+// data sources that annotation datasources index.
+type osrmAnnotationMeta struct {
+	DatasourceNames []string `json:"datasource_names"`
+}
+
+// osrmDatasourceNames: geosvc's speeds of a route are all its profile's
+// (or the speed data of the departure's hour, in its metric), one
+// source, 0.
+var osrmDatasourceNames = []string{"profile"}
 
 // osrmStep is OSRM's RouteStep object.
 type osrmStep struct {
@@ -68,6 +88,7 @@ type osrmStep struct {
 	Ref           string             `json:"ref,omitempty"`
 	Destinations  string             `json:"destinations,omitempty"`
 	Exits         string             `json:"exits,omitempty"`
+	RotaryName    string             `json:"rotary_name,omitempty"`
 	Intersections []osrmIntersection `json:"intersections"`
 	Weight        float64            `json:"weight"`
 	Duration      float64            `json:"duration"`
@@ -81,6 +102,9 @@ type osrmManeuver struct {
 	Location      [2]float64 `json:"location"`
 	Type          string     `json:"type"`
 	Modifier      string     `json:"modifier,omitempty"`
+	// Exit is the number of the roundabout exit taken (roundabout,
+	// rotary and their exit steps).
+	Exit int `json:"exit,omitempty"`
 }
 
 // osrmIntersection is OSRM's Intersection object, for the maneuver's
@@ -91,6 +115,24 @@ type osrmIntersection struct {
 	Entry    []bool     `json:"entry"`
 	In       *int       `json:"in,omitempty"`
 	Out      *int       `json:"out,omitempty"`
+	// Classes are OSRM's car.lua classes of the road out: toll,
+	// motorway (and its links), ferry.
+	Classes []string `json:"classes,omitempty"`
+}
+
+// osrmClasses are the classes of a road, as OSRM's car.lua names them.
+func osrmClasses(s routing.Segment) []string {
+	var out []string
+	if s.Toll {
+		out = append(out, "toll")
+	}
+	if strings.HasPrefix(s.Class, "motorway") {
+		out = append(out, "motorway")
+	}
+	if s.RoadType == profile.FerryCar || s.RoadType == profile.FerryCargo || s.RoadType == profile.FerryTrain {
+		out = append(out, "ferry")
+	}
+	return out
 }
 
 // osrmShape says how geometries are written: geometries and overview.
@@ -183,12 +225,6 @@ func isMotorway(rt profile.RoadType) bool {
 	return rt == profile.Motorway || rt == profile.DualCarriageWay || rt == profile.DualCarriageWayCity
 }
 
-// osrmModifiers are OSRM's modifiers of geosvc's maneuvers.
-var osrmModifiers = map[routing.Maneuver]string{
-	routing.Straight: "straight", routing.SlightRight: "slight right", routing.Right: "right", routing.SharpRight: "sharp right",
-	routing.UTurn: "uturn", routing.SharpLeft: "sharp left", routing.Left: "left", routing.SlightLeft: "slight left",
-}
-
 // maneuverType is the OSRM type of step k of steps.
 func maneuverType(steps []routing.Step, k int) string {
 	s := steps[k]
@@ -216,15 +252,20 @@ func maneuverType(steps []routing.Step, k int) string {
 	return "turn"
 }
 
-// piece is one stretch between consecutive points of a leg's geometry.
-type piece struct{ distanceM, durationS float64 }
+// piece is one stretch between consecutive points of a leg's geometry;
+// turnS is the turn cost in its durationS (paid entering its segment),
+// which annotations leave out, as OSRM's.
+type piece struct{ distanceM, durationS, turnS float64 }
 
 // legGeometry returns the leg's full geometry, built from its segments as
-// routing builds Route.Geometry, and each stretch's share of its
-// segment's distance and duration (by length).
-func legGeometry(rt *routing.Route) ([]orb.Point, []piece) {
+// routing builds Route.Geometry, each stretch's share of its segment's
+// distance and duration (by length), and, when nodesOf is not nil, the
+// OSM node id of each point (routing.Graph.SegmentNodes; nil when the
+// graph keeps none).
+func legGeometry(rt *routing.Route, nodesOf func(routing.Segment) []int64) ([]orb.Point, []piece, []int64) {
 	var line []orb.Point
 	var pieces []piece
+	var nodes []int64
 	for _, seg := range rt.Segments {
 		total := 0.0
 		for k := 1; k < len(seg.Geometry); k++ {
@@ -234,50 +275,79 @@ func legGeometry(rt *routing.Route) ([]orb.Point, []piece) {
 			// No shape: its share goes to the stretch before.
 			pieces[len(pieces)-1].distanceM += seg.DistanceM
 			pieces[len(pieces)-1].durationS += seg.DurationS
+			pieces[len(pieces)-1].turnS += seg.TurnCostS
+		}
+		var segNodes []int64
+		if nodesOf != nil {
+			if segNodes = nodesOf(seg); len(segNodes) != len(seg.Geometry) {
+				nodesOf, nodes = nil, nil
+			}
 		}
 		for k, p := range seg.Geometry {
 			if k == 0 {
-				if n := len(line); n > 0 && line[n-1] != p {
-					pieces = append(pieces, piece{})
-					line = append(line, p)
-				} else if n == 0 {
-					line = append(line, p)
+				if n := len(line); n > 0 && line[n-1] == p {
+					continue
 				}
-				continue
+				if len(line) > 0 {
+					pieces = append(pieces, piece{})
+				}
+				line = append(line, p)
+			} else {
+				f := 1 / float64(len(seg.Geometry)-1)
+				if total > 0 {
+					f = geo.HaversineM(seg.Geometry[k-1], p) / total
+				}
+				pc := piece{distanceM: seg.DistanceM * f, durationS: (seg.DurationS - seg.TurnCostS) * f}
+				if k == 1 {
+					pc.durationS += seg.TurnCostS
+					pc.turnS = seg.TurnCostS
+				}
+				pieces = append(pieces, pc)
+				line = append(line, p)
 			}
-			f := 1 / float64(len(seg.Geometry)-1)
-			if total > 0 {
-				f = geo.HaversineM(seg.Geometry[k-1], p) / total
+			if nodesOf != nil {
+				nodes = append(nodes, segNodes[k])
 			}
-			pieces = append(pieces, piece{seg.DistanceM * f, seg.DurationS * f})
-			line = append(line, p)
 		}
 	}
-	return line, pieces
+	return line, pieces, nodes
 }
 
-// annotationOf is a leg's annotation of the kinds asked for.
-func annotationOf(pieces []piece, want map[string]bool) *osrmAnnotation {
+// annotationOf is a leg's annotation of the kinds asked for; weights
+// are distances when byDistance (weight_name distance).
+func annotationOf(pieces []piece, nodes []int64, want map[string]bool, byDistance bool) *osrmAnnotation {
 	if len(want) == 0 {
 		return nil
 	}
 	a := &osrmAnnotation{}
+	if want["nodes"] {
+		a.Nodes = nodes
+	}
+	if want["datasources"] {
+		a.Metadata = &osrmAnnotationMeta{DatasourceNames: osrmDatasourceNames}
+	}
+	speed := 0.0
 	for _, p := range pieces {
 		if want["distance"] {
 			a.Distance = append(a.Distance, round1(p.distanceM))
 		}
+		drive := p.durationS - p.turnS
 		if want["duration"] {
-			a.Duration = append(a.Duration, round1(p.durationS))
+			a.Duration = append(a.Duration, round1(drive))
 		}
 		if want["weight"] {
-			a.Weight = append(a.Weight, round1(p.durationS))
+			w := drive
+			if byDistance {
+				w = p.distanceM
+			}
+			a.Weight = append(a.Weight, round1(w))
 		}
 		if want["speed"] {
-			v := 0.0
-			if p.durationS > 0 {
-				v = round1(p.distanceM / p.durationS)
+			// A stretch of no time keeps the speed before it, as OSRM.
+			if drive > 0 {
+				speed = round1(p.distanceM / drive)
 			}
-			a.Speed = append(a.Speed, v)
+			a.Speed = append(a.Speed, speed)
 		}
 		if want["datasources"] {
 			a.Datasources = append(a.Datasources, 0)

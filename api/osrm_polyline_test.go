@@ -86,7 +86,7 @@ func FuzzOSRMCoordinates(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		pts, oe := parseOSRMCoordinates(s)
 		if oe != nil {
-			if oe.Code != "InvalidUrl" && oe.Code != "InvalidValue" {
+			if oe.Code != "InvalidQuery" && oe.Code != "InvalidValue" {
 				t.Fatalf("%q: code %s", s, oe.Code)
 			}
 			return

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -74,8 +76,8 @@ var (
 	osrmCommonOptions  = []string{"bearings", "radiuses", "approaches", "hints", "generate_hints", "exclude", "snapping", "skip_waypoints", "format"}
 	osrmExtensions     = []string{"speeds", "avoid", "avoid_polygons", "vehicle", "routing", "api_key"}
 	osrmServiceOptions = map[string][]string{
-		osrmRoute:   {"alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints"},
-		osrmTable:   {"sources", "destinations", "annotations", "fallback_speed", "fallback_coordinate", "scale_factor"},
+		osrmRoute:   {"alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints", "departure_time"},
+		osrmTable:   {"sources", "destinations", "annotations", "fallback_speed", "fallback_coordinate", "scale_factor", "departure_time"},
 		osrmNearest: {"number"},
 		osrmTrip:    {"roundtrip", "source", "destination", "steps", "annotations", "geometries", "overview"},
 		osrmMatch:   {"timestamps", "gaps", "tidy", "steps", "annotations", "geometries", "overview"},
@@ -120,7 +122,7 @@ func parseOSRMURL(path, rawQuery string, prefixLen int) (*osrmRequest, *osrmErro
 	}
 	if i := strings.LastIndexByte(coords, '.'); i >= 0 && isLetters(coords[i+1:]) {
 		if f := coords[i+1:]; f != "json" {
-			return nil, osrmErr("InvalidUrl", "format %s is not served: geosvc answers json only", quoteEcho(f))
+			return nil, osrmErr("InvalidQuery", "format %s is not served: geosvc answers json only", quoteEcho(f))
 		}
 		coords = coords[:i]
 	}
@@ -158,15 +160,15 @@ func parseOSRMCoordinates(s string) ([]orb.Point, *osrmError) {
 			continue
 		}
 		if !strings.HasSuffix(s, ")") {
-			return nil, osrmErr("InvalidUrl", "coordinates: %s has no closing parenthesis", enc.prefix+"...")
+			return nil, osrmErr("InvalidQuery", "coordinates: %s has no closing parenthesis", enc.prefix+"...")
 		}
 		var err error
 		pts, err = decodePolyline(s[len(enc.prefix):len(s)-1], enc.digits)
 		if err != nil {
-			return nil, osrmErr("InvalidUrl", "coordinates: %s...) is not an encoded polyline: %v", enc.prefix, err)
+			return nil, osrmErr("InvalidQuery", "coordinates: %s...) is not an encoded polyline: %v", enc.prefix, err)
 		}
 		if len(pts) == 0 {
-			return nil, osrmErr("InvalidUrl", "coordinates: the polyline holds no point")
+			return nil, osrmErr("InvalidQuery", "coordinates: the polyline holds no point")
 		}
 		break
 	}
@@ -174,12 +176,12 @@ func parseOSRMCoordinates(s string) ([]orb.Point, *osrmError) {
 		for i, c := range strings.Split(s, ";") {
 			lon, lat, ok := strings.Cut(c, ",")
 			if !ok || !isDecimal(lon) || !isDecimal(lat) {
-				return nil, osrmErr("InvalidUrl", "coordinates[%d]: %s is not lon,lat (two decimal numbers, longitude first)", i, quoteEcho(c))
+				return nil, osrmErr("InvalidQuery", "coordinates[%d]: %s is not lon,lat (two decimal numbers, longitude first)", i, quoteEcho(c))
 			}
 			x, err1 := strconv.ParseFloat(lon, 64)
 			y, err2 := strconv.ParseFloat(lat, 64)
 			if err1 != nil || err2 != nil {
-				return nil, osrmErr("InvalidUrl", "coordinates[%d]: %s is not lon,lat", i, quoteEcho(c))
+				return nil, osrmErr("InvalidQuery", "coordinates[%d]: %s is not lon,lat", i, quoteEcho(c))
 			}
 			pts = append(pts, orb.Point{x, y})
 		}
@@ -255,6 +257,15 @@ var osrmExclude = map[string]routing.Avoid{
 // flags, exclude and geosvc's metric extensions.
 func (r *osrmRequest) parseCommon() *osrmError {
 	n := len(r.coords)
+	// A hint is base64 (OSRM's or geosvc's own): anything else fails
+	// OSRM's grammar before the list's length is looked at.
+	if v := r.q.Get("hints"); v != "" {
+		for i, h := range strings.Split(v, ";") {
+			if h != "" && !isBase64(h) {
+				return r.malformed("hints", "entry %d, %s, is not a hint (base64)", i, quoteEcho(h))
+			}
+		}
+	}
 	for _, k := range []string{"bearings", "radiuses", "approaches", "hints"} {
 		if v := r.q.Get(k); v != "" {
 			if c := strings.Count(v, ";") + 1; c != n {
@@ -275,6 +286,11 @@ func (r *osrmRequest) parseCommon() *osrmError {
 	if r.snap, msg = routeSnapOptions(q.Get, n); msg != "" {
 		key, _, _ := strings.Cut(msg, "[")
 		key, _, _ = strings.Cut(key, " ")
+		// A bearing out of range passes OSRM's grammar and fails its
+		// check of the values: InvalidOptions, as OSRM answers.
+		if key == "bearings" && strings.Contains(msg, " is out of ") {
+			return osrmErr("InvalidOptions", "%s", msg)
+		}
 		return osrmErr("InvalidQuery", "Query string malformed close to position %d: %s", r.pos[key], msg)
 	}
 	var oe *osrmError
@@ -327,4 +343,38 @@ func (r *osrmRequest) indexList(key string) ([]int, *osrmError) {
 		out = append(out, k)
 	}
 	return out, nil
+}
+
+// atDeparture applies geosvc's departure_time (route and table): the
+// metric takes the speed data of the departure's hour, read in the time
+// zone of the first coordinate (of the first source for a table), for
+// the whole request, as routev1 and tdmv1 (time-bucketed). A bundle
+// without speed data answers as without the time.
+func (r *osrmRequest) atDeparture(b *bundle.Bundle, g *routing.Graph) *osrmError {
+	if !r.q.Has("departure_time") {
+		return nil
+	}
+	t, reason := parseTripTime(r.q.Get("departure_time"), nowOf(b))
+	if reason != "" {
+		return osrmErr("InvalidValue", "departure_time: %s", reason)
+	}
+	origin := r.coords[0]
+	if src, oe := r.indexList("sources"); r.service == osrmTable && oe == nil && len(src) > 0 {
+		origin = r.coords[src[0]]
+	}
+	clock := localClock(b, origin, t)
+	r.spec, _ = g.AtHour(r.spec, clock.Hour)
+	return nil
+}
+
+// isBase64 reports whether s is base64, URL-safe or standard, padded or
+// not.
+func isBase64(s string) bool {
+	t := strings.TrimRight(s, "=")
+	for _, enc := range []*base64.Encoding{base64.RawURLEncoding, base64.RawStdEncoding} {
+		if _, err := enc.DecodeString(t); err == nil {
+			return true
+		}
+	}
+	return false
 }

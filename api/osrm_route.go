@@ -24,7 +24,14 @@ type osrmRouteOptions struct {
 	// annotations are the kinds asked for (duration, distance, speed,
 	// weight, datasources).
 	annotations map[string]bool
+	// ends are the coordinates as given of the legs' ends (one more than
+	// the legs; nil: none), for the modifiers of depart and arrive.
+	ends []orb.Point
 }
+
+// osrmAnnotationKinds are the annotations of a route leg; true asks for
+// them all.
+var osrmAnnotationKinds = []string{"duration", "distance", "speed", "weight", "datasources", "nodes"}
 
 // parseRouteOptions reads steps, annotations, geometries and overview.
 func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
@@ -56,19 +63,15 @@ func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
 	switch v := r.q.Get("annotations"); v {
 	case "false":
 	case "true":
-		for _, k := range []string{"duration", "distance", "speed", "weight", "datasources"} {
+		for _, k := range osrmAnnotationKinds {
 			o.annotations[k] = true
 		}
 	default:
 		for _, k := range strings.Split(v, ",") {
-			switch k {
-			case "duration", "distance", "speed", "weight", "datasources":
-				o.annotations[k] = true
-			case "nodes":
-				return o, osrmErr("InvalidOptions", "annotations: nodes (OSM node ids) are not given by geosvc's OSRM API yet; ask for duration, distance, speed, weight or datasources")
-			default:
+			if !slices.Contains(osrmAnnotationKinds, k) {
 				return o, r.malformed("annotations", "%s is not duration, distance, speed, weight, datasources or nodes", quoteEcho(k))
 			}
+			o.annotations[k] = true
 		}
 	}
 	return o, nil
@@ -76,39 +79,48 @@ func (r *osrmRequest) parseRouteOptions() (osrmRouteOptions, *osrmError) {
 
 // legOf describes one leg, a route between two waypoints (possibly
 // through via points: the routes joined).
-func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOptions) (osrmLeg, []orb.Point) {
-	line, pieces := legGeometry(rt)
+func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOptions, i int) (osrmLeg, []orb.Point) {
+	var nodesOf func(routing.Segment) []int64
+	if o.annotations["nodes"] {
+		nodesOf = g.SegmentNodes
+	}
+	line, pieces, nodes := legGeometry(rt, nodesOf)
 	var dur, dist float64
 	for _, p := range pieces {
 		dur += p.durationS
 		dist += p.distanceM
 	}
 	w, _ := r.weightOf(dur, dist)
-	leg := osrmLeg{Steps: []osrmStep{}, Weight: round1(w), Duration: round1(dur), Distance: round1(dist), Annotation: annotationOf(pieces, o.annotations)}
+	leg := osrmLeg{Steps: []osrmStep{}, Weight: round1(w), Duration: round1(dur), Distance: round1(dist), Annotation: annotationOf(pieces, nodes, o.annotations, r.spec.Objective == routing.ObjectiveShortest)}
 	steps := rt.Steps()
-	leg.Summary = summaryOf(steps)
+	// OSRM summarizes a leg only with its steps ("" without).
 	if o.steps {
+		leg.Summary = summaryOf(rt)
 		leg.Steps = r.stepsOf(g, rt, steps, line, o.shape)
+		if i+1 < len(o.ends) {
+			endModifiers(leg.Steps, line, o.ends[i], o.ends[i+1])
+		}
 	}
 	return leg, line
 }
 
-// summaryOf is OSRM's leg summary: the names of the two roads driven
-// longest, in the order driven.
-func summaryOf(steps []routing.Step) string {
-	dist := map[string]float64{}
+// summaryOf is OSRM's leg summary (its assemble_leg.hpp): the names of
+// the two roads driven longest in time (a road's name, else its route
+// numbers), in the order first driven.
+func summaryOf(rt *routing.Route) string {
+	dur := map[string]float64{}
 	var order []string
-	for _, s := range steps {
-		if s.Street == "" {
+	for _, s := range rt.Segments {
+		if s.Name == "" {
 			continue
 		}
-		if _, ok := dist[s.Street]; !ok {
-			order = append(order, s.Street)
+		if _, ok := dur[s.Name]; !ok {
+			order = append(order, s.Name)
 		}
-		dist[s.Street] += s.DistanceM
+		dur[s.Name] += s.DurationS
 	}
 	top := slices.Clone(order)
-	sort.SliceStable(top, func(i, j int) bool { return dist[top[i]] > dist[top[j]] })
+	sort.SliceStable(top, func(i, j int) bool { return dur[top[i]] > dur[top[j]] })
 	if len(top) > 2 {
 		top = top[:2]
 	}
@@ -143,6 +155,7 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 	at[len(steps)-1] = len(line) - 1
 	seg := 0
 	out := make([]osrmStep, 0, len(steps))
+	prevDur := []float64{0} // the last step's duration, its turn cost moved
 	for k, s := range steps {
 		before, after := 0, 0
 		if at[k] > 0 {
@@ -165,6 +178,10 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 			seg++
 		}
 		ref, side := "", "right"
+		var classes []string
+		if seg < len(rt.Segments) && steps[k].Maneuver != routing.Arrive {
+			classes = osrmClasses(rt.Segments[seg])
+		}
 		if seg < len(rt.Segments) {
 			ref = rt.Segments[seg].Ref
 			if rt.Segments[seg].LeftHand {
@@ -174,19 +191,33 @@ func (r *osrmRequest) stepsOf(g *routing.Graph, rt *routing.Route, steps []routi
 		typ := maneuverType(steps, k)
 		m := osrmManeuver{BearingBefore: before, BearingAfter: after, Location: round6pt(s.Point), Type: typ}
 		if typ != "depart" && typ != "arrive" {
-			m.Modifier = osrmModifiers[s.Maneuver]
+			m.Modifier = osrmTurnModifier(before, after)
 		}
 		if typ == "arrive" {
 			stretch = []orb.Point{s.Point, s.Point}
 		}
-		w, _ := r.weightOf(s.DurationS, s.DistanceM)
+		// The cost of the turn into this step is the step before's, as
+		// OSRM counts it (to the turn).
+		durS := s.DurationS
+		if k > 0 && typ != "arrive" && seg < len(rt.Segments) && rt.Segments[seg].Geometry != nil && rt.Segments[seg].Geometry[0] == s.Point {
+			tc := rt.Segments[seg].TurnCostS
+			durS -= tc
+			prevDur[0] += tc
+		}
+		if k > 0 {
+			pw, _ := r.weightOf(prevDur[0], steps[k-1].DistanceM)
+			out[k-1].Duration, out[k-1].Weight = round1(prevDur[0]), round1(pw)
+		}
+		prevDur[0] = durS
+		w, _ := r.weightOf(durS, s.DistanceM)
 		out = append(out, osrmStep{
 			Geometry: shape.geometry(stretch), Maneuver: m, Mode: r.osrmMode(s.RoadType), DrivingSide: side,
 			Name: s.Street, Ref: strings.ReplaceAll(ref, " / ", "; "), Destinations: s.Toward, Exits: s.Exit,
-			Intersections: []osrmIntersection{intersectionOf(typ, s.Point, before, after)},
-			Weight:        round1(w), Duration: round1(s.DurationS), Distance: round1(s.DistanceM),
+			Intersections: []osrmIntersection{withClasses(intersectionOf(typ, s.Point, before, after), classes)},
+			Weight:        round1(w), Duration: round1(durS), Distance: round1(s.DistanceM),
 		})
 	}
+	markRoundabouts(g, rt, steps, out)
 	return out
 }
 
@@ -250,8 +281,8 @@ func (r *osrmRequest) routeJSON(g *routing.Graph, legs [][]*routing.Route, o osr
 	out := osrmRouteJSON{Legs: make([]osrmLeg, 0, len(legs))}
 	var full []orb.Point
 	var dur, dist float64
-	for _, parts := range legs {
-		leg, line := r.legOf(g, joinRoutes(parts), o)
+	for i, parts := range legs {
+		leg, line := r.legOf(g, joinRoutes(parts), o, i)
 		out.Legs = append(out.Legs, leg)
 		dur += leg.Duration
 		dist += leg.Distance
@@ -333,8 +364,13 @@ func (h *osrmHandler) route(c echo.Context, g *routing.Graph, r *osrmRequest) er
 		}
 		alts = k
 	}
+	// OSRM's profiles go on straight at via points by default by car
+	// (car.lua continue_straight_at_waypoint), not by bicycle or on foot.
+	straight := r.profile.graph != "bicycle" && r.profile.graph != "foot"
 	switch v := r.q.Get("continue_straight"); v {
-	case "", "default", "true", "false":
+	case "", "default":
+	case "true", "false":
+		straight = v == "true"
 	default:
 		return r.malformed("continue_straight", "%s is not default, true or false", quoteEcho(v))
 	}
@@ -357,9 +393,17 @@ func (h *osrmHandler) route(c echo.Context, g *routing.Graph, r *osrmRequest) er
 		return oe
 	}
 	ctx := c.Request().Context()
-	parts, err := routeLegs(ctx, g, r.spec, snaps)
+	parts, err := g.RouteVia(ctx, r.spec, snaps, straight)
+	if errors.Is(err, routing.ErrNoRoute) {
+		return osrmErr("NoRoute", "Impossible route between points")
+	}
 	if err != nil {
 		return err
+	}
+	for i := range snaps {
+		if wps == nil || slices.Contains(wps, i) {
+			o.ends = append(o.ends, snaps[i].Input)
+		}
 	}
 	ans := osrmRouteAnswer{Code: "Ok", Routes: []osrmRouteJSON{r.routeJSON(g, groupLegs(parts, wps), o)}}
 	if alts > 0 && n == 2 {
@@ -396,4 +440,10 @@ func groupLegs(parts []*routing.Route, wps []int) [][]*routing.Route {
 		out = append(out, parts[wps[i]:wps[i+1]])
 	}
 	return out
+}
+
+// withClasses sets an intersection's classes.
+func withClasses(x osrmIntersection, classes []string) osrmIntersection {
+	x.Classes = classes
+	return x
 }

@@ -35,7 +35,7 @@ func (r *osrmRequest) positiveOption(key string) (float64, *osrmError) {
 		return 0, r.malformed(key, "%s is not a number", quoteEcho(s))
 	}
 	if v <= 0 || math.IsInf(v, 0) {
-		return 0, osrmErr("InvalidValue", "%s: %s must be more than 0", key, s)
+		return 0, osrmErr("InvalidOptions", "%s: %s must be more than 0", key, s)
 	}
 	return v, nil
 }
@@ -180,7 +180,11 @@ func (h *osrmHandler) nearest(c echo.Context, g *routing.Graph, r *osrmRequest) 
 	}
 	ans := osrmNearestAnswer{Code: "Ok", Waypoints: []osrmWaypoint{}}
 	for _, s := range snaps {
-		ans.Waypoints = append(ans.Waypoints, r.waypointOf(g, s))
+		w := r.waypointOf(g, s)
+		if n, ok := g.SnapNodes(s); ok {
+			w.Nodes = n[:]
+		}
+		ans.Waypoints = append(ans.Waypoints, w)
 	}
 	return c.JSON(http.StatusOK, ans)
 }

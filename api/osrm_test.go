@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,12 +86,12 @@ func TestOSRMErrors(t *testing.T) {
 		{"/osrm/match/v1/driving/10.002,0.000", "InvalidOptions", "at least two"},
 		{"/osrm/route/v2/driving/" + ab, "InvalidVersion", "only v1"},
 		{"/osrm/route/v1/boat/" + ab, "InvalidUrl", `profile "boat" is not served`},
-		{"/osrm/route/v1/driving/" + ab + ".xml", "InvalidUrl", `format "xml"`},
-		{"/osrm/route/v1/driving/10.002,0.000;10.004", "InvalidUrl", `coordinates[1]: "10.004" is not lon,lat`},
-		{"/osrm/route/v1/driving/10.002,0.000;abc,1", "InvalidUrl", "coordinates[1]"},
+		{"/osrm/route/v1/driving/" + ab + ".xml", "InvalidQuery", `format "xml"`},
+		{"/osrm/route/v1/driving/10.002,0.000;10.004", "InvalidQuery", `coordinates[1]: "10.004" is not lon,lat`},
+		{"/osrm/route/v1/driving/10.002,0.000;abc,1", "InvalidQuery", "coordinates[1]"},
 		{"/osrm/route/v1/driving/10.002,0.000;10.004,95", "InvalidValue", "coordinates[1] latitude 95 is out of -90..90"},
-		{"/osrm/route/v1/driving/polyline(_p~iF", "InvalidUrl", "no closing parenthesis"},
-		{"/osrm/route/v1/driving/polyline(~)", "InvalidUrl", "is not an encoded polyline"},
+		{"/osrm/route/v1/driving/polyline(_p~iF", "InvalidQuery", "no closing parenthesis"},
+		{"/osrm/route/v1/driving/polyline(~)", "InvalidQuery", "is not an encoded polyline"},
 		{"/osrm/route/v1/driving/10.002,0.000", "InvalidOptions", "Number of coordinates needs to be at least two."},
 		{"/osrm/route/v1/driving/" + ab + ";10.003,0.002;10.001,0.002", "TooBig", "Number of entries 4 is higher than current maximum (3)"},
 		{"/osrm/route/v1/driving/" + ab + "?bogus=1", "InvalidQuery", `Query string malformed close to position 49: "bogus" is not an option of the route service`},
@@ -98,16 +99,15 @@ func TestOSRMErrors(t *testing.T) {
 		{"/osrm/route/v1/driving/" + ab + "?steps=true&steps=false", "InvalidQuery", "steps is given twice"},
 		{"/osrm/route/v1/driving/" + ab + "?geometries=wkt", "InvalidQuery", "geometries"},
 		{"/osrm/route/v1/driving/" + ab + "?overview=some", "InvalidQuery", "overview"},
-		{"/osrm/route/v1/driving/" + ab + "?annotations=nodes", "InvalidOptions", "nodes (OSM node ids) are not given"},
 		{"/osrm/route/v1/driving/" + ab + "?annotations=colour", "InvalidQuery", "annotations"},
 		{"/osrm/route/v1/driving/" + ab + "?alternatives=2", "TooBig", "alternatives is higher than current maximum (1)"},
 		{"/osrm/route/v1/driving/" + ab + "?alternatives=x", "InvalidQuery", "alternatives"},
 		{"/osrm/route/v1/driving/" + ab + "?continue_straight=maybe", "InvalidQuery", "continue_straight"},
 		{"/osrm/route/v1/driving/" + ab + "?radiuses=10", "InvalidOptions", "Number of elements in radiuses size 1 does not match coordinate size 2"},
 		{"/osrm/route/v1/driving/" + ab + "?radiuses=10;x", "InvalidQuery", `radiuses[1]: "x" is not a number of metres`},
-		{"/osrm/route/v1/driving/" + ab + "?bearings=400,20;", "InvalidQuery", "bearings[0]: 400 is out of 0..360"},
+		{"/osrm/route/v1/driving/" + ab + "?bearings=400,20;", "InvalidOptions", "bearings[0]: 400 is out of 0..360"},
 		{"/osrm/route/v1/driving/" + ab + "?approaches=curb;opposite", "InvalidQuery", "approaches[1]"},
-		{"/osrm/route/v1/driving/" + ab + "?hints=a;b;c", "InvalidOptions", "hints size 3"},
+		{"/osrm/route/v1/driving/" + ab + "?hints=a;b;c", "InvalidQuery", "hints: entry 0"},
 		{"/osrm/route/v1/driving/" + ab + "?exclude=bridge", "InvalidValue", "Exclude flag combination is not supported"},
 		{"/osrm/route/v1/driving/" + ab + "?snapping=near", "InvalidQuery", "snapping"},
 		{"/osrm/route/v1/driving/" + ab + "?waypoints=1;1", "InvalidValue", "First and last coordinates must be specified as waypoints."},
@@ -124,7 +124,7 @@ func TestOSRMErrors(t *testing.T) {
 		{"/osrm/table/v1/driving/" + ab + "?sources=0;2", "InvalidOptions", "sources[1]: index 2 is out of bounds"},
 		{"/osrm/table/v1/driving/" + ab + "?sources=a", "InvalidQuery", "sources"},
 		{"/osrm/table/v1/driving/" + ab + "?annotations=speed", "InvalidQuery", "annotations"},
-		{"/osrm/table/v1/driving/" + ab + "?fallback_speed=0", "InvalidValue", "fallback_speed: 0 must be more than 0"},
+		{"/osrm/table/v1/driving/" + ab + "?fallback_speed=0", "InvalidOptions", "fallback_speed: 0 must be more than 0"},
 		{"/osrm/table/v1/driving/" + ab + "?scale_factor=x", "InvalidQuery", "scale_factor"},
 		{"/osrm/table/v1/driving/" + ab + "?fallback_coordinate=middle", "InvalidQuery", "fallback_coordinate"},
 		{"/osrm/table/v1/driving/" + ab + "?steps=true", "InvalidQuery", "not an option of the table service"},
@@ -200,7 +200,10 @@ func TestOSRMKeys(t *testing.T) {
 
 // TestOSRMRouteFixture: the roundabout fixture's S2 -> E2, worked out by
 // hand (379.644 m, 54.948 s): OSRM's Route with its legs, steps,
-// annotations and waypoints, in each geometry encoding.
+// annotations and waypoints, in each geometry encoding. The ring (629 m
+// round: a radius of 100 m, named "Ring", a name none of its arms has)
+// is a rotary in OSRM's terms: into it at S ("rotary", exit 1, right:
+// from heading north to heading east), out of it at E ("exit rotary").
 func TestOSRMRouteFixture(t *testing.T) {
 	s := newOSRMServer(t, routingtest.Graph(t, "roundabout.osm"), OSRMLimits{})
 	for _, geom := range []string{"polyline", "polyline6", "geojson"} {
@@ -233,14 +236,14 @@ func TestOSRMRouteFixture(t *testing.T) {
 		sumDur := 0.0
 		for _, st := range leg.Steps {
 			names = append(names, st.Name)
-			types = append(types, st.Maneuver.Type+":"+st.Maneuver.Modifier)
+			types = append(types, st.Maneuver.Type+":"+st.Maneuver.Modifier+":"+strconv.Itoa(st.Maneuver.Exit))
 			sumDur += st.Duration
 			if st.Mode != "driving" || st.DrivingSide != "right" || len(st.Intersections) != 1 {
 				t.Errorf("%s: step %+v", geom, st)
 			}
 		}
-		if strings.Join(names, "|") != "South Arm|Ring|East Arm|East Arm" ||
-			strings.Join(types, "|") != "depart:|turn:slight right|turn:slight right|arrive:" {
+		if strings.Join(names, "|") != "South Arm|East Arm|East Arm|East Arm" ||
+			strings.Join(types, "|") != "depart::0|rotary:right:1|exit rotary:right:1|arrive::0" || leg.Steps[1].RotaryName != "Ring" {
 			t.Errorf("%s: steps %v %v", geom, names, types)
 		}
 		if math.Abs(sumDur-rt.Duration) > 0.2 || leg.Summary != "South Arm, Ring" && leg.Summary != "Ring, East Arm" && leg.Summary != "South Arm, East Arm" {

@@ -79,6 +79,9 @@ func (h *osrmHandler) trip(c echo.Context, g *routing.Graph, r *osrmRequest) err
 	if err != nil {
 		return err
 	}
+	for _, st := range stops {
+		o.ends = append(o.ends, st.Input)
+	}
 	ans := osrmTripAnswer{Code: "Ok", Trips: []osrmRouteJSON{r.routeJSON(g, groupLegs(parts, nil), o)}}
 	if !r.skipWaypoints {
 		place := make([]int, n)

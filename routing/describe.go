@@ -56,6 +56,12 @@ type Step struct {
 	Point orb.Point
 	// DistanceM and DurationS are the stretch driven after the maneuver.
 	DistanceM, DurationS float64
+	// Roundabout is set when the step enters a roundabout and drives
+	// round it (the next step leaves it); RoundaboutExit is then the
+	// number of the exit taken, counting the roads a car may leave by
+	// from the entry on (Segment.RoundaboutExits).
+	Roundabout     bool
+	RoundaboutExit int
 }
 
 // Steps describes the route turn by turn: a Depart step; a step where
@@ -69,6 +75,7 @@ func (r *Route) Steps() []Step {
 	var lastBearing float64
 	var runRefs []string // route numbers of the last step's road
 	runNamed := false    // the last step's road has a name (not only a ref)
+	lastExits := 0       // the exits at the end of the last roundabout segment
 	for i, s := range r.Segments {
 		if len(s.Geometry) < 2 {
 			if len(steps) > 0 { // a stretch without shape still counts
@@ -94,6 +101,16 @@ func (r *Route) Steps() []Step {
 			prev := &steps[len(steps)-1]
 			same := s.Name == prev.Street && m == Straight // no news for the driver
 			switch {
+			case s.Roundabout && prev.Roundabout:
+				// Round the roundabout.
+			case s.Roundabout:
+				newStep(m) // into a roundabout
+				steps[len(steps)-1].Roundabout = true
+			case prev.Roundabout:
+				// Out of the roundabout: of the roads leaving where it
+				// does, the one taken counts (the others are not passed).
+				prev.RoundaboutExit -= max(lastExits-1, 0)
+				newStep(m)
 			case link && !prev.Ramp && same && s.Dest == "" && s.Exit == "":
 				// A link without signs straight on along the same road.
 			case link && !prev.Ramp:
@@ -134,6 +151,10 @@ func (r *Route) Steps() []Step {
 		st := &steps[len(steps)-1]
 		st.DistanceM += r.Segments[i].DistanceM
 		st.DurationS += r.Segments[i].DurationS
+		if st.Roundabout {
+			st.RoundaboutExit += s.RoundaboutExits
+			lastExits = s.RoundaboutExits
+		}
 		lastBearing = out
 	}
 	steps = foldTinySteps(steps)
@@ -150,13 +171,13 @@ func (r *Route) Steps() []Step {
 const tinyStepM = 1.0
 
 // foldTinySteps folds a step that drives less than tinyStepM (but the
-// first, and ramps) into the step before it, then joins the steps around
+// first, ramps, roundabouts and the steps out of them) into the step before it, then joins the steps around
 // it when they go straight on along one street: "Grove Street, DE-1A for
 // 0 m, Grove Street" is one Grove Street step.
 func foldTinySteps(steps []Step) []Step {
 	out := make([]Step, 0, len(steps))
 	for i, s := range steps {
-		if i > 0 && s.DistanceM < tinyStepM && !s.Ramp {
+		if i > 0 && s.DistanceM < tinyStepM && !s.Ramp && !s.Roundabout && !steps[i-1].Roundabout {
 			prev := &out[len(out)-1]
 			prev.DistanceM += s.DistanceM
 			prev.DurationS += s.DurationS

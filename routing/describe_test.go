@@ -63,7 +63,7 @@ func TestSteps(t *testing.T) {
 // TestStepsOfRealRoutes: on Andorra's roads, the steps of 50 random
 // routes start with Depart, end with Arrive at the route's end, add up to
 // the route's length and time, and change street or turn (or take a ramp
-// toward somewhere else) at every step.
+// toward somewhere else, or enter or leave a roundabout) at every step.
 func TestStepsOfRealRoutes(t *testing.T) {
 	g := testGraph(t, "andorra")
 	pts := roadPoints(g, 100, 7, 0)
@@ -83,8 +83,9 @@ func TestStepsOfRealRoutes(t *testing.T) {
 		for k, s := range steps {
 			dist += s.DistanceM
 			dur += s.DurationS
-			fork := s.Ramp && s.Toward != steps[k-1].Toward // a ramp toward somewhere else
-			if k > 0 && k < len(steps)-1 && s.Street == steps[k-1].Street && s.Maneuver == Straight && !fork {
+			fork := s.Ramp && s.Toward != steps[k-1].Toward        // a ramp toward somewhere else
+			ring := s.Roundabout || k > 0 && steps[k-1].Roundabout // into or out of a roundabout
+			if k > 0 && k < len(steps)-1 && s.Street == steps[k-1].Street && s.Maneuver == Straight && !fork && !ring {
 				t.Errorf("route %d step %d: straight on along the same street %q", i, k, s.Street)
 			}
 		}

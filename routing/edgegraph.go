@@ -328,6 +328,10 @@ const (
 	// edgeBridge and edgeTunnel: the way is a bridge, a tunnel (maps).
 	edgeBridge
 	edgeTunnel
+	// edgeRoundabout: the edge is part of a roundabout (junction=
+	// roundabout or circular); graphs built before it was kept have
+	// none.
+	edgeRoundabout
 )
 
 func edgeFlagsOf(e *osmroad.Edge) uint8 {
@@ -346,6 +350,9 @@ func edgeFlagsOf(e *osmroad.Edge) uint8 {
 	}
 	if e.Tunnel {
 		f |= edgeTunnel
+	}
+	if e.Roundabout {
+		f |= edgeRoundabout
 	}
 	return f
 }

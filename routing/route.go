@@ -84,7 +84,15 @@ func (g *Graph) routeOf(path []uint32, from, to Snap, durationS, distanceM int, 
 			DistanceM: float64(g.base.nodeDist[n]) * share / 10,
 			TurnCostS: turnS,
 			LeftHand:  g.edgeFlags[e]&edgeLeftHand != 0,
+			Toll:      g.edgeFlags[e]&edgeToll != 0,
 			Geometry:  g.travelled(e, dir, startF, endF),
+			node:      n,
+			dir:       dir,
+			from:      startF,
+			to:        endF,
+		}
+		if g.edgeFlags[e]&edgeRoundabout != 0 {
+			seg.Roundabout, seg.RoundaboutExits = true, g.roundaboutExits(n)
 		}
 		r.Segments = append(r.Segments, seg)
 		for k, p := range seg.Geometry {

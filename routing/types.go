@@ -103,4 +103,18 @@ type Segment struct {
 	// Geometry is the part of the edge's shape travelled, in the direction
 	// of travel.
 	Geometry orb.LineString
+	// Toll is true on a toll road.
+	Toll bool
+	// Roundabout is true on a roundabout's edge (junction=roundabout or
+	// circular); RoundaboutExits then counts the roads a car may leave
+	// the roundabout by at the segment's end (0 where no road leaves).
+	Roundabout      bool
+	RoundaboutExits int
+	// node is the edge-based node driven (Graph.RoundaboutOf).
+	node uint32
+	// dir is the direction the edge is travelled in (0 along its shape,
+	// 1 against), from and to the fractions of it travelled, in the
+	// direction of travel (Graph.SegmentNodes).
+	dir      uint32
+	from, to float64
 }

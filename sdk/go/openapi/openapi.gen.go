@@ -1009,6 +1009,27 @@ func (e OSRMStepDrivingSide) Valid() bool {
 	}
 }
 
+// Defines values for OSRMStepIntersectionsClasses.
+const (
+	OSRMStepIntersectionsClassesFerry    OSRMStepIntersectionsClasses = "ferry"
+	OSRMStepIntersectionsClassesMotorway OSRMStepIntersectionsClasses = "motorway"
+	OSRMStepIntersectionsClassesToll     OSRMStepIntersectionsClasses = "toll"
+)
+
+// Valid indicates whether the value is a known member of the OSRMStepIntersectionsClasses enum.
+func (e OSRMStepIntersectionsClasses) Valid() bool {
+	switch e {
+	case OSRMStepIntersectionsClassesFerry:
+		return true
+	case OSRMStepIntersectionsClassesMotorway:
+		return true
+	case OSRMStepIntersectionsClassesToll:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OSRMStepManeuverModifier.
 const (
 	OSRMStepManeuverModifierLeft        OSRMStepManeuverModifier = "left"
@@ -1047,15 +1068,20 @@ func (e OSRMStepManeuverModifier) Valid() bool {
 
 // Defines values for OSRMStepManeuverType.
 const (
-	OSRMStepManeuverTypeArrive   OSRMStepManeuverType = "arrive"
-	OSRMStepManeuverTypeContinue OSRMStepManeuverType = "continue"
-	OSRMStepManeuverTypeDepart   OSRMStepManeuverType = "depart"
-	OSRMStepManeuverTypeFork     OSRMStepManeuverType = "fork"
-	OSRMStepManeuverTypeMerge    OSRMStepManeuverType = "merge"
-	OSRMStepManeuverTypeNewName  OSRMStepManeuverType = "new name"
-	OSRMStepManeuverTypeOffRamp  OSRMStepManeuverType = "off ramp"
-	OSRMStepManeuverTypeOnRamp   OSRMStepManeuverType = "on ramp"
-	OSRMStepManeuverTypeTurn     OSRMStepManeuverType = "turn"
+	OSRMStepManeuverTypeArrive         OSRMStepManeuverType = "arrive"
+	OSRMStepManeuverTypeContinue       OSRMStepManeuverType = "continue"
+	OSRMStepManeuverTypeDepart         OSRMStepManeuverType = "depart"
+	OSRMStepManeuverTypeExitRotary     OSRMStepManeuverType = "exit rotary"
+	OSRMStepManeuverTypeExitRoundabout OSRMStepManeuverType = "exit roundabout"
+	OSRMStepManeuverTypeFork           OSRMStepManeuverType = "fork"
+	OSRMStepManeuverTypeMerge          OSRMStepManeuverType = "merge"
+	OSRMStepManeuverTypeNewName        OSRMStepManeuverType = "new name"
+	OSRMStepManeuverTypeOffRamp        OSRMStepManeuverType = "off ramp"
+	OSRMStepManeuverTypeOnRamp         OSRMStepManeuverType = "on ramp"
+	OSRMStepManeuverTypeRotary         OSRMStepManeuverType = "rotary"
+	OSRMStepManeuverTypeRoundabout     OSRMStepManeuverType = "roundabout"
+	OSRMStepManeuverTypeRoundaboutTurn OSRMStepManeuverType = "roundabout turn"
+	OSRMStepManeuverTypeTurn           OSRMStepManeuverType = "turn"
 )
 
 // Valid indicates whether the value is a known member of the OSRMStepManeuverType enum.
@@ -1067,6 +1093,10 @@ func (e OSRMStepManeuverType) Valid() bool {
 		return true
 	case OSRMStepManeuverTypeDepart:
 		return true
+	case OSRMStepManeuverTypeExitRotary:
+		return true
+	case OSRMStepManeuverTypeExitRoundabout:
+		return true
 	case OSRMStepManeuverTypeFork:
 		return true
 	case OSRMStepManeuverTypeMerge:
@@ -1076,6 +1106,12 @@ func (e OSRMStepManeuverType) Valid() bool {
 	case OSRMStepManeuverTypeOffRamp:
 		return true
 	case OSRMStepManeuverTypeOnRamp:
+		return true
+	case OSRMStepManeuverTypeRotary:
+		return true
+	case OSRMStepManeuverTypeRoundabout:
+		return true
+	case OSRMStepManeuverTypeRoundaboutTurn:
 		return true
 	case OSRMStepManeuverTypeTurn:
 		return true
@@ -4128,8 +4164,16 @@ type OSRMLeg struct {
 		Datasources *[]int     `json:"datasources,omitempty"`
 		Distance    *[]float64 `json:"distance,omitempty"`
 		Duration    *[]float64 `json:"duration,omitempty"`
-		Speed       *[]float64 `json:"speed,omitempty"`
-		Weight      *[]float64 `json:"weight,omitempty"`
+
+		// Metadata With datasources; the names that datasources index.
+		Metadata *struct {
+			DatasourceNames *[]string `json:"datasource_names,omitempty"`
+		} `json:"metadata,omitempty"`
+
+		// Nodes The OSM node id of each point of the leg's geometry (one more than the stretches).
+		Nodes  *[]int64   `json:"nodes,omitempty"`
+		Speed  *[]float64 `json:"speed,omitempty"`
+		Weight *[]float64 `json:"weight,omitempty"`
 	} `json:"annotation,omitempty"`
 	Distance float64    `json:"distance"`
 	Duration float64    `json:"duration"`
@@ -4222,9 +4266,12 @@ type OSRMStep struct {
 	// Geometry An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson).
 	Geometry      OSRMGeometry `json:"geometry"`
 	Intersections []struct {
-		Bearings []int  `json:"bearings"`
-		Entry    []bool `json:"entry"`
-		In       *int   `json:"in,omitempty"`
+		Bearings []int `json:"bearings"`
+
+		// Classes The classes of the road out, as OSRM's car.lua: toll, motorway, ferry.
+		Classes *[]OSRMStepIntersectionsClasses `json:"classes,omitempty"`
+		Entry   []bool                          `json:"entry"`
+		In      *int                            `json:"in,omitempty"`
 
 		// Location [lon, lat], 6 decimals.
 		Location OSRMLocation `json:"location"`
@@ -4234,19 +4281,28 @@ type OSRMStep struct {
 		BearingAfter  int `json:"bearing_after"`
 		BearingBefore int `json:"bearing_before"`
 
+		// Exit Roundabout, rotary and roundabout turn steps and the steps out of them: the number of the exit taken.
+		Exit *int `json:"exit,omitempty"`
+
 		// Location [lon, lat], 6 decimals.
 		Location OSRMLocation              `json:"location"`
 		Modifier *OSRMStepManeuverModifier `json:"modifier,omitempty"`
 		Type     OSRMStepManeuverType      `json:"type"`
 	} `json:"maneuver"`
-	Mode   OSRMStepMode `json:"mode"`
-	Name   string       `json:"name"`
-	Ref    *string      `json:"ref,omitempty"`
-	Weight float64      `json:"weight"`
+	Mode OSRMStepMode `json:"mode"`
+	Name string       `json:"name"`
+	Ref  *string      `json:"ref,omitempty"`
+
+	// RotaryName Rotary steps: the rotary's name.
+	RotaryName *string `json:"rotary_name,omitempty"`
+	Weight     float64 `json:"weight"`
 }
 
 // OSRMStepDrivingSide defines model for OSRMStep.DrivingSide.
 type OSRMStepDrivingSide string
+
+// OSRMStepIntersectionsClasses defines model for OSRMStep.Intersections.Classes.
+type OSRMStepIntersectionsClasses string
 
 // OSRMStepManeuverModifier defines model for OSRMStep.Maneuver.Modifier.
 type OSRMStepManeuverModifier string
@@ -4293,6 +4349,9 @@ type OSRMWaypoint struct {
 
 	// Name The road's name
 	Name string `json:"name"`
+
+	// Nodes Nearest answers only: the OSM node ids of the road's stretch the point lies on, in the way's order.
+	Nodes *[]int64 `json:"nodes,omitempty"`
 
 	// TripsIndex Trip answers only.
 	TripsIndex *int `json:"trips_index,omitempty"`
@@ -5061,6 +5120,9 @@ type OSRMBearings = string
 // OSRMCoordinates defines model for OSRMCoordinates.
 type OSRMCoordinates = string
 
+// OSRMDepartureTime defines model for OSRMDepartureTime.
+type OSRMDepartureTime = string
+
 // OSRMExclude defines model for OSRMExclude.
 type OSRMExclude = string
 
@@ -5715,7 +5777,7 @@ type OsrmMatchParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmMatchParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+	// Annotations `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.
@@ -5874,7 +5936,7 @@ type OsrmRouteParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmRouteParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+	// Annotations `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.
@@ -5883,7 +5945,7 @@ type OsrmRouteParams struct {
 	// Overview The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none.
 	Overview *OsrmRouteParamsOverview `form:"overview,omitempty" json:"overview,omitempty"`
 
-	// ContinueStraight Accepted for compatibility; geosvc's routes do not turn round at via points unless the road network requires it.
+	// ContinueStraight `true`: a route goes on through each via point in the direction it came (no turning round there; it may turn at a dead end), each via point passed the way that makes the whole route cheapest. `false`: each leg is the best on its own, turning round at the via point if that is quicker. `default`: `true` for driving and truck, `false` for cycling and walking, as OSRM's car, bicycle and foot profiles.
 	ContinueStraight *OsrmRouteParamsContinueStraight `form:"continue_straight,omitempty" json:"continue_straight,omitempty"`
 
 	// Waypoints Indexes of the coordinates that split legs (the others are via points), `;`-separated, the first and the last included, increasing.
@@ -5930,6 +5992,16 @@ type OsrmRouteParams struct {
 
 	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
 	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
+
+	// DepartureTime geosvc's extension, route and table only: an RFC 3339 time
+	// (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+	// year before or after now. The answer is computed on the speed
+	// data's travel times of the hour of the week it falls in, local
+	// to the first coordinate (a table's first source), for the whole
+	// request, as routev1's departure_time (docs/routing.md,
+	// "Departure times"); without speed data as without it. A bad time
+	// is InvalidValue naming the parameter.
+	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
 	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
@@ -6027,6 +6099,16 @@ type OsrmTableParams struct {
 	// Vehicle geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
 	Vehicle *OSRMVehicle `form:"vehicle,omitempty" json:"vehicle,omitempty"`
 
+	// DepartureTime geosvc's extension, route and table only: an RFC 3339 time
+	// (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+	// year before or after now. The answer is computed on the speed
+	// data's travel times of the hour of the week it falls in, local
+	// to the first coordinate (a table's first source), for the whole
+	// request, as routev1's departure_time (docs/routing.md,
+	// "Departure times"); without speed data as without it. A bad time
+	// is InvalidValue naming the parameter.
+	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
+
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
 	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
 }
@@ -6069,7 +6151,7 @@ type OsrmTripParams struct {
 	// Steps Return the turn-by-turn steps of each leg.
 	Steps *OsrmTripParamsSteps `form:"steps,omitempty" json:"steps,omitempty"`
 
-	// Annotations `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+	// Annotations `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
 	Annotations *OSRMAnnotations `form:"annotations,omitempty" json:"annotations,omitempty"`
 
 	// Geometries How geometries are written.
@@ -12097,6 +12179,18 @@ func NewOsrmRouteRequest(server string, profile OsrmRouteParamsProfile, coordina
 
 		}
 
+		if params.DepartureTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "departure_time", *params.DepartureTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.ApiKey != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -12396,6 +12490,18 @@ func NewOsrmTableRequest(server string, profile OsrmTableParamsProfile, coordina
 		if params.Vehicle != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vehicle", *params.Vehicle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DepartureTime != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "departure_time", *params.DepartureTime, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

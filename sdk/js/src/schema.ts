@@ -2620,6 +2620,8 @@ export interface components {
             /** @description The road's name */
             name: string;
             location: components["schemas"]["OSRMLocation"];
+            /** @description Nearest answers only: the OSM node ids of the road's stretch the point lies on, in the way's order. */
+            nodes?: number[];
             /** @description Trip answers only. */
             trips_index?: number;
             /** @description Trip answers only: the coordinate's place in the trip. */
@@ -2651,6 +2653,12 @@ export interface components {
                 speed?: number[];
                 weight?: number[];
                 datasources?: number[];
+                /** @description The OSM node id of each point of the leg's geometry (one more than the stretches). */
+                nodes?: number[];
+                /** @description With datasources; the names that datasources index. */
+                metadata?: {
+                    datasource_names?: string[];
+                };
             };
         };
         OSRMStep: {
@@ -2660,9 +2668,11 @@ export interface components {
                 bearing_before: number;
                 location: components["schemas"]["OSRMLocation"];
                 /** @enum {string} */
-                type: "depart" | "arrive" | "turn" | "new name" | "continue" | "on ramp" | "off ramp" | "fork" | "merge";
+                type: "depart" | "arrive" | "turn" | "new name" | "continue" | "on ramp" | "off ramp" | "fork" | "merge" | "roundabout" | "rotary" | "roundabout turn" | "exit roundabout" | "exit rotary";
                 /** @enum {string} */
                 modifier?: "uturn" | "sharp right" | "right" | "slight right" | "straight" | "slight left" | "left" | "sharp left";
+                /** @description Roundabout, rotary and roundabout turn steps and the steps out of them: the number of the exit taken. */
+                exit?: number;
             };
             /** @enum {string} */
             mode: "driving" | "cycling" | "walking" | "ferry";
@@ -2672,12 +2682,16 @@ export interface components {
             ref?: string;
             destinations?: string;
             exits?: string;
+            /** @description Rotary steps: the rotary's name. */
+            rotary_name?: string;
             intersections: {
                 location: components["schemas"]["OSRMLocation"];
                 bearings: number[];
                 entry: boolean[];
                 in?: number;
                 out?: number;
+                /** @description The classes of the road out, as OSRM's car.lua: toll, motorway, ferry. */
+                classes?: ("toll" | "motorway" | "ferry")[];
             }[];
             weight: number;
             duration: number;
@@ -3251,7 +3265,7 @@ export interface components {
          */
         OSRMCoordinates: string;
         /**
-         * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+         * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
          * @example duration,distance
          */
         OSRMAnnotations: string;
@@ -3294,6 +3308,18 @@ export interface components {
         OSRMAvoid: string;
         /** @description geosvc's extension: areas the routes do not enter, a URL-encoded GeoJSON Polygon or MultiPolygon, as routev1's `avoid_polygons`. */
         OSRMAvoidPolygons: string;
+        /**
+         * @description geosvc's extension, route and table only: an RFC 3339 time
+         *     (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+         *     year before or after now. The answer is computed on the speed
+         *     data's travel times of the hour of the week it falls in, local
+         *     to the first coordinate (a table's first source), for the whole
+         *     request, as routev1's departure_time (docs/routing.md,
+         *     "Departure times"); without speed data as without it. A bad time
+         *     is InvalidValue naming the parameter.
+         * @example 2026-11-30T08:30:00-05:00
+         */
+        OSRMDepartureTime: string;
         /**
          * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
          * @example height_m:4.5,weight_t:40
@@ -6071,7 +6097,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
@@ -6079,7 +6105,7 @@ export interface operations {
                 geometries?: components["parameters"]["OSRMGeometries"];
                 /** @description The route's overview geometry, simplified (Douglas-Peucker, 5e-5 degrees), full or none. */
                 overview?: components["parameters"]["OSRMOverview"];
-                /** @description Accepted for compatibility; geosvc's routes do not turn round at via points unless the road network requires it. */
+                /** @description `true`: a route goes on through each via point in the direction it came (no turning round there; it may turn at a dead end), each via point passed the way that makes the whole route cheapest. `false`: each leg is the best on its own, turning round at the via point if that is quicker. `default`: `true` for driving and truck, `false` for cycling and walking, as OSRM's car, bicycle and foot profiles. */
                 continue_straight?: "default" | "true" | "false";
                 /**
                  * @description Indexes of the coordinates that split legs (the others are via points), `;`-separated, the first and the last included, increasing.
@@ -6126,6 +6152,18 @@ export interface operations {
                  * @example height_m:4.5,weight_t:40
                  */
                 vehicle?: components["parameters"]["OSRMVehicle"];
+                /**
+                 * @description geosvc's extension, route and table only: an RFC 3339 time
+                 *     (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+                 *     year before or after now. The answer is computed on the speed
+                 *     data's travel times of the hour of the week it falls in, local
+                 *     to the first coordinate (a table's first source), for the whole
+                 *     request, as routev1's departure_time (docs/routing.md,
+                 *     "Departure times"); without speed data as without it. A bad time
+                 *     is InvalidValue naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: components["parameters"]["OSRMDepartureTime"];
                 /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
                 api_key?: components["parameters"]["OSRMAPIKey"];
             };
@@ -6222,6 +6260,18 @@ export interface operations {
                  * @example height_m:4.5,weight_t:40
                  */
                 vehicle?: components["parameters"]["OSRMVehicle"];
+                /**
+                 * @description geosvc's extension, route and table only: an RFC 3339 time
+                 *     (URL-encode a positive offset's `+` as `%2B`) or `now`, at most a
+                 *     year before or after now. The answer is computed on the speed
+                 *     data's travel times of the hour of the week it falls in, local
+                 *     to the first coordinate (a table's first source), for the whole
+                 *     request, as routev1's departure_time (docs/routing.md,
+                 *     "Departure times"); without speed data as without it. A bad time
+                 *     is InvalidValue naming the parameter.
+                 * @example 2026-11-30T08:30:00-05:00
+                 */
+                departure_time?: components["parameters"]["OSRMDepartureTime"];
                 /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
                 api_key?: components["parameters"]["OSRMAPIKey"];
             };
@@ -6352,7 +6402,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
@@ -6443,7 +6493,7 @@ export interface operations {
                 /** @description Return the turn-by-turn steps of each leg. */
                 steps?: "true" | "false";
                 /**
-                 * @description `true` (duration, distance, speed, weight, datasources), `false`, or a comma-separated list of them. `nodes` (OSM node ids) is InvalidOptions: not given yet.
+                 * @description `true` (duration, distance, speed, weight, datasources, nodes), `false`, or a comma-separated list of them. `nodes` are the OSM node ids of the leg's points, as OSRM's: a start or end between two nodes gives the node beyond it.
                  * @example duration,distance
                  */
                 annotations?: components["parameters"]["OSRMAnnotations"];
