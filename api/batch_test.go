@@ -350,7 +350,7 @@ func TestBatchBadBody(t *testing.T) {
 		{"/lookupsv1/batch", `{"points":[{"x":1,"y":2}],"layers":["timezone","weather"]}`, "layers[1]", `"weather" is not a layer`},
 		{"/lookupsv1/batch", `{"points":[{"x":1,"y":2}],"layers":"timezone"}`, "layers", "must be an array"},
 		{"/lookupsv1/batch", `{"points":{},"layers":["admin"]}`, "points", "must be an array"},
-		{"/lookupsv1/batch", `{"points":[{"x":1,"y":2}],"layers":["timezone"],"timestamp":"soon"}`, "timestamp", "is neither a number nor a date"},
+		{"/lookupsv1/batch", `{"points":[{"x":1,"y":2}],"layers":["timezone"],"timestamp":"soon"}`, "timestamp", "is not a valid timestamp"},
 		{"/lookupsv1/batch", `{"points":[{"x":1,"y":2}],"layers":["timezone"],"timestamp":1373889600}`, "timestamp", "must be a string"},
 	} {
 		rec := f.post(t, tc.path, tc.body, "")

@@ -184,8 +184,8 @@ var oaBaseParams = map[string]map[string]string{
 // phrase.
 var oaDescribed = []struct{ op, input, message, phrase string }{
 	{"GET /keysv1/usage", "query month", "is in the future", "in the future"},
-	{"GET /timezonesv1/xy2tzdata", "query timestamp", "is neither a number nor a date", "a 400 names `timestamp` otherwise"},
-	{"POST /lookupsv1/batch", "body timestamp", "is neither a number nor a date", "a 400 names `timestamp` otherwise"},
+	{"GET /timezonesv1/xy2tzdata", "query timestamp", "is not a valid timestamp", "a 400 names `timestamp` otherwise"},
+	{"POST /lookupsv1/batch", "body timestamp", "is not a valid timestamp", "a 400 names `timestamp` otherwise"},
 	{"POST /geocoderv1/batch", "body addresses", "give addresses or reverse, not both", "addresses or reverse, not both"},
 	{"POST /geocoderv1/batch", "body addresses (items)", "give addresses or reverse, not both", "addresses or reverse, not both"},
 	{"GET /geocoderv1/geocoder", "query components", "given twice", "given twice"},

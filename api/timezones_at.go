@@ -46,7 +46,7 @@ func parseTZTimestamp(q url.Values) (at time.Time, ok bool, msg string) {
 		if strings.Contains(v, " ") {
 			hint = " (a '+' in a URL query string is a space: write a positive offset as %2B)"
 		}
-		return time.Time{}, false, fmt.Sprintf("timestamp %s is neither a number nor a date: give %s%s", quoteEcho(v), tzTimestampWant, hint)
+		return time.Time{}, false, fmt.Sprintf("timestamp %s is not a valid timestamp: give %s%s", quoteEcho(v), tzTimestampWant, hint)
 	}
 	if u := t.Unix(); u < tzMinUnix || u > tzMaxUnix {
 		return time.Time{}, false, fmt.Sprintf("timestamp %s is out of range: give %s", cutEcho(v), tzTimestampWant)

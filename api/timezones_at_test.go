@@ -122,9 +122,9 @@ func TestXY2TZDataTimestampBadInput(t *testing.T) {
 	f := newTZFixture(t)
 	tests := []struct{ q, want string }{
 		{"timestamp=", "timestamp is empty"},
-		{"timestamp=yesterday", `timestamp \"yesterday\" is neither a number nor a date`},
-		{"timestamp=1.5e9", "is neither a number nor a date"},
-		{"timestamp=2013-07-15", "is neither a number nor a date"},
+		{"timestamp=yesterday", `timestamp \"yesterday\" is not a valid timestamp`},
+		{"timestamp=1.5e9", "is not a valid timestamp"},
+		{"timestamp=2013-07-15", "is not a valid timestamp"},
 		{"timestamp=2013-07-15T12:00:00+03:00", "write a positive offset as %2B"},
 		{"timestamp=99999999999", "timestamp 99999999999 is out of range"},
 		{"timestamp=1899-12-31T23:59:59Z", "is out of range"},
