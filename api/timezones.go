@@ -95,6 +95,7 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 		return err
 	}
 	localAreaName(&r, bd, langs)
+	r.Zone = r.Zone.In(langs)
 	bp := h.enc.bufs.Get().(*[]byte)
 	defer h.enc.bufs.Put(bp)
 	b, err := h.enc.encode((*bp)[:0], r)
@@ -110,8 +111,8 @@ func (h *tzHandler) xy2tzdata(c echo.Context) error {
 }
 
 // localAreaName names r's local area in the first of langs its boundary
-// has a name:xx tag for (local_boundary_name); the zone's names stay
-// CLDR's English ones, and local_boundary_names the areas' names.
+// has a name:xx tag for (local_boundary_name); local_boundary_names stay
+// the areas' names (the zone's names follow langs by CLDR: Zone.In).
 func localAreaName(r *timezone.Result, bd *bundle.Bundle, langs []string) {
 	if !r.InArea || len(langs) == 0 || bd.Boundaries == nil {
 		return

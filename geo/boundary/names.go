@@ -4,14 +4,24 @@ import (
 	"strings"
 
 	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/geo/cldrnames"
 )
 
 // NameIn returns the area's name in the first of langs (OSM name:xx
 // keys, preferred first: "de-CH", "de", "fr") that it has a name:xx tag
-// for, else its name.
+// for or, for a country (admin0), that CLDR names the country in; else
+// its name.
 func (a *Area) NameIn(langs []string) string {
-	if n, ok := a.nameIn(langs); ok {
-		return n
+	for _, l := range langs {
+		if n, ok := a.nameIn([]string{l}); ok {
+			return n
+		}
+		if a.Admin == 0 && a.CountryISO2 != "" {
+			if n, ok := cldrnames.CountryIn(l, a.CountryISO2); ok {
+				return n
+			}
+		}
 	}
 	return a.Name
 }
@@ -35,8 +45,8 @@ func (a *Area) nameIn(langs []string) (string, bool) {
 }
 
 // CountryNameIn returns the name of the area's country in the first of
-// langs that the layer's admin0 area at p has a name:xx tag for, else
-// CountryName (CLDR's English name).
+// langs that the layer's admin0 area at p has a name:xx tag for, or
+// that CLDR names the country in; else CountryName (its English name).
 func (l *Layer) CountryNameIn(a *Area, p orb.Point, langs []string) string {
 	if len(langs) == 0 {
 		return a.CountryName
@@ -45,11 +55,18 @@ func (l *Layer) CountryNameIn(a *Area, p orb.Point, langs []string) string {
 	if a.Admin != 0 {
 		var ok bool
 		if c, ok = l.AdminAt(p, 0); !ok || c.CountryISO2 != a.CountryISO2 {
-			return a.CountryName
+			c = nil
 		}
 	}
-	if n, ok := c.nameIn(langs); ok {
-		return n
+	for _, lang := range langs {
+		if c != nil {
+			if n, ok := c.nameIn([]string{lang}); ok {
+				return n
+			}
+		}
+		if n, ok := cldrnames.CountryIn(lang, a.CountryISO2); ok && a.CountryISO2 != "" {
+			return n
+		}
 	}
 	return a.CountryName
 }

@@ -148,3 +148,34 @@ func TestZonesCache(t *testing.T) {
 		t.Error("unknown zone: no error")
 	}
 }
+
+// TestZoneIn: the zone's long names in other languages, CLDR 41's
+// (main/de.xml, main/fr.xml read by hand); a language CLDR lacks keeps
+// the English ones; the shared zone is not changed.
+func TestZoneIn(t *testing.T) {
+	for _, c := range []struct {
+		zone      string
+		langs     []string
+		std, dst  string
+		unchanged bool
+	}{
+		{"America/New_York", []string{"de"}, "Nordamerikanische Ostküsten-Normalzeit", "Nordamerikanische Ostküsten-Sommerzeit", false},
+		{"America/New_York", []string{"xx", "de-AT"}, "Nordamerikanische Ostküsten-Normalzeit", "Nordamerikanische Ostküsten-Sommerzeit", false},
+		{"Europe/London", []string{"de"}, "Mittlere Greenwich-Zeit", "Britische Sommerzeit", false},
+		{"Europe/Paris", []string{"fr"}, "heure normale d’Europe centrale", "heure d’été d’Europe centrale", false},
+		{"America/New_York", []string{"xx"}, "Eastern Standard Time", "Eastern Daylight Time", true},
+	} {
+		z, err := ComputeZone(c.zone, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		std, dst := z.Standard.Name, z.DST.Name
+		got := z.In(c.langs)
+		if got.Standard.Name != c.std || got.DST.Name != c.dst || (got == z) != c.unchanged {
+			t.Errorf("%s %v: %q / %q (same %v), want %q / %q", c.zone, c.langs, got.Standard.Name, got.DST.Name, got == z, c.std, c.dst)
+		}
+		if z.Standard.Name != std || z.DST.Name != dst {
+			t.Errorf("%s: the shared zone changed", c.zone)
+		}
+	}
+}

@@ -5241,10 +5241,11 @@ type Xy2admininfoParams struct {
 	// `name`. The geocoder, reverse geocoder and autocomplete name the
 	// result, its street, and its town, state and country by the place
 	// node of that name nearest the result; adminv1 names the area
-	// (`name`) and the country (`country_name`, CLDR's English name
-	// unless the country's boundary has the tag); timezonesv1 names
-	// `local_boundary_name` (the zone's names stay CLDR's English ones,
-	// `local_boundary_names` the areas' default names). Without `lang`,
+	// (`name`) and the country (`country_name`: the country boundary's
+	// tag, else CLDR's name of the country in that language, else its
+	// English name); timezonesv1 names `local_boundary_name` and the
+	// zone's standard and DST names (CLDR's, in 37 languages;
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
 	// the `Accept-Language` header, by its q values (a malformed header
 	// is ignored); a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -5274,10 +5275,11 @@ type Xy2hierarchyParams struct {
 	// `name`. The geocoder, reverse geocoder and autocomplete name the
 	// result, its street, and its town, state and country by the place
 	// node of that name nearest the result; adminv1 names the area
-	// (`name`) and the country (`country_name`, CLDR's English name
-	// unless the country's boundary has the tag); timezonesv1 names
-	// `local_boundary_name` (the zone's names stay CLDR's English ones,
-	// `local_boundary_names` the areas' default names). Without `lang`,
+	// (`name`) and the country (`country_name`: the country boundary's
+	// tag, else CLDR's name of the country in that language, else its
+	// English name); timezonesv1 names `local_boundary_name` and the
+	// zone's standard and DST names (CLDR's, in 37 languages;
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
 	// the `Accept-Language` header, by its q values (a malformed header
 	// is ignored); a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -5398,10 +5400,11 @@ type AutocompleteParams struct {
 	// `name`. The geocoder, reverse geocoder and autocomplete name the
 	// result, its street, and its town, state and country by the place
 	// node of that name nearest the result; adminv1 names the area
-	// (`name`) and the country (`country_name`, CLDR's English name
-	// unless the country's boundary has the tag); timezonesv1 names
-	// `local_boundary_name` (the zone's names stay CLDR's English ones,
-	// `local_boundary_names` the areas' default names). Without `lang`,
+	// (`name`) and the country (`country_name`: the country boundary's
+	// tag, else CLDR's name of the country in that language, else its
+	// English name); timezonesv1 names `local_boundary_name` and the
+	// zone's standard and DST names (CLDR's, in 37 languages;
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
 	// the `Accept-Language` header, by its q values (a malformed header
 	// is ignored); a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -5457,10 +5460,11 @@ type GeocodeParams struct {
 	// `name`. The geocoder, reverse geocoder and autocomplete name the
 	// result, its street, and its town, state and country by the place
 	// node of that name nearest the result; adminv1 names the area
-	// (`name`) and the country (`country_name`, CLDR's English name
-	// unless the country's boundary has the tag); timezonesv1 names
-	// `local_boundary_name` (the zone's names stay CLDR's English ones,
-	// `local_boundary_names` the areas' default names). Without `lang`,
+	// (`name`) and the country (`country_name`: the country boundary's
+	// tag, else CLDR's name of the country in that language, else its
+	// English name); timezonesv1 names `local_boundary_name` and the
+	// zone's standard and DST names (CLDR's, in 37 languages;
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
 	// the `Accept-Language` header, by its q values (a malformed header
 	// is ignored); a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -5508,10 +5512,11 @@ type ReverseGeocodeParams struct {
 	// `name`. The geocoder, reverse geocoder and autocomplete name the
 	// result, its street, and its town, state and country by the place
 	// node of that name nearest the result; adminv1 names the area
-	// (`name`) and the country (`country_name`, CLDR's English name
-	// unless the country's boundary has the tag); timezonesv1 names
-	// `local_boundary_name` (the zone's names stay CLDR's English ones,
-	// `local_boundary_names` the areas' default names). Without `lang`,
+	// (`name`) and the country (`country_name`: the country boundary's
+	// tag, else CLDR's name of the country in that language, else its
+	// English name); timezonesv1 names `local_boundary_name` and the
+	// zone's standard and DST names (CLDR's, in 37 languages;
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
 	// the `Accept-Language` header, by its q values (a malformed header
 	// is ignored); a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -6437,10 +6442,11 @@ type Xy2tzdataParams struct {
 	// `name`. The geocoder, reverse geocoder and autocomplete name the
 	// result, its street, and its town, state and country by the place
 	// node of that name nearest the result; adminv1 names the area
-	// (`name`) and the country (`country_name`, CLDR's English name
-	// unless the country's boundary has the tag); timezonesv1 names
-	// `local_boundary_name` (the zone's names stay CLDR's English ones,
-	// `local_boundary_names` the areas' default names). Without `lang`,
+	// (`name`) and the country (`country_name`: the country boundary's
+	// tag, else CLDR's name of the country in that language, else its
+	// English name); timezonesv1 names `local_boundary_name` and the
+	// zone's standard and DST names (CLDR's, in 37 languages;
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
 	// the `Accept-Language` header, by its q values (a malformed header
 	// is ignored); a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -7977,7 +7983,8 @@ type ClientInterface interface {
 	// - `local_boundary_names`: the bundle's administrative areas whose
 	//   representative point lies in the zone, country first.
 	// - One `[abbreviation, name]` pair for standard time and one for DST
-	//   (`[]` for a zone without DST); CLDR's English names.
+	//   (`[]` for a zone without DST); CLDR's English names, or with
+	//   `lang` CLDR's long names in that language.
 	// - `local_area` outside every area of the bundle carries the zone
 	//   fields only, plus `country_ISO3_code` of the zone's principal
 	//   country when it has one. Without DST its four `dst_*` keys are
@@ -9559,7 +9566,8 @@ func (c *Client) Tile2xWebP(ctx context.Context, z int, x int, y int, params *Ti
 //   - `local_boundary_names`: the bundle's administrative areas whose
 //     representative point lies in the zone, country first.
 //   - One `[abbreviation, name]` pair for standard time and one for DST
-//     (`[]` for a zone without DST); CLDR's English names.
+//     (`[]` for a zone without DST); CLDR's English names, or with
+//     `lang` CLDR's long names in that language.
 //   - `local_area` outside every area of the bundle carries the zone
 //     fields only, plus `country_ISO3_code` of the zone's principal
 //     country when it has one. Without DST its four `dst_*` keys are
@@ -15213,7 +15221,8 @@ type ClientWithResponsesInterface interface {
 	// - `local_boundary_names`: the bundle's administrative areas whose
 	//   representative point lies in the zone, country first.
 	// - One `[abbreviation, name]` pair for standard time and one for DST
-	//   (`[]` for a zone without DST); CLDR's English names.
+	//   (`[]` for a zone without DST); CLDR's English names, or with
+	//   `lang` CLDR's long names in that language.
 	// - `local_area` outside every area of the bundle carries the zone
 	//   fields only, plus `country_ISO3_code` of the zone's principal
 	//   country when it has one. Without DST its four `dst_*` keys are
@@ -20431,7 +20440,8 @@ func (c *ClientWithResponses) Tile2xWebPWithResponse(ctx context.Context, z int,
 //   - `local_boundary_names`: the bundle's administrative areas whose
 //     representative point lies in the zone, country first.
 //   - One `[abbreviation, name]` pair for standard time and one for DST
-//     (`[]` for a zone without DST); CLDR's English names.
+//     (`[]` for a zone without DST); CLDR's English names, or with
+//     `lang` CLDR's long names in that language.
 //   - `local_area` outside every area of the bundle carries the zone
 //     fields only, plus `country_ISO3_code` of the zone's principal
 //     country when it has one. Without DST its four `dst_*` keys are

@@ -261,7 +261,8 @@ export interface paths {
          *     - `local_boundary_names`: the bundle's administrative areas whose
          *       representative point lies in the zone, country first.
          *     - One `[abbreviation, name]` pair for standard time and one for DST
-         *       (`[]` for a zone without DST); CLDR's English names.
+         *       (`[]` for a zone without DST); CLDR's English names, or with
+         *       `lang` CLDR's long names in that language.
          *     - `local_area` outside every area of the bundle carries the zone
          *       fields only, plus `country_ISO3_code` of the zone's principal
          *       country when it has one. Without DST its four `dst_*` keys are
@@ -3374,10 +3375,11 @@ export interface components {
          *     `name`. The geocoder, reverse geocoder and autocomplete name the
          *     result, its street, and its town, state and country by the place
          *     node of that name nearest the result; adminv1 names the area
-         *     (`name`) and the country (`country_name`, CLDR's English name
-         *     unless the country's boundary has the tag); timezonesv1 names
-         *     `local_boundary_name` (the zone's names stay CLDR's English ones,
-         *     `local_boundary_names` the areas' default names). Without `lang`,
+         *     (`name`) and the country (`country_name`: the country boundary's
+         *     tag, else CLDR's name of the country in that language, else its
+         *     English name); timezonesv1 names `local_boundary_name` and the
+         *     zone's standard and DST names (CLDR's, in 37 languages;
+         *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
          *     the `Accept-Language` header, by its q values (a malformed header
          *     is ignored); a malformed `lang` is refused. Names come from OSM
          *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -3751,10 +3753,11 @@ export interface operations {
                  *     `name`. The geocoder, reverse geocoder and autocomplete name the
                  *     result, its street, and its town, state and country by the place
                  *     node of that name nearest the result; adminv1 names the area
-                 *     (`name`) and the country (`country_name`, CLDR's English name
-                 *     unless the country's boundary has the tag); timezonesv1 names
-                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
-                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     (`name`) and the country (`country_name`: the country boundary's
+                 *     tag, else CLDR's name of the country in that language, else its
+                 *     English name); timezonesv1 names `local_boundary_name` and the
+                 *     zone's standard and DST names (CLDR's, in 37 languages;
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
                  *     the `Accept-Language` header, by its q values (a malformed header
                  *     is ignored); a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -3821,10 +3824,11 @@ export interface operations {
                  *     `name`. The geocoder, reverse geocoder and autocomplete name the
                  *     result, its street, and its town, state and country by the place
                  *     node of that name nearest the result; adminv1 names the area
-                 *     (`name`) and the country (`country_name`, CLDR's English name
-                 *     unless the country's boundary has the tag); timezonesv1 names
-                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
-                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     (`name`) and the country (`country_name`: the country boundary's
+                 *     tag, else CLDR's name of the country in that language, else its
+                 *     English name); timezonesv1 names `local_boundary_name` and the
+                 *     zone's standard and DST names (CLDR's, in 37 languages;
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
                  *     the `Accept-Language` header, by its q values (a malformed header
                  *     is ignored); a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -3922,10 +3926,11 @@ export interface operations {
                  *     `name`. The geocoder, reverse geocoder and autocomplete name the
                  *     result, its street, and its town, state and country by the place
                  *     node of that name nearest the result; adminv1 names the area
-                 *     (`name`) and the country (`country_name`, CLDR's English name
-                 *     unless the country's boundary has the tag); timezonesv1 names
-                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
-                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     (`name`) and the country (`country_name`: the country boundary's
+                 *     tag, else CLDR's name of the country in that language, else its
+                 *     English name); timezonesv1 names `local_boundary_name` and the
+                 *     zone's standard and DST names (CLDR's, in 37 languages;
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
                  *     the `Accept-Language` header, by its q values (a malformed header
                  *     is ignored); a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -4000,10 +4005,11 @@ export interface operations {
                  *     `name`. The geocoder, reverse geocoder and autocomplete name the
                  *     result, its street, and its town, state and country by the place
                  *     node of that name nearest the result; adminv1 names the area
-                 *     (`name`) and the country (`country_name`, CLDR's English name
-                 *     unless the country's boundary has the tag); timezonesv1 names
-                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
-                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     (`name`) and the country (`country_name`: the country boundary's
+                 *     tag, else CLDR's name of the country in that language, else its
+                 *     English name); timezonesv1 names `local_boundary_name` and the
+                 *     zone's standard and DST names (CLDR's, in 37 languages;
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
                  *     the `Accept-Language` header, by its q values (a malformed header
                  *     is ignored); a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -4116,10 +4122,11 @@ export interface operations {
                  *     `name`. The geocoder, reverse geocoder and autocomplete name the
                  *     result, its street, and its town, state and country by the place
                  *     node of that name nearest the result; adminv1 names the area
-                 *     (`name`) and the country (`country_name`, CLDR's English name
-                 *     unless the country's boundary has the tag); timezonesv1 names
-                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
-                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     (`name`) and the country (`country_name`: the country boundary's
+                 *     tag, else CLDR's name of the country in that language, else its
+                 *     English name); timezonesv1 names `local_boundary_name` and the
+                 *     zone's standard and DST names (CLDR's, in 37 languages;
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
                  *     the `Accept-Language` header, by its q values (a malformed header
                  *     is ignored); a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
@@ -6979,10 +6986,11 @@ export interface operations {
                  *     `name`. The geocoder, reverse geocoder and autocomplete name the
                  *     result, its street, and its town, state and country by the place
                  *     node of that name nearest the result; adminv1 names the area
-                 *     (`name`) and the country (`country_name`, CLDR's English name
-                 *     unless the country's boundary has the tag); timezonesv1 names
-                 *     `local_boundary_name` (the zone's names stay CLDR's English ones,
-                 *     `local_boundary_names` the areas' default names). Without `lang`,
+                 *     (`name`) and the country (`country_name`: the country boundary's
+                 *     tag, else CLDR's name of the country in that language, else its
+                 *     English name); timezonesv1 names `local_boundary_name` and the
+                 *     zone's standard and DST names (CLDR's, in 37 languages;
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
                  *     the `Accept-Language` header, by its q values (a malformed header
                  *     is ignored); a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
