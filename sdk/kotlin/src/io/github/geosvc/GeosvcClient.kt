@@ -103,6 +103,56 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
             "result_type" to resultType, "location_type" to locationType), cancel))
     }
 
+    /**
+     * Completions of what a search box holds so far (geocoderv1/autocomplete):
+     * the last word a prefix, ranked by text match, importance and nearness
+     * to focus; limit 1 to 20; layers of address, street, place, poi,
+     * postcode; lang BCP 47 tags, preferred first.
+     */
+    @JvmOverloads
+    fun autocomplete(text: String, focus: Point? = null, limit: Int? = null, layers: List<String>? = null, lang: String? = null,
+                     cancel: CancellationToken? = null): Geocoded {
+        focus?.check("focus")
+        return geocoded(t.get("autocomplete", "/geocoderv1/autocomplete", listOf("text" to text, "focus" to focus?.toString(),
+            "limit" to limit, "layers" to layers?.joinToString(","), "lang" to lang), cancel))
+    }
+
+    /** Up to 1,000 addresses geocoded in one request (geocoderv1/batch): one answer per address, in order. */
+    @JvmOverloads
+    fun geocodeBatch(addresses: List<String>, cancel: CancellationToken? = null): List<Geocoded> =
+        ok(t.post("geocode-batch", "/geocoderv1/batch", mapOf("addresses" to addresses), cancel)).objects("results").map { Geocoded.of(it) }
+
+    /**
+     * The time zone at p at an instant (timezonesv1/xy2tzdata with timestamp,
+     * Unix seconds): raw holds raw_offset_s, dst_offset_s, time_zone_id and
+     * the abbreviation in force then.
+     */
+    @JvmOverloads
+    fun timeZoneAt(p: Point, unixSeconds: Long, cancel: CancellationToken? = null): TimeZoneInfo {
+        p.check()
+        val a = t.get("xy2tzdata", "/timezonesv1/xy2tzdata", listOf("x" to p.lon, "y" to p.lat, "timestamp" to unixSeconds), cancel)
+        return TimeZoneInfo.of(ok(a), a.header("X-Time-Zone"))
+    }
+
+    /** Every administrative area at p, admin0 first (adminv1/xy2hierarchy): the GeoJSON features' properties. */
+    @JvmOverloads
+    fun adminHierarchy(p: Point, lang: String? = null, cancel: CancellationToken? = null): List<JsonObject> {
+        p.check()
+        return ok(t.get("xy2hierarchy", "/adminv1/xy2hierarchy", listOf("x" to p.lon, "y" to p.lat, "lang" to lang), cancel))
+            .objects("features").map { it.obj("properties") }
+    }
+
+    /**
+     * A static map image (mapsv1/static), PNG: params as the interface's
+     * query (center, zoom, size, markers, path, route, bbox, scale, format).
+     */
+    @JvmOverloads
+    fun staticMap(params: Map<String, Any?>, cancel: CancellationToken? = null): ByteArray {
+        val a = t.get("static-map", "/mapsv1/static", params.toList(), cancel)
+        if (a.status != 200) throw a.error()
+        return a.body
+    }
+
     private fun geocoded(a: Answer): Geocoded {
         val g = Geocoded.of(ok(a))
         if (g.status != "OK" && g.status != "ZERO_RESULTS")

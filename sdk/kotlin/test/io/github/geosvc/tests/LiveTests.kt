@@ -113,6 +113,34 @@ object LiveTests {
             val e = T.throws<ApiException>("empty address") { c.geocode("") }
             T.eq(e.geocoderStatus, "INVALID_REQUEST", "geocoder status")
         }
+        T.test("LiveSearchAndBatches") {
+            val c = client()
+            // Rehoboth Beach's town node first for "Rehob" (the Go SDK's and the docs' example).
+            val ac = c.autocomplete("Rehob", limit = 5, layers = listOf("place", "street"))
+            T.check(ac.results.firstOrNull()?.formattedAddress?.startsWith("Rehoboth Beach") == true) { "Rehob: ${ac.results.map { it.formattedAddress }}" }
+            val e = T.throws<ApiException>("empty text") { c.autocomplete("") }
+            T.eq(e.status, 400, "empty text status")
+            // The batch answers equal the single requests, in order.
+            val addrs = listOf("Dover, DE", "Loockerman Street, Dover")
+            val batch = c.geocodeBatch(addrs)
+            T.eq(batch.size, 2, "batch size")
+            for ((i, a) in addrs.withIndex())
+                T.eq(batch[i].results.firstOrNull()?.formattedAddress, c.geocode(a).results.firstOrNull()?.formattedAddress, "batch item $i")
+            // Dover on 15 July 2026 12:00 UTC: EDT, raw -5 h, DST +1 h.
+            val at = c.timeZoneAt(dover, 1784116800L)
+            T.eq(at.raw.longOrNull("raw_offset_s"), -18000L, "raw offset")
+            T.eq(at.raw.longOrNull("dst_offset_s"), 3600L, "DST offset")
+            T.eq(at.raw.stringOrNull("time_zone_id"), "America/New_York", "zone id")
+            // The hierarchy at Dover, admin0 first; Delaware named in Russian with lang=ru.
+            val h = c.adminHierarchy(dover)
+            T.eq(h.firstOrNull()?.stringOrNull("name"), "United States of America", "admin0")
+            T.check(h.any { it.stringOrNull("name") == "Kent County" }) { "no Kent County in ${h.map { it.stringOrNull("name") }}" }
+            T.check(c.adminHierarchy(dover, lang = "ru").any { it.stringOrNull("name") == "Делавэр" }) { "no Делавэр" }
+            // A 300 x 200 static map: a PNG of that size.
+            val png = c.staticMap(mapOf("center" to "-75.5244,39.1582", "zoom" to 13, "size" to "300x200"))
+            val img = javax.imageio.ImageIO.read(java.io.ByteArrayInputStream(png))
+            T.check(img != null && img.width == 300 && img.height == 200) { "static map ${img?.width}x${img?.height}" }
+        }
         T.test("LiveGeoBoundaries") {
             val c = client()
             val bs = c.geoBoundaries(bombayHook)
