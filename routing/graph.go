@@ -141,6 +141,8 @@ type Graph struct {
 	speedHeld []*SpeedProfile
 
 	pools [2]sync.Pool // *ch.Query per metric
+	// tdPool holds the labels of time-dependent searches (*tdState).
+	tdPool sync.Pool
 
 	// copies lists, per original node, the copies via-way restrictions
 	// made of it (nil without any): a destination is reached on them too.

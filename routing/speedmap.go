@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/paulmach/orb"
@@ -27,6 +28,10 @@ type SpeedProfile struct {
 	rep       []int
 	classes   [][]edgeTime
 	report    SpeedReport
+	// minRatio is, once computed (tdroute.go), the least ratio of a
+	// bucket's time of a road to its plain time.
+	minRatioOnce sync.Once
+	minRatio     float64
 }
 
 // edgeTime is a directed edge's travel time in one bucket.

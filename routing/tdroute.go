@@ -17,7 +17,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/geosvc/geosvc/routing/cch"
@@ -160,27 +159,22 @@ func (s *tdSearch) potential(v uint32) (int64, bool) {
 }
 
 // minTimeRatio returns the least ratio of a bucket's time of a road to
-// its plain time over p's buckets, at most 1.
+// its plain time over p's buckets, at most 1 (computed once per profile).
 func (g *Graph) minTimeRatio(p *SpeedProfile) float64 {
-	if r, ok := tdRatios.Load(p); ok {
-		return r.(float64)
-	}
-	ratio := 1.0
-	for _, cls := range p.classes {
-		for _, et := range cls {
-			n := g.edgeNode[et.d]
-			if n < 0 || g.base.nodeTime[n] == 0 {
-				continue
+	p.minRatioOnce.Do(func() {
+		p.minRatio = 1
+		for _, cls := range p.classes {
+			for _, et := range cls {
+				n := g.edgeNode[et.d]
+				if n < 0 || g.base.nodeTime[n] == 0 {
+					continue
+				}
+				p.minRatio = min(p.minRatio, float64(et.ms)/float64(g.base.nodeTime[n]))
 			}
-			ratio = min(ratio, float64(et.ms)/float64(g.base.nodeTime[n]))
 		}
-	}
-	tdRatios.Store(p, ratio)
-	return ratio
+	})
+	return p.minRatio
 }
-
-// tdRatios caches minTimeRatio by *SpeedProfile.
-var tdRatios sync.Map
 
 // layer returns the times of clock interval k.
 func (s *tdSearch) layer(k int) (*tdLayer, error) {
@@ -259,11 +253,10 @@ type tdState struct {
 
 const noParent = ^uint32(0)
 
-var tdStates sync.Map // *Graph -> *sync.Pool of *tdState
-
+// tdState returns a search's labels from the graph's pool and the
+// function that gives them back.
 func (g *Graph) tdState() (*tdState, func()) {
-	pv, _ := tdStates.LoadOrStore(g, &sync.Pool{})
-	pool := pv.(*sync.Pool)
+	pool := &g.tdPool
 	st, _ := pool.Get().(*tdState)
 	if st == nil {
 		n := len(g.base.nodeEdge)
