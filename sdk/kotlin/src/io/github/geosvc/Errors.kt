@@ -82,3 +82,31 @@ class JobException(
 
 /** The statuses of a matrix job; Expired for a job whose result is gone (410). */
 enum class JobStatus { Queued, Processing, Finished, Failed, Cancelled, Expired }
+
+/**
+ * OSRM's codes of an error answer of the OSRM-compatible API
+ * (api/openapi.yaml's OSRMError); [Unknown] for a code this SDK does not know.
+ */
+enum class OsrmErrorCode {
+    InvalidUrl, InvalidService, InvalidVersion, InvalidQuery, InvalidValue, InvalidOptions, NotImplemented,
+    TooBig, NoSegment, NoRoute, NoTrips, NoMatch, Unknown;
+
+    companion object {
+        /** The code of OSRM's name, or [Unknown]. */
+        @JvmStatic
+        fun of(name: String): OsrmErrorCode = values().firstOrNull { it.name == name && it != Unknown } ?: Unknown
+    }
+}
+
+/**
+ * An error answer of the OSRM-compatible API: HTTP 400 with OSRM's
+ * `{"code", "message"}` (or a 200 whose code is not "Ok"). [code] is
+ * typed, [osrmCode] as sent: the request is malformed (InvalidUrl ...
+ * NotImplemented), too big (TooBig), or has no answer (NoSegment: a
+ * coordinate with no road within its radius; NoRoute; NoTrips; NoMatch).
+ */
+class OsrmException(op: String, status: Int, val osrmCode: String, serverMessage: String, requestId: String?) :
+    ApiException(op, status, serverMessage, requestId = requestId) {
+    val code: OsrmErrorCode = OsrmErrorCode.of(osrmCode)
+    override val message: String get() = "geosvc: $op: OSRM $osrmCode: $serverMessage"
+}

@@ -23,8 +23,8 @@ import java.util.concurrent.Executor
  *
  * A client is safe for concurrent use.
  */
-class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, val options: ClientOptions = ClientOptions()) {
-    private val t = Transport(baseUrl, apiKey, options)
+class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, options: ClientOptions = ClientOptions()) :
+    BatchCalls(baseUrl, apiKey, options) {
 
     /**
      * Runs [task] on the client's executor and gives its result or error to
@@ -63,17 +63,14 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     private class Ok<T>(val v: T)
 
-    private fun ok(a: Answer, want: Int = 200): JsonObject {
-        if (a.status != want) throw a.error()
-        return a.json()
-    }
-
     /** The server's version, interfaces and data bundle (GET /v1/info; no key needed). */
     @JvmOverloads
+    @Operation("getInfo")
     fun info(cancel: CancellationToken? = null): Info = Info.of(ok(t.get("info", "/v1/info", emptyList(), cancel)))
 
     /** The ZIP+4 areas containing p (zip4v1/xy2zip; sent x = latitude, y = longitude, as the interface wants). */
     @JvmOverloads
+    @Operation("zip4Xy2zip")
     fun zip4(p: Point, cancel: CancellationToken? = null): Zip4 {
         p.check()
         return Zip4.of(ok(t.get("xy2zip", "/zip4v1/xy2zip", listOf("x" to p.lat, "y" to p.lon), cancel)))
@@ -81,6 +78,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The area(s) of a nine-digit ZIP+4 code (zip4v1/xy2zip?zip9=). */
     @JvmOverloads
+    @Operation("zip4Xy2zip")
     fun zip4Code(zip9: String, cancel: CancellationToken? = null): Zip4 =
         Zip4.of(ok(t.get("xy2zip", "/zip4v1/xy2zip", listOf("zip9" to zip9), cancel)))
 
@@ -90,6 +88,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * is an [ApiException] with geocoderStatus set.
      */
     @JvmOverloads
+    @Operation("geocode")
     fun geocode(address: String, components: String? = null, bounds: String? = null, resultType: String? = null,
                 locationType: String? = null, cancel: CancellationToken? = null): Geocoded =
         geocoded(t.get("geocode", "/geocoderv1/geocoder", listOf("address" to address, "components" to components,
@@ -97,6 +96,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The addresses at p, nearest first (geocoderv1/rev-geocoder). */
     @JvmOverloads
+    @Operation("reverseGeocode")
     fun reverseGeocode(p: Point, resultType: String? = null, locationType: String? = null, cancel: CancellationToken? = null): Geocoded {
         p.check()
         return geocoded(t.get("rev-geocode", "/geocoderv1/rev-geocoder", listOf("x" to p.lon, "y" to p.lat,
@@ -110,6 +110,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * postcode; lang BCP 47 tags, preferred first.
      */
     @JvmOverloads
+    @Operation("autocomplete")
     fun autocomplete(text: String, focus: Point? = null, limit: Int? = null, layers: List<String>? = null, lang: String? = null,
                      cancel: CancellationToken? = null): Geocoded {
         focus?.check("focus")
@@ -119,8 +120,24 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** Up to 1,000 addresses geocoded in one request (geocoderv1/batch): one answer per address, in order. */
     @JvmOverloads
+    @Operation("geocodeBatch")
     fun geocodeBatch(addresses: List<String>, cancel: CancellationToken? = null): List<Geocoded> =
         ok(t.post("geocode-batch", "/geocoderv1/batch", mapOf("addresses" to addresses), cancel)).objects("results").map { Geocoded.of(it) }
+
+    /**
+     * Up to 1,000 points reverse-geocoded in one request (geocoderv1/batch,
+     * reverse): one answer per point, in order; a point out of range gets
+     * its own INVALID_REQUEST answer (status and error_message in raw).
+     */
+    @JvmOverloads
+    @Operation("geocodeBatch")
+    fun reverseGeocodeBatch(points: List<Point>, cancel: CancellationToken? = null): List<Geocoded> {
+        val ps = points.mapIndexed { i, p ->
+            require(!p.lon.isNaN() && !p.lat.isNaN() && !p.lon.isInfinite() && !p.lat.isInfinite()) { "geosvc: reverse[$i] $p: NaN and infinities cannot be sent as JSON" }
+            mapOf("x" to p.lon, "y" to p.lat)
+        }
+        return ok(t.post("geocode-batch", "/geocoderv1/batch", mapOf("reverse" to ps), cancel)).objects("results").map { Geocoded.of(it) }
+    }
 
     /**
      * The time zone at p at an instant (timezonesv1/xy2tzdata with timestamp,
@@ -128,6 +145,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * the abbreviation in force then.
      */
     @JvmOverloads
+    @Operation("xy2tzdata")
     fun timeZoneAt(p: Point, unixSeconds: Long, cancel: CancellationToken? = null): TimeZoneInfo {
         p.check()
         val a = t.get("xy2tzdata", "/timezonesv1/xy2tzdata", listOf("x" to p.lon, "y" to p.lat, "timestamp" to unixSeconds), cancel)
@@ -136,6 +154,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** Every administrative area at p, admin0 first (adminv1/xy2hierarchy): the GeoJSON features' properties. */
     @JvmOverloads
+    @Operation("xy2hierarchy")
     fun adminHierarchy(p: Point, lang: String? = null, cancel: CancellationToken? = null): List<JsonObject> {
         p.check()
         return ok(t.get("xy2hierarchy", "/adminv1/xy2hierarchy", listOf("x" to p.lon, "y" to p.lat, "lang" to lang), cancel))
@@ -147,10 +166,9 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * query (center, zoom, size, markers, path, route, bbox, scale, format).
      */
     @JvmOverloads
+    @Operation("staticMap")
     fun staticMap(params: Map<String, Any?>, cancel: CancellationToken? = null): ByteArray {
-        val a = t.get("static-map", "/mapsv1/static", params.toList(), cancel)
-        if (a.status != 200) throw a.error()
-        return a.body
+        return bytes(t.get("static-map", "/mapsv1/static", params.toList(), cancel, "image/png"))
     }
 
     private fun geocoded(a: Answer): Geocoded {
@@ -162,6 +180,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The time zone and the local area at p (timezonesv1/xy2tzdata); name is the IANA zone. */
     @JvmOverloads
+    @Operation("xy2tzdata")
     fun timeZone(p: Point, cancel: CancellationToken? = null): TimeZoneInfo {
         p.check()
         val a = t.get("xy2tzdata", "/timezonesv1/xy2tzdata", listOf("x" to p.lon, "y" to p.lat), cancel)
@@ -170,6 +189,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The administrative area of level at p, or the nearest coarser one (adminv1/xy2admininfo). */
     @JvmOverloads
+    @Operation("xy2admininfo")
     fun admin(p: Point, level: AdminLevel, cancel: CancellationToken? = null): Admin {
         p.check()
         return Admin.of(ok(t.get("xy2admininfo", "/adminv1/xy2admininfo", listOf("x" to p.lon, "y" to p.lat, "type" to level.wire), cancel)))
@@ -181,6 +201,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * (920 postal_code, 921 protected_area...).
      */
     @JvmOverloads
+    @Operation("xy2bounddata")
     fun geoBoundaries(p: Point, category: Int = 0, cancel: CancellationToken? = null): List<GeoBoundary> {
         p.check()
         val o = ok(t.get("xy2bounddata", "/geoboundariesv1/xy2bounddata",
@@ -190,18 +211,21 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The countries with health data (covidv1/countries/list). */
     @JvmOverloads
+    @Operation("covidCountries")
     fun covidCountries(cancel: CancellationToken? = null): List<CovidCountry> =
         ok(t.get("covid-countries", "/covidv1/countries/list", emptyList(), cancel)).objects("codes")
             .map { CovidCountry(it.string("ISO3"), it.string("name"), it.string("dial_code")) }
 
     /** The records of every administration of a country (ISO3) at level admin ("admin0".."admin8") on date (null: latest; "2021-03-01"). */
     @JvmOverloads
+    @Operation("country2data")
     fun covidCountry(iso3: String, admin: String, date: String? = null, cancel: CancellationToken? = null): List<CovidRecord> =
         ok(t.get("country2data", "/covidv1/country2data", listOf("country" to iso3, "admin" to admin, "date" to date), cancel))
             .objects("data").map { CovidRecord.of(it) }
 
     /** The health data of the administrations at p, from level admin up to the country, by level (covidv1/xy2data). */
     @JvmOverloads
+    @Operation("xy2data")
     fun covidAt(p: Point, admin: String, date: String? = null, cancel: CancellationToken? = null): Map<String, CovidRecord> {
         p.check()
         val o = ok(t.get("xy2data", "/covidv1/xy2data", listOf("x" to p.lon, "y" to p.lat, "admin" to admin, "date" to date), cancel))
@@ -210,6 +234,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The web-mercator tile of zoom (14..20) holding p with its health data (covidv1/xy2tile). */
     @JvmOverloads
+    @Operation("xy2tile")
     fun covidTileAt(p: Point, zoom: Int, cancel: CancellationToken? = null): CovidTile {
         p.check()
         return CovidTile.of(ok(t.get("xy2tile", "/covidv1/xy2tile", listOf("x" to p.lon, "y" to p.lat, "zoom" to zoom), cancel)))
@@ -217,6 +242,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The tile x, y of zoom (covidv1/index2tile). */
     @JvmOverloads
+    @Operation("index2tile")
     fun covidTile(x: Int, y: Int, zoom: Int, cancel: CancellationToken? = null): CovidTile =
         CovidTile.of(ok(t.get("index2tile", "/covidv1/index2tile", listOf("x" to x, "y" to y, "zoom" to zoom), cancel)))
 
@@ -227,6 +253,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * alternatives 0..2; speeds km/h by road type ("Motorway" to 80).
      */
     @JvmOverloads
+    @Operation("route")
     fun route(from: Point, to: Point, routing: String? = null, avoid: List<String> = emptyList(), alternatives: Int = 0,
               speeds: Map<String, Double> = emptyMap(), cancel: CancellationToken? = null): Route {
         val o = RouteOptions()
@@ -243,6 +270,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * bearings, approaches, snapping).
      */
     @JvmOverloads
+    @Operation("route")
     fun routeWith(from: Point, to: Point, opts: RouteOptions, cancel: CancellationToken? = null): Route {
         from.check("from")
         to.check("to")
@@ -261,6 +289,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * gives them.
      */
     @JvmOverloads
+    @Operation("isochrones")
     fun isochrones(origins: List<Point>, contours: List<Double>, extra: Map<String, Any?> = emptyMap(), cancel: CancellationToken? = null): Isochrones {
         origins.forEachIndexed { i, p -> p.check("origins[$i]") }
         val body = LinkedHashMap<String, Any?>(extra)
@@ -270,47 +299,11 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
     }
 
     /**
-     * An OSRM v5 service of geosvc's OSRM-compatible API (docs/osrm.md):
-     * service "route", "table", "nearest", "match" or "trip", profile
-     * "car"..., the coordinates, and OSRM's options as written in its URLs
-     * ("overview" to "full"). The answer is OSRM's JSON, untyped; an error
-     * is an [ApiException] with OSRM's message.
-     */
-    @JvmOverloads
-    fun osrm(service: String, profile: String, coordinates: List<Point>, options: Map<String, String> = emptyMap(), cancel: CancellationToken? = null): JsonObject {
-        coordinates.forEachIndexed { i, p -> p.check("coordinates[$i]") }
-        require(service.matches(Regex("[a-z]+")) && profile.matches(Regex("[A-Za-z0-9_-]+"))) { "geosvc: osrm service $service profile $profile" }
-        val coords = coordinates.joinToString(";") { it.toString() }
-        return ok(t.get("osrm-$service", "/osrm/$service/v1/$profile/$coords", options.toList(), cancel))
-    }
-
-    /** OSRM's route service (docs/osrm.md), typed: [osrm] "route" with options such as "alternatives" to "true", "overview" to "false". */
-    @JvmOverloads
-    fun osrmRoute(coordinates: List<Point>, profile: String = "car", options: Map<String, String> = emptyMap(), cancel: CancellationToken? = null): OsrmRoutes =
-        OsrmRoutes.of(osrm("route", profile, coordinates, options, cancel))
-
-    /** OSRM's table service, typed: [osrm] "table" with options such as "annotations" to "duration,distance", "sources" to "0". */
-    @JvmOverloads
-    fun osrmTable(coordinates: List<Point>, profile: String = "car", options: Map<String, String> = emptyMap(), cancel: CancellationToken? = null): OsrmTable =
-        OsrmTable.of(osrm("table", profile, coordinates, options, cancel))
-
-    /**
-     * Any JSON interface the typed methods do not cover yet: method "GET"
-     * with query parameters, or "POST" with body (written as JSON). Same
-     * key, retries, errors and cancellation; the answer's top-level object.
-     */
-    @JvmOverloads
-    fun call(method: String, path: String, query: Map<String, Any?> = emptyMap(), body: Any? = null, cancel: CancellationToken? = null): JsonObject {
-        require(path.startsWith("/")) { "geosvc: path $path: want /interface/operation" }
-        val bytes = if (body == null) null else Json.write(body).toByteArray(Charsets.UTF_8)
-        return ok(t.send(path.trim('/'), method, path, query.toList(), bytes, cancel))
-    }
-
-    /**
      * The areas reachable from p within each contour (isochronev1/isochrone):
      * minutes for metric "time" (default), kilometres for "distance".
      */
     @JvmOverloads
+    @Operation("isochrone")
     fun isochrone(p: Point, contours: List<Double>, metric: String? = null, polygons: Boolean? = null, reverse: Boolean? = null,
                   profile: String? = null, cancel: CancellationToken? = null): Isochrones {
         p.check()
@@ -326,6 +319,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * [ApiException] of status 404.
      */
     @JvmOverloads
+    @Operation("match")
     fun match(points: List<Point>, extra: Map<String, Any?> = emptyMap(), cancel: CancellationToken? = null): MatchResult {
         points.forEachIndexed { i, p -> p.check("points[$i]") }
         val body = LinkedHashMap<String, Any?>(extra)
@@ -333,23 +327,9 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
         return MatchResult.of(ok(t.post("match", "/matchv1/match", body, cancel)))
     }
 
-    /** A token that opens map tiles for an hour in the key's name (tilesv1/token), for a map view that must not hold the key. */
-    @JvmOverloads
-    fun tileToken(cancel: CancellationToken? = null): TileToken {
-        val o = ok(t.send("tile-token", "POST", "/tilesv1/token", emptyList(), ByteArray(0), cancel))
-        return TileToken(o.string("token"), o.string("expires_at"))
-    }
-
-    /** The PNG of map tile z/x/y (tilesv1; XYZ web mercator); with token, the key is not needed. */
-    @JvmOverloads
-    fun tile(z: Int, x: Int, y: Int, token: String? = null, cancel: CancellationToken? = null): ByteArray {
-        val a = t.get("tile", "/tilesv1/$z/$x/$y.png", listOf("token" to token), cancel)
-        if (a.status != 200) throw a.error()
-        return a.body
-    }
-
     /** Applies for a free-trial key (keysv1/trial; no key needed): the key is in the answer, shown only once. */
     @JvmOverloads
+    @Operation("keysTrial")
     fun trial(email: String, name: String? = null, company: String? = null, cancel: CancellationToken? = null): TrialKey {
         val body = LinkedHashMap<String, Any?>()
         body["email"] = email
@@ -365,6 +345,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * client's key, an upgrade of it).
      */
     @JvmOverloads
+    @Operation("keysCheckout")
     fun checkout(plan: String, email: String? = null, cancel: CancellationToken? = null): CheckoutStarted {
         val body = LinkedHashMap<String, Any?>()
         body["plan"] = plan
@@ -375,6 +356,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** The key's usage statement of month ("2026-11"; null: the current one) (keysv1/usage). */
     @JvmOverloads
+    @Operation("keysUsage")
     fun usage(month: String? = null, cancel: CancellationToken? = null): Statement =
         Statement.of(ok(t.get("usage", "/keysv1/usage", listOf("month" to month), cancel)))
 
@@ -383,6 +365,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * (tdmv1/order; points sent "lon,lat") and returns the job's uuid.
      */
     @JvmOverloads
+    @Operation("tdmOrder")
     fun orderMatrix(origins: List<Point>, destinations: List<Point>, opts: MatrixOptions = MatrixOptions(), cancel: CancellationToken? = null): String {
         origins.forEachIndexed { i, p -> p.check("origin $i") }
         destinations.forEachIndexed { i, p -> p.check("destination $i") }
@@ -403,6 +386,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * expired one (410).
      */
     @JvmOverloads
+    @Operation("tdmFetch")
     fun fetchMatrix(uuid: String, waitSeconds: Double = 0.0, cancel: CancellationToken? = null): Any {
         val body = LinkedHashMap<String, Any?>()
         body["uuid"] = uuid
@@ -419,6 +403,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
 
     /** Cancels a Queued or Processing job (tdmv1/cancel); a job already ended is an [ApiException] of status 409. */
     @JvmOverloads
+    @Operation("tdmCancel")
     fun cancelMatrix(uuid: String, cancel: CancellationToken? = null): JobState =
         jobState(ok(t.post("tdm-cancel", "/tdmv1/cancel", mapOf("uuid" to uuid), cancel)))
 
@@ -438,6 +423,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, v
      * a [CancelledException].
      */
     @JvmOverloads
+    @Operation("tdmOrder", "tdmFetch", "tdmCancel")
     fun matrix(origins: List<Point>, destinations: List<Point>, opts: MatrixOptions = MatrixOptions(), cancel: CancellationToken? = null): MatrixResult {
         val uuid = orderMatrix(origins, destinations, opts, cancel)
         opts.onOrder?.invoke(uuid)

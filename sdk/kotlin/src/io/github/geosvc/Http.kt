@@ -14,6 +14,8 @@ import java.util.concurrent.ExecutorService
 import java.util.concurrent.Executors
 import java.util.concurrent.ThreadFactory
 import java.util.concurrent.atomic.AtomicInteger
+import java.util.zip.GZIPInputStream
+import java.util.zip.ZipException
 
 /**
  * The choices of a [GeosvcClient]; the defaults are the Go and TypeScript
@@ -99,8 +101,12 @@ interface Callback<T> {
     fun onFailure(error: GeosvcException)
 }
 
-/** An HTTP answer. */
-internal class Answer(val op: String, val status: Int, val body: ByteArray, private val headers: Map<String, List<String>>) {
+/**
+ * An HTTP answer; [streamed] is what a streaming call's reader made of a
+ * success's body (which is then not in [body]).
+ */
+internal class Answer(val op: String, val status: Int, val body: ByteArray, private val headers: Map<String?, List<String>>,
+                      val streamed: Any? = null) {
     fun header(name: String): String? = headers.entries.firstOrNull { it.key?.equals(name, ignoreCase = true) == true }?.value?.firstOrNull()
     val text: String get() = String(body, Charsets.UTF_8)
 
@@ -138,6 +144,13 @@ internal class Answer(val op: String, val status: Int, val body: ByteArray, priv
     }
 }
 
+/** d in plain decimal ("0.00001", not Java's "1.0E-5"; "39", not "39.0"), as every interface reads numbers. */
+internal fun plain(d: Double): String = when {
+    d.isNaN() || d.isInfinite() -> d.toString()
+    d == Math.rint(d) && Math.abs(d) < 1e15 -> d.toLong().toString()
+    else -> java.math.BigDecimal.valueOf(d).stripTrailingZeros().toPlainString()
+}
+
 private val httpDate = ThreadLocal<SimpleDateFormat>()
 
 /** Reads a Retry-After header in seconds or as an HTTP date; null if absent or unreadable. */
@@ -159,21 +172,27 @@ internal fun retryAfterMillis(v: String?): Long? {
 internal class Transport(baseUrl: String, private val key: String?, val options: ClientOptions) {
     private val base = baseUrl.trimEnd('/')
 
-    fun get(op: String, path: String, query: List<Pair<String, Any?>>, token: CancellationToken?) =
-        send(op, "GET", path, query, null, token)
+    fun get(op: String, path: String, query: List<Pair<String, Any?>>, token: CancellationToken?, accept: String = JSON) =
+        send(op, "GET", path, query, null, token, accept)
 
     fun post(op: String, path: String, body: Any?, token: CancellationToken?) =
         send(op, "POST", path, emptyList(), Json.write(body).toByteArray(Charsets.UTF_8), token)
 
-    fun send(op: String, method: String, path: String, query: List<Pair<String, Any?>>, body: ByteArray?, token: CancellationToken?): Answer {
+    /**
+     * Sends a request, retrying 429 and 503 (unless retry is false). With
+     * read, a success's body (inflated when gzip) is given to read while
+     * the connection is open, and its result is the answer's streamed.
+     */
+    fun send(op: String, method: String, path: String, query: List<Pair<String, Any?>>, body: ByteArray?, token: CancellationToken?,
+             accept: String = JSON, retry: Boolean = true, read: ((InputStream) -> Any?)? = null): Answer {
         val q = query.filter { it.second != null }.joinToString("&") { enc(it.first) + "=" + enc(param(it.second!!)) }
         val url = URL(base + path + if (q.length == 0) "" else "?$q")
         var attempt = 0
         while (true) {
             if (token?.isCancelled == true || Thread.currentThread().isInterrupted) throw CancelledException(op)
-            val a = once(op, method, url, body, token)
+            val a = once(op, method, url, body, token, accept, read)
             options.onAnswer?.invoke(op, a.status)
-            if ((a.status != 429 && a.status != 503) || attempt >= options.maxRetries) return a
+            if ((a.status != 429 && a.status != 503) || !retry || attempt >= options.maxRetries) return a
             var wait = retryAfterMillis(a.header("Retry-After"))
             if (wait == null) {
                 wait = options.backoffMillis shl attempt
@@ -188,7 +207,8 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
         }
     }
 
-    private fun once(op: String, method: String, url: URL, body: ByteArray?, token: CancellationToken?): Answer {
+    private fun once(op: String, method: String, url: URL, body: ByteArray?, token: CancellationToken?, accept: String,
+                     read: ((InputStream) -> Any?)?): Answer {
         val c = url.openConnection() as HttpURLConnection
         if (token != null && !token.register(c)) throw CancelledException(op)
         try {
@@ -199,7 +219,11 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
             c.useCaches = false
             if (!key.isNullOrEmpty()) c.setRequestProperty("x-api-key", key)
             c.setRequestProperty("User-Agent", options.userAgent)
-            c.setRequestProperty("Accept", "application/json, image/png")
+            c.setRequestProperty("Accept", accept)
+            // Asked for explicitly and inflated here: a plain JVM does not
+            // inflate, and Android's HttpURLConnection stops inflating
+            // (transparently) when the caller sets Accept-Encoding.
+            c.setRequestProperty("Accept-Encoding", "gzip")
             if (body != null) {
                 c.doOutput = true
                 c.setRequestProperty("Content-Type", "application/json")
@@ -207,9 +231,17 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
                 c.outputStream.use { it.write(body) }
             }
             val status = c.responseCode
+            val gz = "gzip".equals(c.contentEncoding, ignoreCase = true)
             val stream: InputStream? = if (status >= 400) c.errorStream else c.inputStream
-            val bytes = stream?.use { readAll(it) } ?: ByteArray(0)
+            if (read != null && status in 200..299) {
+                val v = (stream ?: java.io.ByteArrayInputStream(ByteArray(0))).use { s -> read(if (gz) GZIPInputStream(s, 16 * 1024) else s) }
+                return Answer(op, status, ByteArray(0), c.headerFields, v)
+            }
+            var bytes = stream?.use { readAll(it) } ?: ByteArray(0)
+            if (gz && bytes.isNotEmpty()) bytes = GZIPInputStream(java.io.ByteArrayInputStream(bytes)).use { readAll(it) }
             return Answer(op, status, bytes, c.headerFields)
+        } catch (e: ZipException) {
+            throw MalformedAnswerException("$op: a gzip body that does not inflate: ${e.message}", e)
         } catch (e: IOException) {
             if (token?.isCancelled == true) throw CancelledException(op)
             throw NetworkException(op, e)
@@ -219,7 +251,7 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
         }
     }
 
-    private fun readAll(s: InputStream): ByteArray {
+    internal fun readAll(s: InputStream): ByteArray {
         val out = ByteArrayOutputStream()
         val buf = ByteArray(16 * 1024)
         while (true) {
@@ -232,11 +264,13 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
     private fun enc(s: String) = URLEncoder.encode(s, "UTF-8")
 
     private fun param(v: Any): String = when (v) {
-        is Double -> if (v == Math.rint(v) && Math.abs(v) < 1e15) v.toLong().toString() else v.toString()
+        is Double -> plain(v)
         else -> v.toString()
     }
 
     companion object {
+        /** The Accept of the JSON interfaces. */
+        const val JSON = "application/json"
         private val count = AtomicInteger()
         /** The shared pool of the async calls of clients without an executor of their own. */
         val pool: ExecutorService by lazy {

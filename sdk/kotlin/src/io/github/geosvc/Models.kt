@@ -7,14 +7,12 @@ package io.github.geosvc
  */
 data class Point(val lon: Double, val lat: Double) {
     /** "lon,lat", as tdmv1 and routev1 read points. */
-    override fun toString() = "${num(lon)},${num(lat)}"
+    override fun toString() = "${plain(lon)},${plain(lat)}"
 
     internal fun check(what: String = "point") {
         if (lon.isNaN() || lat.isNaN() || lon < -180 || lon > 180 || lat < -90 || lat > 90)
             throw IllegalArgumentException("geosvc: $what $lon,$lat: want a longitude in [-180, 180] and a latitude in [-90, 90]")
     }
-
-    private fun num(d: Double) = if (d == Math.rint(d) && Math.abs(d) < 1e15) d.toLong().toString() else d.toString()
 }
 
 /** A bounding box read longitude first whatever the order on the wire. */
@@ -75,7 +73,8 @@ data class GeocodeResult(
 data class AddressComponent(val longName: String, val shortName: String, val types: List<String>)
 
 /**
- * A timezonesv1 answer: [name] the IANA zone (X-Time-Zone header),
+ * A timezonesv1 answer: [name] the IANA zone (X-Time-Zone header; in a
+ * lookupsv1 batch, the answer's time_zone_id, given with a timestamp),
  * [utcOffset] the standard offset ("UTC-05:00"), and the local area's names.
  */
 class TimeZoneInfo(
@@ -87,7 +86,7 @@ class TimeZoneInfo(
             val tz = o.obj("time_zone")
             val la = o.obj("local_area")
             tz.string("time_zone")
-            return TimeZoneInfo(name, la.string("time_zone"), la.string("time_zone_local_abbreviation"), la.string("time_zone_local_name"),
+            return TimeZoneInfo(name ?: o.stringOrNull("time_zone_id"), la.string("time_zone"), la.string("time_zone_local_abbreviation"), la.string("time_zone_local_name"),
                 la.bool("has_daylight_saving_time"), la.stringOrNull("dst_time_zone_local_abbreviation"), o)
         }
     }
@@ -243,41 +242,6 @@ class RouteOptions {
             "avoid_polygons" to avoidPolygons, "profile" to profile, "vehicle" to vehicle,
             "alternatives" to (if (alternatives == 0) null else alternatives), "departure_time" to departureTime, "arrival_time" to arrivalTime,
             "radiuses" to radiuses, "bearings" to bearings, "approaches" to approaches, "snapping" to snapping)
-    }
-}
-
-/** A waypoint of an OSRM answer: the coordinate snapped to [location], [distance] metres away, on road [name]. */
-data class OsrmWaypoint(val name: String, val location: Point, val distance: Double) {
-    internal companion object {
-        fun list(o: JsonObject, name: String): List<OsrmWaypoint> = if (!o.has(name)) emptyList() else o.objects(name).map {
-            val l = it.doubles("location")
-            if (l.size != 2) throw MalformedAnswerException("${it.path}.location: want [lon, lat]")
-            OsrmWaypoint(it.string("name"), Point(l[0], l[1]), it.double("distance"))
-        }
-    }
-}
-
-/** An OSRM route service answer (osrm/route, trip): the routes (metres, seconds; legs and geometry in [raw]) and waypoints. */
-class OsrmRoutes(val routes: List<OsrmRoute>, val waypoints: List<OsrmWaypoint>, val raw: JsonObject) {
-    internal companion object {
-        fun of(o: JsonObject, routes: String = "routes", waypoints: String = "waypoints") = OsrmRoutes(o.objects(routes).map {
-            OsrmRoute(it.double("distance"), it.double("duration"), it.double("weight"), it.string("weight_name"), it.objects("legs").size, it)
-        }, OsrmWaypoint.list(o, waypoints), o)
-    }
-}
-
-data class OsrmRoute(val distance: Double, val duration: Double, val weight: Double, val weightName: String, val legCount: Int, val raw: JsonObject)
-
-/** An OSRM table answer: seconds and metres (null: no route), and the snapped sources and destinations. */
-class OsrmTable(val durations: List<List<Double?>>?, val distances: List<List<Double?>>?, val sources: List<OsrmWaypoint>,
-                val destinations: List<OsrmWaypoint>, val raw: JsonObject) {
-    internal companion object {
-        fun of(o: JsonObject) = OsrmTable(table(o, "durations"), table(o, "distances"), OsrmWaypoint.list(o, "sources"), OsrmWaypoint.list(o, "destinations"), o)
-
-        private fun table(o: JsonObject, name: String): List<List<Double?>>? = if (!o.has(name)) null else o.list(name).mapIndexed { r, row ->
-            val l = row as? List<*> ?: throw MalformedAnswerException("${o.path}.$name[$r]: want an array")
-            l.mapIndexed { c, v -> if (v == null) null else (v as? Number)?.toDouble() ?: throw MalformedAnswerException("${o.path}.$name[$r][$c]: want a number or null") }
-        }
     }
 }
 
