@@ -238,7 +238,9 @@ class RouteOptions {
 
     internal fun query(): List<Pair<String, Any?>> {
         val sp = speeds.keys.sorted().joinToString(",") { k -> k + ":" + speeds.getValue(k).let { if (it == Math.rint(it)) it.toLong().toString() else it.toString() } }
-        return listOf("routing" to routing, "speeds" to sp.ifEmpty { null }, "avoid" to avoid.joinToString(",").ifEmpty { null },
+        val av = avoid.joinToString(",")
+        // Not String.ifEmpty: kotlinc 1.3 binds it to CharSequence.isEmpty(), Java 15, absent from Android (android-api.txt).
+        return listOf("routing" to routing, "speeds" to (if (sp.length == 0) null else sp), "avoid" to (if (av.length == 0) null else av),
             "avoid_polygons" to avoidPolygons, "profile" to profile, "vehicle" to vehicle,
             "alternatives" to (if (alternatives == 0) null else alternatives), "departure_time" to departureTime, "arrival_time" to arrivalTime,
             "radiuses" to radiuses, "bearings" to bearings, "approaches" to approaches, "snapping" to snapping)

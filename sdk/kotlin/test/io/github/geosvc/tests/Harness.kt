@@ -80,6 +80,7 @@ object T {
 fun main(args: Array<String>) {
     JsonTests.register()
     FakeServerTests.register()
+    SurfaceTests.register()
     LiveTests.register()
     val failed = T.run(args.firstOrNull())
     System.exit(if (failed == 0) 0 else 1)
