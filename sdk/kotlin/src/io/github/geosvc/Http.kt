@@ -238,7 +238,7 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
                 return Answer(op, status, ByteArray(0), c.headerFields, v)
             }
             var bytes = stream?.use { readAll(it) } ?: ByteArray(0)
-            if (gz && bytes.isNotEmpty()) bytes = GZIPInputStream(java.io.ByteArrayInputStream(bytes)).use { readAll(it) }
+            if (gz && bytes.isNotEmpty()) bytes = inflate(op, bytes)
             return Answer(op, status, bytes, c.headerFields)
         } catch (e: ZipException) {
             throw MalformedAnswerException("$op: a gzip body that does not inflate: ${e.message}", e)
@@ -249,6 +249,13 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
             token?.unregister(c)
             c.disconnect()
         }
+    }
+
+    /** A whole gzip body inflated; one that is not gzip or is cut short is a [MalformedAnswerException]. */
+    private fun inflate(op: String, gz: ByteArray): ByteArray = try {
+        GZIPInputStream(java.io.ByteArrayInputStream(gz)).use { readAll(it) }
+    } catch (e: IOException) {
+        throw MalformedAnswerException("$op: a gzip body that does not inflate: ${e.javaClass.simpleName} ${e.message}", e)
     }
 
     internal fun readAll(s: InputStream): ByteArray {

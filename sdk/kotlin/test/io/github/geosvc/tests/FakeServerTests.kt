@@ -27,10 +27,11 @@ import java.util.concurrent.TimeUnit
  * types, 503s, a quota's 429, a proxy's HTML page, a request that hangs).
  */
 object FakeServerTests {
-    private class Scripted(val status: Int, val body: String, val headers: Map<String, String> = emptyMap(), val delayMs: Long = 0)
+    /** An answer of the scripted server: bytes, when given, is the body instead of body's UTF-8. */
+    class Scripted(val status: Int, val body: String, val headers: Map<String, String> = emptyMap(), val delayMs: Long = 0, val bytes: ByteArray? = null)
 
     /** Serves the answers in turn (the last one repeated); returns the base URL and the requests' paths and keys. */
-    private fun serve(vararg answers: Scripted, block: (base: String, seen: MutableList<String>) -> Unit) {
+    fun serve(vararg answers: Scripted, block: (base: String, seen: MutableList<String>) -> Unit) {
         val s = HttpServer.create(InetSocketAddress("127.0.0.1", 0), 0)
         s.executor = Executors.newCachedThreadPool()
         val seen = Collections.synchronizedList(ArrayList<String>())
@@ -42,7 +43,7 @@ object FakeServerTests {
             try {
                 if (a.delayMs > 0) Thread.sleep(a.delayMs)
                 a.headers.forEach { (k, v) -> ex.responseHeaders.add(k, v) }
-                val b = a.body.toByteArray(Charsets.UTF_8)
+                val b = a.bytes ?: a.body.toByteArray(Charsets.UTF_8)
                 ex.sendResponseHeaders(a.status, if (b.isEmpty()) -1 else b.size.toLong())
                 if (b.isNotEmpty()) ex.responseBody.use { it.write(b) }
             } catch (e: Exception) {

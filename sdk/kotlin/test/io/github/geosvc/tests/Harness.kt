@@ -80,8 +80,10 @@ object T {
 fun main(args: Array<String>) {
     JsonTests.register()
     FakeServerTests.register()
+    FakeMoreTests.register()
     SurfaceTests.register()
     LiveTests.register()
+    LiveMoreTests.register()
     val failed = T.run(args.firstOrNull())
     System.exit(if (failed == 0) 0 else 1)
 }

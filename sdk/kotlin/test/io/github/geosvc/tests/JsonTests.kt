@@ -11,6 +11,11 @@ import io.github.geosvc.TimeZoneInfo
 import io.github.geosvc.Admin
 import io.github.geosvc.Route
 import io.github.geosvc.OsrmTable
+import io.github.geosvc.OsrmNearest
+import io.github.geosvc.OsrmMatch
+import io.github.geosvc.OsrmTrip
+import io.github.geosvc.LookupResult
+import io.github.geosvc.TileJson
 import io.github.geosvc.retryAfterMillis
 import java.util.Random
 
@@ -38,6 +43,22 @@ object JsonTests {
     val osrmTableAnswer = """{"code":"Ok","durations":[[0,812.4],[805.1,null]],"sources":[{"name":"Kings Highway","location":[-75.5244,39.1582],""" +
         """"distance":3.2},{"name":"","location":[-75.5466,39.7447],"distance":0}],"destinations":[]}"""
 
+    val osrmNearestAnswer = """{"code":"Ok","waypoints":[{"hint":"gU4BAFIVlv6TJMs_","distance":0.36,"name":"Kings Highway",""" +
+        """"location":[-75.524404,39.1582],"nodes":[178578433,178609289]}]}"""
+    val osrmMatchAnswer = """{"code":"Ok","matchings":[{"confidence":0.93,"geometry":"e~bqFnuxhM","legs":[{"steps":[],"summary":"","weight":301.2,""" +
+        """"duration":301.2,"distance":3061.4}],"weight_name":"duration","weight":301.2,"duration":301.2,"distance":3061.4}],"tracepoints":[null,""" +
+        """{"distance":4.1,"name":"North Market Street","location":[-75.56144,39.73433],"matchings_index":0,"waypoint_index":0,"alternatives_count":0}]}"""
+    val osrmTripAnswer = """{"code":"Ok","trips":[{"legs":[{"steps":[],"summary":"","weight":3792.9,"duration":3792.9,"distance":78746.5}],""" +
+        """"weight_name":"duration","weight":8533,"duration":8533,"distance":173010.2}],"waypoints":[{"hint":"gU4BAFIVlv6TJMs_","distance":0.36,""" +
+        """"name":"Kings Highway","location":[-75.524404,39.1582],"trips_index":0,"waypoint_index":0}]}"""
+    val lookupAnswer = """{"index":0,"status":200,"timezone":""" + tzAnswer + ""","admin":{"type":"FeatureCollection","features":[{"type":"Feature",""" +
+        """"properties":{"name":"Kent County","category_name":"admin5"}}]},"geoboundaries":{"status":404,"message":"no boundary"},""" +
+        """"zip4":{"type":"FeatureCollection","features":[],"bbox":null},"covid":{"hierarchy_data":{"p0":{"boundary_id":"US-10001","name":"Kent",""" +
+        """"category_code":902,"category_name":"admin2","total_cases":1}}}}"""
+    val tileJsonAnswer = """{"tilejson":"3.0.0","tiles":["http://h/tilesv1/{z}/{x}/{y}.mvt"],"bounds":[-180,-85.0511,180,85.0511],""" +
+        """"extract_bounds":[-75.79,38.45,-74.96,40.03],"center":[-75.4,39.2,10],"minzoom":0,"maxzoom":14,""" +
+        """"vector_layers":[{"id":"roads","minzoom":0,"maxzoom":14,"fields":{"class":"String: motorway..."}}]}"""
+
     private fun answer(body: String) = Answer("test", 200, body.toByteArray(Charsets.UTF_8), emptyMap())
 
     /** Each model's reading of a body, as the client does it. */
@@ -46,9 +67,15 @@ object JsonTests {
         "matrix" to { b: String -> MatrixResult.of(answer(b).json()) },
         "admin" to { b: String -> Admin.of(answer(b).json()) },
         "route" to { b: String -> Route.of(answer(b).json()) },
-        "osrmtable" to { b: String -> OsrmTable.of(answer(b).json()) }
+        "osrmtable" to { b: String -> OsrmTable.of(answer(b).json()) },
+        "osrmnearest" to { b: String -> OsrmNearest.of(answer(b).json()) },
+        "osrmmatch" to { b: String -> OsrmMatch.of(answer(b).json()) },
+        "osrmtrip" to { b: String -> OsrmTrip.of(answer(b).json()) },
+        "lookup" to { b: String -> LookupResult.of(answer(b).json()) },
+        "tilejson" to { b: String -> TileJson.of(answer(b).json(), b) }
     )
-    val seeds = mapOf("timezone" to tzAnswer, "matrix" to matrixAnswer, "admin" to adminAnswer, "route" to routeAnswer, "osrmtable" to osrmTableAnswer)
+    val seeds = mapOf("timezone" to tzAnswer, "matrix" to matrixAnswer, "admin" to adminAnswer, "route" to routeAnswer, "osrmtable" to osrmTableAnswer,
+        "osrmnearest" to osrmNearestAnswer, "osrmmatch" to osrmMatchAnswer, "osrmtrip" to osrmTripAnswer, "lookup" to lookupAnswer, "tilejson" to tileJsonAnswer)
 
     fun register() {
         T.test("JsonParseValues") {
@@ -100,6 +127,21 @@ object JsonTests {
             T.eq(t.durations, listOf(listOf<Double?>(0.0, 812.4), listOf<Double?>(805.1, null)), "OSRM durations")
             T.eq(t.sources[0].location, io.github.geosvc.Point(-75.5244, 39.1582), "OSRM source")
             T.eq(t.distances, null, "no distances asked")
+            val n = readers[5].second(osrmNearestAnswer) as OsrmNearest
+            T.eq(n.waypoints[0].nodes, listOf(178578433L, 178609289L), "nearest nodes")
+            val om = readers[6].second(osrmMatchAnswer) as OsrmMatch
+            T.eq(om.tracepoints.map { it?.name }, listOf(null, "North Market Street"), "tracepoints")
+            T.eq(om.matchings[0].legCount, 1, "matching legs")
+            val tr = readers[7].second(osrmTripAnswer) as OsrmTrip
+            T.eq(tr.waypoints[0].tripsIndex to tr.waypoints[0].waypointIndex, 0 to 0, "trip waypoint")
+            val lr = readers[8].second(lookupAnswer) as LookupResult
+            T.eq(lr.timezone?.utcOffset, "UTC-05:00", "lookup timezone")
+            T.eq(lr.admin?.map { it.string("name") }, listOf("Kent County"), "lookup admin")
+            T.eq(lr.geoBoundaries, null, "an error layer is not a value")
+            T.eq(lr.layerErrors["geoboundaries"]?.status, 404, "the error layer")
+            T.eq(lr.covid?.get("p0")?.name, "Kent", "lookup covid")
+            val tj = readers[9].second(tileJsonAnswer) as TileJson
+            T.eq(tj.bounds.maxLat to tj.maxzoom, 85.0511 to 14, "tilejson")
         }
         T.test("ModelsWrongTypes") {
             // Each a valid JSON document of the wrong shape: a typed error naming the member.
@@ -117,7 +159,15 @@ object JsonTests {
                 Triple(3, routeAnswer.replace("[-75.6,39.7]", "[-75.6]"), "coordinates[1]"),
                 Triple(3, routeAnswer.replace("\"steps\":[{", "\"steps\":[7,{"), "$.steps[0]"),
                 Triple(4, osrmTableAnswer.replace("812.4", "\"812.4\""), "$.durations[0][1]"),
-                Triple(4, osrmTableAnswer.replace("[-75.5244,39.1582]", "[-75.5244]"), "$.sources[0].location")
+                Triple(4, osrmTableAnswer.replace("[-75.5244,39.1582]", "[-75.5244]"), "$.sources[0].location"),
+                Triple(5, osrmNearestAnswer.replace("[178578433,", "[\"178578433\","), "$.waypoints[0].nodes[0]"),
+                Triple(6, osrmMatchAnswer.replace("[null,", "[7,"), "$.tracepoints[0]"),
+                Triple(6, osrmMatchAnswer.replace("\"matchings_index\":0", "\"matchings_index\":0.5"), "$.tracepoints[1].matchings_index"),
+                Triple(7, osrmTripAnswer.replace("\"trips_index\":0", "\"trips_index\":\"0\""), "$.waypoints[0].trips_index"),
+                Triple(8, lookupAnswer.replace("\"index\":0", "\"index\":null"), "$.index"),
+                Triple(8, lookupAnswer.replace("\"features\":[{", "\"features\":[1,{"), "$.admin.features[0]"),
+                Triple(9, tileJsonAnswer.replace("[-180,-85.0511,180,85.0511]", "[-180,-85.0511,180]"), "$.bounds"),
+                Triple(9, tileJsonAnswer.replace("\"fields\":{\"class\":\"String: motorway...\"}", "\"fields\":{\"class\":3}"), "fields.class")
             )
             for ((k, body, path) in cases) {
                 val e = T.throws<MalformedAnswerException>("${readers[k].first} ${body.take(60)}") { readers[k].second(body) }
