@@ -71,10 +71,11 @@ object LiveMoreTests {
         T.test("LiveLookupsBatch") {
             val c = client()
             val july = "1784116800" // 15 July 2026 12:00 UTC
-            val pts = listOf(dover, wilmington, Point(200.0, 39.0))
+            val bombayHook = Point(-75.47, 39.26)
+            val pts = listOf(dover, wilmington, Point(200.0, 39.0), bombayHook)
             val all = LookupLayer.values().toList()
             val rs = c.lookupsBatch(pts, all, july)
-            T.eq(rs.map { it.index to it.status }, listOf(0 to 200, 1 to 200, 2 to 400), "indexes and statuses")
+            T.eq(rs.map { it.index to it.status }, listOf(0 to 200, 1 to 200, 2 to 400, 3 to 200), "indexes and statuses")
             T.check(rs[2].message?.contains("points[2].x") == true && !rs[2].ok) { "bad point: ${rs[2].message}" }
             val d = rs[0]
             T.eq(d.layerErrors, emptyMap<String, Any>(), "Dover's layer errors")
@@ -91,6 +92,8 @@ object LiveMoreTests {
             T.eq(d.geoBoundaries, c.geoBoundaries(dover), "geoboundaries layer against xy2bounddata")
             T.eq(d.covid, c.covidAt(dover, "admin8"), "covid layer against xy2data?admin=8")
             T.eq(rs[1].admin?.map { it.map }, c.adminHierarchy(wilmington).map { it.map }, "Wilmington's admin layer")
+            T.eq(rs[3].geoBoundaries, c.geoBoundaries(bombayHook), "Bombay Hook's geoboundaries layer")
+            T.eq(rs[3].geoBoundaries?.firstOrNull()?.name, "Bombay Hook National Wildlife Refuge", "Bombay Hook")
             // The same batch by hand: the same answer, member for member (but the collections' generation times).
             val byHand = raw("POST", "/lookupsv1/batch", body = mapOf("points" to pts.map { mapOf("x" to it.lon, "y" to it.lat) },
                 "layers" to all.map { it.name.toLowerCase() }, "timestamp" to july))
@@ -101,7 +104,7 @@ object LiveMoreTests {
             // Streamed (NDJSON, gzip): the same results, in order, one at a time.
             val streamed = ArrayList<LookupResult>()
             val n = c.lookupsBatchStream(pts, all, july) { streamed.add(it) }
-            T.eq(n, 3, "streamed count")
+            T.eq(n, 4, "streamed count")
             T.eq(streamed.map { norm(it.raw) }, rs.map { norm(it.raw) }, "streamed against the JSON answer")
             val e = T.throws<ApiException>("no layers") { c.lookupsBatch(pts, emptyList()) }
             T.check(e.isValidation && e.fields.any { it.field == "layers" }) { "no layers: ${e.message} ${e.fields}" }
