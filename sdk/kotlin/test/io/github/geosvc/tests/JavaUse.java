@@ -8,6 +8,15 @@ import io.github.geosvc.ClientOptions;
 import io.github.geosvc.ForbiddenException;
 import io.github.geosvc.GeosvcClient;
 import io.github.geosvc.GeosvcException;
+import io.github.geosvc.LookupLayer;
+import io.github.geosvc.LookupResult;
+import io.github.geosvc.OsrmErrorCode;
+import io.github.geosvc.OsrmException;
+import io.github.geosvc.VectorTile;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import kotlin.Unit;
 import io.github.geosvc.MatrixResult;
 import io.github.geosvc.Point;
 import io.github.geosvc.TimeZoneInfo;
@@ -46,6 +55,20 @@ public final class JavaUse {
             return "an empty address was accepted";
         } catch (ApiException e) {
             if (!"INVALID_REQUEST".equals(e.getGeocoderStatus())) return "geocode: " + e.getMessage();
+        }
+        // The calls of this round from Java: a batch and its stream (a Kotlin function type: return Unit.INSTANCE), a tile, OSRM's typed error.
+        List<LookupResult> rs = c.lookupsBatch(Arrays.asList(dover), Arrays.asList(LookupLayer.Admin, LookupLayer.Zip4));
+        if (rs.size() != 1 || rs.get(0).getZip4() == null || !"199010936".equals(rs.get(0).getZip4().getAreas().get(0).getZip9())) return "lookupsBatch " + rs;
+        final List<Integer> streamed = new ArrayList<>();
+        int n = c.lookupsBatchStream(Arrays.asList(dover, dover), Collections.singletonList(LookupLayer.Timezone), r -> { streamed.add(r.getIndex()); return Unit.INSTANCE; });
+        if (n != 2 || !streamed.equals(Arrays.asList(0, 1))) return "lookupsBatchStream " + streamed;
+        VectorTile vt = c.vectorTile(14, 4754, 6252);
+        if (vt.isEmpty() || !VectorTile.MEDIA_TYPE.equals(vt.getContentType())) return "vectorTile " + vt.getBytes().length + " " + vt.getContentType();
+        try {
+            c.osrmNearest(new Point(-74.0, 38.0), 1, "car", Collections.singletonMap("radiuses", "50"));
+            return "a nearest road in the open sea";
+        } catch (OsrmException e) {
+            if (e.getCode() != OsrmErrorCode.NoSegment) return "osrm: " + e.getMessage();
         }
         final CountDownLatch done = new CountDownLatch(1);
         final AtomicReference<String> got = new AtomicReference<>();
