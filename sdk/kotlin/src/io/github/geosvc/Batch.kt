@@ -36,10 +36,11 @@ abstract class BatchCalls internal constructor(baseUrl: String, apiKey: String?,
     fun lookupsBatchStream(points: List<Point>, layers: List<LookupLayer>, timestamp: String? = null, cancel: CancellationToken? = null,
                            onResult: (LookupResult) -> Unit): Int {
         val body = Json.write(lookupsBody(points, layers, timestamp)).toByteArray(Charsets.UTF_8)
-        val a = t.send("lookups-batch", "POST", "/lookupsv1/batch", emptyList(), body, cancel, NDJSON, read = { s -> readLines(s, onResult) })
+        val a = t.send("lookups-batch", "POST", "/lookupsv1/batch", emptyList(), body, cancel, NDJSON, read = { s, type ->
+            if (type != null && !type.startsWith(NDJSON)) throw MalformedAnswerException("lookups-batch: content type $type, want $NDJSON")
+            readLines(s, onResult)
+        })
         if (a.status != 200) throw a.error()
-        val type = a.header("Content-Type")
-        if (type != null && !type.startsWith(NDJSON)) throw MalformedAnswerException("lookups-batch: content type $type, want $NDJSON")
         return a.streamed as Int
     }
 

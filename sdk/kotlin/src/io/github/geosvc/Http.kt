@@ -180,11 +180,12 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
 
     /**
      * Sends a request, retrying 429 and 503 (unless retry is false). With
-     * read, a success's body (inflated when gzip) is given to read while
-     * the connection is open, and its result is the answer's streamed.
+     * read, a success's body (inflated when gzip) and its Content-Type are
+     * given to read while the connection is open, and its result is the
+     * answer's streamed.
      */
     fun send(op: String, method: String, path: String, query: List<Pair<String, Any?>>, body: ByteArray?, token: CancellationToken?,
-             accept: String = JSON, retry: Boolean = true, read: ((InputStream) -> Any?)? = null): Answer {
+             accept: String = JSON, retry: Boolean = true, read: ((InputStream, String?) -> Any?)? = null): Answer {
         val q = query.filter { it.second != null }.joinToString("&") { enc(it.first) + "=" + enc(param(it.second!!)) }
         val url = URL(base + path + if (q.length == 0) "" else "?$q")
         var attempt = 0
@@ -208,7 +209,7 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
     }
 
     private fun once(op: String, method: String, url: URL, body: ByteArray?, token: CancellationToken?, accept: String,
-                     read: ((InputStream) -> Any?)?): Answer {
+                     read: ((InputStream, String?) -> Any?)?): Answer {
         val c = url.openConnection() as HttpURLConnection
         if (token != null && !token.register(c)) throw CancelledException(op)
         try {
@@ -234,7 +235,7 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
             val gz = "gzip".equals(c.contentEncoding, ignoreCase = true)
             val stream: InputStream? = if (status >= 400) c.errorStream else c.inputStream
             if (read != null && status in 200..299) {
-                val v = (stream ?: java.io.ByteArrayInputStream(ByteArray(0))).use { s -> read(if (gz) GZIPInputStream(s, 16 * 1024) else s) }
+                val v = (stream ?: java.io.ByteArrayInputStream(ByteArray(0))).use { s -> read(if (gz) GZIPInputStream(s, 16 * 1024) else s, c.contentType) }
                 return Answer(op, status, ByteArray(0), c.headerFields, v)
             }
             var bytes = stream?.use { readAll(it) } ?: ByteArray(0)

@@ -115,7 +115,8 @@ object FakeMoreTests {
                 T.eq(got, listOf(0), "$what: the results before the bad line")
             }
             serve(Scripted(200, """{"results":[]}""", mapOf("Content-Type" to "application/json"))) { base, _ ->
-                T.throws<MalformedAnswerException>("JSON for NDJSON") { GeosvcClient(base, "k").lookupsBatchStream(listOf(dover), listOf(LookupLayer.Admin)) { } }
+                val e = T.throws<MalformedAnswerException>("JSON for NDJSON") { GeosvcClient(base, "k").lookupsBatchStream(listOf(dover), listOf(LookupLayer.Admin)) { } }
+                T.check(e.message!!.contains("content type application/json")) { "${e.message}" }
             }
             serve(Scripted(200, """{"results":[{"index":0,"status":200,"admin":{"features":{}}}]}""")) { base, _ ->
                 T.throws<MalformedAnswerException>("admin features of an object") { GeosvcClient(base, "k").lookupsBatch(listOf(dover), listOf(LookupLayer.Admin)) }
