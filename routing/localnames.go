@@ -176,3 +176,16 @@ func (g *Graph) LocalizeRoute(langs NameLangs, routes ...*Route) string {
 	}
 	return langs.keys[best]
 }
+
+// EdgeNameIn is EdgeName in the first of langs the data has the road's
+// name in (a road named by its route numbers keeps them).
+func (g *Graph) EdgeNameIn(e uint32, langs NameLangs) string {
+	if int(e) < len(g.edgeName) && len(langs.keys) > 0 {
+		if id := g.edgeName[e]; id != 0 {
+			if text, _, ok := g.nameIn(id, langs); ok {
+				return text
+			}
+		}
+	}
+	return g.EdgeName(e)
+}
