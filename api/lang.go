@@ -38,3 +38,11 @@ func requestLang(c echo.Context, q url.Values) ([]string, string) {
 	}
 	return parseLang(s, present, c.Request().Header.Get("Accept-Language"))
 }
+
+// setContentLanguage states the language an answer's names are in (the
+// Content-Language header), when it is not the default names'.
+func setContentLanguage(c echo.Context, lang string) {
+	if lang != "" {
+		c.Response().Header().Set("Content-Language", lang)
+	}
+}

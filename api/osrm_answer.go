@@ -190,7 +190,11 @@ func osrmHint(s routing.Snap) string {
 
 // waypointOf is the Waypoint of a snapped point.
 func (r *osrmRequest) waypointOf(g *routing.Graph, s routing.Snap) osrmWaypoint {
-	w := osrmWaypoint{Distance: math.Round(s.DistanceM*100) / 100, Name: g.EdgeName(s.Edge), Location: round6pt(s.Point)}
+	name := g.EdgeName(s.Edge)
+	if len(r.langs) > 0 {
+		name = g.EdgeNameIn(s.Edge, r.nameLangsOf(g))
+	}
+	w := osrmWaypoint{Distance: math.Round(s.DistanceM*100) / 100, Name: name, Location: round6pt(s.Point)}
 	if r.generateHints {
 		w.Hint = osrmHint(s)
 	}

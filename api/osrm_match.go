@@ -118,5 +118,6 @@ func (h *osrmHandler) match(c echo.Context, g *routing.Graph, r *osrmRequest) er
 			}
 		}
 	}
+	setContentLanguage(c, r.answerLang())
 	return c.JSON(http.StatusOK, ans)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/bundle"
+	"github.com/geosvc/geosvc/geo/geocode"
 	"github.com/geosvc/geosvc/routing"
 )
 
@@ -68,6 +69,13 @@ type osrmRequest struct {
 	spec          routing.Metric
 	generateHints bool
 	skipWaypoints bool
+	// langs are the languages of language (OSM name:xx keys, preferred
+	// first; none without it), nameLangs them resolved against the
+	// graph (nameLangsOf) and usedLang those the answer's names were
+	// given in.
+	langs     []string
+	nameLangs *routing.NameLangs
+	usedLang  map[string]bool
 }
 
 // osrmCommonOptions are the options of every service; osrmExtensions
@@ -76,11 +84,11 @@ var (
 	osrmCommonOptions  = []string{"bearings", "radiuses", "approaches", "hints", "generate_hints", "exclude", "snapping", "skip_waypoints", "format"}
 	osrmExtensions     = []string{"speeds", "avoid", "avoid_polygons", "vehicle", "routing", "api_key"}
 	osrmServiceOptions = map[string][]string{
-		osrmRoute:   {"alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints", "departure_time"},
+		osrmRoute:   {"alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints", "departure_time", "language"},
 		osrmTable:   {"sources", "destinations", "annotations", "fallback_speed", "fallback_coordinate", "scale_factor", "departure_time"},
 		osrmNearest: {"number"},
-		osrmTrip:    {"roundtrip", "source", "destination", "steps", "annotations", "geometries", "overview"},
-		osrmMatch:   {"timestamps", "gaps", "tidy", "steps", "annotations", "geometries", "overview"},
+		osrmTrip:    {"roundtrip", "source", "destination", "steps", "annotations", "geometries", "overview", "language"},
+		osrmMatch:   {"timestamps", "gaps", "tidy", "steps", "annotations", "geometries", "overview", "language"},
 	}
 )
 
@@ -300,6 +308,13 @@ func (r *osrmRequest) parseCommon() *osrmError {
 	if r.skipWaypoints, oe = r.boolOption("skip_waypoints", false); oe != nil {
 		return oe
 	}
+	if r.q.Has("language") {
+		langs, err := geocode.ParseLangs(r.q.Get("language"))
+		if err != nil {
+			return r.malformed("language", "%s is not BCP 47 language tags separated by commas (de, fr-CA, zh-Hant)", quoteEcho(r.q.Get("language")))
+		}
+		r.langs = langs
+	}
 	if f := r.q.Get("format"); r.q.Has("format") && f != "json" {
 		return osrmErr("InvalidOptions", "format %s is not served: geosvc answers json only", quoteEcho(f))
 	}
@@ -377,4 +392,38 @@ func isBase64(s string) bool {
 		}
 	}
 	return false
+}
+
+// nameLangsOf returns the request's languages resolved against g's.
+func (r *osrmRequest) nameLangsOf(g *routing.Graph) routing.NameLangs {
+	if r.nameLangs == nil {
+		nl := g.NameLangs(r.langs)
+		r.nameLangs = &nl
+	}
+	return *r.nameLangs
+}
+
+// localize names the routes' streets in the request's languages (where
+// the data has them) and notes the language used.
+func (r *osrmRequest) localize(g *routing.Graph, routes ...*routing.Route) {
+	if len(r.langs) == 0 {
+		return
+	}
+	if l := g.LocalizeRoute(r.nameLangsOf(g), routes...); l != "" {
+		if r.usedLang == nil {
+			r.usedLang = map[string]bool{}
+		}
+		r.usedLang[l] = true
+	}
+}
+
+// answerLang is the language the answer's names were given in: of those
+// used, the one language prefers ("" for the default names).
+func (r *osrmRequest) answerLang() string {
+	for _, l := range r.langs {
+		if r.usedLang[l] {
+			return l
+		}
+	}
+	return ""
 }

@@ -91,6 +91,7 @@ func (r *osrmRequest) legOf(g *routing.Graph, rt *routing.Route, o osrmRouteOpti
 		dist += p.distanceM
 	}
 	w, _ := r.weightOf(dur, dist)
+	r.localize(g, rt)
 	leg := osrmLeg{Steps: []osrmStep{}, Weight: round1(w), Duration: round1(dur), Distance: round1(dist), Annotation: annotationOf(pieces, nodes, o.annotations, r.spec.Objective == routing.ObjectiveShortest)}
 	steps := rt.Steps()
 	// OSRM summarizes a leg only with its steps ("" without).
@@ -422,6 +423,7 @@ func (h *osrmHandler) route(c echo.Context, g *routing.Graph, r *osrmRequest) er
 			ans.Waypoints = append(ans.Waypoints, r.waypointOf(g, s))
 		}
 	}
+	setContentLanguage(c, r.answerLang())
 	return c.JSON(http.StatusOK, ans)
 }
 

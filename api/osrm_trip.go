@@ -94,5 +94,6 @@ func (h *osrmHandler) trip(c echo.Context, g *routing.Graph, r *osrmRequest) err
 			ans.Waypoints = append(ans.Waypoints, w)
 		}
 	}
+	setContentLanguage(c, r.answerLang())
 	return c.JSON(http.StatusOK, ans)
 }

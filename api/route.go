@@ -40,8 +40,9 @@ type RouteOptions struct {
 // Query: from and to, each "lon,lat" (the order of tdmv1's addresses);
 // optional: routing (fastest by default), speeds, avoid, avoid_polygons
 // (a URL-encoded GeoJSON Polygon or MultiPolygon), profile (car or
-// truck), vehicle (a truck's dimensions) and alternatives;
-// radiuses, bearings and approaches: OSRM's semicolon lists, "from;to",
+// truck), vehicle (a truck's dimensions), alternatives and lang (the
+// language of the steps' street names, BCP 47 as the geocoder's;
+// Accept-Language without it); radiuses, bearings and approaches: OSRM's semicolon lists, "from;to",
 // an empty entry for the default; snapping: default or any.
 // Answers: 200 with the route; 400 {"message"} naming a bad parameter; 404
 // {"message"} when a point has no road within the snapping radius or no
@@ -72,6 +73,11 @@ type routeAnswer struct {
 	To   routeEnd `json:"to"`
 	// Steps are the turn-by-turn instructions.
 	Steps []routeStep `json:"steps"`
+	// Lang is the language the steps' streets are named in (lang or
+	// Accept-Language: the first of the request's languages the data has
+	// a name of these roads in; a street without one keeps its name);
+	// absent when every street has its default name.
+	Lang string `json:"lang,omitempty"`
 	// Geometry is the route as a GeoJSON LineString.
 	Geometry routeLine `json:"geometry"`
 	// DepartureTime and ArrivalTime are the trip's times, local to the
@@ -173,6 +179,10 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if msg != "" {
 		return httpError(http.StatusBadRequest, "profile: "+msg)
 	}
+	langs, msg := requestLang(c, q)
+	if msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	var g *routing.Graph
 	b := h.opts.Bundle.Load()
 	if b != nil {
@@ -216,23 +226,28 @@ func (h *routeHandler) answer(c echo.Context, q url.Values, from, to orb.Point) 
 	if err != nil {
 		return err
 	}
-	ans := routeAnswer{Routing: spec.Objective.String(), Profile: profile.String(), Vehicle: vehicleOf(spec), DurationS: r.DurationS, DistanceM: r.DistanceM,
-		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r),
-		DepartureTime: timed.departure, ArrivalTime: timed.arrival, TimeZone: timed.zone, SpeedVersion: timed.version, TimeModel: timed.model}
+	var others []*routing.Route // the alternatives, best first
 	if alts > 0 {
 		rs, err := g.Alternatives(ctx, spec, snaps[0], snaps[1], alts+1)
 		if err != nil && !errors.Is(err, routing.ErrNoRoute) {
 			return err
 		}
+		if len(rs) > 0 {
+			others = rs[1:] // rs[0] is the best route, answered above
+		}
+	}
+	lang := g.LocalizeRoute(g.NameLangs(langs), append([]*routing.Route{r}, others...)...)
+	ans := routeAnswer{Routing: spec.Objective.String(), Profile: profile.String(), Vehicle: vehicleOf(spec), DurationS: r.DurationS, DistanceM: r.DistanceM,
+		From: newRouteEnd(snaps[0]), To: newRouteEnd(snaps[1]), Steps: routeSteps(r), Geometry: routeGeometry(r), Lang: lang,
+		DepartureTime: timed.departure, ArrivalTime: timed.arrival, TimeZone: timed.zone, SpeedVersion: timed.version, TimeModel: timed.model}
+	if alts > 0 {
 		list := []routeAlternative{}
-		for i, a := range rs {
-			if i == 0 {
-				continue // the best route, answered above
-			}
+		for _, a := range others {
 			list = append(list, routeAlternative{DurationS: a.DurationS, DistanceM: a.DistanceM, Steps: routeSteps(a), Geometry: routeGeometry(a)})
 		}
 		ans.Alternatives = &list
 	}
+	setContentLanguage(c, lang)
 	return c.JSON(http.StatusOK, ans)
 }
 

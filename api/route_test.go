@@ -15,6 +15,7 @@ import (
 	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
+	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
@@ -23,6 +24,16 @@ import (
 func newRouteServer(t *testing.T, fixture string, loaded bool) (*Server, string) {
 	t.Helper()
 	g := routingtest.Graph(t, fixture)
+	if !loaded {
+		g = nil
+	}
+	return newRouteServerGraph(t, g)
+}
+
+// newRouteServerGraph serves routev1 on g (nil: not loaded) and returns
+// it with a key.
+func newRouteServerGraph(t *testing.T, g *routing.Graph) (*Server, string) {
+	t.Helper()
 	rd := redistest.New(t)
 	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
 	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "route test"})
@@ -31,7 +42,7 @@ func newRouteServer(t *testing.T, fixture string, loaded bool) (*Server, string)
 	}
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	cur := &bundle.Current{}
-	if loaded {
+	if g != nil {
 		cur.Store(&bundle.Bundle{Graph: g})
 	}
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})

@@ -32,7 +32,9 @@ import (
 // data names road segments by; the edgeLeftHand flag of edge.flags (the
 // road's country keeps left). Version 10: the edgeBridge and edgeTunnel
 // flags and each edge's layer=* (edge.layer), which vector tiles carry.
-const formatVersion uint32 = 10
+// Version 11: the street names in other languages (names.langs,
+// names.local.*: OSM's name:xx of the names of the name table).
+const formatVersion uint32 = 11
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -132,6 +134,7 @@ func (g *Graph) writeBase(w partSink) {
 	w.AddUint32s("edge.dest", g.edgeDest)
 	w.AddUint32s("edge.exit", g.edgeExit)
 	w.AddStrings("names", g.names)
+	g.writeLocalNames(w)
 	w.AddUint8s("edge.class", g.edgeClass)
 	w.AddStrings("classes", g.classes)
 	w.AddUint8s("edge.roadtype", g.edgeRoadType)
@@ -276,6 +279,7 @@ func (g *Graph) readBase(f *binfmt.File) error {
 	g.edgeDest = r.u32("edge.dest")
 	g.edgeExit = r.u32("edge.exit")
 	g.names = r.strs("names")
+	g.readLocalNames(&r)
 	g.edgeClass = r.u8("edge.class")
 	g.classes = r.strs("classes")
 	g.edgeRoadType = r.u8("edge.roadtype")
@@ -345,6 +349,9 @@ func (g *Graph) checkSizes() error {
 	if err := g.checkTruck(); err != nil {
 		return err
 	}
+	if err := g.checkLocalNames(); err != nil {
+		return err
+	}
 	if g.cch.Nodes() != n || g.cch.InputArcs() != len(g.base.turnHead) {
 		return fmt.Errorf("%w: CCH topology of %d nodes, %d arcs for %d nodes, %d turns", binfmt.ErrCorrupt, g.cch.Nodes(), g.cch.InputArcs(), n, len(g.base.turnHead))
 	}
@@ -392,6 +399,9 @@ func (g *Graph) validate() error {
 		}
 	}
 	if err := g.validateTruck(); err != nil {
+		return err
+	}
+	if err := g.validateLocalNames(); err != nil {
 		return err
 	}
 	for m := range g.h {

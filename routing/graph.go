@@ -113,6 +113,7 @@ type Graph struct {
 	edgeDest         []uint32 // of each edge, indexes into names
 	edgeExit         []uint32
 	names            []string
+	local            localNames // names in other languages (localnames.go)
 	edgeClass        []uint8
 	classes          []string
 	edgeRoadType     []uint8
@@ -258,6 +259,7 @@ func (g *Graph) copyNetwork(net *osmroad.Network) {
 		}
 	}
 	g.copyTruck(net.Edges)
+	g.copyLocalNames(net)
 }
 
 // signText returns the name-table text of edge e in one of the sign

@@ -160,6 +160,9 @@ func (s *Service) plan(ctx context.Context, stops []stop, m routing.Metric, tsp 
 			return routeResult{}, err
 		}
 	}
+	langKeys := routeNameLanguages(ctx, lang)
+	nameLangs := g.NameLangs(langKeys)
+	used := map[string]bool{} // the languages the legs' names were given in
 	res := routeResult{}
 	res.RoadDataName = s.roadDataName(g)
 	var steps []routing.Step
@@ -184,12 +187,19 @@ func (s *Service) plan(ctx context.Context, stops []stop, m routing.Metric, tsp 
 		}
 		res.Duration += r.DurationS
 		res.Distance += r.DistanceM
+		used[g.LocalizeRoute(nameLangs, r)] = true
 		steps = append(steps, r.Steps()...)
 		whole.Segments = append(whole.Segments, r.Segments...)
 		if len(geom) > 0 && len(r.Geometry) > 0 && geom[len(geom)-1] == r.Geometry[0] {
 			geom = append(geom, r.Geometry[1:]...)
 		} else {
 			geom = append(geom, r.Geometry...)
+		}
+	}
+	for _, k := range langKeys {
+		if used[k] {
+			setAnswerLang(ctx, k) // the preferred of those used
+			break
 		}
 	}
 	items := describe(steps, lang, w.Metric)

@@ -148,6 +148,9 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := context.WithValue(r.Context(), clientIPContext{}, clientIP(r))
+	ctx = context.WithValue(ctx, acceptLanguageContext{}, r.Header.Get("Accept-Language"))
+	meta := &answerMeta{}
+	ctx = context.WithValue(ctx, answerMetaContext{}, meta)
 	resp, err := s.dispatch(ctx, req)
 	if err != nil {
 		var f *fault
@@ -157,6 +160,9 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		writeFault(w, v, f)
 		return
+	}
+	if meta.lang != "" {
+		w.Header().Set("Content-Language", meta.lang)
 	}
 	if err := writeResponse(w, v, resp); err != nil {
 		s.opts.Logger.Warn("soap response not written", slog.String("operation", req.operation), slog.Any("error", err))

@@ -42,6 +42,7 @@ type builder struct {
 	refs     []int64 // node ids of the car ways, back to back
 	names    map[string]uint32
 	nameList []string
+	local    map[localKey]string // name:xx of the names (localnames.go)
 	rels     []relRec
 	sides    map[string]bool // driving_side=left by country code (drivingside.go)
 	condWays []CondMaxspeedWay
@@ -143,11 +144,13 @@ func (b *builder) way(w *osm.Way) {
 	tt := b.truck.TruckTags(w.Tags)
 	b.rep.Truck.countWay(tt, w.Tags.Find("hgv") != "")
 	b.condMaxspeed(w, attrs, b.refs[start:])
+	name := b.intern(wayName(w.Tags))
+	b.localNames(name, w.Tags)
 	b.ways = append(b.ways, wayRec{
 		id:       int64(w.ID),
 		refStart: uint32(start),
 		refEnd:   uint32(len(b.refs)),
-		name:     b.intern(wayName(w.Tags)),
+		name:     name,
 		ref:      b.intern(wayRef(w.Tags)),
 		dest:     b.intern(destination(w.Tags)),
 		exit:     b.intern(strings.TrimSpace(w.Tags.Find("junction:ref"))),
@@ -344,6 +347,7 @@ func (b *builder) build() *Network {
 	}
 	wayEdges := b.emitEdges(net, parts, isV, vid)
 	net.Names = b.nameList // the edges may have added exit numbers
+	net.LocalNames = b.localNameList()
 	b.mapRestrictions(net, wayEdges, vid)
 
 	r := &b.rep

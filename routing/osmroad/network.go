@@ -45,6 +45,9 @@ type Network struct {
 	// Names is the table of street names, refs, destinations and exit
 	// numbers; index 0 is the empty name.
 	Names []string
+	// LocalNames are the street names of Names in other languages (OSM's
+	// name:xx of the ways with a name), by name id, then language.
+	LocalNames []LocalName
 	// Restrictions are the via-node turn restrictions that could be mapped
 	// onto edges.
 	Restrictions []Restriction
@@ -216,4 +219,10 @@ type Report struct {
 	// Truck counts the car ways and edges that carry each truck
 	// restriction.
 	Truck TruckReport
+	// LocalNames counts the street names in other languages kept (one
+	// per name and language), LocalNamed the names that have any,
+	// LocalNameLangs their languages and LocalNameBytes their size in the
+	// routing file; LocalNameConflicts the ways whose name:xx differs
+	// from the one kept for their name (the first way's).
+	LocalNames, LocalNamed, LocalNameLangs, LocalNameBytes, LocalNameConflicts int
 }

@@ -23,6 +23,8 @@ func (r Report) String() string {
 	if r.DrivingSidesIgnored > 0 {
 		fmt.Fprintf(&b, "driving side  %d country relations ignored (no ISO 3166-1 code, or not left or right)\n", r.DrivingSidesIgnored)
 	}
+	fmt.Fprintf(&b, "street names  %d in other languages (name:xx) for %d names, %d languages, %.1f KiB in the routing file; %d ways disagree with the first way of their name (the first kept)\n",
+		r.LocalNames, r.LocalNamed, r.LocalNameLangs, float64(r.LocalNameBytes)/1024, r.LocalNameConflicts)
 	fmt.Fprintf(&b, "%s\n", r.Truck)
 	fmt.Fprintf(&b, "time      %v, peak RSS %s", r.Duration.Round(1e6), mib(r.PeakRSSBytes))
 	for _, w := range r.Warnings {

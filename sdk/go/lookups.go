@@ -280,6 +280,11 @@ type RouteOptions struct {
 	// Alternatives asks for up to this many alternative routes (0 to 2),
 	// in the answer's Alternatives.
 	Alternatives int
+	// Lang names the steps' streets in these languages where the data
+	// has them (OSM's name:xx), BCP 47 tags preferred first ("de",
+	// "fr-CA,fr"); the answer's Lang says the one used ("": the
+	// default names).
+	Lang string
 }
 
 // RouteWith is Route with routev1's every option.
@@ -315,6 +320,10 @@ func (c *Client) RouteWith(ctx context.Context, from, to Point, o RouteOptions) 
 	if o.Alternatives != 0 {
 		n := o.Alternatives
 		params.Alternatives = &n
+	}
+	if o.Lang != "" {
+		l := o.Lang
+		params.Lang = &l
 	}
 	r, err := c.raw.RouteWithResponse(ctx, params)
 	if err != nil {

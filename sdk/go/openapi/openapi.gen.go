@@ -4438,6 +4438,11 @@ type Route struct {
 	From     RouteEnd  `json:"from"`
 	Geometry RouteLine `json:"geometry"`
 
+	// Lang The language the steps' streets are named in (`lang` or Accept-Language): of the request's languages the data names some of these streets in, the preferred one (`de`, `de-CH`); a street without a name in it keeps its name. Absent when every street has its default name.
+	//
+	// Example: de
+	Lang *string `json:"lang,omitempty"`
+
 	// Profile Who travelled (the request's profile).
 	Profile RouteProfile `json:"profile"`
 	Routing RouteRouting `json:"routing"`
@@ -5138,6 +5143,9 @@ type OSRMGeometries string
 // OSRMHints defines model for OSRMHints.
 type OSRMHints = string
 
+// OSRMLanguage defines model for OSRMLanguage.
+type OSRMLanguage = string
+
 // OSRMOverview defines model for OSRMOverview.
 type OSRMOverview string
 
@@ -5829,6 +5837,21 @@ type OsrmMatchParams struct {
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
 	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+
+	// Language The language of the street names (route, trip and match): BCP 47
+	// tags (`de`, `fr-CA`), comma-separated, preferred first, as
+	// routev1's `lang`. Each step's `name`, the legs' `summary` and the
+	// waypoints' `name` are OSM's `name:xx` of the first tag (then its
+	// shorter forms, then the next tag) the data has for the road's
+	// name, else its `name`; `ref`, `destinations` and `exits` stay as
+	// signed. OSRM's own `language` chooses the language of instruction
+	// texts, which geosvc does not write (OSRM's server does not either:
+	// its clients render maneuvers with osrm-text-instructions); here
+	// it chooses the names (docs/osrm.md). Accept-Language is not read.
+	// A malformed value is InvalidQuery naming it. The
+	// `Content-Language` header says the language used, absent for
+	// the default names.
+	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // OsrmMatchParamsGaps defines parameters for OsrmMatch.
@@ -6010,6 +6033,21 @@ type OsrmRouteParams struct {
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
 	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+
+	// Language The language of the street names (route, trip and match): BCP 47
+	// tags (`de`, `fr-CA`), comma-separated, preferred first, as
+	// routev1's `lang`. Each step's `name`, the legs' `summary` and the
+	// waypoints' `name` are OSM's `name:xx` of the first tag (then its
+	// shorter forms, then the next tag) the data has for the road's
+	// name, else its `name`; `ref`, `destinations` and `exits` stay as
+	// signed. OSRM's own `language` chooses the language of instruction
+	// texts, which geosvc does not write (OSRM's server does not either:
+	// its clients render maneuvers with osrm-text-instructions); here
+	// it chooses the names (docs/osrm.md). Accept-Language is not read.
+	// A malformed value is InvalidQuery naming it. The
+	// `Content-Language` header says the language used, absent for
+	// the default names.
+	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // OsrmRouteParamsSteps defines parameters for OsrmRoute.
@@ -6209,6 +6247,21 @@ type OsrmTripParams struct {
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
 	ApiKey *OSRMAPIKey `form:"api_key,omitempty" json:"api_key,omitempty"`
+
+	// Language The language of the street names (route, trip and match): BCP 47
+	// tags (`de`, `fr-CA`), comma-separated, preferred first, as
+	// routev1's `lang`. Each step's `name`, the legs' `summary` and the
+	// waypoints' `name` are OSM's `name:xx` of the first tag (then its
+	// shorter forms, then the next tag) the data has for the road's
+	// name, else its `name`; `ref`, `destinations` and `exits` stay as
+	// signed. OSRM's own `language` chooses the language of instruction
+	// texts, which geosvc does not write (OSRM's server does not either:
+	// its clients render maneuvers with osrm-text-instructions); here
+	// it chooses the names (docs/osrm.md). Accept-Language is not read.
+	// A malformed value is InvalidQuery naming it. The
+	// `Content-Language` header says the language used, absent for
+	// the default names.
+	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
 // OsrmTripParamsRoundtrip defines parameters for OsrmTrip.
@@ -6357,6 +6410,21 @@ type RouteParams struct {
 	// (largest) component where one is within the radius, else to any
 	// road; `any` snaps to the nearest road of any component.
 	Snapping *RouteParamsSnapping `form:"snapping,omitempty" json:"snapping,omitempty"`
+
+	// Lang The language of the steps' street names: BCP 47 tags (`de`,
+	// `fr-CA`, `zh-Hant`), comma-separated, preferred first, as the
+	// geocoder's `lang`. Each street is named by OSM's `name:xx` of
+	// the first tag, then of its shorter forms (`de-CH`, `de`), then
+	// of the next tag, that the data has for its name, else by its
+	// `name` (a road named by its route numbers only keeps them;
+	// `toward` and `exit` stay as signed). Without `lang`, the
+	// `Accept-Language` header by its q values (a malformed header
+	// is ignored); a malformed `lang` is a 400 naming it. The answer's
+	// `lang` and its `Content-Language` header say the language used;
+	// both are absent when every street has its default name. Names
+	// come from OSM (© OpenStreetMap contributors, ODbL); tags after
+	// the tenth are not read.
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // RouteParamsRouting defines parameters for Route.
@@ -11631,6 +11699,18 @@ func NewOsrmMatchRequest(server string, profile OsrmMatchParamsProfile, coordina
 
 		}
 
+		if params.Language != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "language", *params.Language, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12202,6 +12282,18 @@ func NewOsrmRouteRequest(server string, profile OsrmRouteParamsProfile, coordina
 		if params.ApiKey != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_key", *params.ApiKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Language != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "language", *params.Language, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12851,6 +12943,18 @@ func NewOsrmTripRequest(server string, profile OsrmTripParamsProfile, coordinate
 
 		}
 
+		if params.Language != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "language", *params.Language, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -13137,6 +13241,18 @@ func NewRouteRequest(server string, params *RouteParams) (*http.Request, error) 
 		if params.Snapping != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "snapping", *params.Snapping, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -17639,6 +17755,11 @@ func (r ReadyzReply) ContentType() string {
 	return ""
 }
 
+// RouteReply200Headers the declared response headers of an HTTP 200 response for Route
+type RouteReply200Headers struct {
+	ContentLanguage *string
+}
+
 // RouteReply429Headers the declared response headers of an HTTP 429 response for Route
 type RouteReply429Headers struct {
 	RetryAfter *int
@@ -17659,6 +17780,8 @@ type RouteReply struct {
 	JSON429 *TooManyRequests
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *LookupUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RouteReply200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RouteReply429Headers
 }
@@ -22646,6 +22769,16 @@ func ParseRouteReply(rsp *http.Response) (*RouteReply, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RouteReply200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers RouteReply429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

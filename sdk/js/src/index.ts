@@ -191,6 +191,8 @@ export interface RouteOptions extends CallOptions {
   avoid?: string[];
   /** Up to this many alternative routes (0 to 2), in the answer's `alternatives`. */
   alternatives?: number;
+  /** The steps' street names in these languages where the data has them (OSM's name:xx), BCP 47 tags preferred first ("de", "fr-CA,fr"); the answer's `lang` is the one used. */
+  lang?: string;
 }
 
 export interface GeocodeOptions extends CallOptions {
@@ -345,7 +347,7 @@ export class GeosvcClient {
     return this.routeWith(from, to, { ...o, routing });
   }
 
-  /** route with routev1's every option: speeds, avoid, alternatives. */
+  /** route with routev1's every option: speeds, avoid, alternatives, lang. */
   async routeWith(from: Point, to: Point, o: RouteOptions = {}): Promise<Schemas["Route"]> {
     checkPoint(from);
     checkPoint(to);
@@ -356,6 +358,7 @@ export class GeosvcClient {
       from: lonLat(from), to: lonLat(to), routing: o.routing, speeds,
       avoid: o.avoid && o.avoid.length > 0 ? o.avoid.join(",") : undefined,
       alternatives: o.alternatives || undefined,
+      lang: o.lang || undefined,
     };
     return this.ok("route", await this.raw.GET("/routev1/route", { params: { query }, signal: o.signal }));
   }

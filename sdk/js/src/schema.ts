@@ -2450,6 +2450,11 @@ export interface components {
             steps: components["schemas"]["RouteStep"][];
             geometry: components["schemas"]["RouteLine"];
             /**
+             * @description The language the steps' streets are named in (`lang` or Accept-Language): of the request's languages the data names some of these streets in, the preferred one (`de`, `de-CH`); a street without a name in it keeps its name. Absent when every street has its default name.
+             * @example de
+             */
+            lang?: string;
+            /**
              * Format: date-time
              * @description With `departure_time` or `arrival_time`, the departure, local to `from` with its offset.
              */
@@ -3321,6 +3326,23 @@ export interface components {
          * @example 2026-11-30T08:30:00-05:00
          */
         OSRMDepartureTime: string;
+        /**
+         * @description The language of the street names (route, trip and match): BCP 47
+         *     tags (`de`, `fr-CA`), comma-separated, preferred first, as
+         *     routev1's `lang`. Each step's `name`, the legs' `summary` and the
+         *     waypoints' `name` are OSM's `name:xx` of the first tag (then its
+         *     shorter forms, then the next tag) the data has for the road's
+         *     name, else its `name`; `ref`, `destinations` and `exits` stay as
+         *     signed. OSRM's own `language` chooses the language of instruction
+         *     texts, which geosvc does not write (OSRM's server does not either:
+         *     its clients render maneuvers with osrm-text-instructions); here
+         *     it chooses the names (docs/osrm.md). Accept-Language is not read.
+         *     A malformed value is InvalidQuery naming it. The
+         *     `Content-Language` header says the language used, absent for
+         *     the default names.
+         * @example de
+         */
+        OSRMLanguage: string;
         /**
          * @description geosvc's extension, with the truck profile only: the truck's dimensions, as routev1's `vehicle`.
          * @example height_m:4.5,weight_t:40
@@ -4841,6 +4863,23 @@ export interface operations {
                  *     road; `any` snaps to the nearest road of any component.
                  */
                 snapping?: "default" | "any";
+                /**
+                 * @description The language of the steps' street names: BCP 47 tags (`de`,
+                 *     `fr-CA`, `zh-Hant`), comma-separated, preferred first, as the
+                 *     geocoder's `lang`. Each street is named by OSM's `name:xx` of
+                 *     the first tag, then of its shorter forms (`de-CH`, `de`), then
+                 *     of the next tag, that the data has for its name, else by its
+                 *     `name` (a road named by its route numbers only keeps them;
+                 *     `toward` and `exit` stay as signed). Without `lang`, the
+                 *     `Accept-Language` header by its q values (a malformed header
+                 *     is ignored); a malformed `lang` is a 400 naming it. The answer's
+                 *     `lang` and its `Content-Language` header say the language used;
+                 *     both are absent when every street has its default name. Names
+                 *     come from OSM (© OpenStreetMap contributors, ODbL); tags after
+                 *     the tenth are not read.
+                 * @example de
+                 */
+                lang?: string;
             };
             header?: never;
             path?: never;
@@ -4851,6 +4890,8 @@ export interface operations {
             /** @description The route. */
             200: {
                 headers: {
+                    /** @description The language the steps' streets are named in (as `lang`), when not the default names. */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,6 +6214,23 @@ export interface operations {
                 departure_time?: components["parameters"]["OSRMDepartureTime"];
                 /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
                 api_key?: components["parameters"]["OSRMAPIKey"];
+                /**
+                 * @description The language of the street names (route, trip and match): BCP 47
+                 *     tags (`de`, `fr-CA`), comma-separated, preferred first, as
+                 *     routev1's `lang`. Each step's `name`, the legs' `summary` and the
+                 *     waypoints' `name` are OSM's `name:xx` of the first tag (then its
+                 *     shorter forms, then the next tag) the data has for the road's
+                 *     name, else its `name`; `ref`, `destinations` and `exits` stay as
+                 *     signed. OSRM's own `language` chooses the language of instruction
+                 *     texts, which geosvc does not write (OSRM's server does not either:
+                 *     its clients render maneuvers with osrm-text-instructions); here
+                 *     it chooses the names (docs/osrm.md). Accept-Language is not read.
+                 *     A malformed value is InvalidQuery naming it. The
+                 *     `Content-Language` header says the language used, absent for
+                 *     the default names.
+                 * @example de
+                 */
+                language?: components["parameters"]["OSRMLanguage"];
             };
             header?: never;
             path: {
@@ -6455,6 +6513,23 @@ export interface operations {
                 vehicle?: components["parameters"]["OSRMVehicle"];
                 /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
                 api_key?: components["parameters"]["OSRMAPIKey"];
+                /**
+                 * @description The language of the street names (route, trip and match): BCP 47
+                 *     tags (`de`, `fr-CA`), comma-separated, preferred first, as
+                 *     routev1's `lang`. Each step's `name`, the legs' `summary` and the
+                 *     waypoints' `name` are OSM's `name:xx` of the first tag (then its
+                 *     shorter forms, then the next tag) the data has for the road's
+                 *     name, else its `name`; `ref`, `destinations` and `exits` stay as
+                 *     signed. OSRM's own `language` chooses the language of instruction
+                 *     texts, which geosvc does not write (OSRM's server does not either:
+                 *     its clients render maneuvers with osrm-text-instructions); here
+                 *     it chooses the names (docs/osrm.md). Accept-Language is not read.
+                 *     A malformed value is InvalidQuery naming it. The
+                 *     `Content-Language` header says the language used, absent for
+                 *     the default names.
+                 * @example de
+                 */
+                language?: components["parameters"]["OSRMLanguage"];
             };
             header?: never;
             path: {
@@ -6550,6 +6625,23 @@ export interface operations {
                 vehicle?: components["parameters"]["OSRMVehicle"];
                 /** @description The API key, for clients that cannot send the x-api-key header (one key in all, or 403). */
                 api_key?: components["parameters"]["OSRMAPIKey"];
+                /**
+                 * @description The language of the street names (route, trip and match): BCP 47
+                 *     tags (`de`, `fr-CA`), comma-separated, preferred first, as
+                 *     routev1's `lang`. Each step's `name`, the legs' `summary` and the
+                 *     waypoints' `name` are OSM's `name:xx` of the first tag (then its
+                 *     shorter forms, then the next tag) the data has for the road's
+                 *     name, else its `name`; `ref`, `destinations` and `exits` stay as
+                 *     signed. OSRM's own `language` chooses the language of instruction
+                 *     texts, which geosvc does not write (OSRM's server does not either:
+                 *     its clients render maneuvers with osrm-text-instructions); here
+                 *     it chooses the names (docs/osrm.md). Accept-Language is not read.
+                 *     A malformed value is InvalidQuery naming it. The
+                 *     `Content-Language` header says the language used, absent for
+                 *     the default names.
+                 * @example de
+                 */
+                language?: components["parameters"]["OSRMLanguage"];
             };
             header?: never;
             path: {

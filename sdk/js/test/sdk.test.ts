@@ -144,6 +144,18 @@ test("every interface answers a known value", async (t) => {
       assert.ok(a.duration >= r.duration && a.steps.length >= 2, `alternative ${a.duration} s, best ${r.duration} s`);
     }
   });
+  await t.test("routev1 lang", async () => {
+    // Delaware's car ways have no name:xx (osmium on the extract): lang=de
+    // answers the default names and no lang, as the REST call does.
+    const newark = { lon: -75.75, lat: 39.68 }, wilm = { lon: -75.55, lat: 39.74 };
+    const r = await geo.routeWith(newark, wilm, { lang: "de" });
+    const want = await rest("GET", "/routev1/route?from=-75.75,39.68&to=-75.55,39.74&lang=de");
+    const plain = await rest("GET", "/routev1/route?from=-75.75,39.68&to=-75.55,39.74");
+    assert.equal(want.status, 200);
+    assert.deepEqual(r, want.json);
+    assert.deepEqual(r, plain.json);
+    assert.equal(r.lang, undefined);
+  });
   await t.test("tilesv1", async () => {
     const [x, y] = slippy(dover, 14);
     const png = await geo.tile(14, x, y);
