@@ -436,3 +436,27 @@ func TestOpenAPIRefsResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPINoStrayKeys checks that no member of the document outside
+// its examples is null: an unquoted description holding ", " inside a flow
+// mapping ({type: string, description: a, b}) splits into a cut-short
+// description and a stray key whose value is null, which YAML accepts and
+// strict OpenAPI validators refuse.
+func TestOpenAPINoStrayKeys(t *testing.T) {
+	d := loadOpenAPI(t)
+	checked := 0
+	oaWalk(map[string]any(d), "#", func(m map[string]any, at string) {
+		if strings.Contains(at, "/example") {
+			return // examples may hold JSON nulls
+		}
+		for k, v := range m {
+			checked++
+			if v == nil {
+				t.Errorf("%s: member %q is null (quote a description holding \", \")", at, k)
+			}
+		}
+	})
+	if checked < 1000 {
+		t.Fatalf("only %d members found", checked)
+	}
+}

@@ -3563,7 +3563,7 @@ type CovidRecord struct {
 	CategoryCode    int                     `json:"category_code"`
 	CategoryName    CovidRecordCategoryName `json:"category_name"`
 
-	// CountryCode The country's dial code
+	// CountryCode The country's dial code, e.g. "+1".
 	CountryCode *string `json:"country_code,omitempty"`
 	CountryName *string `json:"country_name,omitempty"`
 
@@ -3573,7 +3573,7 @@ type CovidRecord struct {
 	// CovidRiskScore 1 to 100 (a number in a string).
 	CovidRiskScore *string `json:"covid_risk_score,omitempty"`
 
-	// CovidTrend Change of new cases over the last trend_days against the trend_days before
+	// CovidTrend Change of new cases over the last trend_days against the trend_days before, in percent.
 	CovidTrend   *float64            `json:"covid_trend,omitempty"`
 	DateReported *openapi_types.Date `json:"date_reported,omitempty"`
 
@@ -4037,21 +4037,21 @@ type MatchErrorCode string
 
 // MatchLeg defines model for MatchLeg.
 type MatchLeg struct {
-	// Distance Metres
+	// Distance Metres, to 0.1.
 	Distance float64 `json:"distance"`
 
-	// Duration Seconds
+	// Duration Seconds, to 0.1.
 	Duration float64 `json:"duration"`
 
 	// Roads The roads driven, in order, a stretch per road.
 	Roads []struct {
-		// Distance Metres
+		// Distance Metres, to 0.1.
 		Distance float64 `json:"distance"`
 
-		// Name The road's name
+		// Name The road's name, else its route numbers ("" when neither).
 		Name string `json:"name"`
 
-		// Ref Its route numbers
+		// Ref Its route numbers, when tagged.
 		Ref *string `json:"ref,omitempty"`
 	} `json:"roads"`
 
@@ -4064,10 +4064,10 @@ type Matching struct {
 	// Confidence The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close).
 	Confidence float64 `json:"confidence"`
 
-	// Distance Metres
+	// Distance Metres, to 0.1.
 	Distance float64 `json:"distance"`
 
-	// Duration Seconds
+	// Duration Seconds, to 0.1.
 	Duration float64   `json:"duration"`
 	Geometry RouteLine `json:"geometry"`
 
@@ -4229,10 +4229,10 @@ type OSRMNearestResponseCode string
 
 // OSRMRoute defines model for OSRMRoute.
 type OSRMRoute struct {
-	// Distance Metres
+	// Distance Metres, to 0.1.
 	Distance float64 `json:"distance"`
 
-	// Duration Seconds
+	// Duration Seconds, to 0.1.
 	Duration float64 `json:"duration"`
 
 	// Geometry An encoded polyline (polyline, polyline6) or a GeoJSON LineString (geojson).
@@ -4347,7 +4347,7 @@ type OSRMWaypoint struct {
 	// Location [lon, lat], 6 decimals.
 	Location OSRMLocation `json:"location"`
 
-	// Name The road's name
+	// Name The road's name, else its route numbers.
 	Name string `json:"name"`
 
 	// Nodes Nearest answers only: the OSM node ids of the road's stretch the point lies on, in the way's order.
@@ -4476,7 +4476,7 @@ type RouteEnd struct {
 	// Input [longitude, latitude]
 	Input Position `json:"input"`
 
-	// MovedM How far the point was moved to the road
+	// MovedM How far the point was moved to the road, in metres.
 	MovedM float64 `json:"moved_m"`
 
 	// Snapped [longitude, latitude]

@@ -2357,14 +2357,14 @@ export interface components {
         CovidRecord: {
             /** @description Hierarchical, parts separated by "|": "USA", "USA|10" (state FIPS), "USA|10|10001" (county FIPS), "USA|36|36061|10001" (NYC ZIP area), "CAN|Ontario". */
             boundary_id: string;
-            /** @description The country's dial code */
+            /** @description The country's dial code, e.g. "+1". */
             country_code?: string;
             country_name?: string;
             category_code: number;
             /** @enum {string} */
             category_name: "admin0" | "admin1" | "admin2" | "admin3" | "admin4" | "admin5" | "admin6" | "admin7" | "admin8";
             name: string;
-            /** @description Change of new cases over the last trend_days against the trend_days before */
+            /** @description Change of new cases over the last trend_days against the trend_days before, in percent. */
             covid_trend?: number;
             /** @description The same for deaths. */
             covid_deceased_trend?: number;
@@ -2608,7 +2608,7 @@ export interface components {
         RouteEnd: {
             input: components["schemas"]["Position"];
             snapped: components["schemas"]["Position"];
-            /** @description How far the point was moved to the road */
+            /** @description How far the point was moved to the road, in metres. */
             moved_m: number;
         };
         OSRMError: {
@@ -2623,7 +2623,7 @@ export interface components {
             hint?: string;
             /** @description Metres from the coordinate to the road. */
             distance: number;
-            /** @description The road's name */
+            /** @description The road's name, else its route numbers. */
             name: string;
             location: components["schemas"]["OSRMLocation"];
             /** @description Nearest answers only: the OSM node ids of the road's stretch the point lies on, in the way's order. */
@@ -2641,9 +2641,9 @@ export interface components {
             /** @enum {string} */
             weight_name: "duration" | "distance";
             weight: number;
-            /** @description Seconds */
+            /** @description Seconds, to 0.1. */
             duration: number;
-            /** @description Metres */
+            /** @description Metres, to 0.1. */
             distance: number;
         };
         OSRMLeg: {
@@ -2782,28 +2782,28 @@ export interface components {
         Matching: {
             /** @description The mean, over the matching's points, of the chosen road's share of the Viterbi probability of the point's candidates (1: no other road came close). */
             confidence: number;
-            /** @description Metres */
+            /** @description Metres, to 0.1. */
             distance: number;
-            /** @description Seconds */
+            /** @description Seconds, to 0.1. */
             duration: number;
             geometry: components["schemas"]["RouteLine"];
             /** @description The routes between consecutive matched points (one fewer than its points). */
             legs: components["schemas"]["MatchLeg"][];
         };
         MatchLeg: {
-            /** @description Metres */
+            /** @description Metres, to 0.1. */
             distance: number;
-            /** @description Seconds */
+            /** @description Seconds, to 0.1. */
             duration: number;
             /** @description The names of its (up to) two longest named roads, longest first, as OSRM's summary. */
             summary: string;
             /** @description The roads driven, in order, a stretch per road. */
             roads: {
-                /** @description The road's name */
+                /** @description The road's name, else its route numbers ("" when neither). */
                 name: string;
-                /** @description Its route numbers */
+                /** @description Its route numbers, when tagged. */
                 ref?: string;
-                /** @description Metres */
+                /** @description Metres, to 0.1. */
                 distance: number;
             }[];
         };
