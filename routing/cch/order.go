@@ -3,6 +3,7 @@ package cch
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // Inertial Flow parameters (Schild & Sommer 2015).
@@ -31,11 +32,13 @@ type dissector struct {
 type workspace struct {
 	local []int32 // global node -> local id in the current part, -1 else
 	cut   cutter
+	flows [len(inertialDirections)]flowState
 	first []uint32
 	head  []uint32
 	side  []uint8
 	best  []uint8
 	keyed []keyed
+	key   []float64
 	comp  []int32
 	queue []uint32
 }
@@ -230,14 +233,16 @@ func (ws *workspace) components(n int) int {
 
 // cut finds the best Inertial Flow separator of the connected local graph
 // over part and leaves its sides in ws.best. A large part's directions
-// are split with another goroutine when a workspace is free.
+// are split with another goroutine when a workspace is free; the two
+// share the bound of the best finished cut.
 func (d *dissector) cut(ws *workspace, part []uint32) {
 	n := len(part)
 	ws.cut.rev = reverseSlots(ws.first, ws.head, ws.cut.rev)
 	// The local graph both goroutines read, taken before either starts:
 	// each swaps its own cutter's slices, never the other's.
 	g := localGraph{ws.first, ws.head, ws.cut.rev}
-	all := []int{0, 1, 2, 3}
+	var bound atomic.Int64
+	bound.Store(math.MaxInt64)
 	if n >= parallelCut {
 		select {
 		case other := <-d.tokens:
@@ -246,9 +251,9 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 			var size2, big2 int
 			go func() {
 				defer wg.Done()
-				size2, big2 = d.tryDirections(other, g, part, []int{1, 3})
+				size2, big2 = d.tryDirections(other, g, part, []int{1, 3}, &bound)
 			}()
-			size1, big1 := d.tryDirections(ws, g, part, []int{0, 2})
+			size1, big1 := d.tryDirections(ws, g, part, []int{0, 2}, &bound)
 			wg.Wait()
 			if size2 < size1 || (size2 == size1 && big2 < big1) {
 				copy(ws.best[:n], other.best[:n])
@@ -258,7 +263,7 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 		default:
 		}
 	}
-	d.tryDirections(ws, g, part, all)
+	d.tryDirections(ws, g, part, []int{0, 1, 2, 3}, &bound)
 }
 
 // parallelCut is the smallest part whose directions are tried on two
@@ -270,25 +275,30 @@ type localGraph struct{ first, head, rev []uint32 }
 
 // tryDirections computes the cuts of the given projection directions of
 // the part whose local graph is g, with w's scratch, keeps the best in
-// w.best and returns its size and larger side.
-func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dirs []int) (int, int) {
+// w.best and returns its size and larger side (size math.MaxInt when
+// every direction gave up). The directions race: the one with the least
+// flow so far runs the next phase, and one whose flow exceeds bound (the
+// smallest cut finished by any goroutine of this part) gives up.
+func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dirs []int, bound *atomic.Int64) (int, int) {
 	n := len(part)
 	c := &w.cut
 	ownRev := c.rev
 	c.first, c.head, c.rev = g.first, g.head, g.rev
 	defer func() { c.rev = ownRev }()
+	c.prepare(n)
 	w.side = resize(w.side, n)
 	w.best = resize(w.best, n)
 	k := max(int(float64(n)*inertialBalance), 1)
 	sources := make([]uint32, k)
 	sinks := make([]uint32, k)
-	bestCut, bestBig := math.MaxInt, math.MaxInt
 	for _, di := range dirs {
 		dir := inertialDirections[di]
 		w.keyed = resize(w.keyed, n)
+		w.key = resize(w.key, n)
 		for i, v := range part {
 			p := d.xy[v]
-			w.keyed[i] = keyed{p[0]*dir[0] + p[1]*dir[1], uint32(i)}
+			w.key[i] = p[0]*dir[0] + p[1]*dir[1]
+			w.keyed[i] = keyed{w.key[i], uint32(i)}
 		}
 		selectK(w.keyed, k)
 		selectK(w.keyed[k:], n-2*k)
@@ -296,9 +306,30 @@ func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dir
 			sources[i] = w.keyed[i].v
 			sinks[i] = w.keyed[n-k+i].v
 		}
-		size := c.minCut(sources, sinks, w.side, bestCut)
-		if size > bestCut {
+		c.start(&w.flows[di], sources, sinks, w.key)
+	}
+	bestCut, bestBig := math.MaxInt, math.MaxInt
+	for {
+		var st *flowState
+		for _, di := range dirs {
+			f := &w.flows[di]
+			if !f.done && int64(f.flow) <= bound.Load() && (st == nil || f.flow < st.flow) {
+				st = f
+			}
+		}
+		if st == nil {
+			return bestCut, bestBig
+		}
+		c.phase(st, w.side)
+		if !st.done {
 			continue
+		}
+		size := st.flow
+		for {
+			b := bound.Load()
+			if int64(size) >= b || bound.CompareAndSwap(b, int64(size)) {
+				break
+			}
 		}
 		var na, nb int
 		for _, s := range w.side {
@@ -314,7 +345,6 @@ func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dir
 			copy(w.best, w.side)
 		}
 	}
-	return bestCut, bestBig
 }
 
 // reverseSlots returns rev with rev[e] the slot of the reverse of edge
