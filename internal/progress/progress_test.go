@@ -41,6 +41,7 @@ func TestStageLines(t *testing.T) {
 			clk := &fakeClock{t: time.Unix(0, 0), step: 1500 * time.Millisecond}
 			p.now = clk.now
 			p.mem = func() (int64, bool) { return 0, false }
+			p.usage = func() (float64, int64, bool) { return 0, 0, false }
 			s := p.Start("read osm", tc.frac)
 			if d := s.Done(); d != tc.took {
 				t.Errorf("Done = %v, want %v", d, tc.took)
@@ -62,19 +63,64 @@ func TestStageLines(t *testing.T) {
 	}
 }
 
-// TestStageMemory: a stage's line ends with the peak resident memory the
-// system reports for it, reset at its start.
+// TestStageMemory: a stage's line ends with the CPU time and major faults
+// of the stage (the difference of the process's counters from its start)
+// and the peak resident memory the system reports for it, reset at its
+// start.
 func TestStageMemory(t *testing.T) {
-	var buf bytes.Buffer
-	p := NewWriter(&buf, false)
-	clk := &fakeClock{t: time.Unix(0, 0), step: time.Second}
-	p.now = clk.now
-	resets := 0
-	p.resetPeak = func() { resets++ }
-	p.mem = func() (int64, bool) { return 1536 << 20, true }
-	p.Start("contract", nil).Done()
-	if got, want := buf.String(), "contract ...\ncontract done in 1s, peak RSS 1536 MiB\n"; got != want || resets != 1 {
-		t.Errorf("output %q (resets %d), want %q (1 reset)", got, resets, want)
+	for _, tc := range []struct {
+		name  string
+		usage func() (float64, int64, bool)
+		want  string
+	}{
+		{"usage known", nil, "contract ...\ncontract done in 1s, CPU 1.75s, 1200 major faults, peak RSS 1536 MiB\n"},
+		{"usage unknown", func() (float64, int64, bool) { return 0, 0, false }, "contract ...\ncontract done in 1s, peak RSS 1536 MiB\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			p := NewWriter(&buf, false)
+			clk := &fakeClock{t: time.Unix(0, 0), step: time.Second}
+			p.now = clk.now
+			resets := 0
+			p.resetPeak = func() { resets++ }
+			p.mem = func() (int64, bool) { return 1536 << 20, true }
+			calls := 0
+			p.usage = func() (float64, int64, bool) {
+				calls++
+				if calls == 1 {
+					return 10.5, 300, true
+				}
+				return 12.25, 1500, true
+			}
+			if tc.usage != nil {
+				p.usage = tc.usage
+			}
+			p.Start("contract", nil).Done()
+			if got := buf.String(); got != tc.want || resets != 1 {
+				t.Errorf("output %q (resets %d), want %q (1 reset)", got, resets, tc.want)
+			}
+		})
+	}
+}
+
+// TestUsageCountsCPU: the process's CPU time grows by about the work done
+// between two readings (Unix).
+func TestUsageCountsCPU(t *testing.T) {
+	c0, _, ok := usage()
+	if !ok {
+		if runtime.GOOS == "linux" {
+			t.Fatal("usage unknown on Linux")
+		}
+		t.Skip("no rusage here")
+	}
+	x := 0
+	for c1, _, _ := usage(); c1-c0 < 0.05; c1, _, _ = usage() {
+		for i := 0; i < 1e6; i++ {
+			x += i
+		}
+	}
+	if x == 0 {
+		t.Fatal("no work done")
 	}
 }
 
