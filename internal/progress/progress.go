@@ -62,8 +62,8 @@ type Stage struct {
 	majflt  int64
 	usageOK bool
 	stop    chan struct{}
-	done  sync.WaitGroup
-	once  sync.Once
+	done    sync.WaitGroup
+	once    sync.Once
 }
 
 // Start begins a stage named name; frac, if not nil, tells how far it is.
