@@ -3,7 +3,6 @@ package bundle
 import (
 	"errors"
 	"fmt"
-	"github.com/geosvc/geosvc/routing/speeds"
 	"io/fs"
 	"log/slog"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/geosvc/geosvc/geo/world"
 	"github.com/geosvc/geosvc/geo/zip4"
 	"github.com/geosvc/geosvc/routing"
+	"github.com/geosvc/geosvc/routing/speeds"
 )
 
 // Bundle is an opened data bundle: its manifest and one field per layer,
@@ -159,7 +159,7 @@ func (b *Bundle) openLayers() error {
 		}()
 	}
 	run(0, func() (err error) {
-		if b.Boundaries, err = boundary.Load(b.Dir); err != nil {
+		if b.Boundaries, err = boundary.LoadDeferred(b.Dir); err != nil {
 			err = fmt.Errorf("layer %s: %w", LayerBoundaries, err)
 		}
 		return err
@@ -174,13 +174,13 @@ func (b *Bundle) openLayers() error {
 		return nil
 	})
 	run(1, func() (err error) {
-		if b.Zip4, err = zip4.Load(b.Dir); err != nil {
+		if b.Zip4, err = zip4.LoadDeferred(b.Dir); err != nil {
 			err = fmt.Errorf("layer %s: %w", LayerZip4, err)
 		}
 		return err
 	})
 	run(2, func() (err error) {
-		if b.Geocoder, err = geocode.Load(b.Dir); err != nil {
+		if b.Geocoder, err = geocode.LoadDeferred(b.Dir); err != nil {
 			err = fmt.Errorf("layer %s: %w", LayerGeocode, err)
 		}
 		return err
@@ -192,7 +192,7 @@ func (b *Bundle) openLayers() error {
 		return err
 	})
 	run(4, func() (err error) {
-		if b.Map, err = mapdata.Load(b.Dir); err != nil {
+		if b.Map, err = mapdata.LoadDeferred(b.Dir); err != nil {
 			err = fmt.Errorf("layer %s: %w", LayerMap, err)
 		}
 		return err
@@ -210,14 +210,29 @@ func (b *Bundle) openLayers() error {
 	return nil
 }
 
-// Verify verifies the checksums Open left for later (the routing
-// graphs', every profile's): a corrupt file is an error naming it.
+// Verify runs the checks Open left for later: the routing graphs'
+// checksums (every profile's), then the large layers' checksums and
+// range checks (boundaries, zip4, geocode, mapdata): a corrupt file is
+// an error naming it.
 func (b *Bundle) Verify() error {
 	for _, p := range b.Profiles() {
 		if g := b.GraphFor(p); g != nil {
 			if err := g.Verify(); err != nil {
 				return err
 			}
+		}
+	}
+	for _, l := range []struct {
+		name   string
+		verify func() error
+	}{
+		{LayerBoundaries, b.Boundaries.Verify},
+		{LayerZip4, b.Zip4.Verify},
+		{LayerGeocode, b.Geocoder.Verify},
+		{LayerMap, b.Map.Verify},
+	} {
+		if err := l.verify(); err != nil {
+			return fmt.Errorf("data bundle %s: layer %s: %w", b.Dir, l.name, err)
 		}
 	}
 	return nil

@@ -121,33 +121,44 @@ func TestBundleSwapWithoutRestart(t *testing.T) {
 	}
 }
 
-// TestCorruptBundleStopsServe: a bundle whose routing graph has a flipped
-// byte (size and header intact) starts, and the background verification
-// stops the process with the file's name.
+// TestCorruptBundleStopsServe: a bundle with a flipped byte in the body
+// of its routing graph or of a large layer (size and header intact)
+// starts, and the background verification stops the process with the
+// file's name (the layers open without their whole-file checks, so that
+// start-up does not grow with the bundle).
 func TestCorruptBundleStopsServe(t *testing.T) {
 	a, _ := filepath.Abs(roundaboutBundle(t))
-	bad := filepath.Join(t.TempDir(), "bad")
-	if err := os.Mkdir(bad, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, _ := os.ReadDir(a)
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(a, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.Name() == "routing.cch" {
-			data[len(data)-64] ^= 0x20
-		}
-		if err := os.WriteFile(filepath.Join(bad, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("REDIS_URL", "")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	err := serve(ctx, serveRole, []string{"--data", bad, "--addr", "127.0.0.1:0", "--admin-addr", "", "--log-level", "error"}, nil)
-	if err == nil || !strings.Contains(err.Error(), "corrupt") || !strings.Contains(err.Error(), "routing.cch") {
-		t.Fatalf("serve on a corrupt bundle: %v", err)
+	for _, file := range []string{"routing.cch", "boundaries.bin", "zip4.bin", "geocode.bin", "mapdata.bin"} {
+		t.Run(file, func(t *testing.T) {
+			bad := filepath.Join(t.TempDir(), "bad")
+			if err := os.Mkdir(bad, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			entries, _ := os.ReadDir(a)
+			found := false
+			for _, e := range entries {
+				data, err := os.ReadFile(filepath.Join(a, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if e.Name() == file {
+					data[len(data)-64] ^= 0x20
+					found = true
+				}
+				if err := os.WriteFile(filepath.Join(bad, e.Name()), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !found {
+				t.Fatalf("the bundle has no %s", file)
+			}
+			t.Setenv("REDIS_URL", "")
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			err := serve(ctx, serveRole, []string{"--data", bad, "--addr", "127.0.0.1:0", "--admin-addr", "", "--log-level", "error"}, nil)
+			if err == nil || !strings.Contains(err.Error(), "corrupt") || !strings.Contains(err.Error(), file) {
+				t.Fatalf("serve on a bundle with a corrupt %s: %v", file, err)
+			}
+		})
 	}
 }

@@ -43,8 +43,12 @@ func write(dir string, areas []*Area, cats []Category, ix *spatial.Index, m meta
 	return w.WriteFile(filepath.Join(dir, FileName), fileMagic, FileVersion)
 }
 
-func load(dir string) (*Layer, error) {
-	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
+func load(dir string, deferred bool) (*Layer, error) {
+	open := binfmt.Open
+	if deferred {
+		open = binfmt.OpenDeferred
+	}
+	f, err := open(filepath.Join(dir, FileName), fileMagic, FileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("boundary: %w", err)
 	}
@@ -79,7 +83,11 @@ func load(dir string) (*Layer, error) {
 		}
 	}
 	base.init()
-	return l.WithBase(base), nil
+	out := l.WithBase(base)
+	if deferred {
+		out.deferred = binfmt.Defer(f, nil)
+	}
+	return out, nil
 }
 
 // init links the areas to the layer.

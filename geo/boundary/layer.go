@@ -4,6 +4,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geosvc/geosvc/geo/spatial"
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // Layer is the loaded boundary layer: the areas and their spatial index.
@@ -15,11 +16,29 @@ type Layer struct {
 	ix    *spatial.Index
 	// base answers where the layer's own areas do not (WithBase).
 	base *Layer
+	// deferred holds the file checks of LoadDeferred (nil: done).
+	deferred *binfmt.Deferred
 }
 
 // Load reads the layer from the bundle directory dir (its FileName), with
 // the world base layer (World) as its base.
-func Load(dir string) (*Layer, error) { return load(dir) }
+func Load(dir string) (*Layer, error) { return load(dir, false) }
+
+// LoadDeferred is Load without the file's checksum, which Verify computes
+// later: opening reads the areas and the index's tables, not every
+// polygon's bytes (a server verifies in the background and stops on a
+// corrupt file). A truncated file or a bad section table still fails
+// here.
+func LoadDeferred(dir string) (*Layer, error) { return load(dir, true) }
+
+// Verify computes the checksum LoadDeferred left for later, once; nil
+// for a layer loaded with Load or a nil one.
+func (l *Layer) Verify() error {
+	if l == nil {
+		return nil
+	}
+	return l.deferred.Verify()
+}
 
 // Areas returns every area of the layer by ascending id (not those of its
 // base layer). The slice is shared: do not modify it.

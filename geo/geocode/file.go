@@ -142,10 +142,39 @@ func Load(dir string) (*Index, error) {
 // (then lets go of the pages the check read: a query makes resident only
 // what it reads).
 func LoadWith(dir string, t *Tables) (*Index, error) {
+	return load(dir, t, false)
+}
+
+// LoadDeferred is Load without the whole-file checks (checksum, every
+// reference in range), which Verify runs later: opening takes as long at
+// any size (a server verifies in the background and stops on a corrupt
+// file). A truncated file or a bad section table still fails here.
+func LoadDeferred(dir string) (*Index, error) {
+	t, err := DefaultTables()
+	if err != nil {
+		return nil, err
+	}
+	return load(dir, t, true)
+}
+
+// Verify runs the checks LoadDeferred left for later, once; nil for an
+// index loaded with Load or a nil one.
+func (ix *Index) Verify() error {
+	if ix == nil {
+		return nil
+	}
+	return ix.deferred.Verify()
+}
+
+func load(dir string, t *Tables, deferred bool) (*Index, error) {
 	if !recordsOK() {
 		return nil, fmt.Errorf("geocode: record layout of this platform differs from the file's")
 	}
-	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
+	open := binfmt.Open
+	if deferred {
+		open = binfmt.OpenDeferred
+	}
+	f, err := open(filepath.Join(dir, FileName), fileMagic, FileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("geocode: %w", err)
 	}
@@ -178,8 +207,18 @@ func LoadWith(dir string, t *Tables) (*Index, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("geocode: %w", r.err)
 	}
-	if err := ix.check(); err != nil {
-		return nil, fmt.Errorf("geocode: %w: %v", binfmt.ErrCorrupt, err)
+	check := func() error {
+		if err := ix.check(); err != nil {
+			return fmt.Errorf("geocode: %w: %v", binfmt.ErrCorrupt, err)
+		}
+		return nil
+	}
+	if deferred {
+		ix.deferred = binfmt.Defer(f, check)
+		return ix, nil
+	}
+	if err := check(); err != nil {
+		return nil, err
 	}
 	// The check read most of the file: its pages leave the resident set
 	// again (they stay in the page cache) until queries touch them.

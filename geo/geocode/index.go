@@ -2,6 +2,8 @@ package geocode
 
 import (
 	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // Kind is the class of an indexed feature.
@@ -121,11 +123,13 @@ type areaKey struct {
 // uses in place, aliasing the file's read-only mapping: nothing is
 // decoded or rebuilt on load. It is safe for concurrent use.
 type Index struct {
-	t     *Tables
-	strs  strTable
-	feats []feature
-	ctxs  []placeCtx
-	areas []area
+	// deferred holds the file checks of LoadDeferred (nil: done).
+	deferred *binfmt.Deferred
+	t        *Tables
+	strs     strTable
+	feats    []feature
+	ctxs     []placeCtx
+	areas    []area
 	// parts holds two offsets into pts per geometry part: part i spans
 	// pts[parts[2i]:parts[2i+1]]. Parts may share points (a road's line
 	// is a part of its street, of the street of its route number and of

@@ -91,13 +91,39 @@ func (l *Layer) Bytes() ([]byte, error) {
 // Load reads the layer of the bundle in dir.
 func Load(dir string) (*Layer, error) { return ReadFile(filepath.Join(dir, FileName)) }
 
+// LoadDeferred is Load without the whole-file checks (checksum, every
+// index in range), which Verify runs later: opening takes as long at any
+// size (a server verifies in the background and stops on a corrupt
+// file). A truncated file or a bad section table still fails here.
+func LoadDeferred(dir string) (*Layer, error) {
+	f, err := binfmt.OpenDeferred(filepath.Join(dir, FileName), fileMagic, FileVersion)
+	if err != nil {
+		return nil, fmt.Errorf("mapdata: %w", err)
+	}
+	l, err := fromFile(f, true)
+	if err != nil {
+		return nil, err
+	}
+	l.deferred = binfmt.Defer(f, l.check)
+	return l, nil
+}
+
+// Verify runs the checks LoadDeferred left for later, once; nil for a
+// layer loaded with Load or a nil one.
+func (l *Layer) Verify() error {
+	if l == nil {
+		return nil
+	}
+	return l.deferred.Verify()
+}
+
 // ReadFile reads a layer file.
 func ReadFile(path string) (*Layer, error) {
 	f, err := binfmt.Open(path, fileMagic, FileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("mapdata: %w", err)
 	}
-	return fromFile(f)
+	return fromFile(f, false)
 }
 
 // Parse reads a layer from a file's content (which it may alias: do not
@@ -107,13 +133,15 @@ func Parse(data []byte) (*Layer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mapdata: %w", err)
 	}
-	return fromFile(f)
+	return fromFile(f, false)
 }
 
 // errCorrupt is wrapped by the errors of a file whose arrays disagree.
 var errCorrupt = errors.New("mapdata: corrupt layer file")
 
-func fromFile(f *binfmt.File) (*Layer, error) {
+// fromFile reads the layer's sections from f and, unless deferred, checks
+// that every index is in range.
+func fromFile(f *binfmt.File, deferred bool) (*Layer, error) {
 	l := &Layer{}
 	var m fileMeta
 	var err error
@@ -150,6 +178,9 @@ func fromFile(f *binfmt.File) (*Layer, error) {
 		if m.Bands[i].Band != Bands[i] {
 			return nil, fmt.Errorf("%w: band %d is %+v, this build has %+v", errCorrupt, i, m.Bands[i].Band, Bands[i])
 		}
+	}
+	if deferred {
+		return l, nil
 	}
 	if err := l.check(); err != nil {
 		return nil, err

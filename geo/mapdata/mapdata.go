@@ -29,6 +29,8 @@ import (
 	"sync"
 
 	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // Class is what an area or a line is, in the terms of the specification's
@@ -118,6 +120,8 @@ type Place struct {
 // Layer is a bundle's map layer. The zero value is an empty layer. It is
 // read-only once made and safe for concurrent use.
 type Layer struct {
+	// deferred holds the file checks of LoadDeferred (nil: done).
+	deferred *binfmt.Deferred
 	// coords are the x, y of every stored point in units of 1e-7 degree;
 	// a ring (or line) is the points ringOff[i] .. ringOff[i]+ringLen[i]
 	// (point indexes). Rings are stored once however many bands use them.

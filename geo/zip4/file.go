@@ -65,8 +65,29 @@ func (l *Layer) WriteFile(dir string) error {
 
 // Load reads the layer from dir/FileName. The layer's arrays, strings
 // included, alias the mapped file; nothing is decoded or rebuilt.
-func Load(dir string) (*Layer, error) {
-	f, err := binfmt.Open(filepath.Join(dir, FileName), fileMagic, FileVersion)
+func Load(dir string) (*Layer, error) { return load(dir, false) }
+
+// LoadDeferred is Load without the whole-file checks (checksum, every
+// reference in range), which Verify runs later: opening takes as long at
+// any size (a server verifies in the background and stops on a corrupt
+// file). A truncated file or a bad section table still fails here.
+func LoadDeferred(dir string) (*Layer, error) { return load(dir, true) }
+
+// Verify runs the checks LoadDeferred left for later, once; nil for a
+// layer loaded with Load or a nil one.
+func (l *Layer) Verify() error {
+	if l == nil {
+		return nil
+	}
+	return l.deferred.Verify()
+}
+
+func load(dir string, deferred bool) (*Layer, error) {
+	open := binfmt.Open
+	if deferred {
+		open = binfmt.OpenDeferred
+	}
+	f, err := open(filepath.Join(dir, FileName), fileMagic, FileVersion)
 	if err != nil {
 		return nil, fmt.Errorf("zip4: %w", err)
 	}
@@ -103,8 +124,18 @@ func Load(dir string) (*Layer, error) {
 			return nil, fmt.Errorf("zip4: %s: %w", FileName, err)
 		}
 	}
-	if err := l.check(); err != nil {
-		return nil, fmt.Errorf("%w (%s)", err, FileName)
+	check := func() error {
+		if err := l.check(); err != nil {
+			return fmt.Errorf("%w (%s)", err, FileName)
+		}
+		return nil
+	}
+	if deferred {
+		l.deferred = binfmt.Defer(f, check)
+		return l, nil
+	}
+	if err := check(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

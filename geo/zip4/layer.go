@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/paulmach/orb"
+
+	"github.com/geosvc/geosvc/internal/binfmt"
 )
 
 // Layer is a loaded ZIP+4 layer: features stored in flat arrays (which
@@ -14,6 +16,8 @@ import (
 // concurrent use.
 type Layer struct {
 	meta Meta
+	// deferred holds the file checks of LoadDeferred (nil: done).
+	deferred *binfmt.Deferred
 
 	uid, zip9, fips, street, side strCol
 	bbox                          []float64 // 4 per feature: min lon, min lat, max lon, max lat
