@@ -32,7 +32,10 @@ import (
 // data names road segments by; the edgeLeftHand flag of edge.flags (the
 // road's country keeps left). Version 10: the edgeBridge and edgeTunnel
 // flags and each edge's layer=* (edge.layer), which vector tiles carry.
-const formatVersion uint32 = 10
+// Version 11: conditional turn restrictions (turn.cond: the turns they
+// close and when, turncond.go); the hierarchies leave out the turns
+// closed without a time.
+const formatVersion uint32 = 11
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -146,6 +149,11 @@ func (g *Graph) writeBase(w partSink) {
 	w.AddUint32s("turn.ms", g.base.turnMS)
 	w.AddUint8s("turn.kind", g.base.turnKind)
 	w.AddInt64s("shape.osmnode", g.shapeNode)
+	tc := g.tc
+	if tc == nil {
+		tc = &turnConds{}
+	}
+	w.AddJSON("turn.cond", tc)
 	g.writeTruck(w)
 }
 
@@ -291,7 +299,21 @@ func (g *Graph) readBase(f *binfmt.File) error {
 	g.base.turnKind = r.u8("turn.kind")
 	g.shapeNode = r.i64("shape.osmnode")
 	g.readTruck(&r)
-	return r.err
+	if r.err != nil {
+		return r.err
+	}
+	var tc turnConds
+	if err := f.JSON("turn.cond", &tc); err != nil {
+		return err
+	}
+	g.tc = nil
+	if len(tc.Arcs) > 0 {
+		if err := tc.init(len(g.base.turnHead)); err != nil {
+			return fmt.Errorf("%w: %v", binfmt.ErrCorrupt, err)
+		}
+		g.tc = &tc
+	}
+	return nil
 }
 
 // readHierarchy reads a hierarchy written by writeHierarchy.
