@@ -54,6 +54,9 @@ func TestRouteV1ConditionalTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if info := describe(cur.Load()); info.ConditionalTurns != 3 {
+		t.Errorf("/v1/info: conditional_turns %d, want 3 (two via-node turns, one out of a via copy)", info.ConditionalTurns)
+	}
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
 	// Island A: S (node 2) -> W2 (node 6); B: S (105) -> T (106); C: S

@@ -58,6 +58,9 @@ func TestConditionalTurnRoutes(t *testing.T) {
 	if rep.ConditionalTurns != 3 || g.ConditionalTurns() != 3 || g.Meta().Copies != 1 {
 		t.Errorf("%d conditional turns (graph %d), %d copies; want 3 and 1", rep.ConditionalTurns, g.ConditionalTurns(), g.Meta().Copies)
 	}
+	if s := rep.String(); !strings.Contains(s, "\nconditional turn restrictions: 3 turns closed at some times (by time with departure times)\ncomponents: ") {
+		t.Errorf("build report:\n%s", s)
+	}
 	nodes := fixtureNodes(t, filepath.Join("testdata", "conditional_turns.osm"))
 	custom := Metric{Objective: ObjectiveFastest, Avoid: AvoidFerry}
 	for _, c := range []struct {
