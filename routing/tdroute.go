@@ -42,9 +42,12 @@ func TimeDependent(m Metric) bool {
 // RouteAt computes the route for m leaving from at departure, read in
 // departure's location (the local clock of the origin): each road is
 // driven at the speed of the time it is driven, from the graph's current
-// speed profile. It returns the route and the profile's version ("" with
-// none: then the route is Route's). m's own Bucket is ignored. Errors as
-// Route's, and ErrNotTimeDependent when TimeDependent(m) is false.
+// speed profile, and a turn a conditional turn restriction forbids at
+// the local minute the car makes it is not taken (turncond.go). It
+// returns the route and the profile's version ("" with none; then, on a
+// graph without conditional turns either, the route is Route's). m's own
+// Bucket and Turns are ignored. Errors as Route's, and
+// ErrNotTimeDependent when TimeDependent(m) is false.
 func (g *Graph) RouteAt(ctx context.Context, m Metric, from, to Snap, departure time.Time) (*Route, string, error) {
 	if !TimeDependent(m) {
 		return nil, "", ErrNotTimeDependent

@@ -221,3 +221,33 @@ func TestNoConditionalTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestTDClockMinuteOfWeekDST: the local minute of the week a
+// time-dependent search checks conditional turns at, on New York's
+// nights the clocks change in 2026 (Sunday 8 March 02:00 EST becomes
+// 03:00 EDT; Sunday 1 November 02:00 EDT becomes 01:00 EST) and at the
+// week's end (Sunday is day 6: minute 8640 + minutes of the day).
+func TestTDClockMinuteOfWeekDST(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no tz database:", err)
+	}
+	for _, c := range []struct {
+		name string
+		dep  time.Time
+		ms   int64
+		want int
+	}{
+		{"spring forward: 01:59:50 EST + 16 s is 03:00:06 EDT", time.Date(2026, 3, 8, 1, 59, 50, 0, ny), 16000, 8640 + 180},
+		{"spring forward: 01:59:50 EST + 1 h is 03:59:50 EDT", time.Date(2026, 3, 8, 1, 59, 50, 0, ny), 3600000, 8640 + 239},
+		{"fall back: 01:59:50 EDT + 16 s is 01:00:06 EST", time.Date(2026, 11, 1, 1, 59, 50, 0, time.FixedZone("EDT", -4*3600)).In(ny), 16000, 8640 + 60},
+		{"fall back: 00:30 EDT + 2 h is 01:30 EST", time.Date(2026, 11, 1, 0, 30, 0, 0, ny), 2 * 3600000, 8640 + 90},
+		{"Sunday 23:59:50 + 16 s is Monday 00:00:06", time.Date(2026, 11, 29, 23, 59, 50, 0, ny), 16000, 0},
+		{"Tuesday 08:59:50 + 16 s", time.Date(2026, 12, 1, 8, 59, 50, 0, ny), 16000, 1440 + 540},
+	} {
+		k := newTDClock(c.dep, 8)
+		if got := k.minuteOfWeek(c.ms); got != c.want {
+			t.Errorf("%s: minute %d, want %d", c.name, got, c.want)
+		}
+	}
+}
