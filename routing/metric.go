@@ -279,7 +279,7 @@ func (m Metric) String() string {
 	}
 	if m.Turns != 0 {
 		b.WriteString(";turns=")
-		b.WriteString(strconv.Itoa(int(m.Turns) - 1))
+		b.WriteString(turnsKey(m.Turns))
 	}
 	return b.String()
 }

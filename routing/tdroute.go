@@ -62,11 +62,13 @@ func (g *Graph) RouteAt(ctx context.Context, m Metric, from, to Snap, departure 
 		return r, "", err
 	}
 	s := &tdSearch{g: g, ctx: ctx, spec: m, prof: p, clock: newTDClock(departure, tdHorizon)}
-	// The potential reads the plain hierarchy, which leaves out the
-	// turns closed without a time: a bound only where there are none.
-	if !m.hasSpeeds() && (g.tc == nil || len(g.tc.noTime) == 0) {
+	if !m.hasSpeeds() {
 		// Request speeds may be faster than the plain ones: no potential.
-		s.toTarget, s.alpha = g.oneToAll(chFastest, to, true), g.minTimeRatio(p)
+		pot, err := g.tdPotential(ctx, to)
+		if err != nil {
+			return nil, "", err
+		}
+		s.toTarget, s.alpha = pot, g.minTimeRatio(p)
 	}
 	path, exits, best, err := s.run(from, to)
 	if err != nil {

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -280,9 +281,14 @@ func (g *Graph) turnsAt(h int) int16 {
 	return int16(g.tc.classRep[g.tc.hourClass[h]] + 1)
 }
 
+// turnsOpen is the Metric.Turns that closes no conditional turn: the
+// time-dependent search's A* potential, a lower bound at any time, is
+// computed on it (key ";turns=open").
+const turnsOpen int16 = -1
+
 // closedTurns returns the turns closed for Metric.Turns t.
 func (g *Graph) closedTurns(t int16) []uint32 {
-	if g.tc == nil {
+	if g.tc == nil || t == turnsOpen {
 		return nil
 	}
 	if t <= 0 || int(t) > speeds.Hours || g.tc.hourClass[t-1] < 0 {
@@ -310,11 +316,39 @@ func (g *Graph) turnClosedAt(i uint32, m int) (conditional, closed bool) {
 	return true, speeds.InSpans(g.tc.Conds[c].spans, m)
 }
 
-// parseTurnsKey reads the hour of a metric key's turns part.
+// turnsKey returns the turns part of a metric key (Turns != 0).
+func turnsKey(t int16) string {
+	if t == turnsOpen {
+		return "open"
+	}
+	return strconv.Itoa(int(t) - 1)
+}
+
+// parseTurnsKey reads the hour of a metric key's turns part ("open" for
+// turnsOpen).
 func parseTurnsKey(s string) (int16, error) {
+	if s == "open" {
+		return turnsOpen, nil
+	}
 	h, err := strconv.Atoi(s)
 	if err != nil || h < 0 || h >= speeds.Hours {
 		return 0, &SpecError{Field: "turns", Msg: fmt.Sprintf("%q is not an hour of the week (0..167)", s)}
 	}
 	return int16(h + 1), nil
+}
+
+// tdPotential returns the reverse one-to-all search to the destination
+// whose times bound a time-dependent search's remaining time from
+// below: the plain hierarchy's, or, where it leaves out turns closed
+// without a time (which a time may open), that of a metric with every
+// conditional turn open.
+func (g *Graph) tdPotential(ctx context.Context, to Snap) (*Reached, error) {
+	if g.tc == nil || len(g.tc.noTime) == 0 {
+		return g.oneToAll(chFastest, to, true), nil
+	}
+	cm, err := g.customMetric(ctx, Metric{Turns: turnsOpen})
+	if err != nil {
+		return nil, err
+	}
+	return cm.oneToAll(to, true), nil
 }

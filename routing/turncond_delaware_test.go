@@ -17,7 +17,8 @@ import (
 // the plain restrictions do and at 10:00 as no restriction does (and
 // RouteAt leaving at 07:00 as the plain ones, for trips that end before
 // 09:00, and leaving at 10:00 as none); made "plain, lifted at weekends" it answers without a time
-// and on Tuesday as the plain ones, on Saturday as none.
+// and on Tuesday as the plain ones, on Saturday as none (tables and
+// RouteAt).
 //
 // One difference is by design: the plain graph turns round where every
 // other turn is forbidden (a U-turn is added only where nothing else
@@ -132,7 +133,7 @@ func TestConditionalTurnsDelaware(t *testing.T) {
 	// RouteAt leaving Tuesday 1 December 2026 07:00: trips the plain
 	// graph ends within 100 minutes make every turn before 09:00.
 	dep := time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)
-	sa := snaps(gA)
+	sa, sb := snaps(gA), snaps(gB)
 	checked, restricted := 0, 0
 	for k := range plain.Durations {
 		i, j := k/len(sa), k%len(sa)
@@ -152,6 +153,17 @@ func TestConditionalTurnsDelaware(t *testing.T) {
 			r10, _, err := gA.RouteAt(bg, Fastest, sa[i], sa[j], dep.Add(3*time.Hour))
 			if err != nil || int32(r10.DurationS) != none.Durations[k] {
 				t.Errorf("RouteAt %d -> %d at 10:00: %v %v, want %d s", i, j, r10, err, none.Durations[k])
+			}
+			// Lifted at weekends: on Saturday 5 December as none, on
+			// Tuesday as the plain ones (its A* potential opens every
+			// conditional turn).
+			rSat, _, err := gB.RouteAt(bg, Fastest, sb[i], sb[j], dep.Add(4*24*time.Hour+3*time.Hour))
+			if err != nil || int32(rSat.DurationS) != none.Durations[k] {
+				t.Errorf("lifted: RouteAt %d -> %d on Saturday: %v %v, want %d s", i, j, rSat, err, none.Durations[k])
+			}
+			rTue, _, err := gB.RouteAt(bg, Fastest, sb[i], sb[j], dep)
+			if err != nil || int32(rTue.DurationS) < plain.Durations[k] {
+				t.Errorf("lifted: RouteAt %d -> %d on Tuesday: %v %v, want %d s", i, j, rTue, err, plain.Durations[k])
 			}
 		}
 		if d := int32(r.DurationS); d < plain.Durations[k] {

@@ -164,6 +164,9 @@ func TestConditionalTurnMetricKeys(t *testing.T) {
 			t.Errorf("hour %d: plain %v", c.hour, plain)
 		}
 	}
+	if open, err := ParseMetric("fastest;turns=open"); err != nil || open.Turns != turnsOpen || open.String() != "fastest;turns=open" || len(g.closedTurns(open.Turns)) != 0 {
+		t.Errorf("turns=open: %+v %v", open, err)
+	}
 	for _, bad := range []string{"fastest;turns=168", "fastest;turns=-1", "fastest;turns=x"} {
 		if _, err := ParseMetric(bad); err == nil || !strings.Contains(err.Error(), "turns") {
 			t.Errorf("%q: %v, want a turns error", bad, err)
