@@ -43,8 +43,10 @@ type condSpec struct {
 }
 
 // maxConds bounds the distinct conditions of a graph (their ids are
-// uint16): more are merged into the last (an error would stop a build
-// for little).
+// uint16): a turn whose condition would be a new one beyond it keeps
+// the one it has (the extra restriction is left out, as before
+// conditional restrictions were read; an error would stop a build for
+// little).
 const maxConds = 1<<16 - 1
 
 // key returns c's canonical key.
@@ -82,7 +84,7 @@ func (t *condTable) merge(id uint16, cs ...*osmroad.TurnCond) uint16 {
 		return got
 	}
 	if len(t.conds) == maxConds {
-		return uint16(maxConds)
+		return id
 	}
 	if t.ids == nil {
 		t.ids = map[string]uint16{}

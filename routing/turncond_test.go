@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/geosvc/geosvc/routing/osmroad"
+	"github.com/geosvc/geosvc/routing/speeds"
 )
 
 // condTurnsGraph builds the graph of testdata/conditional_turns.osm.
@@ -252,5 +253,28 @@ func TestTDClockMinuteOfWeekDST(t *testing.T) {
 		if got := k.minuteOfWeek(c.ms); got != c.want {
 			t.Errorf("%s: minute %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestCondTableMerge: a turn's conditions merge into their union (closed
+// minutes and NoTime), and equal unions share one id.
+func TestCondTableMerge(t *testing.T) {
+	var ct condTable
+	a := &osmroad.TurnCond{Closed: []speeds.WeekSpan{{From: 420, To: 540}}}
+	b := &osmroad.TurnCond{Closed: []speeds.WeekSpan{{From: 500, To: 600}, {From: 7200, To: 10080}}, NoTime: true}
+	if id := ct.merge(0); id != 0 {
+		t.Errorf("no condition: id %d", id)
+	}
+	ida := ct.merge(0, a)
+	if ida != 1 || ct.merge(0, a) != 1 {
+		t.Errorf("a: ids %d, %d; want 1, 1", ida, ct.merge(0, a))
+	}
+	idab := ct.merge(ida, b)
+	c := ct.conds[idab-1]
+	if idab != 2 || !c.NoTime || len(c.Closed) != 2 || c.Closed[0] != [2]int{420, 600} || c.Closed[1] != [2]int{7200, 10080} {
+		t.Errorf("a and b: id %d %+v; want 2 closed 420-600 and 7200-10080, no time", idab, c.Closed)
+	}
+	if ct.merge(0, b, a) != idab {
+		t.Errorf("b and a: not a and b's id")
 	}
 }
