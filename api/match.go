@@ -136,8 +136,8 @@ func (h *matchHandler) match(c echo.Context) error {
 		return errBundleLoading
 	}
 	spec, timed := req.spec, tripTimes{}
-	if i := firstTimed(req.points); i >= 0 && g.Speeds() != nil {
-		// The speed data's bucket of the trace's first time, read on the
+	if i := firstTimed(req.points); i >= 0 && (g.Speeds() != nil || g.ConditionalTurns() > 0) {
+		// The speed data's bucket (and the conditional turns) of the trace's first time, read on the
 		// local clock of its point (time-bucketed, as isochronev1).
 		clock := localClock(h.opts.Bundle.Load(), req.points[i].Point, req.points[i].Time)
 		spec, timed.version = g.AtHour(spec, clock.Hour)

@@ -35,6 +35,9 @@ type bundleInfo struct {
 	// country's side or the profile's).
 	DrivingSide   string `json:"driving_side,omitempty"`
 	LeftHandEdges int    `json:"left_hand_edges"`
+	// ConditionalTurns counts the car graph's turns that conditional
+	// turn restrictions close at some times (absent without any).
+	ConditionalTurns int `json:"conditional_turns,omitempty"`
 	// Layers lists the bundle's layers ("routing", ...).
 	Layers []string `json:"layers"`
 	// Profiles lists the routing profiles the bundle routes ("car",
@@ -80,6 +83,7 @@ func describe(b *bundle.Bundle) *bundleInfo {
 		meta := b.Graph.Meta()
 		info.Nodes, info.Edges = meta.Nodes, meta.Edges
 		info.DrivingSide, info.LeftHandEdges = meta.DrivingSide, meta.LeftHandEdges
+		info.ConditionalTurns = b.Graph.ConditionalTurns()
 	}
 	if sp := b.Speeds(); sp != nil {
 		info.Speeds = &speedsInfo{Version: sp.Version, LoadedAt: sp.LoadedAt, AgeS: math.Round(time.Since(sp.LoadedAt).Seconds()*10) / 10,

@@ -84,7 +84,8 @@ type routeAnswer struct {
 	// origin (RFC 3339 with its offset), TimeZone that zone and
 	// SpeedVersion the speed data's version, when departure_time or
 	// arrival_time was given; TimeModel how the time applied
-	// ("time-dependent" or "time-bucketed"; absent without speed data).
+	// ("time-dependent" or "time-bucketed"; absent without speed data
+	// and conditional turn restrictions).
 	DepartureTime string `json:"departure_time,omitempty"`
 	ArrivalTime   string `json:"arrival_time,omitempty"`
 	TimeZone      string `json:"time_zone,omitempty"`

@@ -64,7 +64,7 @@ func routeTripTime(q url.Values, now time.Time) (routeTime, string) {
 // alternatives' metric).
 func timedRoute(ctx context.Context, b *bundle.Bundle, g *routing.Graph, spec routing.Metric, from, to routing.Snap, tt routeTime) (routing.Metric, *routing.Route, tripTimes, error) {
 	dep := tt.t
-	exact := routing.TimeDependent(spec) && g.Speeds() != nil
+	exact := routing.TimeDependent(spec) && (g.Speeds() != nil || g.ConditionalTurns() > 0)
 	var m routing.Metric
 	var r *routing.Route
 	var version string
@@ -97,7 +97,7 @@ func timedRoute(ctx context.Context, b *bundle.Bundle, g *routing.Graph, spec ro
 	switch {
 	case exact:
 		model = "time-dependent"
-	case version != "":
+	case version != "" || g.ConditionalTurns() > 0:
 		model = "time-bucketed"
 	}
 	return m, r, tripTimes{departure: clock.Local.Format(time.RFC3339), arrival: arr.Format(time.RFC3339), zone: clock.Zone, version: version, model: model}, nil

@@ -198,8 +198,9 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		return nil, nil, err
 	}
 	rep.LeftHandEdges = nLeft
-	arcs, usable, stats := buildBaseGraph(net, turnCost, leftHand)
-	usable, copyOf, ws := expandWayRestrictions(arcs, usable, net.WayRestrictions)
+	ct := &condTable{}
+	arcs, usable, stats := buildBaseGraph(net, turnCost, leftHand, ct)
+	usable, copyOf, ws := expandWayRestrictions(arcs, usable, net.WayRestrictions, ct)
 	rep.WayRestrictions, rep.WayRestrictionsVacuous, rep.Copies = ws.applied, ws.vacuous, ws.copies
 	comp, sizes := components(arcs, usable)
 	if len(copyOf) > 0 {
@@ -262,6 +263,8 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 	b.turnHead = make([]uint32, 0, turns)
 	b.turnMS = make([]uint32, 0, turns)
 	b.turnKind = make([]uint8, 0, turns)
+	var condArcs []uint32
+	var condIDs []uint16
 	for i, id := range b.nodeEdge {
 		b.nodeTime[i], b.nodeDist[i] = edgeCosts(&net.Edges[id/2], id%2)
 		b.turnFirst[i] = uint32(len(b.turnHead))
@@ -271,6 +274,9 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		}
 		for _, a := range arcs.of(arcID) {
 			h := dense(a.head)
+			if a.cond != 0 {
+				condArcs, condIDs = append(condArcs, uint32(len(b.turnHead))), append(condIDs, a.cond)
+			}
 			b.turnHead = append(b.turnHead, h)
 			b.turnMS = append(b.turnMS, a.ms)
 			b.turnKind = append(b.turnKind, a.kind)
@@ -280,6 +286,8 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 		}
 	}
 	b.turnFirst[n] = uint32(len(b.turnHead))
+	g.tc = newTurnConds(condArcs, condIDs, ct, len(b.turnHead))
+	rep.ConditionalTurns = len(condArcs)
 	arcs = nil
 	rep.Nodes, rep.Turns = n, len(b.turnHead)
 	g.copyNetwork(net)
@@ -347,7 +355,8 @@ func baseGraph(net *osmroad.Network, turnCost turnCostFunc, drivingSide string, 
 }
 
 // hierarchyWeights returns the packed weights of metric m of every turn
-// (the turn and the node it enters).
+// (the turn and the node it enters); -1, no arc, for a turn closed
+// without a time (a conditional restriction's plain value).
 func (g *Graph) hierarchyWeights(m chMetric) []int64 {
 	b := &g.base
 	w := make([]int64, len(b.turnHead))
@@ -356,6 +365,9 @@ func (g *Graph) hierarchyWeights(m chMetric) []int64 {
 			h := b.turnHead[i]
 			w[i] = weight(m, int64(b.turnMS[i])+int64(b.nodeTime[h]), int64(b.nodeDist[h]))
 		}
+	}
+	for _, i := range g.closedTurns(0) {
+		w[i] = -1
 	}
 	return w
 }

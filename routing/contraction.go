@@ -101,6 +101,9 @@ func (g *Graph) chArcs(m chMetric) []ch.Arc {
 	arcs := make([]ch.Arc, 0, len(b.turnHead))
 	for v := range b.nodeEdge {
 		for i := b.turnFirst[v]; i < b.turnFirst[v+1]; i++ {
+			if w[i] < 0 {
+				continue // closed without a time
+			}
 			arcs = append(arcs, ch.Arc{From: uint32(v), To: b.turnHead[i], Weight: w[i]})
 		}
 	}

@@ -77,6 +77,11 @@ func (g *Graph) compileMetric(spec Metric, tab *metricTables) *customMetric {
 		}
 	})
 	cm.bucket = nil
+	// Conditional turn restrictions close their turns at the spec's
+	// time (without one, those closed without a time).
+	for _, i := range g.closedTurns(spec.Turns) {
+		cm.weights[i] = cch.Inf
+	}
 	return cm
 }
 

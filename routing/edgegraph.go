@@ -98,6 +98,9 @@ type turnKey struct{ from, to uint32 }
 type restrictionIndex struct {
 	forbidden map[uint32]map[turnKey]bool    // via -> (from, to)
 	only      map[uint32]map[uint32][]uint32 // via -> from -> allowed tos
+	// cond holds the conditional ones, which close turns at some times
+	// only (turncond.go).
+	cond condIndex
 }
 
 func newRestrictionIndex(rs []osmroad.Restriction) *restrictionIndex {
@@ -106,6 +109,10 @@ func newRestrictionIndex(rs []osmroad.Restriction) *restrictionIndex {
 		only:      map[uint32]map[uint32][]uint32{},
 	}
 	for _, r := range rs {
+		if r.Cond != nil {
+			ri.cond.add(r)
+			continue
+		}
 		if r.Only {
 			m := ri.only[r.Via]
 			if m == nil {
@@ -209,7 +216,10 @@ func csrIncidences(net *osmroad.Network) (outFirst []uint32, outs []incidence, i
 // drive have no arcs and are flagged in usable.
 // leftHand holds per road edge whether traffic keeps left on it (nil: on
 // none).
-func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, leftHand []bool) (arcs *baseArcs, usable []bool, stats buildStats) {
+//
+// A turn a conditional restriction forbids stays, with the id in ct of
+// when it is closed.
+func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, leftHand []bool, ct *condTable) (arcs *baseArcs, usable []bool, stats buildStats) {
 	nE := len(net.Edges)
 	nV := len(net.Vertices)
 	usable = make([]bool, 2*nE)
@@ -268,6 +278,7 @@ func buildBaseGraph(net *osmroad.Network, turnCost turnCostFunc, leftHand []bool
 					head: directedID(out.edge, out.dir),
 					ms:   uint32(math.Round(cost * 1000)),
 					kind: turnKindOf(angle, uTurn, int(roads[v]), left),
+					cond: ct.merge(0, ri.cond.conds(uint32(v), in.edge, out.edge)...),
 				})
 				stats.turns++
 				if uTurn {
@@ -284,6 +295,8 @@ type turnArc struct {
 	head uint32
 	ms   uint32
 	kind uint8
+	// cond is the turn's condition in the build's condTable (0: none).
+	cond uint16
 }
 
 // Turn kinds, for the safest metric's turn penalties.

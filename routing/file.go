@@ -34,7 +34,10 @@ import (
 // flags and each edge's layer=* (edge.layer), which vector tiles carry.
 // Version 11: the street names in other languages (names.langs,
 // names.local.*: OSM's name:xx of the names of the name table).
-const formatVersion uint32 = 11
+// Version 12: conditional turn restrictions (turn.cond: the turns they
+// close and when, turncond.go); the hierarchies leave out the turns
+// closed without a time.
+const formatVersion uint32 = 12
 
 // fileMagic starts every routing graph file.
 var fileMagic = [8]byte{'G', 'E', 'O', 'S', 'V', 'C', 'R', 'G'}
@@ -149,6 +152,11 @@ func (g *Graph) writeBase(w partSink) {
 	w.AddUint32s("turn.ms", g.base.turnMS)
 	w.AddUint8s("turn.kind", g.base.turnKind)
 	w.AddInt64s("shape.osmnode", g.shapeNode)
+	tc := g.tc
+	if tc == nil {
+		tc = &turnConds{}
+	}
+	w.AddJSON("turn.cond", tc)
 	g.writeTruck(w)
 }
 
@@ -295,7 +303,21 @@ func (g *Graph) readBase(f *binfmt.File) error {
 	g.base.turnKind = r.u8("turn.kind")
 	g.shapeNode = r.i64("shape.osmnode")
 	g.readTruck(&r)
-	return r.err
+	if r.err != nil {
+		return r.err
+	}
+	var tc turnConds
+	if err := f.JSON("turn.cond", &tc); err != nil {
+		return err
+	}
+	g.tc = nil
+	if len(tc.Arcs) > 0 {
+		if err := tc.init(len(g.base.turnHead)); err != nil {
+			return fmt.Errorf("%w: %v", binfmt.ErrCorrupt, err)
+		}
+		g.tc = &tc
+	}
+	return nil
 }
 
 // readHierarchy reads a hierarchy written by writeHierarchy.

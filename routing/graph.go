@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,9 @@ type BuildReport struct {
 	Turns           int
 	UTurns          int
 	TurnsRestricted int
+	// ConditionalTurns counts the turns conditional restrictions close
+	// at some times (turncond.go).
+	ConditionalTurns int
 	// WayRestrictions counts the via-way restriction paths applied (one
 	// per from edge), WayRestrictionsVacuous those a car cannot drive
 	// anyway (a turn along the path is forbidden), Copies the nodes they
@@ -84,7 +88,11 @@ type BuildReport struct {
 
 // String formats the report for people.
 func (r *BuildReport) String() string {
-	return fmt.Sprintf(
+	cond := ""
+	if r.ConditionalTurns > 0 {
+		cond = fmt.Sprintf("conditional turn restrictions: %d turns closed at some times (by time with departure times)\n", r.ConditionalTurns)
+	}
+	return strings.Replace(fmt.Sprintf(
 		"edge-based graph: %d nodes, %d turns (%d U-turns at dead ends), %d turns restricted, built in %v\n"+
 			"via-way restrictions: %d paths applied with %d node copies, %d paths not drivable anyway\n"+
 			"components: %d, the main one of %d nodes; the others (%d below %d nodes) hold %d nodes: every one is routable, points snap to them only where no road of the main one is within the radius\n"+
@@ -94,13 +102,17 @@ func (r *BuildReport) String() string {
 		r.WayRestrictions, r.Copies, r.WayRestrictionsVacuous,
 		r.Components, r.Largest, r.Small, smallComponent, r.OffMainNodes,
 		map[bool]string{false: "from the CCH (perfect customization)", true: "by greedy contraction"}[r.Greedy], r.Shortcuts[0], r.ContractTime[0].Round(time.Millisecond), r.Shortcuts[1], r.ContractTime[1].Round(time.Millisecond),
-		r.SnapIndexTime.Round(time.Millisecond), r.CCHTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond))
+		r.SnapIndexTime.Round(time.Millisecond), r.CCHTime.Round(time.Millisecond), r.TotalTime.Round(time.Millisecond)),
+		"\ncomponents: ", "\n"+cond+"components: ", 1)
 }
 
 // Graph is the routing engine over one data set. It is read-only and safe
 // for concurrent use.
 type Graph struct {
 	meta Meta
+	// tc are the conditional turn restrictions' turns (nil without
+	// any).
+	tc *turnConds
 
 	// Road edges (index = osmroad edge id).
 	edgeFrom, edgeTo []uint32

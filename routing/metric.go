@@ -123,6 +123,11 @@ type Metric struct {
 	// Bucket selects the travel times of one hour bucket of a speed
 	// profile (Graph.AtHour); the zero value uses none.
 	Bucket SpeedBucket
+	// Turns selects the turns conditional turn restrictions close: 0
+	// (the zero value) those closed for a query without a time; h+1
+	// those closed at hour of the week h (Graph.AtHour sets the first
+	// hour of the hours closing the same turns).
+	Turns int16
 }
 
 // Fastest and Shortest are the plain metrics: least travel time (ties
@@ -213,7 +218,7 @@ func (m Metric) hasSpeeds() bool {
 // other metric, false and the hierarchy whose packing its durations and
 // distances use (chFastest).
 func (m Metric) hierarchy() (chMetric, bool) {
-	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() || m.Profile != ProfileCar || m.Bucket.changes() {
+	if m.hasSpeeds() || m.Avoid != 0 || !m.Areas.IsZero() || m.Profile != ProfileCar || m.Bucket.changes() || m.Turns != 0 {
 		return chFastest, false
 	}
 	switch m.Objective {
@@ -231,7 +236,8 @@ func (m Metric) hierarchy() (chMetric, bool) {
 // the given speeds by RoadType order ("Motorway:80,LocalRoadCity:20"),
 // then ";avoid=" with the avoided kinds, then ";areas=" with the avoided
 // areas' canonical encoding (Areas.String), then ";bucket=" with the
-// speed bucket (SpeedBucket.String). Equal metrics have equal keys
+// speed bucket (SpeedBucket.String), then ";turns=" with the hour of
+// the conditional turns closed (Turns-1). Equal metrics have equal keys
 // and ParseMetric reads a key back into the same metric. The key is
 // self-contained: a worker on any machine computes a job from it alone.
 func (m Metric) String() string {
@@ -270,6 +276,10 @@ func (m Metric) String() string {
 	if !m.Bucket.IsZero() {
 		b.WriteString(";bucket=")
 		b.WriteString(m.Bucket.String())
+	}
+	if m.Turns != 0 {
+		b.WriteString(";turns=")
+		b.WriteString(turnsKey(m.Turns))
 	}
 	return b.String()
 }
@@ -322,6 +332,10 @@ func ParseMetric(key string) (Metric, error) {
 			}
 		case "bucket":
 			if m.Bucket, err = parseBucketKey(val); err != nil {
+				return Metric{}, err
+			}
+		case "turns":
+			if m.Turns, err = parseTurnsKey(val); err != nil {
 				return Metric{}, err
 			}
 		default:

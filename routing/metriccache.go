@@ -38,6 +38,7 @@ type metricKey struct {
 	profile   Profile
 	vehicle   Vehicle
 	bucket    SpeedBucket
+	turns     int16
 }
 
 // keyOf returns m's cache key.
@@ -45,7 +46,7 @@ func keyOf(m Metric) metricKey {
 	if !m.Bucket.changes() {
 		m.Bucket = SpeedBucket{}
 	}
-	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle, bucket: m.Bucket}
+	return metricKey{objective: m.Objective, speeds: m.Speeds, avoid: m.Avoid, areas: m.Areas.Hash(), profile: m.Profile, vehicle: m.Vehicle, bucket: m.Bucket, turns: m.Turns}
 }
 
 type metricEntry struct {

@@ -114,13 +114,13 @@ func (g *Graph) oneToAll(m chMetric, s Snap, reverse bool) *Reached {
 		around := ch.Inf
 		if reverse {
 			for i := b.turnFirst[p.node]; i < b.turnFirst[p.node+1]; i++ {
-				if w := r.lab[b.turnHead[i]]; w != ch.Inf {
+				if w := r.lab[b.turnHead[i]]; w != ch.Inf && !g.shutNoTime(i) {
 					around = min(around, w+weight(m, int64(b.turnMS[i]), 0))
 				}
 			}
 		} else {
 			for i := g.revFirst[p.node]; i < g.revFirst[p.node+1]; i++ {
-				if w := r.lab[g.revTail[i]]; w != ch.Inf {
+				if w := r.lab[g.revTail[i]]; w != ch.Inf && !g.shutNoTime(g.revArc[i]) {
 					around = min(around, w+weight(m, int64(b.turnMS[g.revArc[i]]), 0))
 				}
 			}

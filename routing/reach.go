@@ -107,6 +107,9 @@ func (g *Graph) reach(m chMetric, s Snap, limit float64, backward bool) map[uint
 		if backward {
 			settle(tail, it.d)
 			for i := g.revFirst[it.node]; i < g.revFirst[it.node+1]; i++ {
+				if g.shutNoTime(g.revArc[i]) {
+					continue
+				}
 				y := g.revTail[i]
 				push(y, it.d+g.nodeWeight(m, y)+weight(m, int64(b.turnMS[g.revArc[i]]), 0))
 			}
@@ -114,6 +117,9 @@ func (g *Graph) reach(m chMetric, s Snap, limit float64, backward bool) map[uint
 		}
 		settle(head, it.d)
 		for i := b.turnFirst[it.node]; i < b.turnFirst[it.node+1]; i++ {
+			if g.shutNoTime(i) {
+				continue
+			}
 			v := b.turnHead[i]
 			push(v, it.d+weight(m, int64(b.turnMS[i])+int64(b.nodeTime[v]), int64(b.nodeDist[v])))
 		}

@@ -108,10 +108,13 @@ func (g *Graph) speedProfile(version string) *SpeedProfile {
 // AtHour returns m at hour of the week h (0..167) on the graph's current
 // speed profile, and that profile's version ("" without one): m with the
 // bucket of h (Hour -1 where nothing changes at h), or m without a
-// bucket on a graph without speed data.
+// bucket on a graph without speed data; and with the turns conditional
+// turn restrictions close at h (Metric.Turns; 0 on a graph without
+// any, or at an hour closing those closed without a time).
 func (g *Graph) AtHour(m Metric, h int) (Metric, string) {
 	p := g.Speeds()
 	m.Bucket = SpeedBucket{}
+	m.Turns = g.turnsAt(h)
 	if p == nil {
 		return m, ""
 	}

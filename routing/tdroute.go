@@ -42,9 +42,12 @@ func TimeDependent(m Metric) bool {
 // RouteAt computes the route for m leaving from at departure, read in
 // departure's location (the local clock of the origin): each road is
 // driven at the speed of the time it is driven, from the graph's current
-// speed profile. It returns the route and the profile's version ("" with
-// none: then the route is Route's). m's own Bucket is ignored. Errors as
-// Route's, and ErrNotTimeDependent when TimeDependent(m) is false.
+// speed profile, and a turn a conditional turn restriction forbids at
+// the local minute the car makes it is not taken (turncond.go). It
+// returns the route and the profile's version ("" with none; then, on a
+// graph without conditional turns either, the route is Route's). m's own
+// Bucket and Turns are ignored. Errors as Route's, and
+// ErrNotTimeDependent when TimeDependent(m) is false.
 func (g *Graph) RouteAt(ctx context.Context, m Metric, from, to Snap, departure time.Time) (*Route, string, error) {
 	if !TimeDependent(m) {
 		return nil, "", ErrNotTimeDependent
@@ -52,22 +55,30 @@ func (g *Graph) RouteAt(ctx context.Context, m Metric, from, to Snap, departure 
 	if !from.OK || !to.OK {
 		return nil, "", ErrNotSnapped
 	}
-	m.Bucket = SpeedBucket{}
+	m.Bucket, m.Turns = SpeedBucket{}, 0
 	p := g.Speeds()
-	if p == nil {
+	if p == nil && g.tc == nil {
 		r, err := g.Route(ctx, m, from, to)
 		return r, "", err
 	}
 	s := &tdSearch{g: g, ctx: ctx, spec: m, prof: p, clock: newTDClock(departure, tdHorizon)}
 	if !m.hasSpeeds() {
 		// Request speeds may be faster than the plain ones: no potential.
-		s.toTarget, s.alpha = g.oneToAll(chFastest, to, true), g.minTimeRatio(p)
+		pot, err := g.tdPotential(ctx, to)
+		if err != nil {
+			return nil, "", err
+		}
+		s.toTarget, s.alpha = pot, g.minTimeRatio(p)
 	}
 	path, exits, best, err := s.run(from, to)
 	if err != nil {
 		return nil, "", err
 	}
 	r := g.routeOf(path, from, to, int((best+500)/1000), 0, g.base.nodeTime)
+	version := ""
+	if p != nil {
+		version = p.version
+	}
 	prev, dist := int64(0), 0.0
 	for i := range r.Segments {
 		r.Segments[i].DurationS = float64(exits[i]-prev) / 1000
@@ -75,7 +86,7 @@ func (g *Graph) RouteAt(ctx context.Context, m Metric, from, to Snap, departure 
 		dist += r.Segments[i].DistanceM
 	}
 	r.DistanceM = int(math.Round(dist))
-	return r, p.version, nil
+	return r, version, nil
 }
 
 // tdClock maps milliseconds after a departure to hours of the week on
@@ -86,12 +97,15 @@ func (g *Graph) RouteAt(ctx context.Context, m Metric, from, to Snap, departure 
 type tdClock struct {
 	start []int64
 	hour  []int
+	// off0 is how far into its hour the departure is (ms).
+	off0 int64
 }
 
 // newTDClock reads n local hours from t.
 func newTDClock(t time.Time, n int) tdClock {
 	var c tdClock
 	at := t
+	c.off0 = (time.Duration(t.Minute())*time.Minute + time.Duration(t.Second())*time.Second + time.Duration(t.Nanosecond())).Milliseconds()
 	for k := 0; k < n; k++ {
 		c.start = append(c.start, at.Sub(t).Milliseconds())
 		c.hour = append(c.hour, hourOfWeek(at))
@@ -107,6 +121,17 @@ func newTDClock(t time.Time, n int) tdClock {
 // 00:00-00:59).
 func hourOfWeek(t time.Time) int {
 	return (int(t.Weekday())+6)%7*24 + t.Hour()
+}
+
+// minuteOfWeek returns the local minute of the week (0 = Monday 00:00)
+// at ms after the departure.
+func (c *tdClock) minuteOfWeek(ms int64) int {
+	k := c.interval(ms, 0)
+	into := ms - c.start[k]
+	if k == 0 {
+		into += c.off0
+	}
+	return (c.hour[k]*60 + int(into/60000)) % (7 * 24 * 60)
 }
 
 // interval returns the interval holding ms, searching on from k.
@@ -159,8 +184,12 @@ func (s *tdSearch) potential(v uint32) (int64, bool) {
 }
 
 // minTimeRatio returns the least ratio of a bucket's time of a road to
-// its plain time over p's buckets, at most 1 (computed once per profile).
+// its plain time over p's buckets, at most 1 (computed once per profile;
+// 1 without one).
 func (g *Graph) minTimeRatio(p *SpeedProfile) float64 {
+	if p == nil {
+		return 1
+	}
 	p.minRatioOnce.Do(func() {
 		p.minRatio = 1
 		for _, cls := range p.classes {
@@ -185,9 +214,12 @@ func (s *tdSearch) layer(k int) (*tdLayer, error) {
 	if l := s.ofInt[k]; l != nil {
 		return l, nil
 	}
-	b := SpeedBucket{Version: s.prof.version, Hour: -1}
-	if rep, ok := s.prof.Bucket(s.clock.hour[k]); ok {
-		b.Hour = int16(rep)
+	var b SpeedBucket
+	if s.prof != nil {
+		b = SpeedBucket{Version: s.prof.version, Hour: -1}
+		if rep, ok := s.prof.Bucket(s.clock.hour[k]); ok {
+			b.Hour = int16(rep)
+		}
 	}
 	l := s.byHour[b.Hour]
 	if l == nil {
@@ -234,11 +266,20 @@ func (s *tdSearch) drive(v uint32, ms int64, q float64) (int64, bool, error) {
 	}
 }
 
-// arcOK reports whether turn arc i (into head) is usable at ms.
+// arcOK reports whether turn arc i (into head) is usable at ms: a turn
+// a conditional restriction forbids at the local minute the car makes
+// it is not (the layers' metrics are those of a query without a time;
+// their closing of such a turn does not count).
 func (s *tdSearch) arcOK(i uint32, ms int64) (bool, error) {
 	l, err := s.layer(s.clock.interval(ms, 0))
-	if err != nil || l.cm == nil {
-		return err == nil, err
+	if err != nil {
+		return false, err
+	}
+	if cond, closed := s.g.turnClosedAt(i, s.clock.minuteOfWeek(ms)); cond {
+		return !closed && (l.cm == nil || l.cm.usable[s.g.base.turnHead[i]]), nil
+	}
+	if l.cm == nil {
+		return true, nil
 	}
 	return l.cm.weights[i] != cch.Inf, nil
 }

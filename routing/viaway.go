@@ -33,6 +33,17 @@ type wayState struct {
 	fail     int32 // the state of seq's longest proper suffix, -1 if none
 	forbid   map[uint32]bool
 	only     []map[uint32]bool // one allowed set per only_* ending here
+	// condForbid and condOnly are the conditional restrictions ending
+	// here: their turns stay, closed at their times (turncond.go).
+	condForbid map[uint32][]*osmroad.TurnCond
+	condOnly   []condWayOnly
+}
+
+// condWayOnly is a conditional only_* via-way restriction: the turns
+// onto other edges than tos are closed when cond says.
+type condWayOnly struct {
+	tos  map[uint32]bool
+	cond *osmroad.TurnCond
 }
 
 // wayStats counts what expandWayRestrictions did.
@@ -63,8 +74,10 @@ func dirID(d osmroad.DirEdge) uint32 {
 // ids from len(usable) on, with their turns, redirects the from nodes'
 // turns, and returns the extended usability and, per copy, the directed
 // id it copies. A restriction whose path a car cannot drive (a turn along
-// it is forbidden or missing) changes nothing and counts as vacuous.
-func expandWayRestrictions(arcs *baseArcs, usable []bool, rs []osmroad.WayRestriction) (ext []bool, copyOf []uint32, st wayStats) {
+// it is forbidden or missing) changes nothing and counts as vacuous. A
+// conditional one makes its copies as a plain one does and keeps the
+// turns it forbids, with their condition in ct.
+func expandWayRestrictions(arcs *baseArcs, usable []bool, rs []osmroad.WayRestriction, ct *condTable) (ext []bool, copyOf []uint32, st wayStats) {
 	ext = usable
 	if len(rs) == 0 {
 		return ext, nil, st
@@ -110,6 +123,19 @@ func expandWayRestrictions(arcs *baseArcs, usable []bool, rs []osmroad.WayRestri
 		tos := make(map[uint32]bool, len(r.To))
 		for _, d := range r.To {
 			tos[dirID(d)] = true
+		}
+		if r.Cond != nil {
+			if r.Only {
+				states[s].condOnly = append(states[s].condOnly, condWayOnly{tos: tos, cond: r.Cond})
+				continue
+			}
+			if states[s].condForbid == nil {
+				states[s].condForbid = map[uint32][]*osmroad.TurnCond{}
+			}
+			for t := range tos {
+				states[s].condForbid[t] = append(states[s].condForbid[t], r.Cond)
+			}
+			continue
 		}
 		if r.Only {
 			states[s].only = append(states[s].only, tos)
@@ -165,6 +191,19 @@ func expandWayRestrictions(arcs *baseArcs, usable []bool, rs []osmroad.WayRestri
 		}
 		return true
 	}
+	// conds are the conditions closing the turn from state s onto h.
+	conds := func(s int32, h uint32) []*osmroad.TurnCond {
+		var out []*osmroad.TurnCond
+		for x := s; x >= 0; x = states[x].fail {
+			out = append(out, states[x].condForbid[h]...)
+			for _, o := range states[x].condOnly {
+				if !o.tos[h] {
+					out = append(out, o.cond)
+				}
+			}
+		}
+		return out
+	}
 	st.copies = len(copyOf)
 	ext = make([]bool, int(base)+len(copyOf))
 	copy(ext, usable)
@@ -185,6 +224,7 @@ func expandWayRestrictions(arcs *baseArcs, usable []bool, rs []osmroad.WayRestri
 			if !allowed(int32(i), t.head) {
 				continue
 			}
+			t.cond = ct.merge(t.cond, conds(int32(i), t.head)...)
 			t.head = next(int32(i), t.head)
 			arcs.turns = append(arcs.turns, t)
 		}

@@ -141,6 +141,18 @@ type Restriction struct {
 	Only             bool
 	// Kind is the OSM restriction value, e.g. "no_left_turn".
 	Kind string
+	// Cond, when not nil, says when the restriction is in force
+	// (restriction:conditional); nil: always.
+	Cond *TurnCond
+}
+
+// TurnCond is when a conditional turn restriction is in force: at the
+// minutes of the week Closed (local time), and, for a query without a
+// time, when NoTime is true (the relation's plain value, which its
+// conditional one lifts at some times).
+type TurnCond struct {
+	Closed []speeds.WeekSpan
+	NoTime bool
 }
 
 // DirEdge is an edge driven in one direction: From->To, or To->From when
@@ -162,6 +174,10 @@ type WayRestriction struct {
 	Only bool
 	// Kind is the OSM restriction value, e.g. "no_u_turn".
 	Kind string
+	// Cond, when not nil, says when the restriction is in force (the
+	// copies of the path are made as for a plain one; the turns it
+	// forbids stay, closed at those times); nil: always.
+	Cond *TurnCond
 }
 
 // Report counts what the import read, kept and skipped. NodesRead,
@@ -198,9 +214,17 @@ type Report struct {
 	// (restriction:hgv only, except=motorcar, ...); they are not an error.
 	RestrictionsNotCar int
 	// RestrictionsConditional counts restrictions whose only value for
-	// the vehicle is conditional (restriction:conditional, ...): ignored
-	// until routing knows the time of day.
+	// the vehicle is conditional (restriction:conditional, ...) with no
+	// part whose condition is a time: ignored.
 	RestrictionsConditional int
+	// RestrictionsTimed counts the restrictions applied (counted in
+	// RestrictionsApplied) with a conditional value whose condition is a
+	// time: in force at those times for queries with a departure time.
+	RestrictionsTimed int
+	// CondRestrictionSkipped counts, by reason (speeds.Skip*, or "not a
+	// restriction value"), the parts of conditional restriction values
+	// that were not read (a relation with a plain value keeps it always).
+	CondRestrictionSkipped map[string]int
 	// CondMaxspeedWays counts car ways with a conditional maximum speed
 	// read; CondMaxspeedSkipped the parts of such tags that are not a
 	// time condition (wet, weight, months...) or malformed: ignored.

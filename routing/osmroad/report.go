@@ -3,7 +3,9 @@ package osmroad
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,6 +19,17 @@ func (r Report) String() string {
 	fmt.Fprintf(&b, "nodes     %d traffic signals, %d barriers\n", r.TrafficSignals, r.Barriers)
 	fmt.Fprintf(&b, "turn restrictions  %d read: %d applied (%d via way), %d not for this vehicle, %d conditional (ignored), %d skipped\n",
 		r.RestrictionsRead, r.RestrictionsApplied, r.RestrictionsViaWay, r.RestrictionsNotCar, r.RestrictionsConditional, r.RestrictionsSkipped)
+	if r.RestrictionsTimed > 0 || len(r.CondRestrictionSkipped) > 0 {
+		fmt.Fprintf(&b, "conditional turn restrictions  %d applied by time (with departure times)", r.RestrictionsTimed)
+		if len(r.CondRestrictionSkipped) > 0 {
+			var parts []string
+			for _, k := range slices.Sorted(maps.Keys(r.CondRestrictionSkipped)) {
+				parts = append(parts, fmt.Sprintf("%d %s", r.CondRestrictionSkipped[k], k))
+			}
+			fmt.Fprintf(&b, "; conditions that are not times skipped: %s", strings.Join(parts, ", "))
+		}
+		b.WriteString("\n")
+	}
 	if r.CondMaxspeedWays > 0 || r.CondMaxspeedSkipped > 0 {
 		fmt.Fprintf(&b, "conditional maxspeeds  %d ways (applied by the hour with departure times), %d parts that are not times skipped\n", r.CondMaxspeedWays, r.CondMaxspeedSkipped)
 	}

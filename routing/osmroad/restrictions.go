@@ -18,8 +18,18 @@ type relRec struct {
 	from, to []int64
 	viaNode  int64
 	viaWays  []int64
-	kind     string
-	only     bool
+	// kinds are the restrictions the relation makes: its plain value
+	// alone (cond nil), or with a conditional value each kind in force
+	// at its times (conditional.go).
+	kinds []relKind
+}
+
+// relKind is one restriction value of a relation and when it is in
+// force (nil: always).
+type relKind struct {
+	kind string
+	only bool
+	cond *TurnCond
 }
 
 // Reasons a restriction relation is skipped, as the report counts them.
@@ -48,14 +58,16 @@ func (b *builder) relation(r *osm.Relation) {
 	case profile.RestrictionNotCar:
 		b.rep.RestrictionsNotCar++
 		return
-	case profile.RestrictionConditional:
-		b.rep.RestrictionsConditional++
-		return
 	case profile.RestrictionInvalid:
 		b.skip(skipUnknownKind)
 		return
 	}
-	rec := relRec{kind: kind, only: only}
+	kinds := b.conditionalKinds(kind, only, status == profile.RestrictionCar, b.prof.ConditionalRestriction(r.Tags))
+	if len(kinds) == 0 {
+		b.rep.RestrictionsConditional++
+		return
+	}
+	rec := relRec{kinds: kinds}
 	viaNodes := 0
 	for _, m := range r.Members {
 		switch {
@@ -126,6 +138,9 @@ func (b *builder) mapRestrictions(net *Network, wayEdges [][2]uint32, vid []uint
 			continue
 		}
 		b.rep.RestrictionsApplied++
+		if r.kinds[0].cond != nil {
+			b.rep.RestrictionsTimed++
+		}
 		if len(r.viaWays) > 0 {
 			b.rep.RestrictionsViaWay++
 		}
@@ -213,7 +228,9 @@ func (m *restrictionMapper) viaNode(r relRec) string {
 					if fw == tw && f != t {
 						continue // a U-turn on one way, not straight through it
 					}
-					m.net.Restrictions = append(m.net.Restrictions, Restriction{FromEdge: f, ToEdge: t, Via: v, Only: r.only, Kind: r.kind})
+					for _, k := range r.kinds {
+						m.net.Restrictions = append(m.net.Restrictions, Restriction{FromEdge: f, ToEdge: t, Via: v, Only: k.only, Kind: k.kind, Cond: k.cond})
+					}
 					added++
 				}
 			}
@@ -345,12 +362,10 @@ func (m *restrictionMapper) viaWays(r relRec) string {
 			if d.Reverse && !es[e].Backward || !d.Reverse && !es[e].Forward {
 				continue
 			}
-			m.net.WayRestrictions = append(m.net.WayRestrictions, WayRestriction{
-				Path: append([]DirEdge{d}, path...),
-				To:   tos,
-				Only: r.only,
-				Kind: r.kind,
-			})
+			p := append([]DirEdge{d}, path...)
+			for _, k := range r.kinds {
+				m.net.WayRestrictions = append(m.net.WayRestrictions, WayRestriction{Path: p, To: tos, Only: k.only, Kind: k.kind, Cond: k.cond})
+			}
 			added++
 		}
 	}

@@ -40,7 +40,11 @@ func describeWay(net *Network, ids map[orb.Point]int64) []string {
 			tos = append(tos, vname(h))
 		}
 		slices.Sort(tos)
-		out = append(out, fmt.Sprintf("%s to %s %s only=%v", strings.Join(path, "-"), strings.Join(tos, ","), r.Kind, r.Only))
+		line := fmt.Sprintf("%s to %s %s only=%v", strings.Join(path, "-"), strings.Join(tos, ","), r.Kind, r.Only)
+		if r.Cond != nil {
+			line += " when " + describeCond(r.Cond)
+		}
+		out = append(out, line)
 	}
 	slices.Sort(out)
 	return out
@@ -61,7 +65,9 @@ func TestWayRestrictionFixtures(t *testing.T) {
 		{"via_way_two.osm", []string{"5-2-9-3 to 6 no_right_turn only=false"}, [5]int{1, 1, 0, 0, 0}},
 		{"via_way_froms.osm", []string{"1-2-3 to 6 no_right_turn only=false", "5-2-3 to 6 no_right_turn only=false"}, [5]int{1, 1, 0, 0, 0}},
 		{"via_way_tos.osm", []string{"5-2-3 to 4,6 no_right_turn only=false"}, [5]int{1, 1, 0, 0, 0}},
-		{"via_way_vehicles.osm", []string{"5-2-3 to 6 no_right_turn only=false"}, [5]int{1, 1, 2, 1, 0}},
+		// 919's conditional value applies by time: Monday to Friday
+		// 07:00-09:00 (minutes of the week from Monday 00:00).
+		{"via_way_vehicles.osm", []string{"1-2-3 to 4 no_straight_on only=false when [420-540 1860-1980 3300-3420 4740-4860 6180-6300]", "5-2-3 to 6 no_right_turn only=false"}, [5]int{2, 2, 2, 0, 0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -196,4 +202,18 @@ func mapIDs(t *testing.T, path string) map[orb.Point]int64 {
 		}
 	}
 	return ids
+}
+
+// describeCond renders a condition as its closed minutes of the week
+// ("420-540 ...") and "!" when it holds without a time.
+func describeCond(c *TurnCond) string {
+	var parts []string
+	for _, s := range c.Closed {
+		parts = append(parts, fmt.Sprintf("%d-%d", s.From, s.To))
+	}
+	out := "[" + strings.Join(parts, " ") + "]"
+	if c.NoTime {
+		out += "!"
+	}
+	return out
 }

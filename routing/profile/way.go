@@ -243,9 +243,8 @@ const (
 	// no_* nor only_*.
 	RestrictionInvalid
 	// RestrictionConditional: the only value for cars is a conditional
-	// one (restriction:conditional, restriction:<vehicle>:conditional),
-	// which applies at some times only: ignored until routing knows the
-	// time of day.
+	// one (restriction:conditional, restriction:<vehicle>:conditional,
+	// ConditionalRestriction), which applies at some times only.
 	RestrictionConditional
 )
 
@@ -294,15 +293,30 @@ func (p *Profile) Restriction(t Tags) (kind string, only bool, status Restrictio
 // value for cars: restriction:conditional or restriction:<vehicle>:conditional
 // for one of the profile's vehicle types.
 func (p *Profile) conditional(t Tags) bool {
-	if t.Find("restriction:conditional") != "" {
-		return true
+	return p.ConditionalRestriction(t) != ""
+}
+
+// ConditionalRestriction returns the conditional restriction value of a
+// type=restriction relation that applies to the profile's vehicle
+// ("no_left_turn @ (Mo-Fr 07:00-09:00)"): the first of
+// restriction:<type>:conditional for its vehicle types in order, else
+// restriction:conditional; "" when there is none, when the profile
+// ignores restrictions, or when except=* exempts the vehicle.
+func (p *Profile) ConditionalRestriction(t Tags) string {
+	if p.Restrictions.Ignore {
+		return ""
 	}
-	for _, vt := range p.Restrictions.VehicleTypes {
-		if t.Find("restriction:"+vt+":conditional") != "" {
-			return true
+	for _, e := range strings.Split(t.Find("except"), ";") {
+		if p.vehicleTypes[strings.TrimSpace(e)] {
+			return ""
 		}
 	}
-	return false
+	for _, vt := range p.Restrictions.VehicleTypes {
+		if v := strings.TrimSpace(t.Find("restriction:" + vt + ":conditional")); v != "" {
+			return v
+		}
+	}
+	return strings.TrimSpace(t.Find("restriction:conditional"))
 }
 
 // firstPresent returns the value of the first key present.

@@ -97,51 +97,14 @@ func parseLimit(v string) (float64, bool) {
 	return kmh, true
 }
 
-// parseOpeningHours reads the time conditions of a condition: rules
-// separated by ";" or "," at the top level of the condition are unions;
-// each is "[weekdays] [times]".
+// parseOpeningHours reads the time conditions of a condition
+// (ParseWeekSpans) as the hours of the week they cover any part of.
 func parseOpeningHours(s string) (h [Hours]bool, err error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return h, fmt.Errorf("empty condition")
+	spans, err := ParseWeekSpans(s)
+	if err != nil {
+		return h, err
 	}
-	// A weekday selector may be followed by several time ranges
-	// separated by commas: "Mo-Fr 07:00-09:00,16:00-18:00".
-	for _, rule := range strings.Split(s, ";") {
-		rule = strings.TrimSpace(rule)
-		days, times := allDays(), ""
-		if f := strings.Fields(rule); len(f) > 0 && isDaySelector(f[0]) {
-			if days, err = parseWeekdays(f[0]); err != nil {
-				return h, err
-			}
-			times = strings.TrimSpace(strings.TrimPrefix(rule, f[0]))
-		} else {
-			times = rule
-		}
-		day := allHoursOfDay()
-		if times != "" {
-			if day, err = parseTimeRanges(times); err != nil {
-				return h, err
-			}
-		}
-		for d := 0; d < 7; d++ {
-			if !days[d] {
-				continue
-			}
-			for hr := 0; hr < 24; hr++ {
-				if day[hr] {
-					h[d*24+hr] = true
-				}
-			}
-			// A range past midnight runs into the next day.
-			for hr := 24; hr < 48; hr++ {
-				if overnight(times, hr-24) {
-					h[((d+1)%7)*24+hr-24] = true
-				}
-			}
-		}
-	}
-	return h, nil
+	return HoursOf(spans), nil
 }
 
 var weekdayNames = [7]string{"Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"}
@@ -179,47 +142,6 @@ func parseWeekdays(s string) (d [7]bool, err error) {
 		}
 	}
 	return d, nil
-}
-
-// parseTimeRanges reads "07:00-09:00,16:00-18:00": the hours of the day
-// each range covers any part of (the part of a range past midnight is
-// overnight's).
-func parseTimeRanges(s string) (h [24]bool, err error) {
-	for _, r := range strings.Split(s, ",") {
-		from, to, ok := strings.Cut(strings.TrimSpace(r), "-")
-		a, errA := clockMinutes(from)
-		b, errB := clockMinutes(to)
-		if !ok || errA != nil || errB != nil {
-			return h, fmt.Errorf("time range %q", r)
-		}
-		if b <= a {
-			b = 24 * 60 // to midnight; the rest is overnight's
-		}
-		for hr := a / 60; hr*60 < b; hr++ {
-			h[hr] = true
-		}
-	}
-	return h, nil
-}
-
-// overnight reports whether a range of times runs past midnight into
-// hour hr (0..23) of the next day.
-func overnight(times string, hr int) bool {
-	if times == "" {
-		return false
-	}
-	for _, r := range strings.Split(times, ",") {
-		from, to, _ := strings.Cut(strings.TrimSpace(r), "-")
-		a, errA := clockMinutes(from)
-		b, errB := clockMinutes(to)
-		if errA != nil || errB != nil || b > a {
-			continue
-		}
-		if hr*60 < b {
-			return true
-		}
-	}
-	return false
 }
 
 // clockMinutes reads "HH:MM" (24:00 allowed) as minutes of the day.

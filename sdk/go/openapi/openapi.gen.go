@@ -3443,6 +3443,9 @@ type Bundle struct {
 	// BundleVersion The bundle format version, naming every layer and its format version.
 	BundleVersion string `json:"bundle_version"`
 
+	// ConditionalTurns Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise; absent without any (docs/routing.md, "Conditional turn restrictions").
+	ConditionalTurns *int `json:"conditional_turns,omitempty"`
+
 	// DrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
 	DrivingSide *BundleDrivingSide `json:"driving_side,omitempty"`
 
@@ -4451,7 +4454,7 @@ type Route struct {
 	SpeedVersion *string     `json:"speed_version,omitempty"`
 	Steps        []RouteStep `json:"steps"`
 
-	// TimeModel With `departure_time` or `arrival_time` on a bundle with speed data, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
+	// TimeModel With `departure_time` or `arrival_time` on a bundle with speed data or conditional turn restrictions, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
 	TimeModel *RouteTimeModel `json:"time_model,omitempty"`
 
 	// TimeZone With `departure_time` or `arrival_time`, the IANA time zone at `from` the times are read in (UTC where none is known).
@@ -4468,7 +4471,7 @@ type RouteProfile string
 // RouteRouting defines model for Route.Routing.
 type RouteRouting string
 
-// RouteTimeModel With `departure_time` or `arrival_time` on a bundle with speed data, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
+// RouteTimeModel With `departure_time` or `arrival_time` on a bundle with speed data or conditional turn restrictions, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
 type RouteTimeModel string
 
 // RouteEnd defines model for RouteEnd.
@@ -6371,7 +6374,12 @@ type RouteParams struct {
 	// driven at the speed data's speed of the time the car is on it
 	// (time-dependent); otherwise the speeds of the departure's hour
 	// of the week apply to the whole trip (time-bucketed;
-	// docs/routing.md, "Departure times"). The answer then has
+	// docs/routing.md, "Departure times"). Conditional turn
+	// restrictions (`restriction:conditional`) are in force at the
+	// times they name: at the minute the car makes the turn
+	// (time-dependent) or in the departure's hour (time-bucketed);
+	// without a time they are not (docs/routing.md, "Conditional
+	// turn restrictions"). The answer then has
 	// `departure_time`, `arrival_time`, `time_zone`,
 	// `speed_version` and `time_model`. Not with
 	// `arrival_time`; a malformed time, one before 1970 or more than

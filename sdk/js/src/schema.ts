@@ -1601,6 +1601,8 @@ export interface components {
             driving_side?: "right" | "left";
             /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
             left_hand_edges?: number;
+            /** @description Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise; absent without any (docs/routing.md, "Conditional turn restrictions"). */
+            conditional_turns?: number;
             layers: string[];
             /** @description The speed data applied (docs/data.md, "Speed data"), and the bundle's conditional maximum speeds; absent without either. */
             speeds?: {
@@ -2469,7 +2471,7 @@ export interface components {
             /** @description With `departure_time` or `arrival_time` on a bundle with speed data, the version of the speed data applied. */
             speed_version?: string;
             /**
-             * @description With `departure_time` or `arrival_time` on a bundle with speed data, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
+             * @description With `departure_time` or `arrival_time` on a bundle with speed data or conditional turn restrictions, how the time applied: `time-dependent` (routing `fastest`, car: each road at the speed of the time it is driven) or `time-bucketed` (the other metrics and the truck: the departure hour's speeds for the whole trip; alternatives always); docs/routing.md, "Departure times".
              * @enum {string}
              */
             time_model?: "time-dependent" | "time-bucketed";
@@ -4814,7 +4816,12 @@ export interface operations {
                  *     driven at the speed data's speed of the time the car is on it
                  *     (time-dependent); otherwise the speeds of the departure's hour
                  *     of the week apply to the whole trip (time-bucketed;
-                 *     docs/routing.md, "Departure times"). The answer then has
+                 *     docs/routing.md, "Departure times"). Conditional turn
+                 *     restrictions (`restriction:conditional`) are in force at the
+                 *     times they name: at the minute the car makes the turn
+                 *     (time-dependent) or in the departure's hour (time-bucketed);
+                 *     without a time they are not (docs/routing.md, "Conditional
+                 *     turn restrictions"). The answer then has
                  *     `departure_time`, `arrival_time`, `time_zone`,
                  *     `speed_version` and `time_model`. Not with
                  *     `arrival_time`; a malformed time, one before 1970 or more than
