@@ -51,9 +51,10 @@ type flowState struct {
 	eflow    []bool   // flow on the arc u_out->head[e] (e in u's slots)
 	role     []uint8  // roleSource, roleSink or 0
 	boundary []uint32 // sources with a neighbour that is not a source
-	// slot[first[v]+i] is the edge slot of v's i-th arc in the order the
-	// searches try them: towards the sinks first.
-	slot   []uint32
+	// first[v]+arc[first[v]+i] is the edge slot of v's i-th arc in the
+	// order the searches try them, towards the sinks first (a byte a
+	// slot: a node of more than maxSorted arcs keeps slot order).
+	arc    []uint8
 	flow   int
 	done   bool // the flow is maximum
 	phases int
@@ -92,14 +93,20 @@ func (c *cutter) start(st *flowState, sources, sinks []uint32, key []float64) {
 	clear(st.eflow)
 	clear(st.role)
 	st.flow, st.done = 0, false
-	st.slot = resize(st.slot, len(c.head))
-	for i := range st.slot {
-		st.slot[i] = uint32(i)
-	}
-	if key != nil {
-		for v := 0; v+1 < len(c.first); v++ {
-			arcs := st.slot[c.first[v]:c.first[v+1]]
-			slices.SortFunc(arcs, func(a, b uint32) int { return cmp.Compare(key[c.head[b]], key[c.head[a]]) })
+	st.arc = resize(st.arc, len(c.head))
+	for v := 0; v+1 < len(c.first); v++ {
+		lo, hi := c.first[v], c.first[v+1]
+		if hi-lo > maxSorted {
+			continue
+		}
+		arcs := st.arc[lo:hi]
+		for i := range arcs {
+			arcs[i] = uint8(i)
+		}
+		if key != nil {
+			slices.SortFunc(arcs, func(a, b uint8) int {
+				return cmp.Compare(key[c.head[lo+uint32(b)]], key[c.head[lo+uint32(a)]])
+			})
 		}
 	}
 	for _, s := range sources {
@@ -219,6 +226,19 @@ func (c *cutter) augment(st *flowState, start uint32) bool {
 	return false
 }
 
+// maxSorted is the most arcs of a node whose search order is kept (a
+// byte an arc).
+const maxSorted = 256
+
+// slot returns the edge slot of v's i-th arc in st's search order.
+func (c *cutter) slot(st *flowState, v, i uint32) uint32 {
+	lo := c.first[v]
+	if c.first[v+1]-lo > maxSorted {
+		return lo + i
+	}
+	return lo + uint32(st.arc[lo+i])
+}
+
 // residual returns the head of arc i of split node x (0: the vertex arc,
 // else the edge slots) when it has residual capacity.
 func (c *cutter) residual(st *flowState, x, i uint32) (uint32, bool) {
@@ -227,7 +247,7 @@ func (c *cutter) residual(st *flowState, x, i uint32) (uint32, bool) {
 		if i == 0 {
 			return x + 1, !st.vflow[v]
 		}
-		e := st.slot[c.first[v]+i-1]
+		e := c.slot(st, v, i-1)
 		return 2*c.head[e] + 1, st.eflow[c.rev[e]]
 	}
 	if i == 0 {
@@ -236,7 +256,7 @@ func (c *cutter) residual(st *flowState, x, i uint32) (uint32, bool) {
 	// Unbounded capacity: always residual. (A second unit on an arc
 	// that carries one could not leave its head, whose vertex arc
 	// carries that unit: the search dead-ends there.)
-	return 2 * c.head[st.slot[c.first[v]+i-1]], true
+	return 2 * c.head[c.slot(st, v, i-1)], true
 }
 
 // push sends one unit along arc i of split node x.
@@ -246,13 +266,13 @@ func (c *cutter) push(st *flowState, x, i uint32) {
 		if i == 0 {
 			st.vflow[v] = true
 		} else {
-			st.eflow[c.rev[st.slot[c.first[v]+i-1]]] = false
+			st.eflow[c.rev[c.slot(st, v, i-1)]] = false
 		}
 		return
 	}
 	if i == 0 {
 		st.vflow[v] = false
 	} else {
-		st.eflow[st.slot[c.first[v]+i-1]] = true
+		st.eflow[c.slot(st, v, i-1)] = true
 	}
 }

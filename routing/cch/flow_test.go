@@ -192,3 +192,50 @@ func TestRaceFindsSmallestDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestMinCutHighDegree: a node of more arcs than the search order keeps
+// (maxSorted) is searched in slot order. Two stars of 300 leaves whose
+// hubs are joined through two middle nodes, one star's leaves the
+// sources and the other's the sinks: the minimum cut is one hub, the
+// sources' (the cut nearest the sources), with and without a key.
+func TestMinCutHighDegree(t *testing.T) {
+	const leaves = 300
+	// Nodes: hub A 0, hub B 1, middles 2 and 3, A's leaves 4.., B's
+	// leaves 4+leaves...
+	var tails, heads []uint32
+	for i := 0; i < leaves; i++ {
+		tails = append(tails, 0, 1)
+		heads = append(heads, uint32(4+i), uint32(4+leaves+i))
+	}
+	tails = append(tails, 0, 0, 2, 3)
+	heads = append(heads, 2, 3, 1, 1)
+	n := 4 + 2*leaves
+	first, head := undirected(n, tails, heads)
+	key := make([]float64, n)
+	for i := range key {
+		key[i] = float64(i)
+	}
+	var sources, sinks []uint32
+	for i := 0; i < leaves; i++ {
+		sources = append(sources, uint32(4+i))
+		sinks = append(sinks, uint32(4+leaves+i))
+	}
+	var c cutter
+	c.first, c.head = first, head
+	c.rev = reverseSlots(first, head, nil)
+	c.prepare(n)
+	for _, k := range [][]float64{nil, key} {
+		var st flowState
+		c.start(&st, sources, sinks, k)
+		side := make([]uint8, n)
+		for !st.done {
+			c.phase(&st, side)
+		}
+		if st.flow != 1 {
+			t.Errorf("key %v: cut %d, want 1 (a hub)", k != nil, st.flow)
+		}
+		if side[0] != 1 {
+			t.Errorf("key %v: hub A on side %d, want the separator (the source side's nearest cut)", k != nil, side[0])
+		}
+	}
+}
