@@ -22,12 +22,18 @@ import (
 // islands with conditional turn restrictions whose routes its comment
 // works out by hand (no speed data).
 func condTurnsGraph(t *testing.T) *routing.Graph {
+	return fixtureGraph(t, "conditional_turns.osm")
+}
+
+// fixtureGraph builds the car graph of a hand-made OSM file of
+// routing/testdata.
+func fixtureGraph(t *testing.T, name string) *routing.Graph {
 	t.Helper()
 	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "conditional_turns.osm"), prof)
+	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", name), prof)
 	if err != nil {
 		t.Fatal(err)
 	}

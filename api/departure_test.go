@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +18,6 @@ import (
 	"github.com/geosvc/geosvc/internal/redistest"
 	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
-	"github.com/geosvc/geosvc/routing/osmroad"
-	"github.com/geosvc/geosvc/routing/profile"
 	"github.com/geosvc/geosvc/routing/speeds"
 )
 
@@ -97,18 +94,7 @@ func TestParseTripTime(t *testing.T) {
 // (Monday 08:00-08:59 local).
 func timedGraph(t *testing.T) (*routing.Graph, *speeds.Data) {
 	t.Helper()
-	prof, err := profile.Load(filepath.Join("..", "configs", "car.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := osmroad.Read(filepath.Join("..", "routing", "testdata", "alternatives.osm"), prof)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := routing.Build(net, prof)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := fixtureGraph(t, "alternatives.osm")
 	d, err := speeds.ParseCSV([]byte("3,4,5,,8\n"))
 	if err != nil {
 		t.Fatal(err)
