@@ -1,10 +1,5 @@
 package cch
 
-import (
-	"cmp"
-	"slices"
-)
-
 // Minimum vertex cuts between a source set and a sink set of one connected
 // part (a local undirected graph in CSR form), with Ford-Fulkerson in
 // rounds of depth-first searches on the node-split graph: each node v is
@@ -94,6 +89,7 @@ func (c *cutter) start(st *flowState, sources, sinks []uint32, key []float64) {
 	clear(st.role)
 	st.flow, st.done = 0, false
 	st.arc = resize(st.arc, len(c.head))
+	var hk [maxSorted]float64 // the keys of a node's heads, by arc
 	for v := 0; v+1 < len(c.first); v++ {
 		lo, hi := c.first[v], c.first[v+1]
 		if hi-lo > maxSorted {
@@ -103,10 +99,22 @@ func (c *cutter) start(st *flowState, sources, sinks []uint32, key []float64) {
 		for i := range arcs {
 			arcs[i] = uint8(i)
 		}
-		if key != nil {
-			slices.SortFunc(arcs, func(a, b uint8) int {
-				return cmp.Compare(key[c.head[lo+uint32(b)]], key[c.head[lo+uint32(a)]])
-			})
+		if key == nil {
+			continue
+		}
+		// Insertion sort by descending key: a node has a few arcs, and
+		// each key is read once (the heads' keys lie anywhere in key).
+		for i, h := range c.head[lo:hi] {
+			hk[i] = key[h]
+		}
+		for i := 1; i < len(arcs); i++ {
+			a := arcs[i]
+			k := hk[a]
+			j := i
+			for ; j > 0 && hk[arcs[j-1]] < k; j-- {
+				arcs[j] = arcs[j-1]
+			}
+			arcs[j] = a
 		}
 	}
 	for _, s := range sources {
