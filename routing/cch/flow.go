@@ -27,16 +27,15 @@ package cch
 // found it, so the separators, and the order, are those of running every
 // direction to the end.
 
-// cutter is the scratch a goroutine's phases share: the local graph and
+// cutter is the scratch a goroutine's rounds share: the local graph and
 // the marks of the current search.
 type cutter struct {
 	first, head []uint32 // local CSR, both directions of every edge
 	rev         []uint32 // rev[e] is the slot of the reverse of edge slot e
 
-	visit []uint32 // phase in which split node x was reached
+	visit []uint32 // round in which split node x was reached
 	epoch uint32
 	iter  []uint32 // the arc of split node x being explored
-	queue []uint32
 	stack []uint32
 }
 
@@ -49,10 +48,9 @@ type flowState struct {
 	// first[v]+arc[first[v]+i] is the edge slot of v's i-th arc in the
 	// order the searches try them, towards the sinks first (a byte a
 	// slot: a node of more than maxSorted arcs keeps slot order).
-	arc    []uint8
-	flow   int
-	done   bool // the flow is maximum
-	phases int
+	arc  []uint8
+	flow int
+	done bool // the flow is maximum
 }
 
 const (
@@ -143,7 +141,7 @@ func (c *cutter) minCut(st *flowState, sources, sinks []uint32, side []uint8, li
 	c.prepare(len(c.first) - 1)
 	c.start(st, sources, sinks, nil)
 	for !st.done {
-		c.phase(st, side)
+		c.round(st, side)
 		if st.flow > limit {
 			return st.flow
 		}
@@ -151,12 +149,12 @@ func (c *cutter) minCut(st *flowState, sources, sinks []uint32, side []uint8, li
 	return st.flow
 }
 
-// phase runs one round on st: depth-first searches from the boundary
+// round runs one round on st: depth-first searches from the boundary
 // sources that share their visited marks, each augmenting along the path
 // it finds, added to st.flow. A round that finds no path proves the flow
 // maximum: it sets st.done and writes the sides of the minimum cut, from
 // its marks (the residual reach of the sources), into side.
-func (c *cutter) phase(st *flowState, side []uint8) {
+func (c *cutter) round(st *flowState, side []uint8) {
 	c.epoch++
 	if c.epoch == 0 {
 		clear(c.visit)

@@ -229,7 +229,7 @@ func TestMinCutHighDegree(t *testing.T) {
 		c.start(&st, sources, sinks, k)
 		side := make([]uint8, n)
 		for !st.done {
-			c.phase(&st, side)
+			c.round(&st, side)
 		}
 		if st.flow != 1 {
 			t.Errorf("key %v: cut %d, want 1 (a hub)", k != nil, st.flow)

@@ -277,7 +277,7 @@ type localGraph struct{ first, head, rev []uint32 }
 // the part whose local graph is g, with w's scratch, keeps the best in
 // w.best and returns its size and larger side (size math.MaxInt when
 // every direction gave up). The directions race: the one with the least
-// flow so far runs the next phase, and one whose flow exceeds bound (the
+// flow so far runs the next round, and one whose flow exceeds bound (the
 // smallest cut finished by any goroutine of this part) gives up.
 func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dirs []int, bound *atomic.Int64) (int, int) {
 	n := len(part)
@@ -320,7 +320,7 @@ func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dir
 		if st == nil {
 			return bestCut, bestBig
 		}
-		c.phase(st, w.side)
+		c.round(st, w.side)
 		if !st.done {
 			continue
 		}
