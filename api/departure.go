@@ -105,8 +105,8 @@ func speedVersionOf(key string) string {
 
 // timedOrder puts the speed bucket of the departure's local hour at the
 // first origin into the order's metric key (on the car's graph: the one
-// with speed data). A bundle without speed data leaves the order as it
-// is.
+// with speed data), with the turns conditional turn restrictions close at
+// that hour. A bundle with neither leaves the order as it is.
 func timedOrder(b *bundle.Bundle, o *queue.Order, departure time.Time) error {
 	g := b.GraphFor(o.Profile)
 	if g == nil || len(o.OriginPoints) == 0 {

@@ -4608,7 +4608,12 @@ type TDMOrder struct {
 	// before or after now. The matrix is computed on the speed
 	// data's travel times of the hour of the week it falls in, local
 	// to the first origin (docs/tdmv1.md, "Departure time"); fetch
-	// answers the `speed_version`. A malformed time, one before 1970
+	// answers the `speed_version`. The turns conditional turn
+	// restrictions close at that hour are closed for the whole
+	// matrix; without a time they are open, except a plain
+	// restriction that a conditional `none @ (...)` lifts, which
+	// holds without a time (docs/routing.md, "Conditional turn
+	// restrictions"). A malformed time, one before 1970
 	// or more than a year away is a 400 naming `departure_time`.
 	//
 	//
@@ -6030,8 +6035,12 @@ type OsrmRouteParams struct {
 	// data's travel times of the hour of the week it falls in, local
 	// to the first coordinate (a table's first source), for the whole
 	// request, as routev1's departure_time (docs/routing.md,
-	// "Departure times"); without speed data as without it. A bad time
-	// is InvalidValue naming the parameter.
+	// "Departure times"). It also closes the turns conditional turn
+	// restrictions close at that hour and applies conditional maximum
+	// speeds (docs/routing.md, "Conditional turn restrictions"); on a
+	// bundle with no speed data, no conditional maximum speeds and no
+	// conditional turn restrictions the answer is as without it. A bad
+	// time is InvalidValue naming the parameter.
 	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
@@ -6151,8 +6160,12 @@ type OsrmTableParams struct {
 	// data's travel times of the hour of the week it falls in, local
 	// to the first coordinate (a table's first source), for the whole
 	// request, as routev1's departure_time (docs/routing.md,
-	// "Departure times"); without speed data as without it. A bad time
-	// is InvalidValue naming the parameter.
+	// "Departure times"). It also closes the turns conditional turn
+	// restrictions close at that hour and applies conditional maximum
+	// speeds (docs/routing.md, "Conditional turn restrictions"); on a
+	// bundle with no speed data, no conditional maximum speeds and no
+	// conditional turn restrictions the answer is as without it. A bad
+	// time is InvalidValue naming the parameter.
 	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
@@ -6378,8 +6391,10 @@ type RouteParams struct {
 	// restrictions (`restriction:conditional`) are in force at the
 	// times they name: at the minute the car makes the turn
 	// (time-dependent) or in the departure's hour (time-bucketed);
-	// without a time they are not (docs/routing.md, "Conditional
-	// turn restrictions"). The answer then has
+	// without a time they are not, except a plain restriction that
+	// a conditional `none @ (...)` lifts, which holds without a
+	// time (docs/routing.md, "Conditional turn restrictions"). The
+	// answer then has
 	// `departure_time`, `arrival_time`, `time_zone`,
 	// `speed_version` and `time_model`. Not with
 	// `arrival_time`; a malformed time, one before 1970 or more than

@@ -2012,7 +2012,12 @@ export interface components {
              *     before or after now. The matrix is computed on the speed
              *     data's travel times of the hour of the week it falls in, local
              *     to the first origin (docs/tdmv1.md, "Departure time"); fetch
-             *     answers the `speed_version`. A malformed time, one before 1970
+             *     answers the `speed_version`. The turns conditional turn
+             *     restrictions close at that hour are closed for the whole
+             *     matrix; without a time they are open, except a plain
+             *     restriction that a conditional `none @ (...)` lifts, which
+             *     holds without a time (docs/routing.md, "Conditional turn
+             *     restrictions"). A malformed time, one before 1970
              *     or more than a year away is a 400 naming `departure_time`.
              * @example 2026-11-30T08:30:00-05:00
              */
@@ -3323,8 +3328,12 @@ export interface components {
          *     data's travel times of the hour of the week it falls in, local
          *     to the first coordinate (a table's first source), for the whole
          *     request, as routev1's departure_time (docs/routing.md,
-         *     "Departure times"); without speed data as without it. A bad time
-         *     is InvalidValue naming the parameter.
+         *     "Departure times"). It also closes the turns conditional turn
+         *     restrictions close at that hour and applies conditional maximum
+         *     speeds (docs/routing.md, "Conditional turn restrictions"); on a
+         *     bundle with no speed data, no conditional maximum speeds and no
+         *     conditional turn restrictions the answer is as without it. A bad
+         *     time is InvalidValue naming the parameter.
          * @example 2026-11-30T08:30:00-05:00
          */
         OSRMDepartureTime: string;
@@ -4820,8 +4829,10 @@ export interface operations {
                  *     restrictions (`restriction:conditional`) are in force at the
                  *     times they name: at the minute the car makes the turn
                  *     (time-dependent) or in the departure's hour (time-bucketed);
-                 *     without a time they are not (docs/routing.md, "Conditional
-                 *     turn restrictions"). The answer then has
+                 *     without a time they are not, except a plain restriction that
+                 *     a conditional `none @ (...)` lifts, which holds without a
+                 *     time (docs/routing.md, "Conditional turn restrictions"). The
+                 *     answer then has
                  *     `departure_time`, `arrival_time`, `time_zone`,
                  *     `speed_version` and `time_model`. Not with
                  *     `arrival_time`; a malformed time, one before 1970 or more than
@@ -6214,8 +6225,12 @@ export interface operations {
                  *     data's travel times of the hour of the week it falls in, local
                  *     to the first coordinate (a table's first source), for the whole
                  *     request, as routev1's departure_time (docs/routing.md,
-                 *     "Departure times"); without speed data as without it. A bad time
-                 *     is InvalidValue naming the parameter.
+                 *     "Departure times"). It also closes the turns conditional turn
+                 *     restrictions close at that hour and applies conditional maximum
+                 *     speeds (docs/routing.md, "Conditional turn restrictions"); on a
+                 *     bundle with no speed data, no conditional maximum speeds and no
+                 *     conditional turn restrictions the answer is as without it. A bad
+                 *     time is InvalidValue naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: components["parameters"]["OSRMDepartureTime"];
@@ -6339,8 +6354,12 @@ export interface operations {
                  *     data's travel times of the hour of the week it falls in, local
                  *     to the first coordinate (a table's first source), for the whole
                  *     request, as routev1's departure_time (docs/routing.md,
-                 *     "Departure times"); without speed data as without it. A bad time
-                 *     is InvalidValue naming the parameter.
+                 *     "Departure times"). It also closes the turns conditional turn
+                 *     restrictions close at that hour and applies conditional maximum
+                 *     speeds (docs/routing.md, "Conditional turn restrictions"); on a
+                 *     bundle with no speed data, no conditional maximum speeds and no
+                 *     conditional turn restrictions the answer is as without it. A bad
+                 *     time is InvalidValue naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: components["parameters"]["OSRMDepartureTime"];
