@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/geosvc/geosvc/bundle"
@@ -61,8 +62,8 @@ func TestRouteV1ConditionalTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info := describe(cur.Load()); info.ConditionalTurns != 3 {
-		t.Errorf("/v1/info: conditional_turns %d, want 3 (two via-node turns, one out of a via copy)", info.ConditionalTurns)
+	if info := describe(cur.Load()); info.ConditionalTurns == nil || *info.ConditionalTurns != 3 {
+		t.Errorf("/v1/info: conditional_turns %v, want 3 (two via-node turns, one out of a via copy)", info.ConditionalTurns)
 	}
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
@@ -189,6 +190,30 @@ func TestOSRMConditionalTurns(t *testing.T) {
 		}
 		if got := *ta.Distances[0][1]; math.Abs(got-c.wantM) > 0.5 {
 			t.Errorf("%s: table %v m, want %v (whole metres)", c.name, got, c.wantM)
+		}
+	}
+}
+
+// TestInfoConditionalTurns: /v1/info's conditional_turns is always
+// answered once the graph is loaded: 3 on conditional_turns.osm (two
+// via-node turns and one out of a via-way copy), 0 on no_left_turn.osm
+// (a plain restriction only), left out without a graph.
+func TestInfoConditionalTurns(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		b    *bundle.Bundle
+		want string
+	}{
+		{"conditional_turns.osm", &bundle.Bundle{Graph: condTurnsGraph(t)}, `"conditional_turns":3,`},
+		{"no_left_turn.osm", &bundle.Bundle{Graph: fixtureGraph(t, "no_left_turn.osm")}, `"conditional_turns":0,`},
+		{"no graph", &bundle.Bundle{}, ""},
+	} {
+		js, err := json.Marshal(describe(c.b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(js); c.want == "" && strings.Contains(got, "conditional_turns") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %s, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -3443,7 +3443,7 @@ type Bundle struct {
 	// BundleVersion The bundle format version, naming every layer and its format version.
 	BundleVersion string `json:"bundle_version"`
 
-	// ConditionalTurns Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise; absent without any (docs/routing.md, "Conditional turn restrictions").
+	// ConditionalTurns Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise. 0 when the data has none (Delaware); left out only until the graph is loaded (docs/routing.md, "Conditional turn restrictions").
 	ConditionalTurns *int `json:"conditional_turns,omitempty"`
 
 	// DrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.

@@ -1601,7 +1601,7 @@ export interface components {
             driving_side?: "right" | "left";
             /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
             left_hand_edges?: number;
-            /** @description Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise; absent without any (docs/routing.md, "Conditional turn restrictions"). */
+            /** @description Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise. 0 when the data has none (Delaware); left out only until the graph is loaded (docs/routing.md, "Conditional turn restrictions"). */
             conditional_turns?: number;
             layers: string[];
             /** @description The speed data applied (docs/data.md, "Speed data"), and the bundle's conditional maximum speeds; absent without either. */
@@ -3551,6 +3551,7 @@ export interface operations {
                      *         "edges": 94513,
                      *         "driving_side": "right",
                      *         "left_hand_edges": 0,
+                     *         "conditional_turns": 0,
                      *         "layers": [
                      *           "routing",
                      *           "boundaries",
