@@ -7791,6 +7791,8 @@ type ClientInterface interface {
 	// it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 	// LineString. Points are written lon,lat like tdmv1's addresses and
 	// snapped to the nearest road within the snapping radius (1000 m).
+	// Each parameter is taken once: one given twice is a 400 naming it
+	// (`lang is given 2 times; give it once`).
 	//
 	// Corresponds with GET /routev1/route (the `Route` operationId).
 	Route(ctx context.Context, params *RouteParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9164,6 +9166,8 @@ func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 // it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 // LineString. Points are written lon,lat like tdmv1's addresses and
 // snapped to the nearest road within the snapping radius (1000 m).
+// Each parameter is taken once: one given twice is a 400 naming it
+// (`lang is given 2 times; give it once`).
 //
 // Corresponds with GET /routev1/route (the `Route` operationId).
 func (c *Client) Route(ctx context.Context, params *RouteParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15047,6 +15051,8 @@ type ClientWithResponsesInterface interface {
 	// it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 	// LineString. Points are written lon,lat like tdmv1's addresses and
 	// snapped to the nearest road within the snapping radius (1000 m).
+	// Each parameter is taken once: one given twice is a 400 naming it
+	// (`lang is given 2 times; give it once`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20147,6 +20153,8 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 // it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 // LineString. Points are written lon,lat like tdmv1's addresses and
 // snapped to the nearest road within the snapping radius (1000 m).
+// Each parameter is taken once: one given twice is a 400 naming it
+// (`lang is given 2 times; give it once`).
 //
 // Returns a wrapper object for the known response body format(s).
 //

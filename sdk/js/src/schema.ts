@@ -593,6 +593,8 @@ export interface paths {
          *     it in metres and seconds, to 0.1) and the geometry as a GeoJSON
          *     LineString. Points are written lon,lat like tdmv1's addresses and
          *     snapped to the nearest road within the snapping radius (1000 m).
+         *     Each parameter is taken once: one given twice is a 400 naming it
+         *     (`lang is given 2 times; give it once`).
          */
         get: operations["route"];
         put?: never;
