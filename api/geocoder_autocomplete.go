@@ -41,6 +41,9 @@ func (h *geocoderHandler) autocomplete(c echo.Context) error {
 	if vs, ok := q["format"]; geocodeFormat(q) == "" || ok && strings.TrimSpace(vs[0]) == "" {
 		return badAutocomplete("format must be json or xml")
 	}
+	if _, ok := q["lang"]; !ok {
+		varyAcceptLanguage(c.Response().Header())
+	}
 	query, msg := parseAutocomplete(q, c.Request().Header.Get("Accept-Language"))
 	if msg != "" {
 		return badAutocomplete(msg)
