@@ -95,7 +95,7 @@ func TestTDMDepartureTime(t *testing.T) {
 	for _, c := range []struct{ dep, reason string }{
 		{"soon", "is not an RFC 3339 time"},
 		{"1969-07-20T20:17:00Z", "before 1970"},
-		{time.Now().AddDate(2, 0, 0).UTC().Format(time.RFC3339), "more than a year away"},
+		{time.Now().AddDate(2, 0, 0).UTC().Format(time.RFC3339), "more than 366 days away"},
 	} {
 		rec := f.post("order", f.key, `{"origin_addresses":["`+S+`"],"destination_addresses":["`+T+`"],"departure_time":"`+c.dep+`"}`)
 		var v validationError

@@ -4604,7 +4604,7 @@ type TDMOrder struct {
 	// by their hash for the next ones (docs/routing.md).
 	AvoidPolygons *TDMOrder_AvoidPolygons `json:"avoid_polygons,omitempty"`
 
-	// DepartureTime An extension: an RFC 3339 time or "now", at most a year
+	// DepartureTime An extension: an RFC 3339 time or "now", at most 366 days
 	// before or after now. The matrix is computed on the speed
 	// data's travel times of the hour of the week it falls in, local
 	// to the first origin (docs/tdmv1.md, "Departure time"); fetch
@@ -4614,7 +4614,7 @@ type TDMOrder struct {
 	// restriction that a conditional `none @ (...)` lifts, which
 	// holds without a time (docs/routing.md, "Conditional turn
 	// restrictions"). A malformed time, one before 1970
-	// or more than a year away is a 400 naming `departure_time`.
+	// or more than 366 days away is a 400 naming `departure_time`.
 	//
 	//
 	// Example: 2026-11-30T08:30:00-05:00
@@ -5590,13 +5590,13 @@ type IsochroneParams struct {
 	Reverse *bool `form:"reverse,omitempty" json:"reverse,omitempty"`
 
 	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-	// or `now`, at most a year before or after now (with
+	// or `now`, at most 366 days before or after now (with
 	// `reverse`, the arrival time at the point): the search uses the
 	// speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
 	// the hour of the week it falls in, local to the origin, for the
 	// whole search. Each feature then has `departure_time` (local),
 	// `time_zone` and `speed_version`. A malformed time, one before
-	// 1970 or more than a year away is a 400 naming the parameter.
+	// 1970 or more than 366 days away is a 400 naming the parameter.
 	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// Profile Who travels, as routev1's `profile`: `car` (default), `truck`
@@ -6381,7 +6381,7 @@ type RouteParams struct {
 	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
 
 	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-	// or `now`, at most a year before or after now, read on the
+	// or `now`, at most 366 days before or after now, read on the
 	// local clock of `from` (its time zone, daylight saving time
 	// included): with routing `fastest` for a car, each road is
 	// driven at the speed data's speed of the time the car is on it
@@ -6398,7 +6398,7 @@ type RouteParams struct {
 	// `departure_time`, `arrival_time`, `time_zone`,
 	// `speed_version` and `time_model`. Not with
 	// `arrival_time`; a malformed time, one before 1970 or more than
-	// a year away is a 400 naming the parameter.
+	// 366 days away is a 400 naming the parameter.
 	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ArrivalTime As `departure_time`, the time to arrive at `to`: the departure

@@ -2010,7 +2010,7 @@ export interface components {
              */
             fallback_coordinate?: "input" | "snapped" | null;
             /**
-             * @description An extension: an RFC 3339 time or "now", at most a year
+             * @description An extension: an RFC 3339 time or "now", at most 366 days
              *     before or after now. The matrix is computed on the speed
              *     data's travel times of the hour of the week it falls in, local
              *     to the first origin (docs/tdmv1.md, "Departure time"); fetch
@@ -2020,7 +2020,7 @@ export interface components {
              *     restriction that a conditional `none @ (...)` lifts, which
              *     holds without a time (docs/routing.md, "Conditional turn
              *     restrictions"). A malformed time, one before 1970
-             *     or more than a year away is a 400 naming `departure_time`.
+             *     or more than 366 days away is a 400 naming `departure_time`.
              * @example 2026-11-30T08:30:00-05:00
              */
             departure_time?: string;
@@ -4822,7 +4822,7 @@ export interface operations {
                 alternatives?: number;
                 /**
                  * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-                 *     or `now`, at most a year before or after now, read on the
+                 *     or `now`, at most 366 days before or after now, read on the
                  *     local clock of `from` (its time zone, daylight saving time
                  *     included): with routing `fastest` for a car, each road is
                  *     driven at the speed data's speed of the time the car is on it
@@ -4839,7 +4839,7 @@ export interface operations {
                  *     `departure_time`, `arrival_time`, `time_zone`,
                  *     `speed_version` and `time_model`. Not with
                  *     `arrival_time`; a malformed time, one before 1970 or more than
-                 *     a year away is a 400 naming the parameter.
+                 *     366 days away is a 400 naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: string;
@@ -5073,13 +5073,13 @@ export interface operations {
                 reverse?: boolean;
                 /**
                  * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-                 *     or `now`, at most a year before or after now (with
+                 *     or `now`, at most 366 days before or after now (with
                  *     `reverse`, the arrival time at the point): the search uses the
                  *     speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
                  *     the hour of the week it falls in, local to the origin, for the
                  *     whole search. Each feature then has `departure_time` (local),
                  *     `time_zone` and `speed_version`. A malformed time, one before
-                 *     1970 or more than a year away is a 400 naming the parameter.
+                 *     1970 or more than 366 days away is a 400 naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: string;
