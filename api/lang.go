@@ -30,18 +30,26 @@ func parseLang(lang string, present bool, acceptLanguage string) ([]string, stri
 	return nil, ""
 }
 
-// requestLang is parseLang on a request's lang parameter and
+// langParam returns the query's lang and whether it is given: an empty
+// (or blank) lang= is as if absent, so the Accept-Language header, then
+// the default names, apply, as for an empty Accept-Language header.
+func langParam(q url.Values) (string, bool) {
+	l, present := q["lang"]
+	if !present || strings.TrimSpace(l[0]) == "" {
+		return "", false
+	}
+	return l[0], true
+}
+
+// requestLang is parseLang on a request's lang parameter (langParam) and
 // Accept-Language header. When the header decides (no lang), the answer
 // varies with it: Vary names Accept-Language.
 func requestLang(c echo.Context, q url.Values) ([]string, string) {
-	l, present := q["lang"]
-	s := ""
-	if present {
-		s = l[0]
-	} else {
+	s, given := langParam(q)
+	if !given {
 		varyAcceptLanguage(c.Response().Header())
 	}
-	return parseLang(s, present, c.Request().Header.Get("Accept-Language"))
+	return parseLang(s, given, c.Request().Header.Get("Accept-Language"))
 }
 
 // varyAcceptLanguage adds Accept-Language to an answer's Vary header,

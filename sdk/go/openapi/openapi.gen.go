@@ -5261,9 +5261,10 @@ type Xy2admininfoParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5295,9 +5296,10 @@ type Xy2hierarchyParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5420,9 +5422,10 @@ type AutocompleteParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5480,9 +5483,10 @@ type GeocodeParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5532,9 +5536,10 @@ type ReverseGeocodeParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -6440,9 +6445,10 @@ type RouteParams struct {
 	// the first tag, then of its shorter forms (`de-CH`, `de`), then
 	// of the next tag, that the data has for its name, else by its
 	// `name` (a road named by its route numbers only keeps them;
-	// `toward` and `exit` stay as signed). Without `lang`, the
-	// `Accept-Language` header by its q values (a malformed header
-	// is ignored); a malformed `lang` is a 400 naming it. The answer's
+	// `toward` and `exit` stay as signed). Without `lang` (an empty
+	// `lang=` is as if absent), the `Accept-Language` header by its
+	// q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is a 400 naming it. The answer's
 	// `lang` and its `Content-Language` header say the language used;
 	// both are absent when every street has its default name. Names
 	// come from OSM (© OpenStreetMap contributors, ODbL); tags after
@@ -6537,9 +6543,10 @@ type Xy2tzdataParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`

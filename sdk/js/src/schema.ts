@@ -3414,9 +3414,10 @@ export interface components {
          *     tag, else CLDR's name of the country in that language, else its
          *     English name); timezonesv1 names `local_boundary_name` and the
          *     zone's standard and DST names (CLDR's, in 37 languages;
-         *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-         *     the `Accept-Language` header, by its q values (a malformed header
-         *     is ignored); a malformed `lang` is refused. Names come from OSM
+         *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+         *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+         *     by its q values (a malformed header is ignored), else the default
+         *     names; a malformed `lang` is refused. Names come from OSM
          *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
          *     read.
          * @example fr
@@ -3793,9 +3794,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -3864,9 +3866,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -3966,9 +3969,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -4045,9 +4049,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -4162,9 +4167,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -4891,9 +4897,10 @@ export interface operations {
                  *     the first tag, then of its shorter forms (`de-CH`, `de`), then
                  *     of the next tag, that the data has for its name, else by its
                  *     `name` (a road named by its route numbers only keeps them;
-                 *     `toward` and `exit` stay as signed). Without `lang`, the
-                 *     `Accept-Language` header by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is a 400 naming it. The answer's
+                 *     `toward` and `exit` stay as signed). Without `lang` (an empty
+                 *     `lang=` is as if absent), the `Accept-Language` header by its
+                 *     q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is a 400 naming it. The answer's
                  *     `lang` and its `Content-Language` header say the language used;
                  *     both are absent when every street has its default name. Names
                  *     come from OSM (© OpenStreetMap contributors, ODbL); tags after
@@ -7111,9 +7118,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
