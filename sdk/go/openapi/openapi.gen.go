@@ -5861,9 +5861,9 @@ type OsrmMatchParams struct {
 	// texts, which geosvc does not write (OSRM's server does not either:
 	// its clients render maneuvers with osrm-text-instructions); here
 	// it chooses the names (docs/osrm.md). Accept-Language is not read.
-	// A malformed value is InvalidQuery naming it. The
-	// `Content-Language` header says the language used, absent for
-	// the default names.
+	// A malformed value is InvalidQuery naming it; tags after the
+	// tenth are not read. The `Content-Language` header says the
+	// language used, absent for the default names.
 	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
@@ -6061,9 +6061,9 @@ type OsrmRouteParams struct {
 	// texts, which geosvc does not write (OSRM's server does not either:
 	// its clients render maneuvers with osrm-text-instructions); here
 	// it chooses the names (docs/osrm.md). Accept-Language is not read.
-	// A malformed value is InvalidQuery naming it. The
-	// `Content-Language` header says the language used, absent for
-	// the default names.
+	// A malformed value is InvalidQuery naming it; tags after the
+	// tenth are not read. The `Content-Language` header says the
+	// language used, absent for the default names.
 	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
@@ -6279,9 +6279,9 @@ type OsrmTripParams struct {
 	// texts, which geosvc does not write (OSRM's server does not either:
 	// its clients render maneuvers with osrm-text-instructions); here
 	// it chooses the names (docs/osrm.md). Accept-Language is not read.
-	// A malformed value is InvalidQuery naming it. The
-	// `Content-Language` header says the language used, absent for
-	// the default names.
+	// A malformed value is InvalidQuery naming it; tags after the
+	// tenth are not read. The `Content-Language` header says the
+	// language used, absent for the default names.
 	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 

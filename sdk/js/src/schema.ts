@@ -3350,9 +3350,9 @@ export interface components {
          *     texts, which geosvc does not write (OSRM's server does not either:
          *     its clients render maneuvers with osrm-text-instructions); here
          *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-         *     A malformed value is InvalidQuery naming it. The
-         *     `Content-Language` header says the language used, absent for
-         *     the default names.
+         *     A malformed value is InvalidQuery naming it; tags after the
+         *     tenth are not read. The `Content-Language` header says the
+         *     language used, absent for the default names.
          * @example de
          */
         OSRMLanguage: string;
@@ -6257,9 +6257,9 @@ export interface operations {
                  *     texts, which geosvc does not write (OSRM's server does not either:
                  *     its clients render maneuvers with osrm-text-instructions); here
                  *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-                 *     A malformed value is InvalidQuery naming it. The
-                 *     `Content-Language` header says the language used, absent for
-                 *     the default names.
+                 *     A malformed value is InvalidQuery naming it; tags after the
+                 *     tenth are not read. The `Content-Language` header says the
+                 *     language used, absent for the default names.
                  * @example de
                  */
                 language?: components["parameters"]["OSRMLanguage"];
@@ -6560,9 +6560,9 @@ export interface operations {
                  *     texts, which geosvc does not write (OSRM's server does not either:
                  *     its clients render maneuvers with osrm-text-instructions); here
                  *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-                 *     A malformed value is InvalidQuery naming it. The
-                 *     `Content-Language` header says the language used, absent for
-                 *     the default names.
+                 *     A malformed value is InvalidQuery naming it; tags after the
+                 *     tenth are not read. The `Content-Language` header says the
+                 *     language used, absent for the default names.
                  * @example de
                  */
                 language?: components["parameters"]["OSRMLanguage"];
@@ -6672,9 +6672,9 @@ export interface operations {
                  *     texts, which geosvc does not write (OSRM's server does not either:
                  *     its clients render maneuvers with osrm-text-instructions); here
                  *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-                 *     A malformed value is InvalidQuery naming it. The
-                 *     `Content-Language` header says the language used, absent for
-                 *     the default names.
+                 *     A malformed value is InvalidQuery naming it; tags after the
+                 *     tenth are not read. The `Content-Language` header says the
+                 *     language used, absent for the default names.
                  * @example de
                  */
                 language?: components["parameters"]["OSRMLanguage"];
