@@ -3824,7 +3824,7 @@ type IsochroneCollectionProfile string
 // IsochroneCollectionType defines model for IsochroneCollection.Type.
 type IsochroneCollectionType string
 
-// IsochroneRequest Field names are exact; any other field is a 400 (`departure_time` too, until it is supported).
+// IsochroneRequest Field names are exact; any other field is a 400.
 type IsochroneRequest struct {
 	// Avoid As tdmv1's `avoid`.
 	Avoid *[]IsochroneRequestAvoid `json:"avoid,omitempty"`

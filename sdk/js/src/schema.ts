@@ -2492,7 +2492,7 @@ export interface components {
                 geometry: components["schemas"]["RouteLine"];
             }[];
         };
-        /** @description Field names are exact; any other field is a 400 (`departure_time` too, until it is supported). */
+        /** @description Field names are exact; any other field is a 400. */
         IsochroneRequest: {
             /** @description 1 to 5 origins, each `"lon,lat"`. */
             origins: string[];
