@@ -23,8 +23,9 @@ type bundleInfo struct {
 	ID string `json:"id,omitempty"`
 	// Version is the bundle format version.
 	Version string `json:"bundle_version"`
-	// OSMTimestamp is the data date of the OSM extract.
-	OSMTimestamp time.Time `json:"osm_timestamp"`
+	// OSMTimestamp is the data date of the OSM extract; left out when
+	// the extract has none (not the zero time, 0001-01-01).
+	OSMTimestamp time.Time `json:"osm_timestamp,omitzero"`
 	// BuiltAt is when `geosvc build` wrote the bundle.
 	BuiltAt time.Time `json:"built_at"`
 	// Nodes and Edges count the routing graph.

@@ -3465,8 +3465,8 @@ type Bundle struct {
 	// Nodes Nodes of the routing graph.
 	Nodes int `json:"nodes"`
 
-	// OsmTimestamp The data date of the OSM extract.
-	OsmTimestamp time.Time `json:"osm_timestamp"`
+	// OsmTimestamp The data date of the OSM extract (its header's replication timestamp); absent when the extract has none, as the SOAP interface leaves its date out (docs/soap.md).
+	OsmTimestamp *time.Time `json:"osm_timestamp,omitempty"`
 
 	// Profiles The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them.
 	Profiles []BundleProfiles `json:"profiles"`

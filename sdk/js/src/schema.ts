@@ -1584,9 +1584,9 @@ export interface components {
             bundle_version: string;
             /**
              * Format: date-time
-             * @description The data date of the OSM extract.
+             * @description The data date of the OSM extract (its header's replication timestamp); absent when the extract has none, as the SOAP interface leaves its date out (docs/soap.md).
              */
-            osm_timestamp: string;
+            osm_timestamp?: string;
             /**
              * Format: date-time
              * @description When `geosvc build` wrote the bundle.
