@@ -108,17 +108,23 @@ func speedVersionOf(key string) string {
 // timedOrder puts the speed bucket of the departure's local hour at the
 // first origin into the order's metric key (on the car's graph: the one
 // with speed data), with the turns conditional turn restrictions close at
-// that hour. A bundle with neither leaves the order as it is.
+// that hour. A bundle with neither leaves the metric as it is. The order
+// records the departure, local to the first origin, and that zone, which
+// fetch echoes.
 func timedOrder(b *bundle.Bundle, o *queue.Order, departure time.Time) error {
+	if len(o.OriginPoints) == 0 {
+		return nil
+	}
+	clock := localClock(b, o.OriginPoints[0], departure)
+	o.Departure, o.TimeZone = clock.Local.Format(time.RFC3339), clock.Zone
 	g := b.GraphFor(o.Profile)
-	if g == nil || len(o.OriginPoints) == 0 {
+	if g == nil {
 		return nil
 	}
 	spec, err := routing.ParseMetric(o.Routing)
 	if err != nil {
 		return err
 	}
-	clock := localClock(b, o.OriginPoints[0], departure)
 	spec, _ = g.AtHour(spec, clock.Hour)
 	o.Routing = spec.String()
 	return nil

@@ -3909,14 +3909,24 @@ type JobStatus struct {
 	// Bundle An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it.
 	Bundle *string `json:"bundle,omitempty"`
 
+	// DepartureTime An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+	//
+	// Example: 2026-11-30T08:30:00-05:00
+	DepartureTime *time.Time `json:"departure_time,omitempty"`
+
 	// Message Why a job Failed, or why a cancel was refused.
 	Message  *string  `json:"message,omitempty"`
 	Progress Progress `json:"progress"`
 
 	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
-	SpeedVersion *string            `json:"speed_version,omitempty"`
-	Status       JobStatusStatus    `json:"status"`
-	Uuid         openapi_types.UUID `json:"uuid"`
+	SpeedVersion *string         `json:"speed_version,omitempty"`
+	Status       JobStatusStatus `json:"status"`
+
+	// TimeZone An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+	//
+	// Example: America/New_York
+	TimeZone *string            `json:"time_zone,omitempty"`
+	Uuid     openapi_types.UUID `json:"uuid"`
 }
 
 // JobStatusStatus defines model for JobStatus.Status.
@@ -4086,6 +4096,11 @@ type MatrixResult struct {
 	// Bundle An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it.
 	Bundle *string `json:"bundle,omitempty"`
 
+	// DepartureTime An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+	//
+	// Example: 2026-11-30T08:30:00-05:00
+	DepartureTime *time.Time `json:"departure_time,omitempty"`
+
 	// DestinationAddresses The destinations as sent.
 	DestinationAddresses []string `json:"destination_addresses"`
 
@@ -4117,7 +4132,12 @@ type MatrixResult struct {
 	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
 	SpeedVersion *string            `json:"speed_version,omitempty"`
 	Status       MatrixResultStatus `json:"status"`
-	Uuid         openapi_types.UUID `json:"uuid"`
+
+	// TimeZone An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+	//
+	// Example: America/New_York
+	TimeZone *string            `json:"time_zone,omitempty"`
+	Uuid     openapi_types.UUID `json:"uuid"`
 }
 
 // MatrixResultRouting The order's routing option (without its speeds and avoid).

@@ -2290,6 +2290,17 @@ export interface components {
             bundle?: string;
             /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
             speed_version?: string;
+            /**
+             * Format: date-time
+             * @description An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
+            /**
+             * @description An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+             * @example America/New_York
+             */
+            time_zone?: string;
         };
         /** @description One row per origin, one column per destination; null where there is no route. */
         Matrix: (number | null)[][];
@@ -2322,6 +2333,17 @@ export interface components {
             bundle?: string;
             /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
             speed_version?: string;
+            /**
+             * Format: date-time
+             * @description An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
+            /**
+             * @description An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+             * @example America/New_York
+             */
+            time_zone?: string;
             /** @description The origins as sent. */
             origin_addresses: string[];
             /** @description The destinations as sent. */
