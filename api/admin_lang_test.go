@@ -28,6 +28,8 @@ func TestAdminLang(t *testing.T) {
 		{"a language the data lacks", "&lang=de", "", "Delaware", "Vereinigte Staaten"},
 		{"Accept-Language", "", "fr;q=0.9, ru;q=0.8", "Делавэр", "États-Unis"},
 		{"lang over Accept-Language", "&lang=ja", "ru", "デラウェア州", "アメリカ合衆国"},
+		{"an empty lang is as if absent", "&lang=", "fr;q=0.9, ru;q=0.8", "Делавэр", "États-Unis"},
+		{"an empty lang, no Accept-Language", "&lang=", "", "Delaware", "United States"},
 		{"a language neither has", "&lang=xx", "", "Delaware", "United States"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/geosvc/geosvc/bundle"
@@ -60,8 +62,8 @@ func TestRouteV1ConditionalTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info := describe(cur.Load()); info.ConditionalTurns != 3 {
-		t.Errorf("/v1/info: conditional_turns %d, want 3 (two via-node turns, one out of a via copy)", info.ConditionalTurns)
+	if info := describe(cur.Load()); info.ConditionalTurns == nil || *info.ConditionalTurns != 3 {
+		t.Errorf("/v1/info: conditional_turns %v, want 3 (two via-node turns, one out of a via copy)", info.ConditionalTurns)
 	}
 	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
@@ -137,6 +139,81 @@ func TestTDMConditionalTurns(t *testing.T) {
 		}
 		if got := m["distance"].([]any)[0].([]any)[0].(float64); got != c.wantM {
 			t.Errorf("%s: %v m, want %v", c.name, got, c.wantM)
+		}
+	}
+}
+
+// TestOSRMConditionalTurns: the OSRM API's departure_time closes the
+// turns conditional turn restrictions close at its hour on a bundle
+// without speed data (conditional_turns.osm's island A, worked out by
+// hand in its comment: 333.6 m straight through X without a time or on
+// a Saturday, 490.9 m round the block on Tuesday at 07:30), and so does
+// the table.
+func TestOSRMConditionalTurns(t *testing.T) {
+	g := condTurnsGraph(t)
+	cur := bundle.NewCurrent(&bundle.Bundle{Graph: g, TimeZones: tzIndex(t)})
+	rd := redistest.New(t)
+	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
+	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "conditional turns OSRM test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	RegisterOSRM(srv.Protected(), OSRMOptions{Bundle: cur})
+	get := func(path string) (int, []byte) {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set(headerAPIKey, key)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.Bytes()
+	}
+	for _, c := range []struct {
+		name, q string
+		wantM   float64
+	}{
+		{"no time", "", 333.6},
+		{"Tue 07:30", "&departure_time=2026-12-01T07:30:00%2B01:00", 490.9},
+		{"Sat 08:00", "&departure_time=2026-12-05T08:00:00%2B01:00", 333.6},
+	} {
+		code, body := get("/osrm/route/v1/driving/10.001,0.000;9.999,0.001?overview=false" + c.q)
+		var a osrmRouteAnswer
+		if code != 200 || json.Unmarshal(body, &a) != nil || len(a.Routes) != 1 {
+			t.Fatalf("%s: route %d %s", c.name, code, body)
+		}
+		if a.Routes[0].Distance != c.wantM {
+			t.Errorf("%s: route %v m, want %v", c.name, a.Routes[0].Distance, c.wantM)
+		}
+		code, body = get("/osrm/table/v1/driving/10.001,0.000;9.999,0.001?annotations=distance" + c.q)
+		var ta osrmTableAnswer
+		if code != 200 || json.Unmarshal(body, &ta) != nil || len(ta.Distances) != 2 || ta.Distances[0][1] == nil {
+			t.Fatalf("%s: table %d %s", c.name, code, body)
+		}
+		if got := *ta.Distances[0][1]; math.Abs(got-c.wantM) > 0.5 {
+			t.Errorf("%s: table %v m, want %v (whole metres)", c.name, got, c.wantM)
+		}
+	}
+}
+
+// TestInfoConditionalTurns: /v1/info's conditional_turns is always
+// answered once the graph is loaded: 3 on conditional_turns.osm (two
+// via-node turns and one out of a via-way copy), 0 on no_left_turn.osm
+// (a plain restriction only), left out without a graph.
+func TestInfoConditionalTurns(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		b    *bundle.Bundle
+		want string
+	}{
+		{"conditional_turns.osm", &bundle.Bundle{Graph: condTurnsGraph(t)}, `"conditional_turns":3,`},
+		{"no_left_turn.osm", &bundle.Bundle{Graph: fixtureGraph(t, "no_left_turn.osm")}, `"conditional_turns":0,`},
+		{"no graph", &bundle.Bundle{}, ""},
+	} {
+		js, err := json.Marshal(describe(c.b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(js); c.want == "" && strings.Contains(got, "conditional_turns") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %s, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -14,34 +14,36 @@ import (
 	"github.com/geosvc/geosvc/routing"
 )
 
-// maxTripTimeAway is how far from now a departure or arrival time may be.
-const maxTripTimeAway = 366 * 24 * time.Hour
+// maxTripTimeAwayDays is how far from now, in days, a departure or
+// arrival time may be: 366, so that the same date next year is in range
+// across a 29 February. The docs and messages say "366 days".
+const maxTripTimeAwayDays = 366
 
-// tripTimeWant says what a departure_time or arrival_time takes.
-const tripTimeWant = `an RFC 3339 time such as 2026-03-09T08:00:00-04:00 (read in the time zone of the origin), or "now"`
+// maxTripTimeAway is maxTripTimeAwayDays as a duration.
+const maxTripTimeAway = maxTripTimeAwayDays * 24 * time.Hour
+
+// tripTimeWant says what a departure_time or arrival_time takes. A time
+// with its offset is an exact instant; the origin's time zone then says
+// which local hour it is.
+const tripTimeWant = `an RFC 3339 time with its offset, such as 2026-03-09T08:00:00-04:00 or 2026-03-09T12:00:00Z, or "now"`
 
 // parseTripTime reads a departure_time or arrival_time: an RFC 3339
-// time or "now", from 1970 on and at most a year from now. It returns
-// the reason it is invalid.
+// time (parseRFC3339) or "now", from 1970 on and at most 366 days from
+// now. It returns the reason it is invalid.
 func parseTripTime(v string, now time.Time) (time.Time, string) {
 	v = strings.TrimSpace(v)
 	if strings.EqualFold(v, "now") {
 		return now, ""
 	}
-	// RFC 3339 allows a lower-case t and z.
-	t, err := time.Parse(time.RFC3339, strings.ToUpper(v))
+	t, err := parseRFC3339(v)
 	if err != nil {
-		hint := ""
-		if strings.Contains(v, " ") {
-			hint = " (a '+' in a URL query string is a space: write a positive offset as %2B)"
-		}
-		return time.Time{}, fmt.Sprintf("%s is not %s%s", quoteEcho(v), tripTimeWant, hint)
+		return time.Time{}, fmt.Sprintf("%s is not %s%s%s", quoteEcho(v), tripTimeWant, offsetReason(err), plusAsSpaceHint(v))
 	}
 	switch {
 	case t.Before(time.Unix(0, 0)):
 		return time.Time{}, fmt.Sprintf("%s is before 1970", v)
 	case t.Sub(now) > maxTripTimeAway || now.Sub(t) > maxTripTimeAway:
-		return time.Time{}, fmt.Sprintf("%s is more than a year away from now (%s)", v, now.UTC().Format(time.RFC3339))
+		return time.Time{}, fmt.Sprintf("%s is more than %d days away from now (%s)", v, maxTripTimeAwayDays, now.UTC().Format(time.RFC3339))
 	}
 	return t, ""
 }
@@ -105,18 +107,24 @@ func speedVersionOf(key string) string {
 
 // timedOrder puts the speed bucket of the departure's local hour at the
 // first origin into the order's metric key (on the car's graph: the one
-// with speed data). A bundle without speed data leaves the order as it
-// is.
+// with speed data), with the turns conditional turn restrictions close at
+// that hour. A bundle with neither leaves the metric as it is. The order
+// records the departure, local to the first origin, and that zone, which
+// fetch echoes.
 func timedOrder(b *bundle.Bundle, o *queue.Order, departure time.Time) error {
+	if len(o.OriginPoints) == 0 {
+		return nil
+	}
+	clock := localClock(b, o.OriginPoints[0], departure)
+	o.Departure, o.TimeZone = clock.Local.Format(time.RFC3339), clock.Zone
 	g := b.GraphFor(o.Profile)
-	if g == nil || len(o.OriginPoints) == 0 {
+	if g == nil {
 		return nil
 	}
 	spec, err := routing.ParseMetric(o.Routing)
 	if err != nil {
 		return err
 	}
-	clock := localClock(b, o.OriginPoints[0], departure)
 	spec, _ = g.AtHour(spec, clock.Hour)
 	o.Routing = spec.String()
 	return nil

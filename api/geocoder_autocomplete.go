@@ -41,6 +41,9 @@ func (h *geocoderHandler) autocomplete(c echo.Context) error {
 	if vs, ok := q["format"]; geocodeFormat(q) == "" || ok && strings.TrimSpace(vs[0]) == "" {
 		return badAutocomplete("format must be json or xml")
 	}
+	if _, given := langParam(q); !given {
+		varyAcceptLanguage(c.Response().Header())
+	}
 	query, msg := parseAutocomplete(q, c.Request().Header.Get("Accept-Language"))
 	if msg != "" {
 		return badAutocomplete(msg)
@@ -84,12 +87,8 @@ func parseAutocomplete(q url.Values, acceptLanguage string) (geocode.Query, stri
 	if query.Bounds, query.BoundsRestrict, msg = parseBoundsMode(q); msg != "" {
 		return query, msg
 	}
-	l, present := q["lang"]
-	s := ""
-	if present {
-		s = l[0]
-	}
-	query.Lang, msg = parseLang(s, present, acceptLanguage)
+	s, given := langParam(q)
+	query.Lang, msg = parseLang(s, given, acceptLanguage)
 	return query, msg
 }
 

@@ -47,6 +47,8 @@ func TestAutocompleteEndpoint(t *testing.T) {
 		{"lang with region", url.Values{"text": {"Testv"}, "lang": {"de-CH"}}, "", "Prüfstadt, DE, USA"},
 		{"Accept-Language", url.Values{"text": {"Testv"}}, "es;q=0.9, fr;q=0.8", "Villetest, DE, USA"},
 		{"lang over Accept-Language", url.Values{"text": {"Testv"}, "lang": {"de"}}, "fr", "Prüfstadt, DE, USA"},
+		{"empty lang: Accept-Language", url.Values{"text": {"Testv"}, "lang": {""}}, "fr", "Villetest, DE, USA"},
+		{"empty lang: default names", url.Values{"text": {"Testv"}, "lang": {""}}, "", "Testville, DE, USA"},
 		{"a language the data lacks", url.Values{"text": {"Testv"}, "lang": {"ja"}}, "", "Testville, DE, USA"},
 		{"found by name:de", url.Values{"text": {"Prüfst"}}, "", "Testville, DE, USA"},
 		{"focus and limit", url.Values{"text": {"Testv"}, "focus": {"-75.499,39.001"}, "limit": {"20"}}, "", "Testville, DE, USA"},
@@ -82,6 +84,9 @@ func TestAutocompleteEndpoint(t *testing.T) {
 	if _, r := autocompleteGet(t, "/geocoderv1/rev-geocoder", url.Values{"x": {"-75.4998"}, "y": {"39.00019"}}, "de"); len(r.Results) == 0 || !strings.Contains(r.Results[0].FormattedAddress, "Prüfstadt") {
 		t.Errorf("rev-geocoder Accept-Language de: %+v", r.Results)
 	}
+	if _, r := autocompleteGet(t, "/geocoderv1/geocoder", url.Values{"address": {"Testville"}, "lang": {""}}, "de"); len(r.Results) == 0 || r.Results[0].FormattedAddress != "Prüfstadt, DE, USA" {
+		t.Errorf("geocoder empty lang with Accept-Language de: %+v", r)
+	}
 }
 
 // TestAutocompleteBadInput: 400 INVALID_REQUEST naming the parameter
@@ -104,7 +109,7 @@ func TestAutocompleteBadInput(t *testing.T) {
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "limit": {"0"}}, 400, "limit must be"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "layers": {"street,building"}}, 400, `layers: unknown layer "building"`},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "lang": {"de_DE!"}}, 400, "lang must be BCP 47"},
-		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "lang": {""}}, 400, "lang must be BCP 47"},
+		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "lang": {","}}, 400, "lang must be BCP 47"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "lang": {"fr0"}}, 400, "lang must be BCP 47"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "bounds_mode": {"strict"}}, 400, "bounds_mode must be bias or restrict"},
 		{"/geocoderv1/autocomplete", url.Values{"text": {"a"}, "bounds_mode": {"restrict"}}, 400, "bounds_mode=restrict needs bounds"},

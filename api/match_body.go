@@ -248,7 +248,7 @@ func finiteNumber(raw json.RawMessage) (float64, bool) {
 func parseTraceTime(raw json.RawMessage) (time.Time, bool) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		t, err := time.Parse(time.RFC3339Nano, s)
+		t, err := parseRFC3339(s)
 		if err != nil || t.Year() < 1970 {
 			return time.Time{}, false
 		}

@@ -155,6 +155,7 @@ func TestMatchV1BadInput(t *testing.T) {
 		{"lat out of range", `{"points": [` + pt + `, {"lon": 10.002, "lat": 91}]}`, "InvalidInput", "points[1].lat"},
 		{"point not an object", `{"points": [` + pt + `, [10, 0]]}`, "InvalidInput", "points[1]"},
 		{"bad time", `{"points": [` + pt + `, {"lon": 10.002, "lat": 0.001, "time": "yesterday"}]}`, "InvalidInput", "points[1].time"},
+		{"offset -24:00 (Go reads it as a day later)", `{"points": [` + pt + `, {"lon": 10.002, "lat": 0.001, "time": "2026-05-01T08:00:08-24:00"}]}`, "InvalidInput", "points[1].time"},
 		{"time order", `{"points": [{"lon": 10.002, "lat": 0.0, "time": 1777622410}, {"lon": 10.002, "lat": 0.001, "time": 1777622400}]}`, "InvalidInput", "points[1].time"},
 		{"accuracy", `{"points": [` + pt + `, {"lon": 10.002, "lat": 0.001, "accuracy_m": -3}]}`, "InvalidInput", "points[1].accuracy_m"},
 		{"radiuses length", `{"points": [` + pt + `,` + pt + `], "radiuses": [10]}`, "InvalidInput", "radiuses"},

@@ -363,8 +363,10 @@ func (r *osrmRequest) indexList(key string) ([]int, *osrmError) {
 // atDeparture applies geosvc's departure_time (route and table): the
 // metric takes the speed data of the departure's hour, read in the time
 // zone of the first coordinate (of the first source for a table), for
-// the whole request, as routev1 and tdmv1 (time-bucketed). A bundle
-// without speed data answers as without the time.
+// the whole request, as routev1 and tdmv1 (time-bucketed), and the
+// turns conditional turn restrictions close at that hour are closed. A
+// bundle without speed data, conditional maximum speeds and conditional
+// turn restrictions answers as without the time.
 func (r *osrmRequest) atDeparture(b *bundle.Bundle, g *routing.Graph) *osrmError {
 	if !r.q.Has("departure_time") {
 		return nil

@@ -23,8 +23,9 @@ type bundleInfo struct {
 	ID string `json:"id,omitempty"`
 	// Version is the bundle format version.
 	Version string `json:"bundle_version"`
-	// OSMTimestamp is the data date of the OSM extract.
-	OSMTimestamp time.Time `json:"osm_timestamp"`
+	// OSMTimestamp is the data date of the OSM extract; left out when
+	// the extract has none (not the zero time, 0001-01-01).
+	OSMTimestamp time.Time `json:"osm_timestamp,omitzero"`
 	// BuiltAt is when `geosvc build` wrote the bundle.
 	BuiltAt time.Time `json:"built_at"`
 	// Nodes and Edges count the routing graph.
@@ -36,8 +37,9 @@ type bundleInfo struct {
 	DrivingSide   string `json:"driving_side,omitempty"`
 	LeftHandEdges int    `json:"left_hand_edges"`
 	// ConditionalTurns counts the car graph's turns that conditional
-	// turn restrictions close at some times (absent without any).
-	ConditionalTurns int `json:"conditional_turns,omitempty"`
+	// turn restrictions close at some times: 0 when the data has none,
+	// absent only until the graph is loaded.
+	ConditionalTurns *int `json:"conditional_turns,omitempty"`
 	// Layers lists the bundle's layers ("routing", ...).
 	Layers []string `json:"layers"`
 	// Profiles lists the routing profiles the bundle routes ("car",
@@ -83,7 +85,8 @@ func describe(b *bundle.Bundle) *bundleInfo {
 		meta := b.Graph.Meta()
 		info.Nodes, info.Edges = meta.Nodes, meta.Edges
 		info.DrivingSide, info.LeftHandEdges = meta.DrivingSide, meta.LeftHandEdges
-		info.ConditionalTurns = b.Graph.ConditionalTurns()
+		n := b.Graph.ConditionalTurns()
+		info.ConditionalTurns = &n
 	}
 	if sp := b.Speeds(); sp != nil {
 		info.Speeds = &speedsInfo{Version: sp.Version, LoadedAt: sp.LoadedAt, AgeS: math.Round(time.Since(sp.LoadedAt).Seconds()*10) / 10,

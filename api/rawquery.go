@@ -32,3 +32,21 @@ func semicolonQuery(raw string) (url.Values, error) {
 	}
 	return q, nil
 }
+
+// routeParams are routev1's query parameters (api/openapi.yaml's
+// /routev1/route), each taken once.
+var routeParams = []string{"from", "to", "routing", "speeds", "avoid", "avoid_polygons", "profile", "vehicle", "alternatives",
+	"departure_time", "arrival_time", "radiuses", "bearings", "approaches", "snapping", "lang"}
+
+// repeatedParam returns the message refusing the first of names that q
+// holds more than once, as zip4v1 and the OSRM API refuse them ("" when
+// none is): a repeated parameter is ambiguous, and taking the first would
+// silently drop the second, malformed or not.
+func repeatedParam(q url.Values, names []string) string {
+	for _, k := range names {
+		if n := len(q[k]); n > 1 {
+			return fmt.Sprintf("%s is given %d times; give it once", k, n)
+		}
+	}
+	return ""
+}

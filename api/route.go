@@ -144,6 +144,9 @@ func (h *routeHandler) route(c echo.Context) error {
 	if err != nil {
 		return httpError(http.StatusBadRequest, err.Error())
 	}
+	if msg := repeatedParam(q, routeParams); msg != "" {
+		return httpError(http.StatusBadRequest, msg)
+	}
 	from, msg := parseLonLatParam(q, "from")
 	if msg == "" {
 		var to orb.Point

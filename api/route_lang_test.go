@@ -48,8 +48,8 @@ func streetsOf(steps []routeStep) []string {
 // street_names.osm (its comment lists each way's name:xx: Market Street
 // name:de Marktstraße, name:de-CH Marktgasse, name:fr Rue du Marché;
 // Church Lane name:fr Rue de l'Église; the ref-only DE 9 keeps DE-9);
-// lang states the language used, absent for the default names; a
-// malformed lang is a 400 naming it.
+// lang states the language used, absent for the default names; an
+// empty lang= is as if absent; a malformed lang is a 400 naming it.
 func TestRouteV1Lang(t *testing.T) {
 	srv, key := newRouteServer(t, "street_names.osm", true)
 	const ae = "from=10.000,0.000&to=10.004,0.000"
@@ -70,6 +70,10 @@ func TestRouteV1Lang(t *testing.T) {
 		{"Accept-Language by q", ae, "fr;q=0.2, de", []string{"Marktstraße", "Rue de l'Église", "Marktstraße", "DE-9"}, "de"},
 		{"lang over Accept-Language", ae + "&lang=de", "fr", []string{"Marktstraße", "Church Lane", "Marktstraße", "DE-9"}, "de"},
 		{"a malformed Accept-Language is ignored", ae, "de;q=x,,", def, ""},
+		// An empty lang= is as if absent: Accept-Language, then the default names.
+		{"empty lang, Accept-Language", ae + "&lang=", "fr", []string{"Rue du Marché", "Rue de l'Église", "Rue du Marché", "DE-9"}, "fr"},
+		{"empty lang, no Accept-Language", ae + "&lang=", "", def, ""},
+		{"blank lang", ae + "&lang=%20", "", def, ""},
 		{"alternatives", ae + "&lang=fr&alternatives=1", "", []string{"Rue du Marché", "Rue de l'Église", "Rue du Marché", "DE-9"}, "fr"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +89,7 @@ func TestRouteV1Lang(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"de_DE!", "", "fr0", "e"} {
+	for _, bad := range []string{"de_DE!", "fr0", "e", ",", "de,"} {
 		code, _, _, body := routeLangGet(t, srv, key, ae+"&lang="+bad, "")
 		if code != 400 || !strings.Contains(body, "lang must be BCP 47") {
 			t.Errorf("lang=%q: %d %s", bad, code, body)

@@ -21,7 +21,7 @@ type routeTime struct {
 type tripTimes struct {
 	departure, arrival, zone, version string
 	// model is "time-dependent" or "time-bucketed" ("" without speed
-	// data: the plain route).
+	// data and conditional turn restrictions: the plain route).
 	model string
 }
 

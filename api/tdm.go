@@ -141,6 +141,11 @@ type statusAnswer struct {
 	// SpeedVersion is the version of the speed data the job is computed
 	// on, for an order with a departure_time on a bundle with speed data.
 	SpeedVersion string `json:"speed_version,omitempty"`
+	// DepartureTime is the order's departure_time as resolved (RFC 3339
+	// local to the first origin, "now" as the instant it was), TimeZone
+	// that origin's zone; absent for an order without one.
+	DepartureTime string `json:"departure_time,omitempty"`
+	TimeZone      string `json:"time_zone,omitempty"`
 }
 
 // order validates a matrix order, stores it and enqueues its chunks.
@@ -316,7 +321,8 @@ func (h *tdmHandler) cancel(c echo.Context) error {
 
 // newStatusAnswer describes a job that is not Finished.
 func newStatusAnswer(j *queue.Job) statusAnswer {
-	return statusAnswer{UUID: j.ID, Status: j.Status, Message: j.Message, Progress: progress{j.RowsDone, j.Rows}, Bundle: j.Bundle, SpeedVersion: speedVersionOf(j.Routing)}
+	return statusAnswer{UUID: j.ID, Status: j.Status, Message: j.Message, Progress: progress{j.RowsDone, j.Rows}, Bundle: j.Bundle, SpeedVersion: speedVersionOf(j.Routing),
+		DepartureTime: j.Departure, TimeZone: j.TimeZone}
 }
 
 // uuidBody is the body of fetch and cancel.

@@ -85,6 +85,26 @@ func TestTDMDepartureTime(t *testing.T) {
 	if cell(slow) != want(8) || cell(later) != cell(plain) || cell(slow) <= cell(plain) {
 		t.Errorf("S -> T: %v s at 08:30, %v s at 09:30, %v s without a time; routing at hour 8: %v s", cell(slow), cell(later), cell(plain), want(8))
 	}
+	// fetch echoes the departure as resolved, local to the first origin
+	// (Gabon: Africa/Libreville, UTC+1 all year), and the zone; an order
+	// without one has neither.
+	if slow["departure_time"] != "2026-11-30T08:30:00+01:00" || slow["time_zone"] != "Africa/Libreville" {
+		t.Errorf("fetch: departure_time %v, time_zone %v; want 2026-11-30T08:30:00+01:00, Africa/Libreville", slow["departure_time"], slow["time_zone"])
+	}
+	if _, ok := plain["departure_time"]; ok {
+		t.Errorf("an order without departure_time echoes one: %v", plain)
+	}
+	if _, ok := plain["time_zone"]; ok {
+		t.Errorf("an order without departure_time has a time_zone: %v", plain)
+	}
+	// A job still Queued (no inline computation, no worker) answers them
+	// too; "now" is the instant it was, at the bundle's clock.
+	queued := newTDMFixtureWith(t, 100, TDMOptions{Bundle: cur})
+	id := queued.order(t, `{"origin_addresses":["`+S+`"],"destination_addresses":["`+T+`"],"departure_time":"2026-12-01T23:30:00-05:00"}`)
+	if code, m := queued.fetchJSON(t, queued.key, id); code != 200 || m["status"] != "Queued" ||
+		m["departure_time"] != "2026-12-02T05:30:00+01:00" || m["time_zone"] != "Africa/Libreville" {
+		t.Errorf("a Queued job: %d %v; want departure_time 2026-12-02T05:30:00+01:00, time_zone Africa/Libreville", code, m)
+	}
 	// A live update (C1->C2 at 100 km/h at hour 8): new orders take the
 	// new version, faster than without a time.
 	d2, _ := speeds.ParseCSV([]byte("3,4,100,,8\n"))
@@ -95,7 +115,7 @@ func TestTDMDepartureTime(t *testing.T) {
 	for _, c := range []struct{ dep, reason string }{
 		{"soon", "is not an RFC 3339 time"},
 		{"1969-07-20T20:17:00Z", "before 1970"},
-		{time.Now().AddDate(2, 0, 0).UTC().Format(time.RFC3339), "more than a year away"},
+		{time.Now().AddDate(2, 0, 0).UTC().Format(time.RFC3339), "more than 366 days away"},
 	} {
 		rec := f.post("order", f.key, `{"origin_addresses":["`+S+`"],"destination_addresses":["`+T+`"],"departure_time":"`+c.dep+`"}`)
 		var v validationError

@@ -197,6 +197,14 @@ func (s *resultStream) writeHead(bw *bufio.Writer) error {
 		buf = append(buf, `","speed_version":"`...)
 		buf = append(buf, v...)
 	}
+	if j.Departure != "" {
+		// Both are the server's own: an RFC 3339 time and an IANA zone
+		// name (letters, digits, '/', '_', '-', '+'), nothing to escape.
+		buf = append(buf, `","departure_time":"`...)
+		buf = append(buf, j.Departure...)
+		buf = append(buf, `","time_zone":"`...)
+		buf = append(buf, j.TimeZone...)
+	}
 	buf = append(buf, `","origin_addresses":`...)
 	bw.Write(buf)
 	if err := writeJSON(bw, s.res.Origins); err != nil {

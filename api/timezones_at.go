@@ -40,13 +40,9 @@ func parseTZTimestamp(q url.Values) (at time.Time, ok bool, msg string) {
 		}
 		return time.Unix(n, 0).UTC(), true, ""
 	}
-	t, err := time.Parse(time.RFC3339, strings.ToUpper(v))
+	t, err := parseRFC3339(v)
 	if err != nil {
-		hint := ""
-		if strings.Contains(v, " ") {
-			hint = " (a '+' in a URL query string is a space: write a positive offset as %2B)"
-		}
-		return time.Time{}, false, fmt.Sprintf("timestamp %s is not a valid timestamp: give %s%s", quoteEcho(v), tzTimestampWant, hint)
+		return time.Time{}, false, fmt.Sprintf("timestamp %s is not a valid timestamp: give %s%s%s", quoteEcho(v), tzTimestampWant, offsetReason(err), plusAsSpaceHint(v))
 	}
 	if u := t.Unix(); u < tzMinUnix || u > tzMaxUnix {
 		return time.Time{}, false, fmt.Sprintf("timestamp %s is out of range: give %s", cutEcho(v), tzTimestampWant)

@@ -126,6 +126,8 @@ func TestXY2TZDataTimestampBadInput(t *testing.T) {
 		{"timestamp=1.5e9", "is not a valid timestamp"},
 		{"timestamp=2013-07-15", "is not a valid timestamp"},
 		{"timestamp=2013-07-15T12:00:00+03:00", "write a positive offset as %2B"},
+		{"timestamp=2013-07-15T12:00:00%2B24:00", `timestamp \"2013-07-15T12:00:00+24:00\" is not a valid timestamp: give Unix seconds (an integer) or an RFC 3339 time such as 2013-07-15T12:00:00Z, from 1900-01-01 to 2099-12-31 UTC: the offset +24:00 is out of range: RFC 3339 offsets are -23:59 to +23:59"`},
+		{"timestamp=2013-07-15+12:00:00Z", `timestamp \"2013-07-15 12:00:00Z\" is not a valid timestamp: give Unix seconds (an integer) or an RFC 3339 time such as 2013-07-15T12:00:00Z, from 1900-01-01 to 2099-12-31 UTC"`},
 		{"timestamp=99999999999", "timestamp 99999999999 is out of range"},
 		{"timestamp=1899-12-31T23:59:59Z", "is out of range"},
 		{"timestamp=2100-01-01T00:00:00Z", "is out of range"},

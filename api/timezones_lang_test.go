@@ -26,6 +26,7 @@ func TestXY2TZDataLang(t *testing.T) {
 		{"&lang=ru", "Делавэр", "Восточная Америка, стандартное время"},
 		{"&lang=de", "Delaware", "Nordamerikanische Ostküsten-Normalzeit"},
 		{"&lang=xx", "Delaware", "Eastern Standard Time"},
+		{"&lang=", "Delaware", "Eastern Standard Time"}, // as if absent
 	} {
 		code, _, body := f.get(t, "x=-75.385&y=38.69"+tc.q)
 		var a tzAnswer

@@ -214,3 +214,26 @@ func inputsChanged(was, now []Input) (string, bool) {
 	}
 	return "", false
 }
+
+// noBundleError says that dir holds no bundle, and what to serve
+// instead: the bundles in dir's subdirectories (`make data` writes
+// data/<the extract's name>, data/delaware-latest by default, while the
+// server's default directory is ./data), else how to build one.
+func noBundleError(dir string) error {
+	var found []string
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			sub := filepath.Join(dir, e.Name())
+			if _, err := os.Stat(filepath.Join(sub, ManifestFile)); err == nil {
+				found = append(found, sub)
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return fmt.Errorf("no data bundle in %s: `make run` builds and serves one (data/delaware-latest); or `make data`, then serve --data data/delaware-latest; or `geosvc build --osm FILE.osm.pbf --out %s`", dir, dir)
+	case 1:
+		return fmt.Errorf("no data bundle in %s, but one in %s: serve it with --data %s (or GEOSVC_DATA=%s)", dir, found[0], found[0], found[0])
+	}
+	return fmt.Errorf("no data bundle in %s, but %d in its directories (%s): choose one with --data (or GEOSVC_DATA)", dir, len(found), strings.Join(found, ", "))
+}

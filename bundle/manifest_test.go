@@ -106,3 +106,43 @@ func TestLayerNamesFoldsParts(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNoBundleNamesWhatWorks: serve's default ./data holds no
+// bundle after `make data`, which writes data/<extract name>: the error
+// names the bundles of the subdirectories to serve, else how to build
+// one.
+func TestCheckNoBundleNamesWhatWorks(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Check(dir)
+	want := "no data bundle in " + dir + ": `make run` builds and serves one (data/delaware-latest); or `make data`, then serve --data data/delaware-latest; or `geosvc build --osm FILE.osm.pbf --out " + dir + "`"
+	if err == nil || err.Error() != want {
+		t.Errorf("empty directory: %v\nwant %s", err, want)
+	}
+	de := filepath.Join(dir, "delaware-latest")
+	if err := os.MkdirAll(de, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(de, ManifestFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "not-a-bundle"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Check(dir)
+	want = "no data bundle in " + dir + ", but one in " + de + ": serve it with --data " + de + " (or GEOSVC_DATA=" + de + ")"
+	if err == nil || err.Error() != want {
+		t.Errorf("one bundle below: %v\nwant %s", err, want)
+	}
+	an := filepath.Join(dir, "andorra-latest")
+	if err := os.MkdirAll(an, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(an, ManifestFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Check(dir)
+	want = "no data bundle in " + dir + ", but 2 in its directories (" + an + ", " + de + "): choose one with --data (or GEOSVC_DATA)"
+	if err == nil || err.Error() != want {
+		t.Errorf("two bundles below: %v\nwant %s", err, want)
+	}
+}

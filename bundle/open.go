@@ -79,7 +79,7 @@ func Check(dir string) (Manifest, error) {
 func check(dir string) (Manifest, string, error) {
 	m, id, err := readWithID(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return m, "", fmt.Errorf("no data bundle in %s: build one with `make data` or `geosvc build --osm FILE.osm.pbf --out %s`", dir, dir)
+		return m, "", noBundleError(dir)
 	}
 	if err != nil {
 		return m, "", err

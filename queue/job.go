@@ -79,6 +79,10 @@ type Order struct {
 	// Profile is the routing profile whose graph the job is computed on
 	// ("bicycle", "foot"; "" or "car": the car's).
 	Profile string
+	// Departure is the order's departure time as resolved, RFC 3339
+	// local to the first origin, and TimeZone that zone (IANA): fetch
+	// echoes them. Both "" for an order without a departure time.
+	Departure, TimeZone string
 }
 
 // Job is the stored state of a matrix job, without its addresses and
@@ -110,6 +114,10 @@ type Job struct {
 	// Bundle is the id of the data bundle the job is computed on ("" for
 	// a job ordered before jobs recorded it).
 	Bundle string
+	// Departure and TimeZone are the order's (Order.Departure): "" for
+	// an order without a departure time, or a job ordered before jobs
+	// recorded them.
+	Departure, TimeZone string
 }
 
 // Spec is what a worker needs to compute a job's chunks.

@@ -128,6 +128,7 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 	chunks := ChunkCount(rows, q.cfg.ChunkRows)
 	job := &Job{
 		ID: id, Owner: o.Owner, Status: StatusQueued, Routing: o.Routing, Outputs: o.Outputs, Bundle: o.Bundle,
+		Departure: o.Departure, TimeZone: o.TimeZone,
 		Rows: rows, Cols: cols, Chunks: chunks, ChunkRows: q.cfg.ChunkRows,
 		Created: time.UnixMilli(now.UnixMilli()),
 	}
@@ -152,6 +153,12 @@ func (q *Queue) newRecord(o Order, now time.Time) (*Job, map[string]any, error) 
 		// Written only for another profile than the car's: a record
 		// without it reads as a car job, as every older record does.
 		fields["profile"] = o.Profile
+	}
+	if o.Departure != "" {
+		// Written only for an order with a departure time: a record
+		// without them reads as an order without one.
+		fields["departure"] = o.Departure
+		fields["time_zone"] = o.TimeZone
 	}
 	if options != "" {
 		// Written only when there are options: a record without the
@@ -194,7 +201,7 @@ func (q *Queue) Get(ctx context.Context, id, owner string) (*Job, error) {
 		}
 		return nil, ErrExpired
 	}
-	if len(v) != 16 {
+	if len(v) != 18 {
 		return nil, fmt.Errorf("queue: job record of %s: %d fields", id, len(v))
 	}
 	s := func(i int) string { x, _ := v[i].(string); return x }
@@ -212,6 +219,7 @@ func (q *Queue) Get(ctx context.Context, id, owner string) (*Job, error) {
 		ID: id, Owner: s(3), Status: Status(s(4)), Routing: s(5), Outputs: Outputs(n(6)),
 		Rows: n(7), Cols: n(8), Chunks: n(9), ChunkRows: n(10),
 		Created: ms(11), Started: ms(12), Finished: ms(13), Message: s(14), Bundle: s(15),
+		Departure: s(16), TimeZone: s(17),
 	}
 	if owner != "" && j.Owner != owner {
 		return nil, ErrNotFound

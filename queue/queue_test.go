@@ -112,6 +112,34 @@ func TestSubmitStoresJobAndEnqueuesChunks(t *testing.T) {
 	}
 }
 
+// TestSubmitRecordsDeparture: an order's departure time and zone are
+// kept in the job record and read back by Get (for fetch to echo); an
+// order without them has neither.
+func TestSubmitRecordsDeparture(t *testing.T) {
+	q, _ := newQueue(t, 4)
+	ctx := context.Background()
+	o := order("key-a", 2, 2)
+	o.Departure, o.TimeZone = "2026-11-30T08:30:00-05:00", "America/New_York"
+	j, err := q.Submit(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := q.Get(ctx, j.ID, "key-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Departure != "2026-11-30T08:30:00-05:00" || got.TimeZone != "America/New_York" || j.Departure != got.Departure || j.TimeZone != got.TimeZone {
+		t.Errorf("Get: departure %q zone %q (Submit's %q %q)", got.Departure, got.TimeZone, j.Departure, j.TimeZone)
+	}
+	plain, err := q.Submit(ctx, order("key-a", 2, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := q.Get(ctx, plain.ID, "key-a"); err != nil || got.Departure != "" || got.TimeZone != "" {
+		t.Errorf("without a departure: %+v %v", got, err)
+	}
+}
+
 func TestSubmitRejectsEmptyOrder(t *testing.T) {
 	q, _ := newQueue(t, 4)
 	o := order("k", 2, 2)

@@ -7,7 +7,8 @@ import "github.com/redis/go-redis/v9"
 // {"gone", owner} when only the tombstone is left, or {"none"}.
 var infoScript = redis.NewScript(`
 local v = redis.call('HMGET', KEYS[1], 'owner', 'status', 'metric', 'outputs',
-  'rows', 'cols', 'chunks', 'chunk_rows', 'created', 'started', 'finished', 'message', 'bundle')
+  'rows', 'cols', 'chunks', 'chunk_rows', 'created', 'started', 'finished', 'message', 'bundle',
+  'departure', 'time_zone')
 if not v[2] then
   local o = redis.call('GET', KEYS[3])
   if o then return {'gone', o} end
@@ -16,7 +17,7 @@ end
 local n = redis.call('SCARD', KEYS[2])
 local last = redis.call('SISMEMBER', KEYS[2], tostring(tonumber(v[7]) - 1))
 local out = {'ok', n, last}
-for i = 1, 13 do out[#out + 1] = v[i] or '' end
+for i = 1, 15 do out[#out + 1] = v[i] or '' end
 return out
 `)
 

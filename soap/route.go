@@ -138,6 +138,11 @@ type stop struct {
 // other, on metric m, and writes the result the wants ask for.
 func (s *Service) plan(ctx context.Context, stops []stop, m routing.Metric, tsp bool, w routeWants) (routeResult, error) {
 	lang := strings.TrimSpace(w.Language)
+	if lang == "" {
+		// The WSDL makes the element required (minOccurs 1): a request
+		// without it, or with it empty, has no language to phrase in.
+		return routeResult{}, senderFault("Language is missing (or empty): give a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)")
+	}
 	if _, ok := maneuverPhrases[lang]; !ok && lang != "XML" {
 		return routeResult{}, senderFault("Language %q is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)", lang)
 	}

@@ -24,9 +24,11 @@ var routeNameLangs = map[string][]string{
 type acceptLanguageContext struct{}
 
 // answerMeta is what an operation tells the HTTP answer besides its
-// body: the language its names are in (Content-Language).
+// body: the language its names are in (Content-Language), and whether
+// the Accept-Language header chose them (Vary).
 type answerMeta struct {
-	lang string
+	lang         string
+	varyLanguage bool
 }
 
 // answerMetaContext carries the request's *answerMeta.
@@ -39,6 +41,9 @@ type answerMetaContext struct{}
 func routeNameLanguages(ctx context.Context, lang string) []string {
 	if l, ok := routeNameLangs[lang]; ok {
 		return l
+	}
+	if m, ok := ctx.Value(answerMetaContext{}).(*answerMeta); ok {
+		m.varyLanguage = true
 	}
 	h, _ := ctx.Value(acceptLanguageContext{}).(string)
 	if h == "" {

@@ -14,8 +14,8 @@ import (
 
 // postLang posts a SOAP 1.1 body with an Accept-Language header (none
 // when "") and returns the RoutePlannerSimple result's streets (without
-// repeats in a row) and the answer's Content-Language.
-func postLang(t *testing.T, f *fixture, body, accept string) ([]string, string) {
+// repeats in a row), the answer's Content-Language and its Vary.
+func postLang(t *testing.T, f *fixture, body, accept string) ([]string, string, string) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/soap", strings.NewReader(envelope11(body)))
 	req.Header.Set("Content-Type", "text/xml")
@@ -36,14 +36,15 @@ func postLang(t *testing.T, f *fixture, body, accept string) ([]string, string) 
 			streets = append(streets, it.Street)
 		}
 	}
-	return streets, rec.Header().Get("Content-Language")
+	return streets, rec.Header().Get("Content-Language"), strings.Join(rec.Header().Values("Vary"), ", ")
 }
 
 // TestRoutePlannerStreetLanguage: the route description names its
 // streets in the RouteLanguage (German: name:de, French: name:fr, ...)
 // where the data has them, else by name; with Language XML, in the
 // HTTP request's Accept-Language; the Content-Language header says the
-// language used. On routing/testdata's street_names.osm (its comment
+// language used, and an answer in XML, which the header chose, has Vary:
+// Accept-Language (the others do not vary with it). On routing/testdata's street_names.osm (its comment
 // lists the name:xx of each way: Market Street name:de Marktstraße,
 // name:de-CH Marktgasse, name:fr Rue du Marché; Church Lane name:fr Rue
 // de l'Église; the ref-only DE 9 keeps DE-9).
@@ -67,9 +68,12 @@ func TestRoutePlannerStreetLanguage(t *testing.T) {
 		{"XML with a malformed Accept-Language", "XML", "de;q=x,,", def, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			streets, cl := postLang(t, f, routeRequest(f.key, merge(ae, map[string]string{"Language": tc.lang})), tc.accept)
+			streets, cl, vary := postLang(t, f, routeRequest(f.key, merge(ae, map[string]string{"Language": tc.lang})), tc.accept)
 			if !slices.Equal(streets, tc.streets) || cl != tc.used {
 				t.Errorf("streets %q, Content-Language %q; want %q, %q", streets, cl, tc.streets, tc.used)
+			}
+			if wantVary := map[bool]string{true: "Accept-Language", false: ""}[tc.lang == "XML"]; vary != wantVary {
+				t.Errorf("Vary %q, want %q", vary, wantVary)
 			}
 		})
 	}

@@ -27,6 +27,7 @@ func crossingGraph(t testing.TB) *routing.Graph {
 }
 
 func routeRequest(key string, fields map[string]string) string {
+	// A field of value omitElement is left out of the request.
 	base := map[string]string{"Encoding": "EPGS4326", "Language": "English", "WantMetric": "true", "WantRouteDetails": "true",
 		"WantDataSet": "false", "WantDescription": "true", "WantSpeedInfo": "true", "WantLocations": "true", "WantRouteData": "true"}
 	for k, v := range fields {
@@ -36,13 +37,16 @@ func routeRequest(key string, fields map[string]string) string {
 	b.WriteString(`<RoutePlannerSimple xmlns="http://geosvc.org/LocationService/">`)
 	for _, k := range []string{"DepartureX", "DepartureY", "ArrivalX", "ArrivalY", "Encoding", "Language", "WantMetric", "WantRouteDetails",
 		"WantDataSet", "WantDescription", "WantSpeedInfo", "WantLocations", "WantRouteData", "FormatString"} {
-		if v, ok := base[k]; ok {
+		if v, ok := base[k]; ok && v != omitElement {
 			b.WriteString("<" + k + ">" + v + "</" + k + ">")
 		}
 	}
 	b.WriteString("<SubscriptionKey>" + key + "</SubscriptionKey></RoutePlannerSimple>")
 	return b.String()
 }
+
+// omitElement, as a field's value in routeRequest, leaves the element out.
+const omitElement = "\x00omit"
 
 // W2 (9.999, 0.001) to S (10.001, 0.000): along West Street, straight on
 // at W, right at the crossing into South Street: 333.585 m, 50.148 s.
@@ -160,7 +164,10 @@ func TestRoutePlannerFaults(t *testing.T) {
 		reason string
 	}{
 		{"other encoding", merge(w2ToS, map[string]string{"Encoding": "VENDOR1"}), true, "soap:Client", "Encoding"},
-		{"unknown language", merge(w2ToS, map[string]string{"Language": "Klingon"}), true, "soap:Client", "RouteLanguage"},
+		{"unknown language", merge(w2ToS, map[string]string{"Language": "Klingon"}), true, "soap:Client", `Language "Klingon" is not a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)`},
+		{"no Language element", merge(w2ToS, map[string]string{"Language": omitElement}), true, "soap:Client",
+			"Language is missing (or empty): give a RouteLanguage (XML, Dutch, French, Spanish, Italian, English, German)"},
+		{"empty Language", merge(w2ToS, map[string]string{"Language": ""}), true, "soap:Client", "Language is missing (or empty)"},
 		{"bad coordinate", merge(w2ToS, map[string]string{"DepartureX": "east"}), true, "soap:Client", "DepartureX"},
 		{"out of range", merge(w2ToS, map[string]string{"ArrivalY": "91"}), true, "soap:Client", "ArrivalX"},
 		{"far from roads", merge(w2ToS, map[string]string{"DepartureX": "20"}), true, "soap:Client", "no road within 1000 m"},

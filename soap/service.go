@@ -164,6 +164,9 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if meta.lang != "" {
 		w.Header().Set("Content-Language", meta.lang)
 	}
+	if meta.varyLanguage {
+		w.Header().Add("Vary", "Accept-Language")
+	}
 	if err := writeResponse(w, v, resp); err != nil {
 		s.opts.Logger.Warn("soap response not written", slog.String("operation", req.operation), slog.Any("error", err))
 	}

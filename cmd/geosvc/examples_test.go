@@ -262,6 +262,9 @@ func TestDocExamples(t *testing.T) {
 						}
 					}
 				}
+				for _, m := range missingStrings(ex.answer, answer, uuids) {
+					t.Errorf("%s:%d: documented %s, not in the answer %.300s", name, ex.line, m, answer)
+				}
 			}
 		})
 	}
@@ -299,5 +302,61 @@ func runExample(ctx context.Context, cmd string, env []string, body string) (int
 			return status, string(answer), nil
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// stringMemberRE matches a JSON member whose value is a string on one
+// line.
+var stringMemberRE = regexp.MustCompile(`"([A-Za-z_][A-Za-z0-9_]*)":"((?:[^"\\\n]|\\.)*)"`)
+
+// volatileMembers are the string members whose value changes from run to
+// run or build to build (a version, a bundle id, a time, a token).
+var volatileMembers = map[string]bool{"version": true, "id": true, "timeStamp": true, "token": true, "expires_at": true, "key_id": true}
+
+// missingStrings returns the string members ("key":"value") of a
+// documented answer that the real answer does not have, once their
+// documented uuids are replaced by the returned ones: a documented
+// "summary":"Ogletown Road" where the server answers "summary":"" is an
+// example that misleads. A value shortened with "...", and the volatile
+// members, are not checked.
+func missingStrings(documented, answer string, uuids map[string]string) []string {
+	var missing []string
+	for _, m := range stringMemberRE.FindAllStringSubmatch(documented, -1) {
+		member := m[0]
+		if volatileMembers[m[1]] || strings.Contains(m[2], "...") {
+			continue
+		}
+		for doc, real := range uuids {
+			member = strings.ReplaceAll(member, doc, real)
+		}
+		if !strings.Contains(answer, member) {
+			missing = append(missing, member)
+		}
+	}
+	return missing
+}
+
+func TestMissingStrings(t *testing.T) {
+	uuids := map[string]string{"834b6bcf-366a-412c-9502-78806a74c228": "085541d5-69f1-476c-af5a-040552f5f169"}
+	tests := []struct {
+		documented, answer string
+		want               []string
+	}{
+		// docs/osrm.md showed a summary without steps; the server answers "".
+		{` {"legs":[{"steps":[],"summary":"Ogletown Road, Delaware Turnpike",`, `{"legs":[{"steps":[],"summary":"","weight":1168.2}]}`,
+			[]string{`"summary":"Ogletown Road, Delaware Turnpike"`}},
+		{` {"legs":[{"steps":[],"summary":"",`, `{"legs":[{"steps":[],"summary":"","weight":1168.2}]}`, nil},
+		// A documented uuid stands for the returned one.
+		{` {"uuid":"834b6bcf-366a-412c-9502-78806a74c228"}`, `{"uuid":"085541d5-69f1-476c-af5a-040552f5f169"}`, nil},
+		// Shortened values and volatile members are not checked.
+		{` {"attribution":"(c) OpenStreetMap contributors, ODbL; ...","version":"2a9d1ab","name":"a \"b\""}`,
+			`{"version":"dev","attribution":"(c) OpenStreetMap contributors, ODbL","name":"a \"b\""}`, nil},
+		{` {"message":"y must be an integer in 0..16383 at zoom 14"}`, `{"message":"a tile is {z}/{x}/{y}.png"}`,
+			[]string{`"message":"y must be an integer in 0..16383 at zoom 14"`}},
+	}
+	for _, tt := range tests {
+		if got := missingStrings(tt.documented, tt.answer, uuids); !slices.Equal(got, tt.want) {
+			t.Errorf("missingStrings(%q, %q) = %q, want %q", tt.documented, tt.answer, got, tt.want)
+		}
 	}
 }

@@ -267,7 +267,11 @@ func (c *Client) Route(ctx context.Context, from, to Point, routing Routing) (*o
 	return c.RouteWith(ctx, from, to, RouteOptions{Routing: routing})
 }
 
-// RouteOptions are routev1's optional parameters.
+// RouteOptions are some of routev1's optional parameters: routing,
+// speeds, avoid, alternatives and lang. For the others (departure_time,
+// arrival_time, profile, vehicle, avoid_polygons, radiuses, bearings,
+// approaches, snapping) call the generated client, Client.Raw's
+// RouteWithResponse with openapi.RouteParams.
 type RouteOptions struct {
 	// Routing is what the route minimises; "" is Fastest (the server
 	// also takes "efficient" and "safest").
@@ -287,7 +291,9 @@ type RouteOptions struct {
 	Lang string
 }
 
-// RouteWith is Route with routev1's every option.
+// RouteWith is Route with the options of RouteOptions (routing, speeds,
+// avoid, alternatives, lang); routev1's other parameters go through
+// Client.Raw.
 func (c *Client) RouteWith(ctx context.Context, from, to Point, o RouteOptions) (*openapi.Route, error) {
 	if err := from.check(); err != nil {
 		return nil, err

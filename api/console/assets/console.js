@@ -502,7 +502,8 @@
     const d = info.data;
     state.v1info = info; // /v1/info's answer
     state.options.offer(info);
-    if (d) $('dataset').textContent = d.name + ', OSM of ' + String(d.osm_timestamp).slice(0, 10);
+    // osm_timestamp is absent for an extract without a date.
+    if (d) $('dataset').textContent = d.name + (d.osm_timestamp ? ', OSM of ' + String(d.osm_timestamp).slice(0, 10) : '');
     if (d && d.bbox) map.fitBounds([[d.bbox[1], d.bbox[0]], [d.bbox[3], d.bbox[2]]]);
     else map.setView([20, 0], 2);
 

@@ -3443,7 +3443,7 @@ type Bundle struct {
 	// BundleVersion The bundle format version, naming every layer and its format version.
 	BundleVersion string `json:"bundle_version"`
 
-	// ConditionalTurns Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise; absent without any (docs/routing.md, "Conditional turn restrictions").
+	// ConditionalTurns Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise. 0 when the data has none (Delaware); left out only until the graph is loaded (docs/routing.md, "Conditional turn restrictions").
 	ConditionalTurns *int `json:"conditional_turns,omitempty"`
 
 	// DrivingSide The car profile's side of the road (`driving_side` in configs/car.yaml): that of every road outside the countries whose OSM boundary relation states another (docs/routing.md, "Driving side"). Left out until the graph is loaded.
@@ -3465,8 +3465,8 @@ type Bundle struct {
 	// Nodes Nodes of the routing graph.
 	Nodes int `json:"nodes"`
 
-	// OsmTimestamp The data date of the OSM extract.
-	OsmTimestamp time.Time `json:"osm_timestamp"`
+	// OsmTimestamp The data date of the OSM extract (its header's replication timestamp); absent when the extract has none, as the SOAP interface leaves its date out (docs/soap.md).
+	OsmTimestamp *time.Time `json:"osm_timestamp,omitempty"`
 
 	// Profiles The routing profiles the bundle routes: `car` always, `bicycle` and `foot` when it was built with them (`geosvc build --profiles car,bicycle,foot`), each a graph of its own. tdmv1's `profile` and routev1's `profile=` take one of them.
 	Profiles []BundleProfiles `json:"profiles"`
@@ -3824,7 +3824,7 @@ type IsochroneCollectionProfile string
 // IsochroneCollectionType defines model for IsochroneCollection.Type.
 type IsochroneCollectionType string
 
-// IsochroneRequest Field names are exact; any other field is a 400 (`departure_time` too, until it is supported).
+// IsochroneRequest Field names are exact; any other field is a 400.
 type IsochroneRequest struct {
 	// Avoid As tdmv1's `avoid`.
 	Avoid *[]IsochroneRequestAvoid `json:"avoid,omitempty"`
@@ -3909,14 +3909,24 @@ type JobStatus struct {
 	// Bundle An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it.
 	Bundle *string `json:"bundle,omitempty"`
 
+	// DepartureTime An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+	//
+	// Example: 2026-11-30T08:30:00-05:00
+	DepartureTime *time.Time `json:"departure_time,omitempty"`
+
 	// Message Why a job Failed, or why a cancel was refused.
 	Message  *string  `json:"message,omitempty"`
 	Progress Progress `json:"progress"`
 
 	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
-	SpeedVersion *string            `json:"speed_version,omitempty"`
-	Status       JobStatusStatus    `json:"status"`
-	Uuid         openapi_types.UUID `json:"uuid"`
+	SpeedVersion *string         `json:"speed_version,omitempty"`
+	Status       JobStatusStatus `json:"status"`
+
+	// TimeZone An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+	//
+	// Example: America/New_York
+	TimeZone *string            `json:"time_zone,omitempty"`
+	Uuid     openapi_types.UUID `json:"uuid"`
 }
 
 // JobStatusStatus defines model for JobStatus.Status.
@@ -4086,6 +4096,11 @@ type MatrixResult struct {
 	// Bundle An extension: the id of the data bundle the job is computed on (`data.id` of `/v1/info` when it was ordered). Workers compute every chunk on it, a swap to newer data later notwithstanding (docs/operations.md, "New data without downtime"). Left out for jobs ordered before jobs recorded it.
 	Bundle *string `json:"bundle,omitempty"`
 
+	// DepartureTime An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+	//
+	// Example: 2026-11-30T08:30:00-05:00
+	DepartureTime *time.Time `json:"departure_time,omitempty"`
+
 	// DestinationAddresses The destinations as sent.
 	DestinationAddresses []string `json:"destination_addresses"`
 
@@ -4117,7 +4132,12 @@ type MatrixResult struct {
 	// SpeedVersion An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding.
 	SpeedVersion *string            `json:"speed_version,omitempty"`
 	Status       MatrixResultStatus `json:"status"`
-	Uuid         openapi_types.UUID `json:"uuid"`
+
+	// TimeZone An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+	//
+	// Example: America/New_York
+	TimeZone *string            `json:"time_zone,omitempty"`
+	Uuid     openapi_types.UUID `json:"uuid"`
 }
 
 // MatrixResultRouting The order's routing option (without its speeds and avoid).
@@ -4604,12 +4624,17 @@ type TDMOrder struct {
 	// by their hash for the next ones (docs/routing.md).
 	AvoidPolygons *TDMOrder_AvoidPolygons `json:"avoid_polygons,omitempty"`
 
-	// DepartureTime An extension: an RFC 3339 time or "now", at most a year
+	// DepartureTime An extension: an RFC 3339 time or "now", at most 366 days
 	// before or after now. The matrix is computed on the speed
 	// data's travel times of the hour of the week it falls in, local
 	// to the first origin (docs/tdmv1.md, "Departure time"); fetch
-	// answers the `speed_version`. A malformed time, one before 1970
-	// or more than a year away is a 400 naming `departure_time`.
+	// answers the `speed_version`. The turns conditional turn
+	// restrictions close at that hour are closed for the whole
+	// matrix; without a time they are open, except a plain
+	// restriction that a conditional `none @ (...)` lifts, which
+	// holds without a time (docs/routing.md, "Conditional turn
+	// restrictions"). A malformed time, one before 1970
+	// or more than 366 days away is a 400 naming `departure_time`.
 	//
 	//
 	// Example: 2026-11-30T08:30:00-05:00
@@ -5256,9 +5281,10 @@ type Xy2admininfoParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5290,9 +5316,10 @@ type Xy2hierarchyParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5415,9 +5442,10 @@ type AutocompleteParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5475,9 +5503,10 @@ type GeocodeParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5527,9 +5556,10 @@ type ReverseGeocodeParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -5585,13 +5615,13 @@ type IsochroneParams struct {
 	Reverse *bool `form:"reverse,omitempty" json:"reverse,omitempty"`
 
 	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-	// or `now`, at most a year before or after now (with
+	// or `now`, at most 366 days before or after now (with
 	// `reverse`, the arrival time at the point): the search uses the
 	// speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
 	// the hour of the week it falls in, local to the origin, for the
 	// whole search. Each feature then has `departure_time` (local),
 	// `time_zone` and `speed_version`. A malformed time, one before
-	// 1970 or more than a year away is a 400 naming the parameter.
+	// 1970 or more than 366 days away is a 400 naming the parameter.
 	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// Profile Who travels, as routev1's `profile`: `car` (default), `truck`
@@ -5851,9 +5881,9 @@ type OsrmMatchParams struct {
 	// texts, which geosvc does not write (OSRM's server does not either:
 	// its clients render maneuvers with osrm-text-instructions); here
 	// it chooses the names (docs/osrm.md). Accept-Language is not read.
-	// A malformed value is InvalidQuery naming it. The
-	// `Content-Language` header says the language used, absent for
-	// the default names.
+	// A malformed value is InvalidQuery naming it; tags after the
+	// tenth are not read. The `Content-Language` header says the
+	// language used, absent for the default names.
 	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
@@ -6030,8 +6060,12 @@ type OsrmRouteParams struct {
 	// data's travel times of the hour of the week it falls in, local
 	// to the first coordinate (a table's first source), for the whole
 	// request, as routev1's departure_time (docs/routing.md,
-	// "Departure times"); without speed data as without it. A bad time
-	// is InvalidValue naming the parameter.
+	// "Departure times"). It also closes the turns conditional turn
+	// restrictions close at that hour and applies conditional maximum
+	// speeds (docs/routing.md, "Conditional turn restrictions"); on a
+	// bundle with no speed data, no conditional maximum speeds and no
+	// conditional turn restrictions the answer is as without it. A bad
+	// time is InvalidValue naming the parameter.
 	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
@@ -6047,9 +6081,9 @@ type OsrmRouteParams struct {
 	// texts, which geosvc does not write (OSRM's server does not either:
 	// its clients render maneuvers with osrm-text-instructions); here
 	// it chooses the names (docs/osrm.md). Accept-Language is not read.
-	// A malformed value is InvalidQuery naming it. The
-	// `Content-Language` header says the language used, absent for
-	// the default names.
+	// A malformed value is InvalidQuery naming it; tags after the
+	// tenth are not read. The `Content-Language` header says the
+	// language used, absent for the default names.
 	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
@@ -6151,8 +6185,12 @@ type OsrmTableParams struct {
 	// data's travel times of the hour of the week it falls in, local
 	// to the first coordinate (a table's first source), for the whole
 	// request, as routev1's departure_time (docs/routing.md,
-	// "Departure times"); without speed data as without it. A bad time
-	// is InvalidValue naming the parameter.
+	// "Departure times"). It also closes the turns conditional turn
+	// restrictions close at that hour and applies conditional maximum
+	// speeds (docs/routing.md, "Conditional turn restrictions"); on a
+	// bundle with no speed data, no conditional maximum speeds and no
+	// conditional turn restrictions the answer is as without it. A bad
+	// time is InvalidValue naming the parameter.
 	DepartureTime *OSRMDepartureTime `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ApiKey The API key, for clients that cannot send the x-api-key header (one key in all, or 403).
@@ -6261,9 +6299,9 @@ type OsrmTripParams struct {
 	// texts, which geosvc does not write (OSRM's server does not either:
 	// its clients render maneuvers with osrm-text-instructions); here
 	// it chooses the names (docs/osrm.md). Accept-Language is not read.
-	// A malformed value is InvalidQuery naming it. The
-	// `Content-Language` header says the language used, absent for
-	// the default names.
+	// A malformed value is InvalidQuery naming it; tags after the
+	// tenth are not read. The `Content-Language` header says the
+	// language used, absent for the default names.
 	Language *OSRMLanguage `form:"language,omitempty" json:"language,omitempty"`
 }
 
@@ -6368,7 +6406,7 @@ type RouteParams struct {
 	Alternatives *int `form:"alternatives,omitempty" json:"alternatives,omitempty"`
 
 	// DepartureTime An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-	// or `now`, at most a year before or after now, read on the
+	// or `now`, at most 366 days before or after now, read on the
 	// local clock of `from` (its time zone, daylight saving time
 	// included): with routing `fastest` for a car, each road is
 	// driven at the speed data's speed of the time the car is on it
@@ -6378,12 +6416,14 @@ type RouteParams struct {
 	// restrictions (`restriction:conditional`) are in force at the
 	// times they name: at the minute the car makes the turn
 	// (time-dependent) or in the departure's hour (time-bucketed);
-	// without a time they are not (docs/routing.md, "Conditional
-	// turn restrictions"). The answer then has
+	// without a time they are not, except a plain restriction that
+	// a conditional `none @ (...)` lifts, which holds without a
+	// time (docs/routing.md, "Conditional turn restrictions"). The
+	// answer then has
 	// `departure_time`, `arrival_time`, `time_zone`,
 	// `speed_version` and `time_model`. Not with
 	// `arrival_time`; a malformed time, one before 1970 or more than
-	// a year away is a 400 naming the parameter.
+	// 366 days away is a 400 naming the parameter.
 	DepartureTime *string `form:"departure_time,omitempty" json:"departure_time,omitempty"`
 
 	// ArrivalTime As `departure_time`, the time to arrive at `to`: the departure
@@ -6425,9 +6465,10 @@ type RouteParams struct {
 	// the first tag, then of its shorter forms (`de-CH`, `de`), then
 	// of the next tag, that the data has for its name, else by its
 	// `name` (a road named by its route numbers only keeps them;
-	// `toward` and `exit` stay as signed). Without `lang`, the
-	// `Accept-Language` header by its q values (a malformed header
-	// is ignored); a malformed `lang` is a 400 naming it. The answer's
+	// `toward` and `exit` stay as signed). Without `lang` (an empty
+	// `lang=` is as if absent), the `Accept-Language` header by its
+	// q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is a 400 naming it. The answer's
 	// `lang` and its `Content-Language` header say the language used;
 	// both are absent when every street has its default name. Names
 	// come from OSM (© OpenStreetMap contributors, ODbL); tags after
@@ -6522,9 +6563,10 @@ type Xy2tzdataParams struct {
 	// tag, else CLDR's name of the country in that language, else its
 	// English name); timezonesv1 names `local_boundary_name` and the
 	// zone's standard and DST names (CLDR's, in 37 languages;
-	// abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-	// the `Accept-Language` header, by its q values (a malformed header
-	// is ignored); a malformed `lang` is refused. Names come from OSM
+	// abbreviations and `local_boundary_names` stay as they are). Without `lang`
+	// (an empty `lang=` is as if absent), the `Accept-Language` header,
+	// by its q values (a malformed header is ignored), else the default
+	// names; a malformed `lang` is refused. Names come from OSM
 	// (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
 	// read.
 	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
@@ -7776,6 +7818,8 @@ type ClientInterface interface {
 	// it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 	// LineString. Points are written lon,lat like tdmv1's addresses and
 	// snapped to the nearest road within the snapping radius (1000 m).
+	// Each parameter is taken once: one given twice is a 400 naming it
+	// (`lang is given 2 times; give it once`).
 	//
 	// Corresponds with GET /routev1/route (the `Route` operationId).
 	Route(ctx context.Context, params *RouteParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9149,6 +9193,8 @@ func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 // it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 // LineString. Points are written lon,lat like tdmv1's addresses and
 // snapped to the nearest road within the snapping radius (1000 m).
+// Each parameter is taken once: one given twice is a 400 naming it
+// (`lang is given 2 times; give it once`).
 //
 // Corresponds with GET /routev1/route (the `Route` operationId).
 func (c *Client) Route(ctx context.Context, params *RouteParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15032,6 +15078,8 @@ type ClientWithResponsesInterface interface {
 	// it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 	// LineString. Points are written lon,lat like tdmv1's addresses and
 	// snapped to the nearest road within the snapping radius (1000 m).
+	// Each parameter is taken once: one given twice is a 400 naming it
+	// (`lang is given 2 times; give it once`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20132,6 +20180,8 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 // it in metres and seconds, to 0.1) and the geometry as a GeoJSON
 // LineString. Points are written lon,lat like tdmv1's addresses and
 // snapped to the nearest road within the snapping radius (1000 m).
+// Each parameter is taken once: one given twice is a 400 naming it
+// (`lang is given 2 times; give it once`).
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -593,6 +593,8 @@ export interface paths {
          *     it in metres and seconds, to 0.1) and the geometry as a GeoJSON
          *     LineString. Points are written lon,lat like tdmv1's addresses and
          *     snapped to the nearest road within the snapping radius (1000 m).
+         *     Each parameter is taken once: one given twice is a 400 naming it
+         *     (`lang is given 2 times; give it once`).
          */
         get: operations["route"];
         put?: never;
@@ -1582,9 +1584,9 @@ export interface components {
             bundle_version: string;
             /**
              * Format: date-time
-             * @description The data date of the OSM extract.
+             * @description The data date of the OSM extract (its header's replication timestamp); absent when the extract has none, as the SOAP interface leaves its date out (docs/soap.md).
              */
-            osm_timestamp: string;
+            osm_timestamp?: string;
             /**
              * Format: date-time
              * @description When `geosvc build` wrote the bundle.
@@ -1601,7 +1603,7 @@ export interface components {
             driving_side?: "right" | "left";
             /** @description Road edges of the car graph where traffic keeps to the left (their country's `driving_side=left`, or a left-hand profile). */
             left_hand_edges?: number;
-            /** @description Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise; absent without any (docs/routing.md, "Conditional turn restrictions"). */
+            /** @description Turns of the car graph that conditional turn restrictions (OSM's `restriction:conditional` with time conditions) close at some times: closed at those times for queries with a `departure_time` (or a trace's times), as without a time otherwise. 0 when the data has none (Delaware); left out only until the graph is loaded (docs/routing.md, "Conditional turn restrictions"). */
             conditional_turns?: number;
             layers: string[];
             /** @description The speed data applied (docs/data.md, "Speed data"), and the bundle's conditional maximum speeds; absent without either. */
@@ -2008,12 +2010,17 @@ export interface components {
              */
             fallback_coordinate?: "input" | "snapped" | null;
             /**
-             * @description An extension: an RFC 3339 time or "now", at most a year
+             * @description An extension: an RFC 3339 time or "now", at most 366 days
              *     before or after now. The matrix is computed on the speed
              *     data's travel times of the hour of the week it falls in, local
              *     to the first origin (docs/tdmv1.md, "Departure time"); fetch
-             *     answers the `speed_version`. A malformed time, one before 1970
-             *     or more than a year away is a 400 naming `departure_time`.
+             *     answers the `speed_version`. The turns conditional turn
+             *     restrictions close at that hour are closed for the whole
+             *     matrix; without a time they are open, except a plain
+             *     restriction that a conditional `none @ (...)` lifts, which
+             *     holds without a time (docs/routing.md, "Conditional turn
+             *     restrictions"). A malformed time, one before 1970
+             *     or more than 366 days away is a 400 naming `departure_time`.
              * @example 2026-11-30T08:30:00-05:00
              */
             departure_time?: string;
@@ -2283,6 +2290,17 @@ export interface components {
             bundle?: string;
             /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
             speed_version?: string;
+            /**
+             * Format: date-time
+             * @description An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
+            /**
+             * @description An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+             * @example America/New_York
+             */
+            time_zone?: string;
         };
         /** @description One row per origin, one column per destination; null where there is no route. */
         Matrix: (number | null)[][];
@@ -2315,6 +2333,17 @@ export interface components {
             bundle?: string;
             /** @description An extension: the version of the speed data the job is computed on, for an order with `departure_time` on a bundle with speed data (docs/tdmv1.md, "Departure time"); every chunk is computed on it, a speed update while the job runs notwithstanding. */
             speed_version?: string;
+            /**
+             * Format: date-time
+             * @description An extension: the order's `departure_time` as resolved, RFC 3339 local to the first origin with its offset (`now` as the instant it was); absent for an order without one (and for jobs ordered before jobs recorded it).
+             * @example 2026-11-30T08:30:00-05:00
+             */
+            departure_time?: string;
+            /**
+             * @description An extension: the IANA time zone of the first origin that `departure_time` is read in (UTC where none is known); absent without a `departure_time`.
+             * @example America/New_York
+             */
+            time_zone?: string;
             /** @description The origins as sent. */
             origin_addresses: string[];
             /** @description The destinations as sent. */
@@ -2485,7 +2514,7 @@ export interface components {
                 geometry: components["schemas"]["RouteLine"];
             }[];
         };
-        /** @description Field names are exact; any other field is a 400 (`departure_time` too, until it is supported). */
+        /** @description Field names are exact; any other field is a 400. */
         IsochroneRequest: {
             /** @description 1 to 5 origins, each `"lon,lat"`. */
             origins: string[];
@@ -3323,8 +3352,12 @@ export interface components {
          *     data's travel times of the hour of the week it falls in, local
          *     to the first coordinate (a table's first source), for the whole
          *     request, as routev1's departure_time (docs/routing.md,
-         *     "Departure times"); without speed data as without it. A bad time
-         *     is InvalidValue naming the parameter.
+         *     "Departure times"). It also closes the turns conditional turn
+         *     restrictions close at that hour and applies conditional maximum
+         *     speeds (docs/routing.md, "Conditional turn restrictions"); on a
+         *     bundle with no speed data, no conditional maximum speeds and no
+         *     conditional turn restrictions the answer is as without it. A bad
+         *     time is InvalidValue naming the parameter.
          * @example 2026-11-30T08:30:00-05:00
          */
         OSRMDepartureTime: string;
@@ -3339,9 +3372,9 @@ export interface components {
          *     texts, which geosvc does not write (OSRM's server does not either:
          *     its clients render maneuvers with osrm-text-instructions); here
          *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-         *     A malformed value is InvalidQuery naming it. The
-         *     `Content-Language` header says the language used, absent for
-         *     the default names.
+         *     A malformed value is InvalidQuery naming it; tags after the
+         *     tenth are not read. The `Content-Language` header says the
+         *     language used, absent for the default names.
          * @example de
          */
         OSRMLanguage: string;
@@ -3403,9 +3436,10 @@ export interface components {
          *     tag, else CLDR's name of the country in that language, else its
          *     English name); timezonesv1 names `local_boundary_name` and the
          *     zone's standard and DST names (CLDR's, in 37 languages;
-         *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-         *     the `Accept-Language` header, by its q values (a malformed header
-         *     is ignored); a malformed `lang` is refused. Names come from OSM
+         *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+         *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+         *     by its q values (a malformed header is ignored), else the default
+         *     names; a malformed `lang` is refused. Names come from OSM
          *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
          *     read.
          * @example fr
@@ -3542,6 +3576,7 @@ export interface operations {
                      *         "edges": 94513,
                      *         "driving_side": "right",
                      *         "left_hand_edges": 0,
+                     *         "conditional_turns": 0,
                      *         "layers": [
                      *           "routing",
                      *           "boundaries",
@@ -3781,9 +3816,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -3852,9 +3888,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -3954,9 +3991,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -4033,9 +4071,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -4150,9 +4189,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr
@@ -4810,7 +4850,7 @@ export interface operations {
                 alternatives?: number;
                 /**
                  * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-                 *     or `now`, at most a year before or after now, read on the
+                 *     or `now`, at most 366 days before or after now, read on the
                  *     local clock of `from` (its time zone, daylight saving time
                  *     included): with routing `fastest` for a car, each road is
                  *     driven at the speed data's speed of the time the car is on it
@@ -4820,12 +4860,14 @@ export interface operations {
                  *     restrictions (`restriction:conditional`) are in force at the
                  *     times they name: at the minute the car makes the turn
                  *     (time-dependent) or in the departure's hour (time-bucketed);
-                 *     without a time they are not (docs/routing.md, "Conditional
-                 *     turn restrictions"). The answer then has
+                 *     without a time they are not, except a plain restriction that
+                 *     a conditional `none @ (...)` lifts, which holds without a
+                 *     time (docs/routing.md, "Conditional turn restrictions"). The
+                 *     answer then has
                  *     `departure_time`, `arrival_time`, `time_zone`,
                  *     `speed_version` and `time_model`. Not with
                  *     `arrival_time`; a malformed time, one before 1970 or more than
-                 *     a year away is a 400 naming the parameter.
+                 *     366 days away is a 400 naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: string;
@@ -4877,9 +4919,10 @@ export interface operations {
                  *     the first tag, then of its shorter forms (`de-CH`, `de`), then
                  *     of the next tag, that the data has for its name, else by its
                  *     `name` (a road named by its route numbers only keeps them;
-                 *     `toward` and `exit` stay as signed). Without `lang`, the
-                 *     `Accept-Language` header by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is a 400 naming it. The answer's
+                 *     `toward` and `exit` stay as signed). Without `lang` (an empty
+                 *     `lang=` is as if absent), the `Accept-Language` header by its
+                 *     q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is a 400 naming it. The answer's
                  *     `lang` and its `Content-Language` header say the language used;
                  *     both are absent when every street has its default name. Names
                  *     come from OSM (© OpenStreetMap contributors, ODbL); tags after
@@ -5059,13 +5102,13 @@ export interface operations {
                 reverse?: boolean;
                 /**
                  * @description An RFC 3339 time (URL-encode a positive offset's `+` as `%2B`)
-                 *     or `now`, at most a year before or after now (with
+                 *     or `now`, at most 366 days before or after now (with
                  *     `reverse`, the arrival time at the point): the search uses the
                  *     speed data (`geosvc build --speeds`, `POST /admin/speeds`) of
                  *     the hour of the week it falls in, local to the origin, for the
                  *     whole search. Each feature then has `departure_time` (local),
                  *     `time_zone` and `speed_version`. A malformed time, one before
-                 *     1970 or more than a year away is a 400 naming the parameter.
+                 *     1970 or more than 366 days away is a 400 naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: string;
@@ -6214,8 +6257,12 @@ export interface operations {
                  *     data's travel times of the hour of the week it falls in, local
                  *     to the first coordinate (a table's first source), for the whole
                  *     request, as routev1's departure_time (docs/routing.md,
-                 *     "Departure times"); without speed data as without it. A bad time
-                 *     is InvalidValue naming the parameter.
+                 *     "Departure times"). It also closes the turns conditional turn
+                 *     restrictions close at that hour and applies conditional maximum
+                 *     speeds (docs/routing.md, "Conditional turn restrictions"); on a
+                 *     bundle with no speed data, no conditional maximum speeds and no
+                 *     conditional turn restrictions the answer is as without it. A bad
+                 *     time is InvalidValue naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: components["parameters"]["OSRMDepartureTime"];
@@ -6232,9 +6279,9 @@ export interface operations {
                  *     texts, which geosvc does not write (OSRM's server does not either:
                  *     its clients render maneuvers with osrm-text-instructions); here
                  *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-                 *     A malformed value is InvalidQuery naming it. The
-                 *     `Content-Language` header says the language used, absent for
-                 *     the default names.
+                 *     A malformed value is InvalidQuery naming it; tags after the
+                 *     tenth are not read. The `Content-Language` header says the
+                 *     language used, absent for the default names.
                  * @example de
                  */
                 language?: components["parameters"]["OSRMLanguage"];
@@ -6339,8 +6386,12 @@ export interface operations {
                  *     data's travel times of the hour of the week it falls in, local
                  *     to the first coordinate (a table's first source), for the whole
                  *     request, as routev1's departure_time (docs/routing.md,
-                 *     "Departure times"); without speed data as without it. A bad time
-                 *     is InvalidValue naming the parameter.
+                 *     "Departure times"). It also closes the turns conditional turn
+                 *     restrictions close at that hour and applies conditional maximum
+                 *     speeds (docs/routing.md, "Conditional turn restrictions"); on a
+                 *     bundle with no speed data, no conditional maximum speeds and no
+                 *     conditional turn restrictions the answer is as without it. A bad
+                 *     time is InvalidValue naming the parameter.
                  * @example 2026-11-30T08:30:00-05:00
                  */
                 departure_time?: components["parameters"]["OSRMDepartureTime"];
@@ -6531,9 +6582,9 @@ export interface operations {
                  *     texts, which geosvc does not write (OSRM's server does not either:
                  *     its clients render maneuvers with osrm-text-instructions); here
                  *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-                 *     A malformed value is InvalidQuery naming it. The
-                 *     `Content-Language` header says the language used, absent for
-                 *     the default names.
+                 *     A malformed value is InvalidQuery naming it; tags after the
+                 *     tenth are not read. The `Content-Language` header says the
+                 *     language used, absent for the default names.
                  * @example de
                  */
                 language?: components["parameters"]["OSRMLanguage"];
@@ -6643,9 +6694,9 @@ export interface operations {
                  *     texts, which geosvc does not write (OSRM's server does not either:
                  *     its clients render maneuvers with osrm-text-instructions); here
                  *     it chooses the names (docs/osrm.md). Accept-Language is not read.
-                 *     A malformed value is InvalidQuery naming it. The
-                 *     `Content-Language` header says the language used, absent for
-                 *     the default names.
+                 *     A malformed value is InvalidQuery naming it; tags after the
+                 *     tenth are not read. The `Content-Language` header says the
+                 *     language used, absent for the default names.
                  * @example de
                  */
                 language?: components["parameters"]["OSRMLanguage"];
@@ -7089,9 +7140,10 @@ export interface operations {
                  *     tag, else CLDR's name of the country in that language, else its
                  *     English name); timezonesv1 names `local_boundary_name` and the
                  *     zone's standard and DST names (CLDR's, in 37 languages;
-                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`,
-                 *     the `Accept-Language` header, by its q values (a malformed header
-                 *     is ignored); a malformed `lang` is refused. Names come from OSM
+                 *     abbreviations and `local_boundary_names` stay as they are). Without `lang`
+                 *     (an empty `lang=` is as if absent), the `Accept-Language` header,
+                 *     by its q values (a malformed header is ignored), else the default
+                 *     names; a malformed `lang` is refused. Names come from OSM
                  *     (© OpenStreetMap contributors, ODbL). Tags after the tenth are not
                  *     read.
                  * @example fr

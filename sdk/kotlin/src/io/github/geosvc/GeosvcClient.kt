@@ -267,7 +267,7 @@ class GeosvcClient @JvmOverloads constructor(baseUrl: String, apiKey: String?, o
     /**
      * The route with routev1's every option ([RouteOptions]: profile and
      * vehicle, departure or arrival time, avoid polygons, OSRM's radiuses,
-     * bearings, approaches, snapping).
+     * bearings, approaches, snapping, the street names' language).
      */
     @JvmOverloads
     @Operation("route")

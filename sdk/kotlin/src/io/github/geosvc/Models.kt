@@ -160,12 +160,16 @@ class CovidTile(val id: String, val x: Int, val y: Int, val hierarchy: Map<Strin
     }
 }
 
-/** A routev1 route: [distance] metres, [duration] seconds, the line's [geometry] (lon, lat pairs). */
-class Route(val routing: String, val distance: Long, val duration: Long, val geometry: List<Point>, val steps: List<RouteStep>, val alternatives: List<JsonObject>, val raw: JsonObject) {
+/**
+ * A routev1 route: [distance] metres, [duration] seconds, the line's [geometry] (lon, lat pairs);
+ * [lang] the language the steps' streets are named in (a BCP 47 tag, routev1's `lang`), null for their default names.
+ */
+class Route(val routing: String, val distance: Long, val duration: Long, val geometry: List<Point>, val steps: List<RouteStep>, val alternatives: List<JsonObject>,
+            val lang: String?, val raw: JsonObject) {
     internal companion object {
         fun of(o: JsonObject) = Route(o.string("routing"), o.long("distance"), o.long("duration"), line(o.obj("geometry")),
             o.objects("steps").map { RouteStep(it.string("maneuver"), it.string("street"), it.string("road_type"), it.double("distance"), it.double("duration")) },
-            o.listOrNull("alternatives")?.let { o.objects("alternatives") } ?: emptyList(), o)
+            o.listOrNull("alternatives")?.let { o.objects("alternatives") } ?: emptyList(), o.stringOrNull("lang"), o)
 
         fun line(g: JsonObject): List<Point> = g.list("coordinates").mapIndexed { k, v ->
             val c = v as? List<*>
@@ -235,6 +239,12 @@ class RouteOptions {
     var bearings: String? = null
     var approaches: String? = null
     var snapping: String? = null
+    /**
+     * The language of the steps' street names: BCP 47 tags, comma-separated, preferred first ("de", "fr-CA,fr"),
+     * as routev1's `lang` (OSM's name:xx where the data has it, else name; [Route.lang] says which was used).
+     * Null: not sent, the names as tagged (this client sends no Accept-Language).
+     */
+    var lang: String? = null
 
     internal fun query(): List<Pair<String, Any?>> {
         val sp = speeds.keys.sorted().joinToString(",") { k -> k + ":" + speeds.getValue(k).let { if (it == Math.rint(it)) it.toLong().toString() else it.toString() } }
@@ -243,7 +253,7 @@ class RouteOptions {
         return listOf("routing" to routing, "speeds" to (if (sp.length == 0) null else sp), "avoid" to (if (av.length == 0) null else av),
             "avoid_polygons" to avoidPolygons, "profile" to profile, "vehicle" to vehicle,
             "alternatives" to (if (alternatives == 0) null else alternatives), "departure_time" to departureTime, "arrival_time" to arrivalTime,
-            "radiuses" to radiuses, "bearings" to bearings, "approaches" to approaches, "snapping" to snapping)
+            "radiuses" to radiuses, "bearings" to bearings, "approaches" to approaches, "snapping" to snapping, "lang" to lang)
     }
 }
 

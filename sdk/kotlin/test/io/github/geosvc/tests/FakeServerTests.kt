@@ -76,10 +76,11 @@ object FakeServerTests {
                 try {
                     c.routeWith(dover, Point(-75.5466, 39.7447), RouteOptions().apply {
                         departureTime = "2026-11-27T08:00:00+01:00"; speeds = mapOf("Secondary" to 50.0, "Motorway" to 80.5); avoid = listOf("toll", "ferry")
+                        lang = "de,fr-CA"
                     })
                 } catch (e: MalformedAnswerException) { }
                 T.eq(seen[2], "GET /routev1/route?from=-75.5244%2C39.1582&to=-75.5466%2C39.7447&speeds=Motorway%3A80.5%2CSecondary%3A50" +
-                    "&avoid=toll%2Cferry&departure_time=2026-11-27T08%3A00%3A00%2B01%3A00 key=k1", "routev1's options")
+                    "&avoid=toll%2Cferry&departure_time=2026-11-27T08%3A00%3A00%2B01%3A00&lang=de%2Cfr-CA key=k1", "routev1's options")
                 try { c.matrix(listOf(dover), listOf(Point(-75.5466, 39.7447)), MatrixOptions().apply { durations = true; routing = "shortest" }) } catch (e: MalformedAnswerException) { }
                 T.eq(seen[3], "POST /tdmv1/order key=k1 {\"origin_addresses\":[\"-75.5244,39.1582\"],\"destination_addresses\":[\"-75.5466,39.7447\"]," +
                     "\"result\":[\"duration\"],\"routing\":\"shortest\"}", "tdmv1 order")

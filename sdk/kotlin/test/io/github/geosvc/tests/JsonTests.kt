@@ -123,6 +123,8 @@ object JsonTests {
             T.eq(a.area?.bounds?.minLon, -75.76, "area bbox read longitude first")
             val r = readers[3].second(routeAnswer) as Route
             T.eq(r.geometry.size, 2, "route line")
+            T.eq(r.lang, null, "route without lang")
+            T.eq((readers[3].second(routeAnswer.replace("\"routing\":", "\"lang\":\"es\",\"routing\":")) as Route).lang, "es", "route lang")
             val t = readers[4].second(osrmTableAnswer) as OsrmTable
             T.eq(t.durations, listOf(listOf<Double?>(0.0, 812.4), listOf<Double?>(805.1, null)), "OSRM durations")
             T.eq(t.sources[0].location, io.github.geosvc.Point(-75.5244, 39.1582), "OSRM source")

@@ -356,6 +356,21 @@ object LiveTests {
             T.eq(r.raw.map, want, "SDK route with options against REST")
             T.eq(r.routing, "shortest", "routing")
         }
+        // RouteOptions.lang reaches routev1's lang: the answer equals the REST answer with lang=de.
+        // Delaware's car ways carry no name:xx (sdk/go's TestRouteLang), so the streets keep their
+        // names and the answer has no lang; a malformed tag is the server's 400 naming lang, which
+        // only a request carrying it can get.
+        T.test("LiveRouteLangEqualsREST") {
+            val c = client()
+            val r = c.routeWith(dover, wilmington, RouteOptions().apply { lang = "de" })
+            val (st, want) = rest("GET", "/routev1/route?from=-75.5244,39.1582&to=-75.5466,39.7447&lang=de", key)
+            T.eq(st, 200, "REST status")
+            T.eq(r.raw.map, want, "SDK route with lang de against REST")
+            T.eq(r.lang, null, "lang (no name:de on Delaware)")
+            val e = T.throws<ApiException>("lang de_DE") { c.routeWith(dover, wilmington, RouteOptions().apply { lang = "de_DE" }) }
+            T.eq(e.status, 400, "lang de_DE status")
+            T.check(e.serverMessage.contains("lang")) { "lang de_DE: ${e.serverMessage}, want the 400 naming lang" }
+        }
         T.test("LiveOSRMAndCall") {
             val c = client()
             val o = c.osrm("route", "car", listOf(dover, wilmington), mapOf("overview" to "false"))
