@@ -18,24 +18,7 @@ import (
 func BenchmarkCCHBuild(b *testing.B) {
 	for _, name := range []string{"andorra", "porto_portugal", "delaware"} {
 		b.Run(name, func(b *testing.B) {
-			g := testGraph(b, name)
-			tails, coords := g.cchInput()
-			heads := g.base.turnHead
-			b.ResetTimer()
-			var top *cch.Topology
-			for i := 0; i < b.N; i++ {
-				t0, c0 := time.Now(), cpuSeconds()
-				var err error
-				top, err = cch.Build(len(g.base.nodeEdge), tails, heads, coords, 2)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportMetric(time.Since(t0).Seconds(), "build-s")
-				b.ReportMetric(cpuSeconds()-c0, "cpu-s")
-			}
-			b.ReportMetric(float64(len(g.base.nodeEdge)), "nodes")
-			b.ReportMetric(float64(top.Arcs()), "arcs")
-			b.ReportMetric(float64(top.Levels()), "levels")
+			benchCCHBuild(b, testGraph(b, name))
 		})
 	}
 }

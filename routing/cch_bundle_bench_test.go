@@ -15,7 +15,12 @@ import (
 //
 //	GEOSVC_BENCH_DATA=/tmp/geosvc-scale/delaware-4x4 go test -run '^$' -bench CCHBuildBundle -benchtime 1x ./routing/
 func BenchmarkCCHBuildBundle(b *testing.B) {
-	g := benchBundleGraph(b)
+	benchCCHBuild(b, benchBundleGraph(b))
+}
+
+// benchCCHBuild times cch.Build of g's edge-based graph on two cores,
+// wall and CPU, and reports its size.
+func benchCCHBuild(b *testing.B, g *Graph) {
 	tails, coords := g.cchInput()
 	heads := g.base.turnHead
 	b.ResetTimer()

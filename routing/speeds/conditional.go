@@ -43,10 +43,7 @@ func ParseConditionalMaxspeed(v string) (parts []CondMaxspeed, skipped int) {
 			skipped++
 			continue
 		}
-		cond = strings.TrimSpace(cond)
-		if strings.HasPrefix(cond, "(") && strings.HasSuffix(cond, ")") {
-			cond = cond[1 : len(cond)-1]
-		}
+		cond = conditionOf(cond)
 		hours, err := parseOpeningHours(cond)
 		if err != nil {
 			skipped++

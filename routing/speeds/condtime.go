@@ -194,10 +194,7 @@ func ParseConditional(v string) (parts []CondValue, skipped []string) {
 			skipped = append(skipped, SkipNoCondition)
 			continue
 		}
-		cond = strings.TrimSpace(cond)
-		if strings.HasPrefix(cond, "(") && strings.HasSuffix(cond, ")") {
-			cond = cond[1 : len(cond)-1]
-		}
+		cond = conditionOf(cond)
 		spans, err := ParseWeekSpans(cond)
 		if err != nil {
 			skipped = append(skipped, skipReason(cond))
@@ -232,4 +229,14 @@ func skipReason(cond string) string {
 		return SkipDates
 	}
 	return SkipMalformed
+}
+
+// conditionOf returns the condition after a conditional value's "@",
+// trimmed and without its parentheses.
+func conditionOf(cond string) string {
+	cond = strings.TrimSpace(cond)
+	if strings.HasPrefix(cond, "(") && strings.HasSuffix(cond, ")") {
+		cond = cond[1 : len(cond)-1]
+	}
+	return cond
 }
