@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -103,24 +104,43 @@ func TestStageMemory(t *testing.T) {
 	}
 }
 
-// TestUsageCountsCPU: the process's CPU time grows by about the work done
-// between two readings (Unix).
-func TestUsageCountsCPU(t *testing.T) {
-	c0, _, ok := usage()
-	if !ok {
-		if runtime.GOOS == "linux" {
-			t.Fatal("usage unknown on Linux")
-		}
-		t.Skip("no rusage here")
+// TestUsageMatchesProcStat: on Linux the CPU time and major faults usage
+// reads (getrusage) agree with the kernel's other account of the process,
+// /proc/self/stat's utime + stime (clock ticks of 1/100 s) and majflt,
+// read just after, once the process has done some work.
+func TestUsageMatchesProcStat(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/self/stat is Linux's")
 	}
 	x := 0
-	for c1, _, _ := usage(); c1-c0 < 0.05; c1, _, _ = usage() {
-		for i := 0; i < 1e6; i++ {
-			x += i
-		}
+	for i := 0; i < 3e8; i++ {
+		x += i
 	}
-	if x == 0 {
-		t.Fatal("no work done")
+	cpu, majflt, ok := usage()
+	if !ok {
+		t.Fatal("usage unknown on Linux")
+	}
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fields after the command name in parentheses: state is field 3,
+	// majflt 12, utime 14, stime 15 (proc(5)).
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	num := func(field int) float64 {
+		v, err := strconv.ParseFloat(f[field-3], 64)
+		if err != nil {
+			t.Fatalf("/proc/self/stat field %d: %v", field, err)
+		}
+		return v
+	}
+	const ticks = 100.0 // USER_HZ on Linux
+	stat := (num(14) + num(15)) / ticks
+	if cpu < 0.05 || cpu < stat-0.02 || cpu > stat+0.03 {
+		t.Errorf("usage CPU %.3f s, /proc/self/stat %.2f s (x %d)", cpu, stat, x)
+	}
+	if got := num(12); float64(majflt) > got {
+		t.Errorf("usage major faults %d, /proc/self/stat %v (read after it)", majflt, got)
 	}
 }
 
