@@ -430,3 +430,28 @@ func TestCancel(t *testing.T) {
 		t.Fatal("a cancelled customization succeeded")
 	}
 }
+
+// TestHilbertVisitsNeighbours checks the curve over a 16 x 16 grid: every
+// cell once, each next to the one before.
+func TestHilbertVisitsNeighbours(t *testing.T) {
+	const side = 16
+	at := make([][2]uint32, side*side)
+	seen := make([]bool, side*side)
+	for x := uint32(0); x < side; x++ {
+		for y := uint32(0); y < side; y++ {
+			d := hilbert(x, y, side)
+			if d >= side*side || seen[d] {
+				t.Fatalf("cell (%d, %d) at %d: out of range or taken", x, y, d)
+			}
+			seen[d] = true
+			at[d] = [2]uint32{x, y}
+		}
+	}
+	for d := 1; d < len(at); d++ {
+		dx := int(at[d][0]) - int(at[d-1][0])
+		dy := int(at[d][1]) - int(at[d-1][1])
+		if dx*dx+dy*dy != 1 {
+			t.Fatalf("steps %d and %d: cells %v and %v are not neighbours", d-1, d, at[d-1], at[d])
+		}
+	}
+}

@@ -30,8 +30,9 @@ package cch
 // cutter is the scratch a goroutine's rounds share: the local graph and
 // the marks of the current search.
 type cutter struct {
-	first, head []uint32 // local CSR, both directions of every edge
-	rev         []uint32 // rev[e] is the slot of the reverse of edge slot e
+	first, head []uint32     // local CSR, both directions of every edge
+	rev         []uint32     // rev[e] is the slot of the reverse of edge slot e
+	xy          [][2]float32 // local node coordinates (planar)
 
 	visit []uint32 // round in which split node x was reached
 	epoch uint32
@@ -48,9 +49,12 @@ type flowState struct {
 	// first[v]+arc[first[v]+i] is the edge slot of v's i-th arc in the
 	// order the searches try them, towards the sinks first (a byte a
 	// slot: a node of more than maxSorted arcs keeps slot order).
-	arc  []uint8
-	flow int
-	done bool // the flow is maximum
+	arc    []uint8
+	sorted []bool // v's order is set in arc
+	keyed  bool   // the order is by projection on dir, else slot order
+	dir    [2]float32
+	flow   int
+	done   bool // the flow is maximum
 }
 
 const (
@@ -76,44 +80,22 @@ func (c *cutter) prepare(n int) {
 
 // start resets st for the sources and sinks (local ids; disjoint; sources
 // are never cut) on c's local graph; a search tries a node's arcs by
-// descending key of their heads (key nil: in slot order).
-func (c *cutter) start(st *flowState, sources, sinks []uint32, key []float64) {
+// descending projection of their heads on dir (nil: in slot order).
+func (c *cutter) start(st *flowState, sources, sinks []uint32, dir *[2]float64) {
 	n := len(c.first) - 1
 	st.vflow = resize(st.vflow, n)
 	st.eflow = resize(st.eflow, len(c.head))
 	st.role = resize(st.role, n)
+	st.sorted = resize(st.sorted, n)
 	clear(st.vflow)
 	clear(st.eflow)
 	clear(st.role)
+	clear(st.sorted)
 	st.flow, st.done = 0, false
 	st.arc = resize(st.arc, len(c.head))
-	var hk [maxSorted]float64 // the keys of a node's heads, by arc
-	for v := 0; v+1 < len(c.first); v++ {
-		lo, hi := c.first[v], c.first[v+1]
-		if hi-lo > maxSorted {
-			continue
-		}
-		arcs := st.arc[lo:hi]
-		for i := range arcs {
-			arcs[i] = uint8(i)
-		}
-		if key == nil {
-			continue
-		}
-		// Insertion sort by descending key: a node has a few arcs, and
-		// each key is read once (the heads' keys lie anywhere in key).
-		for i, h := range c.head[lo:hi] {
-			hk[i] = key[h]
-		}
-		for i := 1; i < len(arcs); i++ {
-			a := arcs[i]
-			k := hk[a]
-			j := i
-			for ; j > 0 && hk[arcs[j-1]] < k; j-- {
-				arcs[j] = arcs[j-1]
-			}
-			arcs[j] = a
-		}
+	st.keyed = dir != nil
+	if dir != nil {
+		st.dir = [2]float32{float32(dir[0]), float32(dir[1])}
 	}
 	for _, s := range sources {
 		st.role[s] = roleSource
@@ -129,6 +111,43 @@ func (c *cutter) start(st *flowState, sources, sinks []uint32, key []float64) {
 				break
 			}
 		}
+	}
+}
+
+// order sets v's search order in st.arc the first time a search of st
+// reaches v: its arcs by descending projection of their heads on st.dir
+// (towards the sinks first), or in slot order. Most nodes of a part are
+// never reached (sources, most sinks), so they are never sorted.
+func (c *cutter) order(st *flowState, v uint32) {
+	if st.sorted[v] {
+		return
+	}
+	st.sorted[v] = true
+	lo, hi := c.first[v], c.first[v+1]
+	if hi-lo > maxSorted {
+		return
+	}
+	arcs := st.arc[lo:hi]
+	for i := range arcs {
+		arcs[i] = uint8(i)
+	}
+	if !st.keyed {
+		return
+	}
+	// Insertion sort: a node has a few arcs.
+	var hk [maxSorted]float32 // the keys of v's heads, by arc
+	for i, h := range c.head[lo:hi] {
+		p := c.xy[h]
+		hk[i] = p[0]*st.dir[0] + p[1]*st.dir[1]
+	}
+	for i := 1; i < len(arcs); i++ {
+		a := arcs[i]
+		k := hk[a]
+		j := i
+		for ; j > 0 && hk[arcs[j-1]] < k; j-- {
+			arcs[j] = arcs[j-1]
+		}
+		arcs[j] = a
 	}
 }
 
@@ -166,6 +185,7 @@ func (c *cutter) round(st *flowState, side []uint8) {
 	found := 0
 	for _, s := range st.boundary {
 		c.iter[2*s+1] = 0
+		c.order(st, s)
 		for c.augment(st, 2*s+1) {
 			found++
 		}
@@ -217,6 +237,7 @@ func (c *cutter) augment(st *flowState, start uint32) bool {
 			if ok && c.visit[y] != c.epoch && st.role[y/2] != roleSource {
 				c.visit[y] = c.epoch
 				c.iter[y] = 0
+				c.order(st, y/2)
 				s = append(s, y)
 				advanced = true
 				break

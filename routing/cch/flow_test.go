@@ -176,7 +176,11 @@ func TestRaceFindsSmallestDirection(t *testing.T) {
 		}
 		d.induce(ws, part)
 		rev := reverseSlots(ws.first, ws.head, nil)
-		g := localGraph{ws.first, ws.head, rev}
+		xy := make([][2]float32, n)
+		for i, c := range coords {
+			xy[i] = [2]float32{float32(c[0]), float32(c[1])}
+		}
+		g := localGraph{ws.first, ws.head, rev, xy}
 		want := math.MaxInt
 		for di := range inertialDirections {
 			var bound atomic.Int64
@@ -211,9 +215,11 @@ func TestMinCutHighDegree(t *testing.T) {
 	heads = append(heads, 2, 3, 1, 1)
 	n := 4 + 2*leaves
 	first, head := undirected(n, tails, heads)
-	key := make([]float64, n)
-	for i := range key {
-		key[i] = float64(i)
+	// Node i lies at (i, 0): a search towards the east tries the arcs
+	// to higher ids first.
+	xy := make([][2]float32, n)
+	for i := range xy {
+		xy[i] = [2]float32{float32(i), 0}
 	}
 	var sources, sinks []uint32
 	for i := 0; i < leaves; i++ {
@@ -221,10 +227,10 @@ func TestMinCutHighDegree(t *testing.T) {
 		sinks = append(sinks, uint32(4+leaves+i))
 	}
 	var c cutter
-	c.first, c.head = first, head
+	c.first, c.head, c.xy = first, head, xy
 	c.rev = reverseSlots(first, head, nil)
 	c.prepare(n)
-	for _, k := range [][]float64{nil, key} {
+	for _, k := range []*[2]float64{nil, {1, 0}} {
 		var st flowState
 		c.start(&st, sources, sinks, k)
 		side := make([]uint8, n)

@@ -41,6 +41,8 @@ type workspace struct {
 	key   []float64
 	comp  []int32
 	queue []uint32
+	buf   []uint32
+	lxy   [][2]float32 // the part's coordinates, by local id
 }
 
 type keyed struct {
@@ -122,7 +124,7 @@ func (d *dissector) dissect(ws *workspace, part []uint32, lo int) {
 		n := len(part)
 		// Connected components are ordered one after another.
 		if comps := ws.components(n); comps > 1 {
-			parts := splitBy(part, ws.comp, comps)
+			parts := groupBy(part, ws.comp, comps, &ws.buf)
 			for i := range part {
 				ws.local[part[i]] = -1
 			}
@@ -143,7 +145,7 @@ func (d *dissector) dissect(ws *workspace, part []uint32, lo int) {
 			ws.local[part[i]] = -1
 		}
 		// best: 0 source side, 1 separator, 2 sink side.
-		sides := splitBy(part, toInt32(ws.best[:n], &ws.comp), 3)
+		sides := groupBy(part, ws.best[:n], 3, &ws.buf)
 		a, b, sep := sides[0], sides[2], sides[1]
 		copy(d.order[lo+len(a)+len(b):], sep)
 		if len(b) > 4096 {
@@ -156,30 +158,28 @@ func (d *dissector) dissect(ws *workspace, part []uint32, lo int) {
 	}
 }
 
-// toInt32 widens s into *buf (grown as needed) and returns it.
-func toInt32(s []uint8, buf *[]int32) []int32 {
-	out := resize(*buf, len(s))
-	for i, v := range s {
-		out[i] = int32(v)
-	}
-	*buf = out
-	return out
-}
-
-// splitBy groups part by class (class[i] for part[i], in 0..k-1) keeping
-// the relative order, into fresh slices.
-func splitBy(part []uint32, class []int32, k int) [][]uint32 {
-	count := make([]int, k)
+// groupBy reorders part by class (class[i] for part[i], in 0..k-1),
+// keeping the relative order within a class (buf is the scratch), and
+// returns the classes as consecutive sub-slices of part.
+func groupBy[C int32 | uint8](part []uint32, class []C, k int, buf *[]uint32) [][]uint32 {
+	at := make([]int, k+1)
 	for i := range part {
-		count[class[i]]++
+		at[class[i]+1]++
+	}
+	for c := 0; c < k; c++ {
+		at[c+1] += at[c]
 	}
 	out := make([][]uint32, k)
 	for c := range out {
-		out[c] = make([]uint32, 0, count[c])
+		out[c] = part[at[c]:at[c+1]:at[c+1]]
 	}
+	tmp := resize(*buf, len(part))
 	for i, v := range part {
-		out[class[i]] = append(out[class[i]], v)
+		tmp[at[class[i]]] = v
+		at[class[i]]++
 	}
+	copy(part, tmp)
+	*buf = tmp
 	return out
 }
 
@@ -240,7 +240,11 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 	ws.cut.rev = reverseSlots(ws.first, ws.head, ws.cut.rev)
 	// The local graph both goroutines read, taken before either starts:
 	// each swaps its own cutter's slices, never the other's.
-	g := localGraph{ws.first, ws.head, ws.cut.rev}
+	ws.lxy = resize(ws.lxy, n)
+	for i, v := range part {
+		ws.lxy[i] = [2]float32{float32(d.xy[v][0]), float32(d.xy[v][1])}
+	}
+	g := localGraph{ws.first, ws.head, ws.cut.rev, ws.lxy}
 	var bound atomic.Int64
 	bound.Store(math.MaxInt64)
 	if n >= parallelCut {
@@ -271,7 +275,10 @@ func (d *dissector) cut(ws *workspace, part []uint32) {
 const parallelCut = 20000
 
 // localGraph is a part's local CSR and the reverse slot of every edge.
-type localGraph struct{ first, head, rev []uint32 }
+type localGraph struct {
+	first, head, rev []uint32
+	xy               [][2]float32
+}
 
 // tryDirections computes the cuts of the given projection directions of
 // the part whose local graph is g, with w's scratch, keeps the best in
@@ -283,7 +290,7 @@ func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dir
 	n := len(part)
 	c := &w.cut
 	ownRev := c.rev
-	c.first, c.head, c.rev = g.first, g.head, g.rev
+	c.first, c.head, c.rev, c.xy = g.first, g.head, g.rev, g.xy
 	defer func() { c.rev = ownRev }()
 	c.prepare(n)
 	w.side = resize(w.side, n)
@@ -306,7 +313,7 @@ func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dir
 			sources[i] = w.keyed[i].v
 			sinks[i] = w.keyed[n-k+i].v
 		}
-		c.start(&w.flows[di], sources, sinks, w.key)
+		c.start(&w.flows[di], sources, sinks, &dir)
 	}
 	bestCut, bestBig := math.MaxInt, math.MaxInt
 	for {

@@ -73,19 +73,41 @@ func Build(n int, tails, heads []uint32, coords [][2]float64, workers int) (*Top
 			return nil, fmt.Errorf("%w: arc %d: %d->%d out of range", errInput, i, tails[i], heads[i])
 		}
 	}
-	first, head := undirected(n, tails, heads)
-	order := nestedDissection(first, head, coords, workers)
+	// The dissection runs on the nodes renumbered along a Hilbert curve,
+	// so that a part's nodes lie in a few runs of the arrays its searches
+	// read: on a country the order the graph comes in scatters them.
+	byCurve, id := curveOrder(coords)
+	first, head := undirectedBy(n, tails, heads, id)
+	xy := make([][2]float64, n)
+	for i, v := range byCurve {
+		xy[i] = coords[v]
+	}
+	order := nestedDissection(first, head, xy, workers)
+	for r, v := range order {
+		order[r] = byCurve[v]
+	}
 	return fromOrder(n, tails, heads, order)
 }
 
 // undirected returns the simple undirected graph of the arcs (no
 // self-loops, no parallel edges) in CSR form, lists ascending.
 func undirected(n int, tails, heads []uint32) (first, head []uint32) {
+	return undirectedBy(n, tails, heads, nil)
+}
+
+// undirectedBy is undirected with node v numbered id[v] (id nil: v).
+func undirectedBy(n int, tails, heads, id []uint32) (first, head []uint32) {
+	at := func(v uint32) uint32 {
+		if id == nil {
+			return v
+		}
+		return id[v]
+	}
 	first = make([]uint32, n+1)
 	for i := range tails {
 		if tails[i] != heads[i] {
-			first[tails[i]+1]++
-			first[heads[i]+1]++
+			first[at(tails[i])+1]++
+			first[at(heads[i])+1]++
 		}
 	}
 	for v := 0; v < n; v++ {
@@ -94,7 +116,7 @@ func undirected(n int, tails, heads []uint32) (first, head []uint32) {
 	head = make([]uint32, first[n])
 	fill := slices.Clone(first[:n])
 	for i := range tails {
-		u, v := tails[i], heads[i]
+		u, v := at(tails[i]), at(heads[i])
 		if u != v {
 			head[fill[u]] = v
 			fill[u]++
