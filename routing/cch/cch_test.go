@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/rand"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/geosvc/geosvc/internal/binfmt"
@@ -452,6 +453,39 @@ func TestHilbertVisitsNeighbours(t *testing.T) {
 		dy := int(at[d][1]) - int(at[d-1][1])
 		if dx*dx+dy*dy != 1 {
 			t.Fatalf("steps %d and %d: cells %v and %v are not neighbours", d-1, d, at[d-1], at[d])
+		}
+	}
+}
+
+// TestGroupBy checks that groupBy groups a part by class in place,
+// keeping each class's relative order.
+func TestGroupBy(t *testing.T) {
+	tests := []struct {
+		part  []uint32
+		class []uint8
+		k     int
+		want  [][]uint32
+	}{
+		{[]uint32{5, 6, 7, 8, 9}, []uint8{2, 0, 1, 0, 2}, 3, [][]uint32{{6, 8}, {7}, {5, 9}}},
+		{[]uint32{1, 2}, []uint8{1, 1}, 3, [][]uint32{{}, {1, 2}, {}}},
+		{nil, nil, 2, [][]uint32{{}, {}}},
+	}
+	for i, tc := range tests {
+		var buf []uint32
+		part := slices.Clone(tc.part)
+		got := groupBy(part, tc.class, tc.k, &buf)
+		if len(got) != tc.k {
+			t.Fatalf("case %d: %d groups, want %d", i, len(got), tc.k)
+		}
+		at := 0
+		for c := range got {
+			if !slices.Equal(got[c], tc.want[c]) {
+				t.Errorf("case %d: class %d = %v, want %v", i, c, got[c], tc.want[c])
+			}
+			if len(got[c]) > 0 && &got[c][0] != &part[at] {
+				t.Errorf("case %d: class %d is not part[%d:]", i, c, at)
+			}
+			at += len(got[c])
 		}
 	}
 }

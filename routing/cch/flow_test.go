@@ -201,7 +201,8 @@ func TestRaceFindsSmallestDirection(t *testing.T) {
 // (maxSorted) is searched in slot order. Two stars of 300 leaves whose
 // hubs are joined through two middle nodes, one star's leaves the
 // sources and the other's the sinks: the minimum cut is one hub, the
-// sources' (the cut nearest the sources), with and without a key.
+// sources' (the cut nearest the sources), in slot order and towards
+// the east.
 func TestMinCutHighDegree(t *testing.T) {
 	const leaves = 300
 	// Nodes: hub A 0, hub B 1, middles 2 and 3, A's leaves 4.., B's
