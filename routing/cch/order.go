@@ -51,11 +51,11 @@ type keyed struct {
 }
 
 // nestedDissection returns order[rank] = node for the undirected graph
-// first/head (CSR, both directions of every edge) whose nodes lie at
-// coords (longitude, latitude), with up to workers goroutines.
-func nestedDissection(first, head []uint32, coords [][2]float64, workers int) []uint32 {
+// first/head (CSR, both directions of every edge) whose nodes lie at xy
+// (planar), with up to workers goroutines.
+func nestedDissection(first, head []uint32, xy [][2]float64, workers int) []uint32 {
 	n := len(first) - 1
-	d := &dissector{first: first, head: head, order: make([]uint32, n), xy: planar(coords)}
+	d := &dissector{first: first, head: head, order: make([]uint32, n), xy: xy}
 	if workers < 1 {
 		workers = 1
 	}
@@ -79,8 +79,8 @@ func nestedDissection(first, head []uint32, coords [][2]float64, workers int) []
 }
 
 // planar projects longitude/latitude onto a local plane (equirectangular
-// at the mean latitude).
-func planar(coords [][2]float64) [][2]float64 {
+// at the mean latitude), the i-th point coords[at[i]] (at nil: coords[i]).
+func planar(coords [][2]float64, at []uint32) [][2]float64 {
 	var lat float64
 	for _, c := range coords {
 		lat += c[1]
@@ -90,7 +90,11 @@ func planar(coords [][2]float64) [][2]float64 {
 	}
 	k := math.Cos(lat * math.Pi / 180)
 	xy := make([][2]float64, len(coords))
-	for i, c := range coords {
+	for i := range xy {
+		c := coords[i]
+		if at != nil {
+			c = coords[at[i]]
+		}
 		xy[i] = [2]float64{c[0] * k, c[1]}
 	}
 	return xy
