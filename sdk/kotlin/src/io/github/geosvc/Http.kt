@@ -246,6 +246,13 @@ internal class Transport(baseUrl: String, private val key: String?, val options:
         } catch (e: IOException) {
             if (token?.isCancelled == true) throw CancelledException(op)
             throw NetworkException(op, e)
+        } catch (e: RuntimeException) {
+            // A connection disconnected by a cancel on another thread can
+            // fail with an unchecked exception instead of an IOException
+            // (the JDK's client: a NullPointerException on its closed
+            // stream, seen in CI): a cancel all the same.
+            if (token?.isCancelled == true) throw CancelledException(op)
+            throw e
         } finally {
             token?.unregister(c)
             c.disconnect()
