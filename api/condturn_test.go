@@ -1,10 +1,7 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -13,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/geosvc/geosvc/bundle"
-	"github.com/geosvc/geosvc/internal/redistest"
-	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/osmroad"
 	"github.com/geosvc/geosvc/routing/profile"
@@ -56,16 +51,10 @@ func fixtureGraph(t *testing.T, name string) *routing.Graph {
 func TestRouteV1ConditionalTurns(t *testing.T) {
 	g := condTurnsGraph(t)
 	cur := bundle.NewCurrent(&bundle.Bundle{Graph: g, TimeZones: tzIndex(t)})
-	rd := redistest.New(t)
-	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "conditional turns test"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if info := describe(cur.Load()); info.ConditionalTurns == nil || *info.ConditionalTurns != 3 {
 		t.Errorf("/v1/info: conditional_turns %v, want 3 (two via-node turns, one out of a via copy)", info.ConditionalTurns)
 	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	srv, key := keyedServer(t, "conditional turns test")
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
 	// Island A: S (node 2) -> W2 (node 6); B: S (105) -> T (106); C: S
 	// (22) -> W2 (26).
@@ -152,13 +141,7 @@ func TestTDMConditionalTurns(t *testing.T) {
 func TestOSRMConditionalTurns(t *testing.T) {
 	g := condTurnsGraph(t)
 	cur := bundle.NewCurrent(&bundle.Bundle{Graph: g, TimeZones: tzIndex(t)})
-	rd := redistest.New(t)
-	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "conditional turns OSRM test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	srv, key := keyedServer(t, "conditional turns OSRM test")
 	RegisterOSRM(srv.Protected(), OSRMOptions{Bundle: cur})
 	get := func(path string) (int, []byte) {
 		req := httptest.NewRequest(http.MethodGet, path, nil)

@@ -1,10 +1,7 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,8 +12,6 @@ import (
 
 	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo/timezone"
-	"github.com/geosvc/geosvc/internal/redistest"
-	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/speeds"
 )
@@ -153,13 +148,7 @@ func timedRouteServer(t *testing.T) (*Server, string, *speeds.Data, *routing.Gra
 	g, d := timedGraph(t)
 	cur := bundle.NewCurrent(&bundle.Bundle{Graph: g, TimeZones: tzIndex(t)})
 	cur.SetSpeeds(d)
-	rd := redistest.New(t)
-	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "timed route test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	srv, key := keyedServer(t, "timed route test")
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
 	RegisterIsochrone(srv.Protected(), IsochroneOptions{Bundle: cur})
 	RegisterMatch(srv.Protected(), MatchOptions{Bundle: cur})

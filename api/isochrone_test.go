@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -19,8 +18,6 @@ import (
 
 	"github.com/geosvc/geosvc/bundle"
 	"github.com/geosvc/geosvc/geo"
-	"github.com/geosvc/geosvc/internal/redistest"
-	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )
@@ -28,13 +25,7 @@ import (
 // newIsoServer serves isochronev1 on g and returns it with a key.
 func newIsoServer(t testing.TB, g *routing.Graph) (*Server, string) {
 	t.Helper()
-	rd := redistest.New(t)
-	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "isochrone test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	srv, key := keyedServer(t, "isochrone test")
 	cur := &bundle.Current{}
 	cur.Store(&bundle.Bundle{Graph: g})
 	RegisterIsochrone(srv.Protected(), IsochroneOptions{Bundle: cur})

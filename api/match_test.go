@@ -1,11 +1,8 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -13,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/geosvc/geosvc/bundle"
-	"github.com/geosvc/geosvc/internal/redistest"
-	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )
 
@@ -23,13 +18,7 @@ import (
 func newMatchServer(t testing.TB, fixture string, loaded bool) (*Server, string) {
 	t.Helper()
 	g := routingtest.Graph(t, fixture)
-	rd := redistest.New(t)
-	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "match test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	srv, key := keyedServer(t, "match test")
 	cur := &bundle.Current{}
 	if loaded {
 		cur.Store(&bundle.Bundle{Graph: g})

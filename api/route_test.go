@@ -1,10 +1,7 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/geosvc/geosvc/bundle"
-	"github.com/geosvc/geosvc/internal/redistest"
-	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
 )
@@ -34,13 +29,7 @@ func newRouteServer(t *testing.T, fixture string, loaded bool) (*Server, string)
 // it with a key.
 func newRouteServerGraph(t *testing.T, g *routing.Graph) (*Server, string) {
 	t.Helper()
-	rd := redistest.New(t)
-	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "route test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	srv, key := keyedServer(t, "route test")
 	cur := &bundle.Current{}
 	if g != nil {
 		cur.Store(&bundle.Bundle{Graph: g})

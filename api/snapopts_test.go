@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -15,8 +13,6 @@ import (
 	"testing"
 
 	"github.com/geosvc/geosvc/bundle"
-	"github.com/geosvc/geosvc/internal/redistest"
-	"github.com/geosvc/geosvc/keys"
 	"github.com/geosvc/geosvc/queue"
 	"github.com/geosvc/geosvc/routing"
 	"github.com/geosvc/geosvc/routing/routingtest"
@@ -226,13 +222,7 @@ func compass(a, b [2]float64) float64 {
 // default radius is not; bad lists are 400s naming the entry.
 func TestRouteV1SnapOptionsDelaware(t *testing.T) {
 	g := routingtest.Extract(t, "delaware")
-	rd := redistest.New(t)
-	store := keys.NewStore(rd.Client, keys.Options{Prefix: rd.Prefix})
-	_, key, err := store.Create(context.Background(), keys.CreateOptions{Owner: "route test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Redis: rd.Client, Gate: keys.NewGate(store, keys.GateOptions{})})
+	srv, key := keyedServer(t, "route test")
 	cur := &bundle.Current{}
 	cur.Store(&bundle.Bundle{Graph: g})
 	RegisterRoute(srv.Protected(), RouteOptions{Bundle: cur})
