@@ -119,12 +119,7 @@ func TestCheckNoBundleNamesWhatWorks(t *testing.T) {
 		t.Errorf("empty directory: %v\nwant %s", err, want)
 	}
 	de := filepath.Join(dir, "delaware-latest")
-	if err := os.MkdirAll(de, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(de, ManifestFile), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fakeBundle(t, de)
 	if err := os.MkdirAll(filepath.Join(dir, "not-a-bundle"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -134,15 +129,21 @@ func TestCheckNoBundleNamesWhatWorks(t *testing.T) {
 		t.Errorf("one bundle below: %v\nwant %s", err, want)
 	}
 	an := filepath.Join(dir, "andorra-latest")
-	if err := os.MkdirAll(an, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(an, ManifestFile), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fakeBundle(t, an)
 	_, err = Check(dir)
 	want = "no data bundle in " + dir + ", but 2 in its directories (" + an + ", " + de + "): choose one with --data (or GEOSVC_DATA)"
 	if err == nil || err.Error() != want {
 		t.Errorf("two bundles below: %v\nwant %s", err, want)
+	}
+}
+
+// fakeBundle makes dir with a manifest in it: a bundle to Check's eyes.
+func fakeBundle(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
