@@ -38,7 +38,6 @@ type workspace struct {
 	side  []uint8
 	best  []uint8
 	keyed []keyed
-	key   []float64
 	comp  []int32
 	queue []uint32
 	buf   []uint32
@@ -305,11 +304,9 @@ func (d *dissector) tryDirections(w *workspace, g localGraph, part []uint32, dir
 	for _, di := range dirs {
 		dir := inertialDirections[di]
 		w.keyed = resize(w.keyed, n)
-		w.key = resize(w.key, n)
 		for i, v := range part {
 			p := d.xy[v]
-			w.key[i] = p[0]*dir[0] + p[1]*dir[1]
-			w.keyed[i] = keyed{w.key[i], uint32(i)}
+			w.keyed[i] = keyed{p[0]*dir[0] + p[1]*dir[1], uint32(i)}
 		}
 		selectK(w.keyed, k)
 		selectK(w.keyed[k:], n-2*k)
